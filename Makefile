@@ -1,0 +1,115 @@
+# ibahprobe: build, test, install and demo.
+#
+#   make                 lib/libibahprobe.a and ./ibahprobe
+#   make SANITIZE=1      the same with -fsanitize=address,undefined (in build-san/)
+#   make deps            install build and test dependencies from Debian packages
+#   make check           deps, both builds, every test suite, one summary line
+#   make demo            deps, build, boot the soft-RoCE fabric and run the main job
+#   make install         PREFIX (default /usr/local) and DESTDIR are honoured
+
+VERSION := 0.1.0
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
+
+CC ?= cc
+WARNINGS := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes \
+	    -Wmissing-prototypes
+ifneq ($(CI),)
+WARNINGS += -Werror
+endif
+CFLAGS ?= -O2 -g
+CPPFLAGS += -D_GNU_SOURCE -DIBAHPROBE_VERSION='"$(VERSION)"' -Ilib
+LDLIBS += -libverbs -libumad -libmad -ljson-c -lm
+
+# Sanitizer builds live in their own tree so both can coexist for make check.
+ifeq ($(SANITIZE),1)
+O ?= build-san
+CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+else
+O ?= build
+endif
+
+LIB_SRC := $(sort $(wildcard lib/*.c))
+CMD_SRC := $(sort $(wildcard cmd/*.c))
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+TOOL_SRC := $(sort $(wildcard tests/tools/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o)
+CMD_OBJ := $(CMD_SRC:%.c=$(O)/%.o)
+UNIT_BIN := $(UNIT_SRC:%.c=$(O)/%)
+TOOL_BIN := $(TOOL_SRC:%.c=$(O)/%)
+LIBA := $(O)/lib/libibahprobe.a
+BIN := $(O)/ibahprobe
+
+.PHONY: all deps check check-build unit cli sim vm demo install clean format bench
+all: $(BIN) lib/libibahprobe.a ibahprobe
+
+# The default build is also exposed at the top level, as users expect.
+ifeq ($(O),build)
+ibahprobe: $(BIN)
+	cp $< $@
+lib/libibahprobe.a: $(LIBA)
+	cp $< $@
+else
+ibahprobe lib/libibahprobe.a: $(BIN)
+	@:
+endif
+
+$(O)/%.o: %.c $(wildcard lib/*.h cmd/*.h tests/unit/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -MMD -c -o $@ $<
+
+$(LIBA): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+$(BIN): $(CMD_OBJ) $(LIBA)
+	$(CC) $(LDFLAGS) -o $@ $(CMD_OBJ) $(LIBA) $(LDLIBS)
+
+$(O)/tests/unit/%: tests/unit/%.c $(LIBA) tests/unit/tap.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
+
+$(O)/tests/tools/%: tests/tools/%.c $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
+
+check-build: $(BIN) $(UNIT_BIN) $(TOOL_BIN)
+
+deps:
+	@tools/install-deps
+
+# make check: every suite with the normal build, unit and CLI suites again
+# under ASan/UBSan, then one summary line over all of them.
+check: deps
+	$(MAKE) check-build ibahprobe lib/libibahprobe.a
+	$(MAKE) SANITIZE=1 check-build
+	@tools/run-suites
+
+unit: $(UNIT_BIN)
+	@tools/run-suites unit
+
+demo: deps all
+	@tests/vm/demo
+
+bench: all
+	@tests/bench/run
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 0755 ibahprobe $(DESTDIR)$(BINDIR)/ibahprobe
+	install -m 0644 man/*.8 $(DESTDIR)$(MANDIR)/man8/
+	install -m 0644 completions/ibahprobe.bash $(DESTDIR)$(BASHCOMPDIR)/ibahprobe
+	install -m 0644 completions/_ibahprobe $(DESTDIR)$(ZSHCOMPDIR)/_ibahprobe
+
+format:
+	clang-format -i lib/*.[ch] cmd/*.[ch] tests/unit/*.[ch]
+
+clean:
+	rm -rf build build-san ibahprobe lib/libibahprobe.a
+
+-include $(shell find build build-san -name '*.d' 2>/dev/null)
