@@ -1,0 +1,412 @@
+/* ibahprobe ah: build struct ibv_ah_attr from flags, a GID/IP or a path
+ * record, check it against the rules ibv_create_ah enforces with a bare
+ * EINVAL, create and destroy it on the device, and explain any failure. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ah_attr.h"
+#include "ah_create.h"
+#include "ah_print.h"
+#include "cli.h"
+#include "dest.h"
+#include "device.h"
+#include "diag.h"
+#include "gid.h"
+#include "output.h"
+#include "parse.h"
+#include "sgid_select.h"
+
+enum ah_option {
+	AH_OPT_DRY_RUN, AH_OPT_DLID, AH_OPT_SL, AH_OPT_SRC_PATH_BITS,
+	AH_OPT_STATIC_RATE, AH_OPT_PORT_NUM, AH_OPT_DGID, AH_OPT_SGID_INDEX,
+	AH_OPT_HOP_LIMIT, AH_OPT_TCLASS, AH_OPT_FLOW_LABEL, AH_OPT_LINK_LAYER,
+	AH_OPT_GRH_REQUIRED, AH_OPT_FILE, AH_OPT_COUNT,
+};
+
+static const struct opt_spec ah_options[] = {
+	[AH_OPT_DRY_RUN] = { "dry-run", 'n', NULL, "build and check only; "
+			     "create nothing (works without a device)",
+			     COMPLETE_NONE, NULL },
+	[AH_OPT_DLID] = { "dlid", 0, "LID", "destination LID (1-0xbfff)",
+			  COMPLETE_NONE, NULL },
+	[AH_OPT_SL] = { "sl", 0, "SL", "service level (0-15)", COMPLETE_NONE,
+			NULL },
+	[AH_OPT_SRC_PATH_BITS] = { "src-path-bits", 0, "N", "low LID bits "
+				   "of the source (0-127, within the LMC)",
+				   COMPLETE_NONE, NULL },
+	[AH_OPT_STATIC_RATE] = { "static-rate", 0, "RATE", "enum ibv_rate "
+				 "value (0 port rate, 2-24)", COMPLETE_NONE,
+				 NULL },
+	[AH_OPT_PORT_NUM] = { "port-num", 0, "N", "port_num of the AH "
+			      "(default: the port in use)", COMPLETE_NONE,
+			      NULL },
+	[AH_OPT_DGID] = { "dgid", 0, "GID", "destination GID (IPv6 form or "
+			  "IPv4); sets is_global", COMPLETE_NONE, NULL },
+	[AH_OPT_SGID_INDEX] = { "sgid-index", 0, "N", "source GID index "
+				"(0-255; default -g)", COMPLETE_NONE, NULL },
+	[AH_OPT_HOP_LIMIT] = { "hop-limit", 0, "N", "GRH hop limit (0-255)",
+			       COMPLETE_NONE, NULL },
+	[AH_OPT_TCLASS] = { "tclass", 0, "N", "GRH traffic class (0-255; on "
+			    "RoCE v2 the IP TOS byte)", COMPLETE_NONE, NULL },
+	[AH_OPT_FLOW_LABEL] = { "flow-label", 0, "N", "GRH flow label "
+				"(20 bits: 0-0xfffff)", COMPLETE_NONE, NULL },
+	[AH_OPT_LINK_LAYER] = { "link-layer", 0, "ib|eth", "with --dry-run: "
+				"assume a port of this link layer instead of "
+				"asking the device", COMPLETE_WORDS,
+				"ib eth" },
+	[AH_OPT_GRH_REQUIRED] = { "grh-required", 0, NULL, "with --dry-run: "
+				  "assume the port requires a GRH",
+				  COMPLETE_NONE, NULL },
+	[AH_OPT_FILE] = { "file", 'f', "FILE", "read destinations from FILE "
+			  "('-' for stdin), one per line", COMPLETE_FILE,
+			  NULL },
+	[AH_OPT_COUNT] = OPT_END,
+};
+
+static struct {
+	bool dry_run;
+	struct ah_fields fields;
+	bool has_link_layer;
+	enum link_layer link_layer;
+	bool grh_required;
+	const char *file;
+} opts;
+
+static int ah_option(int index, const char *arg)
+{
+	struct ah_fields *f = &opts.fields;
+	char err[DIAG_MSG_MAX];
+	int rc = 0;
+
+	switch (index) {
+	case AH_OPT_DRY_RUN:
+		opts.dry_run = true;
+		break;
+	case AH_OPT_DLID:
+		rc = parse_lid(arg, &f->dlid, err, sizeof(err));
+		f->has_dlid = true;
+		break;
+	case AH_OPT_SL:
+		rc = parse_sl(arg, &f->sl, err, sizeof(err));
+		f->has_sl = true;
+		break;
+	case AH_OPT_SRC_PATH_BITS:
+		rc = parse_src_path_bits(arg, &f->src_path_bits, err,
+					 sizeof(err));
+		f->has_src_path_bits = true;
+		break;
+	case AH_OPT_STATIC_RATE:
+		rc = parse_static_rate(arg, &f->static_rate, err, sizeof(err));
+		f->has_static_rate = true;
+		break;
+	case AH_OPT_PORT_NUM:
+		rc = parse_port_num(arg, &f->port_num, err, sizeof(err));
+		f->has_port_num = true;
+		break;
+	case AH_OPT_DGID:
+		rc = parse_gid(arg, &f->dgid, err, sizeof(err));
+		f->has_dgid = true;
+		break;
+	case AH_OPT_SGID_INDEX:
+		rc = parse_gid_index(arg, &f->sgid_index, err, sizeof(err));
+		f->has_sgid_index = true;
+		break;
+	case AH_OPT_HOP_LIMIT:
+		rc = parse_hop_limit(arg, &f->hop_limit, err, sizeof(err));
+		f->has_hop_limit = true;
+		break;
+	case AH_OPT_TCLASS:
+		rc = parse_traffic_class(arg, &f->traffic_class, err,
+					 sizeof(err));
+		f->has_traffic_class = true;
+		break;
+	case AH_OPT_FLOW_LABEL:
+		rc = parse_flow_label(arg, &f->flow_label, err, sizeof(err));
+		f->has_flow_label = true;
+		break;
+	case AH_OPT_LINK_LAYER:
+		opts.has_link_layer = true;
+		if (strcmp(arg, "ib") == 0)
+			opts.link_layer = LINK_LAYER_IB;
+		else if (strcmp(arg, "eth") == 0)
+			opts.link_layer = LINK_LAYER_ETHERNET;
+		else
+			return cli_usage_error("link layer '%s' is not valid: "
+					       "expected ib or eth", arg);
+		break;
+	case AH_OPT_GRH_REQUIRED:
+		opts.grh_required = true;
+		break;
+	case AH_OPT_FILE:
+		opts.file = arg;
+		break;
+	}
+	return rc ? cli_usage_error("%s", err) : 0;
+}
+
+/* Everything one destination's report needs. */
+struct ah_outcome {
+	const char *dest;		/* NULL: built from flags alone */
+	bool built;
+	char error[DIAG_MSG_MAX * 2];	/* resolution or creation failure */
+	struct ibv_ah_attr attr;
+	struct ah_check check;
+	char sgid_reason[DIAG_MSG_MAX];
+	const char *source;		/* flags, gid, path */
+	bool tried;
+	struct ah_trial trial;
+};
+
+static const char *outcome_status(const struct ah_outcome *o)
+{
+	if (!o->built || (o->tried && o->trial.error))
+		return "error";
+	if (o->check.errors)
+		return "invalid";
+	return o->tried ? "created" : "valid";
+}
+
+static void print_outcome(const struct ah_outcome *o)
+{
+	out_open_object(NULL);
+	out_string("dest", "%s", o->dest ? o->dest : "(flags)");
+	out_string("status", ": %s", outcome_status(o));
+	if (o->built) {
+		out_string("source", " (from %s)", o->source);
+		if (o->sgid_reason[0])
+			out_string("sgid_choice", NULL, o->sgid_reason);
+		out_newline();
+		out_text("    ");
+		ah_attr_print("ah_attr", &o->attr);
+		ah_check_print("violations", &o->check);
+	}
+	if (o->tried) {
+		out_uint("create_usec", "\n    created in %llu us",
+			 (unsigned long long)o->trial.create_usec);
+		if (!o->trial.error)
+			out_string(NULL, ", destroyed%s",
+				   o->trial.destroy_error ? " with an error"
+							  : "");
+		out_int("create_errno", NULL, o->trial.error);
+	}
+	if (o->error[0])
+		out_string("error", "\n    error: %s", o->error);
+	out_newline();
+	out_close_object();
+}
+
+static void choose_sgid(const struct common_opts *common,
+			const struct ah_port_facts *facts,
+			struct ah_outcome *o)
+{
+	if (!o->attr.is_global || opts.fields.has_sgid_index)
+		return;
+	if (common->gid_index != GID_INDEX_AUTO) {
+		o->attr.grh.sgid_index = (uint8_t)common->gid_index;
+		return;
+	}
+	if (sgid_select(facts, &o->attr.grh.dgid, &o->attr.grh.sgid_index,
+			o->sgid_reason, sizeof(o->sgid_reason)) == 0)
+		diag_verbose(1, "%s: sgid_index %u: %s",
+			     o->dest ? o->dest : "flags",
+			     o->attr.grh.sgid_index, o->sgid_reason);
+	else
+		diag_verbose(1, "%s: %s", o->dest ? o->dest : "flags",
+			     o->sgid_reason);
+}
+
+static void check_and_create(const struct common_opts *common,
+			     const struct ah_port_facts *facts,
+			     struct verbs_port *vp, struct ah_outcome *o)
+{
+	choose_sgid(common, facts, o);
+	ah_check(&o->attr, facts, &o->check);
+	if (o->check.errors || !vp)
+		return;
+	o->tried = true;
+	ah_try_create(vp, &o->attr, &o->trial);
+	if (o->trial.error)
+		ah_explain_errno(o->trial.error, &o->attr, facts, o->error,
+				 sizeof(o->error));
+}
+
+/* A destination that names a GID (RoCE, or IB with --dlid) builds
+ * directly; anything else needs the path the SA gives. */
+static void build_for_dest(struct dest *d, const struct ah_port_facts *facts,
+			   struct ah_outcome *o)
+{
+	bool eth = facts->link_layer == LINK_LAYER_ETHERNET;
+
+	o->dest = d->text;
+	if (d->kind == DEST_HOST &&
+	    dest_resolve_host(d, o->error, sizeof(o->error)))
+		return;
+	if (d->has_gid && (eth || opts.fields.has_dlid)) {
+		o->built = true;
+		o->source = "gid";
+		ah_build_from_gid(&d->gid, &opts.fields, facts, &o->attr);
+		return;
+	}
+	if (eth) {
+		snprintf(o->error, sizeof(o->error),
+			 "a %s destination means nothing on RoCE: give a GID, "
+			 "an IP address or a host name",
+			 dest_kind_name(d->kind));
+		return;
+	}
+	if (d->kind == DEST_LID) {
+		o->built = true;
+		o->source = "lid";
+		ah_build_from_fields(&opts.fields, facts, &o->attr);
+		o->attr.dlid = d->lid;
+		return;
+	}
+	snprintf(o->error, sizeof(o->error),
+		 "a %s destination on InfiniBand needs an SA PathRecord query",
+		 dest_kind_name(d->kind));
+}
+
+/* Finds the facts of the port in use, or assumes them for a dry run. */
+static int establish_facts(const struct common_opts *common,
+			   struct device_list *list,
+			   const struct device_info **dev,
+			   struct ah_port_facts *facts)
+{
+	const struct port_info *port;
+	char err[DIAG_MSG_MAX];
+
+	memset(list, 0, sizeof(*list));
+	*dev = NULL;
+	if (opts.has_link_layer || opts.grh_required) {
+		if (!opts.dry_run)
+			return cli_usage_error("--link-layer and --grh-required "
+					       "describe an assumed port: use "
+					       "them with --dry-run");
+		ah_port_facts_assumed(opts.has_link_layer ? opts.link_layer
+							  : LINK_LAYER_IB,
+				      opts.grh_required, common->port, facts);
+		return 0;
+	}
+	if (device_discover(list, common->device, err, sizeof(err)) == 0) {
+		port = device_pick_port(list, common->device, common->port,
+					dev, err, sizeof(err));
+		if (port) {
+			ah_port_facts_from_port(port, facts);
+			return 0;
+		}
+	}
+	if (!opts.dry_run)
+		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	diag_warn("%s; assuming an InfiniBand port (--link-layer eth for "
+		  "RoCE)", err);
+	device_list_free(list);
+	*dev = NULL;
+	ah_port_facts_assumed(LINK_LAYER_IB, false, common->port, facts);
+	return 0;
+}
+
+static int collect_dests(int argc, char **argv, struct dest_list *dests)
+{
+	char err[DIAG_MSG_MAX + 64];
+	FILE *in;
+	int rc;
+
+	for (int i = 0; i < argc; i++)
+		if (dest_list_add(dests, argv[i], err, sizeof(err)))
+			return cli_usage_error("%s", err);
+	if (!opts.file)
+		return 0;
+	in = strcmp(opts.file, "-") == 0 ? stdin : fopen(opts.file, "r");
+	if (!in)
+		return cli_usage_error("cannot open destination file '%s'",
+				       opts.file);
+	rc = dest_list_read(dests, in, opts.file, err, sizeof(err));
+	if (in != stdin)
+		fclose(in);
+	return rc ? cli_usage_error("%s", err) : 0;
+}
+
+static int ah_run(const struct common_opts *common, int argc, char **argv)
+{
+	struct dest_list dests = { 0 };
+	struct device_list devices;
+	const struct device_info *dev;
+	struct ah_port_facts facts;
+	struct verbs_port vp, *vpp = NULL;
+	struct ah_outcome *outcomes = NULL;
+	char err[DIAG_MSG_MAX];
+	size_t n, failed = 0;
+	int rc;
+
+	if (opts.fields.has_port_num && common->port == 0)
+		diag_verbose(1, "--port-num sets the AH field only; -P chooses "
+			     "the port in use");
+	rc = collect_dests(argc, argv, &dests);
+	if (rc)
+		goto out_dests;
+	rc = establish_facts(common, &devices, &dev, &facts);
+	if (rc)
+		goto out_dests;
+	if (!opts.dry_run) {
+		if (dev->source != DEVICE_FROM_VERBS) {
+			rc = cli_fail(EXIT_ENVIRONMENT,
+				      "%s is visible through umad only: creating "
+				      "an AH needs a verbs device; --dry-run "
+				      "builds and checks without one",
+				      dev->name);
+			goto out_devices;
+		}
+		if (verbs_port_open(dev->name, &vp, err, sizeof(err))) {
+			rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
+			goto out_devices;
+		}
+		vpp = &vp;
+	}
+	n = dests.count ? dests.count : 1;
+	outcomes = calloc(n, sizeof(*outcomes));
+	if (!outcomes) {
+		rc = cli_fail(EXIT_ENVIRONMENT, "out of memory");
+		goto out_verbs;
+	}
+	if (dests.count == 0) {
+		outcomes[0].built = true;
+		outcomes[0].source = "flags";
+		ah_build_from_fields(&opts.fields, &facts, &outcomes[0].attr);
+	} else {
+		for (size_t i = 0; i < dests.count; i++)
+			build_for_dest(&dests.items[i], &facts, &outcomes[i]);
+	}
+	out_open_array(NULL);
+	for (size_t i = 0; i < n; i++) {
+		struct ah_outcome *o = &outcomes[i];
+
+		if (o->built)
+			check_and_create(common, &facts, vpp, o);
+		if (strcmp(outcome_status(o), "error") == 0 ||
+		    strcmp(outcome_status(o), "invalid") == 0)
+			failed++;
+		print_outcome(o);
+	}
+	out_close_array();
+	rc = failed ? EXIT_PROBLEM : EXIT_FINE;
+	free(outcomes);
+out_verbs:
+	if (vpp)
+		verbs_port_close(vpp);
+out_devices:
+	device_list_free(&devices);
+out_dests:
+	dest_list_free(&dests);
+	return rc;
+}
+
+const struct command cmd_ah = {
+	.name = "ah",
+	.args = "[DEST...]",
+	.summary = "build, check, create and destroy an address handle, and "
+		   "explain failures",
+	.options = ah_options,
+	.option = ah_option,
+	.run = ah_run,
+};

@@ -1,0 +1,80 @@
+/* The command table and option tables: the single source for parsing, help
+ * text, shell completion and the man-page consistency test. */
+#ifndef IBAHPROBE_CLI_H
+#define IBAHPROBE_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What a completion offers after an option or as an argument. */
+enum complete_kind {
+	COMPLETE_NONE,
+	COMPLETE_FILE,
+	COMPLETE_DEVICE,	/* RDMA device names */
+	COMPLETE_WORDS,		/* the words in opt_spec.words */
+};
+
+struct opt_spec {
+	const char *long_name;
+	int short_name;		/* 0: long form only */
+	const char *arg;	/* NULL: a flag without argument */
+	const char *help;
+	enum complete_kind complete;
+	const char *words;	/* COMPLETE_WORDS: space-separated */
+};
+
+/* Ends every option table. */
+#define OPT_END { NULL, 0, NULL, NULL, COMPLETE_NONE, NULL }
+
+/* Common options, parsed before or after the command name. */
+struct common_opts {
+	const char *device;
+	uint8_t port;		/* 0: first active port */
+	int gid_index;		/* GID_INDEX_AUTO or 0..255 */
+	uint32_t timeout_ms;
+	bool json;
+	bool pretty;
+};
+#define GID_INDEX_AUTO (-1)
+#define DEFAULT_TIMEOUT_MS 1000
+
+struct command {
+	const char *name;
+	const char *args;	/* synopsis of positional arguments */
+	const char *summary;
+	const struct opt_spec *options; /* own options, { NULL } terminated */
+	/* Called once per own option seen; index into options. Returns 0 or
+	 * an exit status (EXIT_USAGE after saying why). */
+	int (*option)(int index, const char *arg);
+	/* Runs the command on its positional arguments; returns the exit
+	 * status. Output goes through lib/output.h. */
+	int (*run)(const struct common_opts *common, int argc, char **argv);
+	bool hidden;		/* internal: not listed in help */
+};
+
+extern const struct opt_spec common_options[];
+extern const struct command *const commands[];
+
+const struct command *command_find(const char *name);
+
+/* Bad input on the command line: message on stderr (and a JSON error
+ * object when -j is in force), returns EXIT_USAGE. */
+int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Any other failure that ends the command with the given status. */
+int cli_fail(int exit_status, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Prints "ibahprobe COMMAND ..." usage and option help to stdout. */
+void cli_print_command_help(const struct command *cmd);
+void cli_print_overview(void);
+
+/* The command table, one entry per cmd/NAME.c. */
+extern const struct command cmd_help;
+extern const struct command cmd_version;
+extern const struct command cmd_ports;
+extern const struct command cmd_ah;
+extern const struct command cmd_path;
+extern const struct command cmd_complete;
+
+#endif

@@ -1,0 +1,392 @@
+/* ibahprobe's entry point: common options, the command table, and the
+ * dispatch that gives every command the same parsing, help and errors. */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "output.h"
+#include "parse.h"
+
+const struct command *const commands[] = {
+	&cmd_ports, &cmd_ah, &cmd_help, &cmd_version,
+	&cmd_complete, NULL,
+};
+
+enum common_option {
+	OPT_DEVICE, OPT_PORT, OPT_GID_INDEX, OPT_TIMEOUT, OPT_JSON, OPT_PRETTY,
+	OPT_VERBOSE, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_COMMON_COUNT,
+};
+
+const struct opt_spec common_options[] = {
+	[OPT_DEVICE] = { "device", 'd', "NAME", "RDMA device (default: the "
+			 "first with an active port)", COMPLETE_DEVICE, NULL },
+	[OPT_PORT] = { "port", 'P', "N", "port number (default: the first "
+		       "active port)", COMPLETE_NONE, NULL },
+	[OPT_GID_INDEX] = { "gid-index", 'g', "N|auto", "source GID table "
+			    "index, or auto to choose per destination",
+			    COMPLETE_WORDS, "auto" },
+	[OPT_TIMEOUT] = { "timeout", 't', "MS", "per-query or per-probe "
+			  "deadline in milliseconds (default 1000)",
+			  COMPLETE_NONE, NULL },
+	[OPT_JSON] = { "json", 'j', NULL, "JSON output", COMPLETE_NONE, NULL },
+	[OPT_PRETTY] = { "pretty", 0, NULL, "indented JSON output (implies "
+			 "--json)", COMPLETE_NONE, NULL },
+	[OPT_VERBOSE] = { "verbose", 'v', NULL, "say more on stderr "
+			  "(repeatable)", COMPLETE_NONE, NULL },
+	[OPT_QUIET] = { "quiet", 'q', NULL, "no warnings on stderr",
+			COMPLETE_NONE, NULL },
+	[OPT_HELP] = { "help", 'h', NULL, "show help and exit", COMPLETE_NONE,
+		       NULL },
+	[OPT_VERSION] = { "version", 'V', NULL, "show the version and exit",
+			  COMPLETE_NONE, NULL },
+	[OPT_COMMON_COUNT] = OPT_END,
+};
+
+/* getopt values: common options and command options kept apart. */
+#define VAL_COMMON 0x1000
+#define VAL_OWN 0x2000
+#define MAX_OPTIONS 64
+
+const struct command *command_find(const char *name)
+{
+	for (size_t i = 0; commands[i]; i++)
+		if (strcmp(commands[i]->name, name) == 0)
+			return commands[i];
+	return NULL;
+}
+
+static int vfail(int exit_status, const char *fmt, va_list ap)
+{
+	char msg[DIAG_MSG_MAX * 2];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	diag_error("%s", msg);
+	return out_fail(exit_status, msg);
+}
+
+int cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vfail(EXIT_USAGE, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int cli_fail(int exit_status, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vfail(exit_status, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static void print_option_lines(const struct opt_spec *opts)
+{
+	char left[64];
+
+	for (size_t i = 0; opts[i].long_name; i++) {
+		const struct opt_spec *o = &opts[i];
+
+		if (o->short_name)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s",
+				 o->short_name, o->long_name, o->arg ? " " : "",
+				 o->arg ? o->arg : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s",
+				 o->long_name, o->arg ? " " : "",
+				 o->arg ? o->arg : "");
+		printf("  %-28s %s\n", left, o->help);
+	}
+}
+
+void cli_print_command_help(const struct command *cmd)
+{
+	printf("Usage: ibahprobe [OPTIONS] %s [OPTIONS]%s%s\n\n%s\n", cmd->name,
+	       cmd->args ? " " : "", cmd->args ? cmd->args : "", cmd->summary);
+	if (cmd->options && cmd->options[0].long_name) {
+		printf("\nOptions of %s:\n", cmd->name);
+		print_option_lines(cmd->options);
+	}
+	printf("\nCommon options:\n");
+	print_option_lines(common_options);
+	printf("\nExit status: 0 fine, 1 a destination failed, 2 usage or bad "
+	       "input, 3 environment.\nSee ibahprobe-%s(8).\n", cmd->name);
+}
+
+void cli_print_overview(void)
+{
+	printf("Usage: ibahprobe [OPTIONS] COMMAND [OPTIONS] [ARGS]\n\n"
+	       "UD reachability and address-handle diagnostics for "
+	       "InfiniBand and RoCE.\n\nCommands:\n");
+	for (size_t i = 0; commands[i]; i++)
+		if (!commands[i]->hidden)
+			printf("  %-10s %s\n", commands[i]->name,
+			       commands[i]->summary);
+	printf("\nCommon options:\n");
+	print_option_lines(common_options);
+	printf("\nExit status: 0 fine, 1 a destination failed, 2 usage or bad "
+	       "input, 3 environment.\n'ibahprobe help COMMAND' shows a "
+	       "command's options; see ibahprobe(8).\n");
+}
+
+static int print_version(void)
+{
+	return cmd_version.run(NULL, 0, NULL);
+}
+
+/* -j must be known before the first error is reported, wherever it stands
+ * on the line: look for it before parsing. */
+static void prescan_output_format(int argc, char **argv)
+{
+	bool json = false, pretty = false;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--") == 0)
+			break;
+		if (strcmp(a, "--json") == 0 || strcmp(a, "--jsonl") == 0)
+			json = true;
+		else if (strcmp(a, "--pretty") == 0)
+			json = pretty = true;
+		else if (a[0] == '-' && a[1] != '-' && a[1] &&
+			 strspn(a + 1, "jvqhV") == strlen(a + 1) &&
+			 strchr(a, 'j'))
+			json = true;
+	}
+	out_init(json ? OUT_JSON : OUT_TEXT, pretty);
+}
+
+struct option_table {
+	struct option longs[MAX_OPTIONS + 1];
+	char shorts[MAX_OPTIONS * 3 + 2];
+};
+
+static void table_add(struct option_table *t, size_t *n, size_t *s,
+		      const struct opt_spec *o, int val)
+{
+	t->longs[*n] = (struct option){ o->long_name,
+					o->arg ? required_argument : no_argument,
+					NULL, val };
+	(*n)++;
+	if (o->short_name) {
+		t->shorts[(*s)++] = (char)o->short_name;
+		if (o->arg)
+			t->shorts[(*s)++] = ':';
+	}
+}
+
+/* "+" stops at the command name; ":" lets us word missing arguments. */
+static void table_build(struct option_table *t, const struct opt_spec *own,
+			bool stop_at_operand)
+{
+	size_t n = 0, s = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (stop_at_operand)
+		t->shorts[s++] = '+';
+	t->shorts[s++] = ':';
+	for (size_t i = 0; common_options[i].long_name; i++)
+		table_add(t, &n, &s, &common_options[i], VAL_COMMON + (int)i);
+	for (size_t i = 0; own && own[i].long_name && n < MAX_OPTIONS; i++)
+		table_add(t, &n, &s, &own[i], VAL_OWN + (int)i);
+}
+
+static int apply_common(int index, const char *arg, struct common_opts *common,
+			bool *help, bool *version)
+{
+	char err[DIAG_MSG_MAX];
+	uint32_t value;
+
+	switch (index) {
+	case OPT_DEVICE:
+		common->device = arg;
+		return 0;
+	case OPT_PORT:
+		if (parse_port_num(arg, &common->port, err, sizeof(err)))
+			return cli_usage_error("%s", err);
+		return 0;
+	case OPT_GID_INDEX:
+		if (strcmp(arg, "auto") == 0) {
+			common->gid_index = GID_INDEX_AUTO;
+			return 0;
+		}
+		if (parse_u32(arg, "gid index", 0, 255, &value, err,
+			      sizeof(err)))
+			return cli_usage_error("%s (or auto)", err);
+		common->gid_index = (int)value;
+		return 0;
+	case OPT_TIMEOUT:
+		if (parse_timeout_ms(arg, &common->timeout_ms, err,
+				     sizeof(err)))
+			return cli_usage_error("%s", err);
+		return 0;
+	case OPT_JSON:
+		common->json = true;
+		return 0;
+	case OPT_PRETTY:
+		common->json = common->pretty = true;
+		return 0;
+	case OPT_VERBOSE:
+		if (diag_verbosity < 0)
+			diag_verbosity = 0;
+		diag_verbosity++;
+		return 0;
+	case OPT_QUIET:
+		diag_verbosity = -1;
+		return 0;
+	case OPT_HELP:
+		*help = true;
+		return 0;
+	case OPT_VERSION:
+		*version = true;
+		return 0;
+	}
+	return cli_usage_error("internal: unknown common option %d", index);
+}
+
+/* Names the option getopt complained about, as the user typed it. */
+static const char *option_name_of(const struct command *cmd, int opt,
+				  const char *token, char *buf, size_t len)
+{
+	if (opt > 0 && opt < 0x100)
+		snprintf(buf, len, "-%c", opt);
+	else if (opt >= VAL_OWN && cmd)
+		snprintf(buf, len, "--%s", cmd->options[opt - VAL_OWN].long_name);
+	else if (opt >= VAL_COMMON)
+		snprintf(buf, len, "--%s",
+			 common_options[opt - VAL_COMMON].long_name);
+	else
+		snprintf(buf, len, "%s", token ? token : "?");
+	return buf;
+}
+
+/* Parses options of one level; returns 0 and leaves optind at the first
+ * operand, or an exit status. */
+static int parse_level(int argc, char **argv, const struct command *cmd,
+		       struct common_opts *common, bool *help, bool *version)
+{
+	struct option_table t;
+	char name[80];
+	int c, rc;
+
+	table_build(&t, cmd ? cmd->options : NULL, cmd == NULL);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, t.shorts, t.longs, NULL)) != -1) {
+		const char *token = argv[optind - 1];
+
+		if (c == '?')
+			return cli_usage_error(
+				"unknown option '%s'%s%s; 'ibahprobe %s%s-h' "
+				"lists the options",
+				option_name_of(cmd, optopt, token, name,
+					       sizeof(name)),
+				cmd ? " for " : "", cmd ? cmd->name : "",
+				cmd ? cmd->name : "", cmd ? " " : "");
+		if (c == ':')
+			return cli_usage_error(
+				"option '%s' needs an argument",
+				option_name_of(cmd, optopt, token, name,
+					       sizeof(name)));
+		if (c >= VAL_OWN) {
+			rc = cmd->option(c - VAL_OWN, optarg);
+			if (rc)
+				return rc;
+			continue;
+		}
+		if (c >= VAL_COMMON) {
+			rc = apply_common(c - VAL_COMMON, optarg, common, help,
+					  version);
+			if (rc)
+				return rc;
+			continue;
+		}
+		/* A short option maps to its table entry by letter. */
+		for (size_t i = 0; common_options[i].long_name; i++)
+			if (common_options[i].short_name == c) {
+				rc = apply_common((int)i, optarg, common, help,
+						  version);
+				if (rc)
+					return rc;
+				goto next;
+			}
+		for (size_t i = 0; cmd && cmd->options[i].long_name; i++)
+			if (cmd->options[i].short_name == c) {
+				rc = cmd->option((int)i, optarg);
+				if (rc)
+					return rc;
+				goto next;
+			}
+		return cli_usage_error("internal: unhandled option %c", c);
+next:;
+	}
+	return 0;
+}
+
+static int finish(int status)
+{
+	if (out_finish() != 0 && status == EXIT_FINE)
+		return EXIT_ENVIRONMENT;
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct common_opts common = {
+		.gid_index = GID_INDEX_AUTO,
+		.timeout_ms = DEFAULT_TIMEOUT_MS,
+	};
+	const struct command *cmd;
+	bool help = false, version = false;
+	int rc;
+
+	prescan_output_format(argc, argv);
+	rc = parse_level(argc, argv, NULL, &common, &help, &version);
+	if (rc)
+		return finish(rc);
+	if (optind >= argc) {
+		if (version)
+			return finish(print_version());
+		if (help) {
+			cli_print_overview();
+			return finish(EXIT_FINE);
+		}
+		return finish(cli_usage_error(
+			"no command given; 'ibahprobe help' lists the "
+			"commands"));
+	}
+	cmd = command_find(argv[optind]);
+	if (!cmd)
+		return finish(cli_usage_error(
+			"unknown command '%s'; 'ibahprobe help' lists the "
+			"commands",
+			argv[optind]));
+	if (help) {
+		cli_print_command_help(cmd);
+		return finish(EXIT_FINE);
+	}
+	argc -= optind;
+	argv += optind;
+	rc = parse_level(argc, argv, cmd, &common, &help, &version);
+	if (rc)
+		return finish(rc);
+	if (help) {
+		cli_print_command_help(cmd);
+		return finish(EXIT_FINE);
+	}
+	if (version)
+		return finish(print_version());
+	out_init(common.json ? OUT_JSON : OUT_TEXT, common.pretty);
+	return finish(cmd->run(&common, argc - optind, argv + optind));
+}

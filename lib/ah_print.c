@@ -1,0 +1,47 @@
+/* Text and JSON form of an AH and of the rules it breaks. */
+#include "ah_print.h"
+#include "gid.h"
+#include "output.h"
+
+void ah_attr_print(const char *key, const struct ibv_ah_attr *attr)
+{
+	char gid[GID_TEXT_MAX];
+
+	out_open_object(key);
+	out_uint("is_global", "is_global %u", attr->is_global);
+	out_uint("dlid", " dlid %u", attr->dlid);
+	out_uint("sl", " sl %u", attr->sl);
+	out_uint("src_path_bits", " src_path_bits %u", attr->src_path_bits);
+	out_uint("static_rate", " static_rate %u", attr->static_rate);
+	out_uint("port_num", " port_num %u", attr->port_num);
+	if (attr->is_global) {
+		out_open_object("grh");
+		out_string("dgid", "\n    grh dgid %s",
+			   gid_format(&attr->grh.dgid, gid, sizeof(gid)));
+		out_uint("flow_label", " flow_label 0x%05x",
+			 attr->grh.flow_label);
+		out_uint("sgid_index", " sgid_index %u", attr->grh.sgid_index);
+		out_uint("hop_limit", " hop_limit %u", attr->grh.hop_limit);
+		out_uint("traffic_class", " traffic_class 0x%02x",
+			 attr->grh.traffic_class);
+		out_close_object();
+	} else {
+		out_null("grh", "\n    grh %s");
+	}
+	out_close_object();
+}
+
+void ah_check_print(const char *key, const struct ah_check *check)
+{
+	out_open_array(key);
+	for (size_t i = 0; i < check->count; i++) {
+		const struct ah_violation *v = &check->items[i];
+
+		out_open_object(NULL);
+		out_string("rule", NULL, ah_rule_name(v->rule));
+		out_string("severity", "\n    %s", ah_severity_name(v->severity));
+		out_string("message", ": %s", v->message);
+		out_close_object();
+	}
+	out_close_array();
+}

@@ -1,0 +1,59 @@
+/* Destination specs as the user types them (DESIGN.md "DEST forms"):
+ *   lid:N, or a bare number          a LID (decimal or 0x hex)
+ *   gid:ADDR                         a GID in IPv6 text form
+ *   guid:0x...                       a port GUID, looked up in the SA
+ *   node:NAME                        a node description, looked up in the SA
+ *   IPv4 / IPv6 address              RoCE: the IPv4-mapped or IPv6 GID
+ *   host name                        resolved to an address
+ * An address or host name may carry a port, "host:PORT" or "[v6]:PORT",
+ * where a responder's rendezvous listens. */
+#ifndef IBAHPROBE_DEST_H
+#define IBAHPROBE_DEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <infiniband/verbs.h>
+
+enum dest_kind {
+	DEST_LID,
+	DEST_GID,	/* gid:ADDR */
+	DEST_GUID,
+	DEST_NODE,
+	DEST_ADDR,	/* IPv4 or IPv6 literal; gid holds its GID form */
+	DEST_HOST,	/* host name, resolved by dest_resolve_host() */
+};
+
+struct dest {
+	enum dest_kind kind;
+	char *text;		/* as given, for reports */
+	char *name;		/* DEST_NODE, DEST_HOST */
+	uint16_t lid;		/* DEST_LID */
+	uint64_t guid;		/* DEST_GUID */
+	union ibv_gid gid;	/* DEST_GID, DEST_ADDR, resolved DEST_HOST */
+	bool has_gid;
+	bool has_port;
+	uint16_t port;		/* rendezvous port, when given */
+};
+
+const char *dest_kind_name(enum dest_kind kind);
+int dest_parse(const char *text, struct dest *dest, char *err, size_t errlen);
+/* getaddrinfo for DEST_HOST; fills gid (IPv4-mapped for IPv4). */
+int dest_resolve_host(struct dest *dest, char *err, size_t errlen);
+void dest_clear(struct dest *dest);
+
+struct dest_list {
+	size_t count;
+	struct dest *items;
+};
+/* Appends one parsed spec; on a parse error nothing is appended. */
+int dest_list_add(struct dest_list *list, const char *text, char *err,
+		  size_t errlen);
+/* One spec per line; '#' starts a comment, blank lines are skipped. Errors
+ * name the file (label) and line. */
+int dest_list_read(struct dest_list *list, FILE *in, const char *label,
+		   char *err, size_t errlen);
+void dest_list_free(struct dest_list *list);
+
+#endif

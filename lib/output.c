@@ -1,0 +1,330 @@
+/* Text and JSON output through one set of calls; JSON built with json-c,
+ * text collected in a memory stream, both written out only at the end. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "diag.h"
+#include "output.h"
+
+#define OUT_DEPTH_MAX 16
+
+static struct {
+	enum out_format format;
+	bool pretty;
+	/* JSON: containers under construction, root at [0]. */
+	json_object *stack[OUT_DEPTH_MAX];
+	int depth;
+	json_object *root;
+	/* Text: everything printed so far. */
+	FILE *text;
+	char *text_buf;
+	size_t text_len;
+} out;
+
+static FILE *text_stream(void)
+{
+	if (!out.text) {
+		out.text = open_memstream(&out.text_buf, &out.text_len);
+		if (!out.text) {
+			diag_error("cannot buffer output: %s", strerror(errno));
+			exit(EXIT_ENVIRONMENT);
+		}
+	}
+	return out.text;
+}
+
+static void text_reset(void)
+{
+	if (out.text)
+		fclose(out.text);
+	free(out.text_buf);
+	out.text = NULL;
+	out.text_buf = NULL;
+	out.text_len = 0;
+}
+
+static void json_reset(void)
+{
+	json_object_put(out.root);
+	out.root = NULL;
+	out.depth = 0;
+}
+
+void out_init(enum out_format format, bool pretty)
+{
+	text_reset();
+	json_reset();
+	out.format = format;
+	out.pretty = pretty;
+}
+
+enum out_format out_format(void)
+{
+	return out.format;
+}
+
+bool out_is_json(void)
+{
+	return out.format != OUT_TEXT;
+}
+
+static void json_abort_on(bool failed)
+{
+	if (failed) {
+		diag_error("cannot build JSON output: out of memory or nesting "
+			   "deeper than %d", OUT_DEPTH_MAX);
+		exit(EXIT_ENVIRONMENT);
+	}
+}
+
+/* Adds value under key to the innermost container (or makes it the root). */
+static void json_add_value(const char *key, json_object *value);
+
+static void json_add(const char *key, json_object *value)
+{
+	json_abort_on(!value);
+	json_add_value(key, value);
+}
+
+/* json-c represents null as a NULL object: only this path may carry it. */
+static void json_add_value(const char *key, json_object *value)
+{
+	json_object *parent;
+
+	if (out.depth == 0) {
+		/* JSON Lines: each root-level record is its own document. */
+		json_object_put(out.root);
+		out.root = value;
+		return;
+	}
+	parent = out.stack[out.depth - 1];
+	if (json_object_is_type(parent, json_type_array))
+		json_abort_on(json_object_array_add(parent, value) != 0);
+	else
+		json_abort_on(json_object_object_add(parent, key ? key : "?",
+						     value) != 0);
+}
+
+static void json_push(const char *key, json_object *container)
+{
+	json_abort_on(out.depth >= OUT_DEPTH_MAX);
+	json_add(key, container);
+	out.stack[out.depth++] = container;
+}
+
+void out_open_object(const char *key)
+{
+	if (out_is_json())
+		json_push(key, json_object_new_object());
+}
+
+void out_close_object(void)
+{
+	if (out_is_json() && out.depth > 0)
+		out.depth--;
+}
+
+void out_open_array(const char *key)
+{
+	if (out_is_json())
+		json_push(key, json_object_new_array());
+}
+
+void out_close_array(void)
+{
+	out_close_object();
+}
+
+/* The text half of every field: only when a format is given. The format
+ * comes from the caller, always a literal paired with the value's type by
+ * the typed out_*() function, so the non-literal warning is off here. */
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#define TEXT_FIELD(fmt, ...)                                                   \
+	do {                                                                   \
+		if (!out_is_json() && (fmt))                                   \
+			fprintf(text_stream(), (fmt), __VA_ARGS__);            \
+	} while (0)
+
+void out_uint(const char *key, const char *text_fmt, uint64_t value)
+{
+	if (out_is_json()) {
+		if (key)
+			json_add(key, json_object_new_uint64(value));
+		return;
+	}
+	TEXT_FIELD(text_fmt, value);
+}
+
+void out_int(const char *key, const char *text_fmt, int64_t value)
+{
+	if (out_is_json()) {
+		if (key)
+			json_add(key, json_object_new_int64(value));
+		return;
+	}
+	TEXT_FIELD(text_fmt, value);
+}
+
+void out_double(const char *key, const char *text_fmt, double value)
+{
+	char repr[64];
+
+	if (out_is_json()) {
+		if (!key)
+			return;
+		if (!isfinite(value)) {
+			json_add_value(key, NULL);
+			return;
+		}
+		/* Shortest faithful form, without json-c's trailing ".0". */
+		snprintf(repr, sizeof(repr), "%.10g", value);
+		json_add(key, json_object_new_double_s(value, repr));
+		return;
+	}
+	TEXT_FIELD(text_fmt, value);
+}
+
+void out_bool(const char *key, const char *text_fmt, bool value)
+{
+	if (out_is_json()) {
+		if (key)
+			json_add(key, json_object_new_boolean(value));
+		return;
+	}
+	TEXT_FIELD(text_fmt, value ? "yes" : "no");
+}
+
+void out_string(const char *key, const char *text_fmt, const char *value)
+{
+	if (out_is_json()) {
+		if (key && value)
+			json_add(key, json_object_new_string(value));
+		else if (key)
+			json_add_value(key, NULL);
+		return;
+	}
+	TEXT_FIELD(text_fmt, value ? value : "-");
+}
+
+void out_null(const char *key, const char *text_fmt)
+{
+	if (out_is_json()) {
+		if (key)
+			json_add_value(key, NULL);
+		return;
+	}
+	TEXT_FIELD(text_fmt, "-");
+}
+
+void out_text(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (out_is_json())
+		return;
+	va_start(ap, fmt);
+	vfprintf(text_stream(), fmt, ap);
+	va_end(ap);
+}
+
+void out_newline(void)
+{
+	if (!out_is_json())
+		fputc('\n', text_stream());
+}
+
+static int write_stdout(const char *data, size_t len)
+{
+	if (len && fwrite(data, 1, len, stdout) != len)
+		goto fail;
+	if (fflush(stdout) != 0 || ferror(stdout))
+		goto fail;
+	return 0;
+fail:
+	diag_error("cannot write output: %s", strerror(errno));
+	return -1;
+}
+
+static int json_flags(void)
+{
+	int flags = JSON_C_TO_STRING_NOSLASHESCAPE;
+
+	if (out.pretty && out.format == OUT_JSON)
+		return flags | JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED;
+	return flags | JSON_C_TO_STRING_PLAIN;
+}
+
+static int json_write_root(void)
+{
+	const char *doc;
+	int rc;
+
+	if (!out.root)
+		return 0;
+	doc = json_object_to_json_string_ext(out.root, json_flags());
+	json_abort_on(!doc);
+	rc = write_stdout(doc, strlen(doc));
+	if (rc == 0)
+		rc = write_stdout("\n", 1);
+	json_reset();
+	return rc;
+}
+
+static int text_write(void)
+{
+	int rc = 0;
+
+	if (out.text) {
+		/* fflush makes text_buf/text_len current. */
+		if (fflush(out.text) != 0) {
+			diag_error("cannot buffer output: %s", strerror(errno));
+			rc = -1;
+		} else {
+			rc = write_stdout(out.text_buf, out.text_len);
+		}
+	}
+	text_reset();
+	return rc;
+}
+
+int out_flush_record(void)
+{
+	if (out_is_json())
+		return out.depth == 0 ? json_write_root() : 0;
+	return text_write();
+}
+
+int out_finish(void)
+{
+	int rc = out_is_json() ? json_write_root() : text_write();
+
+	/* Help and completion tables print directly: check stdout anyway. */
+	if (rc == 0)
+		rc = write_stdout(NULL, 0);
+	return rc;
+}
+
+int out_fail(int exit_status, const char *message)
+{
+	json_object *error;
+
+	text_reset();
+	json_reset();
+	if (out_is_json()) {
+		error = json_object_new_object();
+		json_abort_on(!error);
+		json_object_object_add(error, "error",
+				       json_object_new_string(message));
+		json_object_object_add(error, "exit_status",
+				       json_object_new_int(exit_status));
+		out.root = error;
+		json_write_root();
+	}
+	return exit_status;
+}
