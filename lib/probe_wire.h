@@ -1,0 +1,132 @@
+/* The probe wire format: explicit encode/decode at fixed offsets in network
+ * byte order. A request carries the prober's sequence, id, send time and
+ * the GRH parameters it asked for; a reply adds what the responder saw
+ * (decoded GRH, work completion) and the reverse AH it built. Requests are
+ * padded to at least PROBE_REPLY_SIZE so a reply is never larger than its
+ * request: the responder cannot be used as an amplifier.
+ *
+ *  off len  field (request and reply)
+ *    0   4  magic 'IAHP'
+ *    4   1  version (1)
+ *    5   1  kind (1 request, 2 reply)
+ *    6   2  length of this message in bytes
+ *    8   4  probe_id (the prober's run)
+ *   12   4  sequence
+ *   16   8  send_time_ns (prober's CLOCK_MONOTONIC)
+ *   24   1  hop_limit asked for       25 1 traffic_class asked for
+ *   26   1  sl asked for              27 1 reserved
+ *   28   4  flow_label asked for
+ *  reply only:
+ *   32   1  observed flags (bit 0 GRH present, bit 1 GRH form IPv4,
+ *           bit 2 reverse AH created)
+ *   33   1  ip_version                34 1 traffic_class
+ *   35   1  hop_limit                 36 4 flow_label
+ *   40   2  wc.slid                   42 1 wc.sl
+ *   43   1  wc.dlid_path_bits         44 2 wc.pkey_index
+ *   46   2  reserved                  48 4 wc.src_qp
+ *   52   4  wc.wc_flags
+ *   56  16  observed SGID             72 16 observed DGID
+ *   88   1  reverse is_global         89 1 reverse sl
+ *   90   1  reverse src_path_bits     91 1 reverse static_rate
+ *   92   2  reverse dlid              94 1 reverse port_num
+ *   95   1  reverse sgid_index        96 1 reverse hop_limit
+ *   97   1  reverse traffic_class     98 2 reserved
+ *  100   4  reverse flow_label       104 16 reverse dgid
+ *  120   8  responder time (CLOCK_MONOTONIC ns)
+ *  128   4  reverse AH errno (0: created)
+ *  132   4  reserved
+ */
+#ifndef IBAHPROBE_PROBE_WIRE_H
+#define IBAHPROBE_PROBE_WIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#define PROBE_MAGIC 0x49414850u	/* "IAHP" */
+#define PROBE_VERSION 1
+#define PROBE_HEADER_SIZE 32
+#define PROBE_REPLY_SIZE 136
+#define PROBE_REQUEST_MIN_SIZE PROBE_REPLY_SIZE
+/* The UD receive area is GRH (40 bytes) + payload: 4096 is the largest
+ * IB MTU, so no probe is larger. */
+#define PROBE_MAX_SIZE 4096
+
+enum probe_kind {
+	PROBE_REQUEST = 1,
+	PROBE_REPLY = 2,
+};
+
+struct probe_params {
+	uint8_t hop_limit;
+	uint8_t traffic_class;
+	uint8_t sl;
+	uint32_t flow_label;
+};
+
+struct probe_header {
+	enum probe_kind kind;
+	uint16_t length;
+	uint32_t probe_id;
+	uint32_t sequence;
+	uint64_t send_time_ns;
+	struct probe_params asked;
+};
+
+/* What the responder saw of one request. */
+struct probe_observed {
+	bool grh_present;
+	bool grh_ipv4;
+	uint8_t ip_version;
+	uint8_t traffic_class;
+	uint8_t hop_limit;
+	uint32_t flow_label;
+	union ibv_gid sgid, dgid;
+	uint16_t slid;
+	uint8_t sl;
+	uint8_t dlid_path_bits;
+	uint16_t pkey_index;
+	uint32_t src_qp;
+	uint32_t wc_flags;
+};
+
+struct probe_reply {
+	struct probe_header header;	/* echoed from the request */
+	struct probe_observed observed;
+	bool reverse_created;
+	int32_t reverse_errno;
+	struct ibv_ah_attr reverse_ah;
+	uint64_t responder_time_ns;
+};
+
+enum probe_decode_error {
+	PROBE_OK = 0,
+	PROBE_ERR_SHORT,	/* shorter than the header or its own length */
+	PROBE_ERR_MAGIC,
+	PROBE_ERR_VERSION,
+	PROBE_ERR_KIND,
+	PROBE_ERR_LENGTH,	/* length field disagrees with the bytes */
+	PROBE_ERR_COUNT,
+};
+
+const char *probe_decode_error_name(enum probe_decode_error err);
+
+/* Writes a request of `size` bytes (PROBE_REQUEST_MIN_SIZE..
+ * PROBE_MAX_SIZE, padding zeroed) into buf; returns size or 0 when size
+ * is out of range. */
+size_t probe_encode_request(const struct probe_header *h, uint8_t *buf,
+			    size_t size);
+/* Writes a reply into buf (at least PROBE_REPLY_SIZE bytes); returns
+ * PROBE_REPLY_SIZE. */
+size_t probe_encode_reply(const struct probe_reply *r, uint8_t *buf);
+
+/* Decodes the common header of len bytes and checks it; kind tells which
+ * message it is. */
+enum probe_decode_error probe_decode_header(const uint8_t *buf, size_t len,
+					    struct probe_header *h);
+enum probe_decode_error probe_decode_reply(const uint8_t *buf, size_t len,
+					   struct probe_reply *r);
+
+#endif
