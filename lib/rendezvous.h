@@ -1,0 +1,51 @@
+/* Rendezvous: how a prober learns a responder's QPN, Q_Key, LID and GIDs.
+ * serve listens on TCP; on each connection it writes one JSON line and
+ * closes, reading nothing, so a client can neither stall it nor make it
+ * send more than that line. The prober connects and reads, bounded by a
+ * deadline and a size cap. */
+#ifndef IBAHPROBE_RENDEZVOUS_H
+#define IBAHPROBE_RENDEZVOUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#define RENDEZVOUS_DEFAULT_PORT 18515
+#define RENDEZVOUS_MAX_GIDS 16
+/* The largest answer a client accepts. */
+#define RENDEZVOUS_MAX_BYTES 8192
+
+struct responder_info {
+	uint32_t version;
+	char device[64];
+	uint8_t port_num;
+	uint16_t lid;
+	uint32_t qpn;
+	uint32_t qkey;
+	char link_layer[16];
+	size_t gid_count;
+	struct {
+		uint32_t index;
+		union ibv_gid gid;
+		char type[16];
+	} gids[RENDEZVOUS_MAX_GIDS];
+};
+
+/* "ADDR:PORT", "[v6]:PORT", "PORT" or "ADDR" (default port); returns a
+ * listening socket or -1 with err set. */
+int rendezvous_listen(const char *spec, char *bound, size_t boundlen,
+		      char *err, size_t errlen);
+/* Accepts one pending connection, writes the answer, closes. */
+void rendezvous_answer(int listen_fd, const struct responder_info *info);
+
+/* The JSON line serve writes (also its startup line's rendezvous part). */
+char *rendezvous_encode(const struct responder_info *info);
+int rendezvous_decode(const char *text, struct responder_info *info,
+		      char *err, size_t errlen);
+
+/* Connects to host:port, reads the answer within timeout_ms. */
+int rendezvous_query(const char *host, uint16_t port, uint32_t timeout_ms,
+		     struct responder_info *info, char *err, size_t errlen);
+
+#endif

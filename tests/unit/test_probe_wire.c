@@ -1,0 +1,154 @@
+/* Unit tests of the probe wire format: golden bytes, round trips, and
+ * every way a malformed message is refused. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe_wire.h"
+#include "tap.h"
+
+static struct probe_header sample_header(void)
+{
+	struct probe_header h = {
+		.kind = PROBE_REQUEST,
+		.probe_id = 0x01020304,
+		.sequence = 0xa0b0c0d0,
+		.send_time_ns = 0x1122334455667788ull,
+		.asked = { .hop_limit = 7, .traffic_class = 0x28, .sl = 3,
+			   .flow_label = 0x12345 },
+	};
+	return h;
+}
+
+static void test_request_golden(void)
+{
+	/* Written out from the layout table in probe_wire.h. */
+	static const uint8_t golden[32] = {
+		0x49, 0x41, 0x48, 0x50, 0x01, 0x01, 0x00, 0x88,
+		0x01, 0x02, 0x03, 0x04, 0xa0, 0xb0, 0xc0, 0xd0,
+		0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+		0x07, 0x28, 0x03, 0x00, 0x00, 0x01, 0x23, 0x45,
+	};
+	struct probe_header h = sample_header(), back;
+	uint8_t buf[PROBE_MAX_SIZE];
+
+	is_int(probe_encode_request(&h, buf, 136), 136, "request of 136 bytes");
+	is_mem(buf, golden, sizeof(golden), "request header bytes");
+	ok(buf[135] == 0 && buf[32] == 0, "padding is zeroed");
+	is_int(probe_decode_header(buf, 136, &back), PROBE_OK, "decodes");
+	is_int(back.sequence, 0xa0b0c0d0, "sequence");
+	is_int(back.send_time_ns == 0x1122334455667788ull, 1, "send time");
+	is_int(back.asked.flow_label, 0x12345, "asked flow label");
+	is_int(back.asked.traffic_class, 0x28, "asked traffic class");
+	is_int(back.kind, PROBE_REQUEST, "kind");
+	is_int(probe_encode_request(&h, buf, 135), 0, "too small refused");
+	is_int(probe_encode_request(&h, buf, PROBE_MAX_SIZE + 1), 0,
+	       "too large refused");
+	is_int(probe_encode_request(&h, buf, 1024), 1024, "padded to 1024");
+	is_int(probe_decode_header(buf, 1024, &back), PROBE_OK, "1024 decodes");
+	is_int(back.length, 1024, "length field");
+}
+
+static void test_reply_round_trip(void)
+{
+	struct probe_reply r = { 0 }, back;
+	uint8_t buf[PROBE_REPLY_SIZE + 8];
+
+	r.header = sample_header();
+	r.observed.grh_present = true;
+	r.observed.grh_ipv4 = true;
+	r.observed.ip_version = 4;
+	r.observed.traffic_class = 0x2a;
+	r.observed.hop_limit = 62;
+	r.observed.flow_label = 0xfffff;
+	r.observed.sgid.raw[15] = 1;
+	r.observed.dgid.raw[0] = 0xfe;
+	r.observed.slid = 0xbfff;
+	r.observed.sl = 15;
+	r.observed.dlid_path_bits = 0x7f;
+	r.observed.pkey_index = 0x1234;
+	r.observed.src_qp = 0xabcdef;
+	r.observed.wc_flags = IBV_WC_GRH;
+	r.reverse_created = true;
+	r.reverse_errno = -1;
+	r.reverse_ah.is_global = 1;
+	r.reverse_ah.dlid = 0x1234;
+	r.reverse_ah.port_num = 1;
+	r.reverse_ah.grh.hop_limit = 62;
+	r.reverse_ah.grh.flow_label = 0x54321;
+	r.reverse_ah.grh.sgid_index = 3;
+	r.reverse_ah.grh.dgid.raw[10] = 0xff;
+	r.responder_time_ns = 42;
+
+	is_int(probe_encode_reply(&r, buf), PROBE_REPLY_SIZE, "reply size");
+	ok(PROBE_REPLY_SIZE <= PROBE_REQUEST_MIN_SIZE,
+	   "a reply is never larger than the smallest request");
+	is_int(buf[5], PROBE_REPLY, "kind byte");
+	is_int(buf[32], 0x07, "observed flags byte");
+	is_int(probe_decode_reply(buf, PROBE_REPLY_SIZE, &back), PROBE_OK,
+	       "reply decodes");
+	ok(back.observed.grh_present && back.observed.grh_ipv4 &&
+		   back.reverse_created, "flags survive");
+	is_int(back.observed.hop_limit, 62, "observed hop limit");
+	is_int(back.observed.flow_label, 0xfffff, "observed flow label");
+	is_int(back.observed.slid, 0xbfff, "slid");
+	is_int(back.observed.src_qp, 0xabcdef, "src_qp");
+	is_int(back.observed.pkey_index, 0x1234, "pkey_index");
+	is_mem(back.observed.sgid.raw, r.observed.sgid.raw, 16, "sgid");
+	is_int(back.reverse_ah.grh.flow_label, 0x54321, "reverse flow label");
+	is_int(back.reverse_ah.grh.sgid_index, 3, "reverse sgid_index");
+	is_int(back.reverse_ah.dlid, 0x1234, "reverse dlid");
+	is_int(back.reverse_errno, -1, "reverse errno sign kept");
+	is_int(back.responder_time_ns, 42, "responder time");
+	is_int(back.header.sequence, 0xa0b0c0d0, "sequence echoed");
+}
+
+static void test_malformed(void)
+{
+	struct probe_header h = sample_header(), back;
+	struct probe_reply r;
+	uint8_t buf[PROBE_MAX_SIZE];
+
+	probe_encode_request(&h, buf, 200);
+	is_int(probe_decode_header(buf, 31, &back), PROBE_ERR_SHORT,
+	       "shorter than a header");
+	is_int(probe_decode_header(buf, 199, &back), PROBE_ERR_SHORT,
+	       "shorter than its length field");
+	buf[0] ^= 0xff;
+	is_int(probe_decode_header(buf, 200, &back), PROBE_ERR_MAGIC,
+	       "bad magic");
+	buf[0] ^= 0xff;
+	buf[4] = 2;
+	is_int(probe_decode_header(buf, 200, &back), PROBE_ERR_VERSION,
+	       "unknown version");
+	buf[4] = 1;
+	buf[5] = 9;
+	is_int(probe_decode_header(buf, 200, &back), PROBE_ERR_KIND,
+	       "unknown kind");
+	buf[5] = PROBE_REQUEST;
+	buf[6] = 0;
+	buf[7] = 100;
+	is_int(probe_decode_header(buf, 200, &back), PROBE_ERR_LENGTH,
+	       "request length below the minimum");
+	probe_encode_request(&h, buf, 200);
+	is_int(probe_decode_reply(buf, 200, &r), PROBE_ERR_KIND,
+	       "a request is not a reply");
+	is_str(probe_decode_error_name(PROBE_ERR_SHORT), "truncated",
+	       "error names");
+	/* Random bytes never decode as a valid message by accident. */
+	srand(7);
+	int accepted = 0;
+	for (int i = 0; i < 10000; i++) {
+		for (int b = 0; b < 200; b++)
+			buf[b] = (uint8_t)rand();
+		accepted += probe_decode_header(buf, 200, &back) == PROBE_OK;
+	}
+	is_int(accepted, 0, "10000 random buffers refused");
+}
+
+int main(void)
+{
+	test_request_golden();
+	test_reply_round_trip();
+	test_malformed();
+	return tap_done();
+}

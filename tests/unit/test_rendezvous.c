@@ -1,0 +1,104 @@
+/* Unit tests of the rendezvous: the JSON answer round-trips, malformed
+ * answers are refused, and a real listener on loopback answers a real
+ * client within its deadline (and a dead port fails fast). */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "parse.h"
+#include "rendezvous.h"
+#include "tap.h"
+
+static struct responder_info sample(void)
+{
+	struct responder_info info = {
+		.version = 1, .port_num = 1, .lid = 0, .qpn = 0x11,
+		.qkey = 0x1ab4e0be, .gid_count = 2,
+	};
+	char err[256];
+
+	snprintf(info.device, sizeof(info.device), "rxe0");
+	snprintf(info.link_layer, sizeof(info.link_layer), "Ethernet");
+	parse_gid("::ffff:10.0.0.1", &info.gids[0].gid, err, sizeof(err));
+	info.gids[0].index = 1;
+	snprintf(info.gids[0].type, sizeof(info.gids[0].type), "RoCE v2");
+	parse_gid("fd00::1", &info.gids[1].gid, err, sizeof(err));
+	info.gids[1].index = 2;
+	snprintf(info.gids[1].type, sizeof(info.gids[1].type), "RoCE v2");
+	return info;
+}
+
+static void test_codec(void)
+{
+	struct responder_info info = sample(), back;
+	char err[256], *line = rendezvous_encode(&info);
+
+	ok(line && strchr(line, '\n') == line + strlen(line) - 1,
+	   "one line with one newline");
+	is_int(rendezvous_decode(line, &back, err, sizeof(err)), 0, "decodes");
+	is_int(back.qpn, 0x11, "qpn");
+	is_int(back.qkey, 0x1ab4e0be, "qkey");
+	is_str(back.device, "rxe0", "device");
+	is_int(back.gid_count, 2, "gid count");
+	is_mem(back.gids[0].gid.raw, info.gids[0].gid.raw, 16, "gid 0");
+	is_int(back.gids[1].index, 2, "gid 1 index");
+	free(line);
+	is_int(rendezvous_decode("hello", &back, err, sizeof(err)), -1,
+	       "not JSON refused");
+	ok(strstr(err, "not a JSON object") != NULL, "message says why");
+	is_int(rendezvous_decode("{\"version\":1,\"port_num\":1,\"lid\":0,"
+				 "\"qpn\":0,\"qkey\":1}", &back, err,
+				 sizeof(err)), -1, "qpn 0 refused");
+	is_int(rendezvous_decode("{\"version\":1,\"port_num\":1,\"lid\":0,"
+				 "\"qpn\":16777216,\"qkey\":1}", &back, err,
+				 sizeof(err)), -1, "qpn over 24 bits refused");
+}
+
+static void test_loopback(void)
+{
+	struct responder_info info = sample(), back;
+	char bound[128], err[256];
+	const char *colon;
+	uint16_t port;
+	pid_t child;
+	int fd, status;
+
+	fd = rendezvous_listen("127.0.0.1:0", bound, sizeof(bound), err,
+			       sizeof(err));
+	ok(fd >= 0, "listens on 127.0.0.1 (%s)", fd >= 0 ? bound : err);
+	if (fd < 0)
+		return;
+	colon = strrchr(bound, ':');
+	port = (uint16_t)atoi(colon + 1);
+	ok(port != 0, "kernel chose port %u", port);
+	child = fork();
+	if (child == 0) {
+		/* The answering side: one connection, then exit. */
+		sleep(0);
+		for (int i = 0; i < 200; i++) {
+			rendezvous_answer(fd, &info);
+			usleep(10000);
+		}
+		_exit(0);
+	}
+	is_int(rendezvous_query("127.0.0.1", port, 2000, &back, err,
+				sizeof(err)), 0, "query answered");
+	is_int(back.qpn, info.qpn, "qpn over TCP");
+	kill(child, SIGTERM);
+	waitpid(child, &status, 0);
+	close(fd);
+	/* Nobody listens now: a refusal, quickly, with a hint. */
+	is_int(rendezvous_query("127.0.0.1", port, 500, &back, err,
+				sizeof(err)), -1, "closed port fails");
+	ok(strstr(err, "ibahprobe serve") != NULL, "hint names serve: %s",
+	   err);
+}
+
+int main(void)
+{
+	test_codec();
+	test_loopback();
+	return tap_done();
+}
