@@ -1,0 +1,68 @@
+/* Verdicts on one destination and parameter set: what reached, what the
+ * network did to the GRH on the way, in words an admin acts on. Pure
+ * logic over what was sent and what the responder reported. */
+#ifndef IBAHPROBE_PROBE_VERDICT_H
+#define IBAHPROBE_PROBE_VERDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "probe_wire.h"
+
+enum reachability {
+	REACH_REACHABLE,	/* every probe answered */
+	REACH_PARTIAL,		/* some lost */
+	REACH_UNREACHABLE,	/* none answered */
+};
+
+/* Where the hop limit that left the sender came from. */
+enum hop_limit_source {
+	HOP_LIMIT_FROM_AH,	/* the stack honours the AH's hop limit */
+	HOP_LIMIT_FROM_ROUTE,	/* the stack uses the route's (rxe does) */
+	HOP_LIMIT_UNKNOWN,
+};
+
+struct verdict_input {
+	struct probe_params asked;	/* what the AH carried */
+	bool link_ethernet;
+	bool route_known;		/* RoCE: the route toward the dest */
+	uint8_t route_hop_limit;
+	bool route_has_gateway;
+	bool stack_ignores_ah_hop_limit;	/* known from the driver */
+	uint32_t sent, received;
+	bool observed_valid;		/* at least one reply */
+	struct probe_observed observed;
+	/* From other sets to the same destination: its distance, if known. */
+	int known_hops;			/* -1: unknown */
+};
+
+enum verdict_flag {
+	VERDICT_HOP_LIMIT_NOT_HONOURED = 1u << 0,
+	VERDICT_HOP_LIMIT_EXPIRED = 1u << 1,	/* likely cause of loss */
+	VERDICT_TCLASS_REMARKED = 1u << 2,	/* DSCP changed */
+	VERDICT_ECN_CHANGED = 1u << 3,		/* only the ECN bits */
+	VERDICT_FLOW_LABEL_NOT_CARRIED = 1u << 4,	/* arrived as 0 */
+	VERDICT_FLOW_LABEL_CHANGED = 1u << 5,
+	VERDICT_NO_GRH = 1u << 6,		/* arrived without a GRH */
+};
+
+#define VERDICT_TEXT_MAX 8
+struct verdict {
+	enum reachability reach;
+	enum hop_limit_source hop_limit_source;
+	int hop_limit_sent;		/* -1: unknown */
+	int hops;			/* L3 hops; -1: unknown */
+	unsigned flags;
+	size_t text_count;
+	char text[VERDICT_TEXT_MAX][160];	/* one sentence per finding */
+};
+
+void verdict_judge(const struct verdict_input *in, struct verdict *out);
+
+const char *reachability_name(enum reachability reach);
+const char *hop_limit_source_name(enum hop_limit_source source);
+/* Short machine names of the flags, for JSON ("tclass_remarked", ...). */
+const char *verdict_flag_name(enum verdict_flag flag);
+
+#endif

@@ -1,0 +1,28 @@
+/* Round-trip time samples and their summary (min, median, p99, max), in
+ * microseconds from CLOCK_MONOTONIC nanoseconds: no RTT/2, no truncation
+ * to whole units. */
+#ifndef IBAHPROBE_RTT_STATS_H
+#define IBAHPROBE_RTT_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct rtt_samples {
+	uint64_t *ns;
+	size_t count, capacity;
+};
+
+struct rtt_summary {
+	size_t count;
+	double min_us, median_us, p99_us, max_us, mean_us;
+};
+
+int rtt_add(struct rtt_samples *samples, uint64_t ns);
+/* Returns 0 and fills summary, or -1 when there is no sample. The p99 is
+ * the nearest-rank percentile; the median of an even count is the mean of
+ * the two middle samples. */
+int rtt_summarize(const struct rtt_samples *samples,
+		  struct rtt_summary *summary);
+void rtt_free(struct rtt_samples *samples);
+
+#endif
