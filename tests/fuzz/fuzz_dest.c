@@ -1,0 +1,36 @@
+/* libFuzzer target: destination specs, value lists and GIDs as typed by
+ * a user: any text is parsed or refused with a message, never crashes. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dest.h"
+#include "diag.h"
+#include "parse.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char err[DIAG_MSG_MAX], *text;
+	struct dest d;
+	struct value_list list;
+	union ibv_gid gid;
+
+	text = malloc(size + 1);
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = '\0';
+	err[0] = '\0';
+	if (dest_parse(text, &d, err, sizeof(err)) == 0)
+		dest_clear(&d);
+	else if (!err[0])
+		__builtin_trap();	/* a refusal always says why */
+	if (parse_value_list(text, "value", 0, 0xfffff, 4096, &list, err,
+			     sizeof(err)) == 0)
+		value_list_free(&list);
+	parse_gid(text, &gid, err, sizeof(err));
+	free(text);
+	return 0;
+}

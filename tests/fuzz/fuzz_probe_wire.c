@@ -1,0 +1,28 @@
+/* libFuzzer target: the probe codec must refuse or decode any bytes,
+ * never read past them, and a decoded reply must re-encode to the same
+ * fields. */
+#include <stdint.h>
+#include <string.h>
+
+#include "probe_wire.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct probe_header h;
+	struct probe_reply r, again;
+	uint8_t out[PROBE_REPLY_SIZE];
+
+	if (probe_decode_header(data, size, &h) == PROBE_OK &&
+	    h.length > size)
+		__builtin_trap();
+	if (probe_decode_reply(data, size, &r) == PROBE_OK) {
+		probe_encode_reply(&r, out);
+		if (probe_decode_reply(out, sizeof(out), &again) != PROBE_OK ||
+		    again.header.sequence != r.header.sequence ||
+		    again.observed.hop_limit != r.observed.hop_limit)
+			__builtin_trap();
+	}
+	return 0;
+}
