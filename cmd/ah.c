@@ -15,6 +15,7 @@
 #include "gid.h"
 #include "output.h"
 #include "parse.h"
+#include "path_resolve.h"
 #include "sgid_select.h"
 
 enum ah_option {
@@ -232,39 +233,120 @@ static void check_and_create(const struct common_opts *common,
 }
 
 /* A destination that names a GID (RoCE, or IB with --dlid) builds
- * directly; anything else needs the path the SA gives. */
-static void build_for_dest(struct dest *d, const struct ah_port_facts *facts,
-			   struct ah_outcome *o)
+ * directly; on InfiniBand anything else takes the path the SA gives.
+ * Returns true when the destination needs the SA. */
+static bool build_direct(struct dest *d, const struct ah_port_facts *facts,
+			 struct ah_outcome *o)
 {
 	bool eth = facts->link_layer == LINK_LAYER_ETHERNET;
 
 	o->dest = d->text;
 	if (d->kind == DEST_HOST &&
 	    dest_resolve_host(d, o->error, sizeof(o->error)))
-		return;
+		return false;
 	if (d->has_gid && (eth || opts.fields.has_dlid)) {
 		o->built = true;
 		o->source = "gid";
 		ah_build_from_gid(&d->gid, &opts.fields, facts, &o->attr);
-		return;
+		return false;
 	}
 	if (eth) {
 		snprintf(o->error, sizeof(o->error),
 			 "a %s destination means nothing on RoCE: give a GID, "
 			 "an IP address or a host name",
 			 dest_kind_name(d->kind));
-		return;
+		return false;
 	}
-	if (d->kind == DEST_LID) {
+	return true;
+}
+
+static void path_to_ah_path(const struct path_record *p, struct ah_path *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->dlid = p->dlid;
+	a->slid = p->slid;
+	a->dgid = p->dgid;
+	a->sgid = p->sgid;
+	a->sl = p->sl;
+	a->hop_limit = p->hop_limit;
+	a->traffic_class = p->traffic_class;
+	a->rate = p->rate;
+	a->flow_label = p->flow_label;
+}
+
+/* Resolves the destinations that need the SA in one windowed batch. */
+static void build_from_sa(const struct common_opts *common,
+			  struct dest_list *dests, const bool *needs_sa,
+			  const struct ah_port_facts *facts,
+			  struct ah_outcome *outcomes)
+{
+	struct dest_list batch = { 0 };
+	struct path_result *results = NULL;
+	struct path_session session;
+	struct path_constraints want = { 0 };
+	char err[DIAG_MSG_MAX];
+	size_t *index = calloc(dests->count, sizeof(*index));
+	bool open = false;
+
+	batch.items = calloc(dests->count, sizeof(*batch.items));
+	results = calloc(dests->count, sizeof(*results));
+	if (!index || !batch.items || !results) {
+		snprintf(err, sizeof(err), "out of memory");
+		goto fail;
+	}
+	for (size_t i = 0; i < dests->count; i++)
+		if (needs_sa[i]) {
+			index[batch.count] = i;
+			batch.items[batch.count++] = dests->items[i];
+		}
+	if (path_session_open(&session, common->device, common->port, err,
+			      sizeof(err)) != SA_CLIENT_OK)
+		goto fail;
+	open = true;
+	if (path_resolve_all(&session, &batch, &want, PATH_DEFAULT_WINDOW,
+			     common->timeout_ms, PATH_DEFAULT_RETRIES, results,
+			     err, sizeof(err)))
+		goto fail;
+	for (size_t k = 0; k < batch.count; k++) {
+		struct ah_outcome *o = &outcomes[index[k]];
+		struct ah_path path;
+
+		if (results[k].status != PATH_OK) {
+			snprintf(o->error, sizeof(o->error), "%s",
+				 results[k].error);
+			continue;
+		}
+		path_to_ah_path(&results[k].record, &path);
 		o->built = true;
-		o->source = "lid";
-		ah_build_from_fields(&opts.fields, facts, &o->attr);
-		o->attr.dlid = d->lid;
-		return;
+		o->source = "path";
+		ah_build_from_path(&path, &opts.fields, facts, &o->attr);
 	}
-	snprintf(o->error, sizeof(o->error),
-		 "a %s destination on InfiniBand needs an SA PathRecord query",
-		 dest_kind_name(d->kind));
+	goto out;
+fail:
+	/* Without the SA, a LID still makes an AH (the SA would only have
+	 * added SL, rate and a GRH for routed paths); the rest cannot. */
+	for (size_t k = 0; k < batch.count; k++) {
+		struct ah_outcome *o = &outcomes[index[k]];
+		const struct dest *d = &batch.items[k];
+
+		if (d->kind == DEST_LID) {
+			o->built = true;
+			o->source = "lid";
+			ah_build_from_fields(&opts.fields, facts, &o->attr);
+			o->attr.dlid = d->lid;
+		} else {
+			snprintf(o->error, sizeof(o->error),
+				 "needs an SA PathRecord: %s", err);
+		}
+	}
+	if (batch.count)
+		diag_warn("no path records: %s", err);
+out:
+	if (open)
+		path_session_close(&session);
+	free(index);
+	free(batch.items);	/* the items belong to dests */
+	free(results);
 }
 
 /* Finds the facts of the port in use, or assumes them for a dry run. */
@@ -374,8 +456,22 @@ static int ah_run(const struct common_opts *common, int argc, char **argv)
 		outcomes[0].source = "flags";
 		ah_build_from_fields(&opts.fields, &facts, &outcomes[0].attr);
 	} else {
-		for (size_t i = 0; i < dests.count; i++)
-			build_for_dest(&dests.items[i], &facts, &outcomes[i]);
+		bool *needs_sa = calloc(dests.count, sizeof(*needs_sa));
+		bool any = false;
+
+		if (!needs_sa) {
+			rc = cli_fail(EXIT_ENVIRONMENT, "out of memory");
+			goto out_outcomes;
+		}
+		for (size_t i = 0; i < dests.count; i++) {
+			needs_sa[i] = build_direct(&dests.items[i], &facts,
+						   &outcomes[i]);
+			any = any || needs_sa[i];
+		}
+		if (any)
+			build_from_sa(common, &dests, needs_sa, &facts,
+				      outcomes);
+		free(needs_sa);
 	}
 	out_open_array(NULL);
 	for (size_t i = 0; i < n; i++) {
@@ -390,6 +486,7 @@ static int ah_run(const struct common_opts *common, int argc, char **argv)
 	}
 	out_close_array();
 	rc = failed ? EXIT_PROBLEM : EXIT_FINE;
+out_outcomes:
 	free(outcomes);
 out_verbs:
 	if (vpp)

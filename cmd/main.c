@@ -12,7 +12,7 @@
 #include "parse.h"
 
 const struct command *const commands[] = {
-	&cmd_ports, &cmd_ah, &cmd_help, &cmd_version,
+	&cmd_ports, &cmd_path, &cmd_ah, &cmd_help, &cmd_version,
 	&cmd_complete, NULL,
 };
 
@@ -281,7 +281,9 @@ static int parse_level(int argc, char **argv, const struct command *cmd,
 	int c, rc;
 
 	table_build(&t, cmd ? cmd->options : NULL, cmd == NULL);
-	optind = 1;
+	/* 0, not 1: GNU getopt then forgets the previous level's ordering
+	 * mode, so options may follow operands at the command level. */
+	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, t.shorts, t.longs, NULL)) != -1) {
 		const char *token = argv[optind - 1];

@@ -1,0 +1,256 @@
+/* SA queries over libibumad with a window, deadlines and retries. */
+#include <endian.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <infiniband/umad.h>
+
+#include "sa_client.h"
+#include "wire_bytes.h"
+
+/* The MAD layer rewrites the upper 32 TID bits with the agent's id. */
+#define TID_MASK 0xffffffffull
+#define MAD_TID_OFFSET 8
+#define RECV_BATCH 64
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+enum sa_client_error sa_client_open(struct sa_client *c, const char *ca,
+				    uint8_t port, char *err, size_t errlen)
+{
+	umad_port_t up;
+	uint64_t prefix, guid;
+
+	memset(c, 0, sizeof(*c));
+	c->portid = -1;
+	c->agent = -1;
+	/* umad_init() first: it fixes what umad_size() reports. */
+	if (umad_init() < 0) {
+		snprintf(err, errlen, "cannot initialise libibumad (is "
+			 "ib_umad loaded?)");
+		return SA_CLIENT_NO_DEVICE;
+	}
+	if (umad_get_port(ca, port, &up) < 0) {
+		snprintf(err, errlen, "no InfiniBand port%s%s visible through "
+			 "umad; 'ibahprobe ports' lists them",
+			 ca ? " on " : "", ca ? ca : "");
+		return SA_CLIENT_NO_DEVICE;
+	}
+	snprintf(c->ca, sizeof(c->ca), "%s", up.ca_name);
+	c->port_num = (uint8_t)up.portnum;
+	c->lid = (uint16_t)up.base_lid;
+	c->lmc = (uint8_t)up.lmc;
+	c->sm_lid = (uint16_t)up.sm_lid;
+	c->sm_sl = (uint8_t)up.sm_sl;
+	prefix = be64toh(up.gid_prefix);
+	guid = be64toh(up.port_guid);
+	wire_put64(c->port_gid.raw, 0, prefix);
+	wire_put64(c->port_gid.raw, 8, guid);
+	if (up.state != IBV_PORT_ACTIVE) {
+		snprintf(err, errlen, "%s port %u is not ACTIVE (state %u): "
+			 "is the link up and a subnet manager running?",
+			 c->ca, c->port_num, up.state);
+		umad_release_port(&up);
+		return SA_CLIENT_NO_DEVICE;
+	}
+	umad_release_port(&up);
+	if (c->sm_lid == 0) {
+		snprintf(err, errlen, "%s port %u knows no subnet manager (SM "
+			 "LID 0): start opensm", c->ca, c->port_num);
+		return SA_CLIENT_NO_SM;
+	}
+	c->portid = umad_open_port(c->ca, c->port_num);
+	if (c->portid < 0) {
+		snprintf(err, errlen, "cannot open the umad device of %s port "
+			 "%u: %s (root, or access to /dev/infiniband/umad*, is "
+			 "needed)", c->ca, c->port_num, strerror(-c->portid));
+		return c->portid == -EACCES || c->portid == -EPERM
+			       ? SA_CLIENT_PERMISSION
+			       : SA_CLIENT_FAILED;
+	}
+	/* RMPP version 1, as SA GetTable answers may be multi-packet. */
+	c->agent = umad_register(c->portid, SA_MGMT_CLASS, SA_CLASS_VERSION,
+				 1, NULL);
+	if (c->agent < 0) {
+		snprintf(err, errlen, "cannot register an SA agent on %s: %s",
+			 c->ca, strerror(-c->agent));
+		sa_client_close(c);
+		return SA_CLIENT_FAILED;
+	}
+	c->umad_len = umad_size() + SA_MAD_BYTES;
+	c->next_tid = (uint32_t)monotonic_ns();
+	return SA_CLIENT_OK;
+}
+
+void sa_client_close(struct sa_client *c)
+{
+	if (c->agent >= 0)
+		umad_unregister(c->portid, c->agent);
+	if (c->portid >= 0)
+		umad_close_port(c->portid);
+	c->agent = -1;
+	c->portid = -1;
+}
+
+static int send_query(struct sa_client *c, struct sa_query *q, void *umad,
+		      uint32_t timeout_ms)
+{
+	uint8_t *mad = umad_get_mad(umad);
+
+	memset(umad, 0, c->umad_len);
+	memcpy(mad, q->request, SA_MAD_BYTES);
+	q->tid = c->next_tid++;
+	wire_put64(mad, MAD_TID_OFFSET, q->tid);
+	umad_set_addr(umad, c->sm_lid, SA_QPN, c->sm_sl, SA_QKEY);
+	q->attempts++;
+	/* The kernel also times the request out and hands it back with
+	 * ETIMEDOUT; our own deadline covers stacks that do not. */
+	if (umad_send(c->portid, c->agent, umad, SA_MAD_BYTES, (int)timeout_ms,
+		      0) < 0)
+		return -1;
+	q->in_flight = true;
+	q->deadline_ns = monotonic_ns() + (uint64_t)timeout_ms * 1000000u;
+	return 0;
+}
+
+static struct sa_query *find_by_tid(struct sa_query *queries, size_t n,
+				    uint32_t tid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (queries[i].in_flight && queries[i].tid == tid)
+			return &queries[i];
+	return NULL;
+}
+
+/* One attempt ended without an answer: retry with a longer timeout, or
+ * give up. */
+static void attempt_failed(struct sa_query *q, unsigned retries)
+{
+	q->in_flight = false;
+	if (q->attempts > retries)
+		q->result = SA_RESULT_TIMEOUT;
+}
+
+static uint32_t attempt_timeout(const struct sa_query *q, uint32_t timeout_ms)
+{
+	unsigned shift = q->attempts < 8 ? q->attempts : 8;
+
+	return timeout_ms << shift;
+}
+
+static void take_response(struct sa_query *queries, size_t n, void *umad,
+			  int len, unsigned retries)
+{
+	uint8_t *mad = umad_get_mad(umad);
+	struct sa_query *q;
+	uint32_t tid;
+
+	if (len < SA_HEADER_BYTES)
+		return;
+	tid = (uint32_t)(wire_get64(mad, MAD_TID_OFFSET) & TID_MASK);
+	q = find_by_tid(queries, n, tid);
+	if (!q)
+		return;	/* a late answer to an attempt we gave up on */
+	if (umad_status(umad) != 0) {
+		/* The kernel's timeout (ETIMEDOUT) or a send error. */
+		q->umad_error = umad_status(umad);
+		attempt_failed(q, retries);
+		return;
+	}
+	q->in_flight = false;
+	memcpy(q->response, mad, len < SA_MAD_BYTES ? (size_t)len : SA_MAD_BYTES);
+	q->status = wire_get16(mad, 4);
+	q->result = q->status == 0 ? SA_RESULT_OK : SA_RESULT_STATUS;
+}
+
+int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
+		  unsigned window, uint32_t timeout_ms, unsigned retries,
+		  char *err, size_t errlen)
+{
+	void *umad = calloc(1, c->umad_len);
+	size_t done = 0, next = 0;
+	int rc = -1;
+
+	if (!umad) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		queries[i].result = SA_RESULT_PENDING;
+		queries[i].attempts = 0;
+		queries[i].in_flight = false;
+	}
+	while (done < n) {
+		unsigned in_flight = 0;
+		uint64_t now = monotonic_ns(), wake = now + 1000000000ull;
+		struct pollfd pfd = { .fd = umad_get_fd(c->portid),
+				      .events = POLLIN };
+
+		/* Deadlines first, then fill the window: retries before new
+		 * queries, so the oldest finish first. */
+		for (size_t i = 0; i < n; i++) {
+			struct sa_query *q = &queries[i];
+
+			if (q->in_flight && now >= q->deadline_ns) {
+				q->umad_error = ETIMEDOUT;
+				attempt_failed(q, retries);
+			}
+			in_flight += q->in_flight;
+		}
+		for (size_t i = 0; i < next && in_flight < window; i++) {
+			struct sa_query *q = &queries[i];
+
+			if (q->result != SA_RESULT_PENDING || q->in_flight)
+				continue;
+			if (send_query(c, q, umad, attempt_timeout(q, timeout_ms)))
+				q->result = SA_RESULT_SEND_FAILED;
+			else
+				in_flight++;
+		}
+		while (next < n && in_flight < window) {
+			struct sa_query *q = &queries[next++];
+
+			if (send_query(c, q, umad, timeout_ms))
+				q->result = SA_RESULT_SEND_FAILED;
+			else
+				in_flight++;
+		}
+		done = 0;
+		for (size_t i = 0; i < n; i++) {
+			done += queries[i].result != SA_RESULT_PENDING;
+			if (queries[i].in_flight && queries[i].deadline_ns < wake)
+				wake = queries[i].deadline_ns;
+		}
+		if (done == n)
+			break;
+		int wait_ms = (int)((wake > now ? wake - now : 0) / 1000000) + 1;
+		int pr = poll(&pfd, 1, wait_ms);
+
+		if (pr < 0 && errno != EINTR) {
+			snprintf(err, errlen, "waiting for SA answers failed: %s",
+				 strerror(errno));
+			goto out;
+		}
+		for (int k = 0; pr > 0 && k < RECV_BATCH; k++) {
+			int len = SA_MAD_BYTES;
+
+			if (umad_recv(c->portid, umad, &len, 0) < 0)
+				break;
+			take_response(queries, n, umad, len, retries);
+		}
+	}
+	rc = 0;
+out:
+	free(umad);
+	return rc;
+}

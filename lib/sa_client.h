@@ -1,0 +1,71 @@
+/* An SA client on libibumad: many queries in flight (a window), matched by
+ * transaction ID, each with a deadline and retries with backoff, so
+ * nothing the SA does (or fails to do) can hang the caller. Single
+ * threaded; one client per port. */
+#ifndef IBAHPROBE_SA_CLIENT_H
+#define IBAHPROBE_SA_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#include "pathrec.h"
+
+struct sa_client {
+	int portid;
+	int agent;
+	char ca[64];
+	uint8_t port_num;
+	uint16_t lid;
+	uint8_t lmc;
+	uint16_t sm_lid;
+	uint8_t sm_sl;
+	union ibv_gid port_gid;
+	size_t umad_len;
+	uint32_t next_tid;
+};
+
+enum sa_client_error {
+	SA_CLIENT_OK,
+	SA_CLIENT_NO_DEVICE,	/* no CA/port, or not ACTIVE */
+	SA_CLIENT_NO_SM,	/* the port knows no SM LID */
+	SA_CLIENT_PERMISSION,
+	SA_CLIENT_FAILED,
+};
+
+/* ca NULL and port 0: the first ACTIVE port. */
+enum sa_client_error sa_client_open(struct sa_client *c, const char *ca,
+				    uint8_t port, char *err, size_t errlen);
+void sa_client_close(struct sa_client *c);
+
+enum sa_result {
+	SA_RESULT_PENDING,
+	SA_RESULT_OK,		/* response with status 0 */
+	SA_RESULT_STATUS,	/* response with a non-zero MAD status */
+	SA_RESULT_TIMEOUT,	/* no response after every retry */
+	SA_RESULT_SEND_FAILED,
+};
+
+struct sa_query {
+	uint8_t request[SA_MAD_BYTES];	/* filled by the caller, any TID */
+	enum sa_result result;
+	uint16_t status;
+	uint8_t response[SA_MAD_BYTES];
+	unsigned attempts;
+	int umad_error;		/* last attempt's umad status (ETIMEDOUT...) */
+	/* Engine state. */
+	uint32_t tid;
+	uint64_t deadline_ns;
+	bool in_flight;
+};
+
+/* Runs every query to a result: at most window in flight, each attempt
+ * given timeout_ms, retried up to retries times with the timeout doubled
+ * each time. Returns 0, or -1 with err set when the port failed. */
+int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
+		  unsigned window, uint32_t timeout_ms, unsigned retries,
+		  char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,149 @@
+# Harness for a simulated InfiniBand subnet: ibsim + opensm under
+# libumad2sim.so, all in user space. Sourced by the sim bats files and the
+# benchmarks. Every run is isolated (its own socket name, run directory and
+# opensm files) and always torn down.
+#
+#   sim_start TOPOLOGY [OPENSM_ARGS...]   ibsim + opensm; waits for SUBNET UP
+#   sim_run NODE CMD...                   CMD attached to NODE (bounded)
+#   sim_console CMD                       an ibsim console command
+#   sim_lid NODE / sim_guid NODE / sim_gid NODE   from opensm's dumps
+#   sim_kill_sm                           stop opensm (the SA goes away)
+#   sim_stop                              tear everything down
+#
+# Exported: SIM_DIR (run directory), IBSIM_SOCKNAME, SIM_SM_NODE.
+
+SIM_PRELOAD=${SIM_PRELOAD:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}
+SIM_TOPO_DIR=${SIM_TOPO_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/topo}
+SIM_CMD_TIMEOUT=${SIM_CMD_TIMEOUT:-60}
+
+sim_available() {
+	command -v ibsim >/dev/null && command -v opensm >/dev/null &&
+		[ -r "$SIM_PRELOAD" ]
+}
+
+# Waits up to $1 seconds for a command to succeed.
+_sim_wait() {
+	local secs=$1 i
+	shift
+	for ((i = 0; i < secs * 20; i++)); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+_sim_socket_up() {
+	grep -q "@${IBSIM_SOCKNAME}:ctl" /proc/net/unix
+}
+
+_sim_subnet_up() {
+	grep -q "SUBNET UP" "$SIM_DIR/opensm.log" 2>/dev/null
+}
+
+sim_start() {
+	local topo=$1
+	shift
+	[ -f "$topo" ] || topo=$SIM_TOPO_DIR/$topo
+	[ -f "$topo" ] || { echo "sim_start: no topology $1" >&2; return 2; }
+	SIM_DIR=$(mktemp -d "${BATS_TEST_TMPDIR:-${TMPDIR:-/tmp}}/sim.XXXXXX")
+	export SIM_DIR
+	export IBSIM_SOCKNAME="ibahprobe-$$-${RANDOM}${RANDOM}"
+	SIM_SM_NODE=${SIM_SM_NODE:-$(_sim_first_hca "$topo")}
+	export SIM_SM_NODE
+	mkfifo "$SIM_DIR/console"
+	# The console reads a FIFO held open read-write: on /dev/null ibsim
+	# spins at full CPU.
+	(cd "$SIM_DIR" && exec ibsim -s "$topo" <>"$SIM_DIR/console" \
+		>"$SIM_DIR/ibsim.log" 2>&1) &
+	echo $! >"$SIM_DIR/ibsim.pid"
+	if ! _sim_wait 10 _sim_socket_up; then
+		echo "sim_start: ibsim did not come up; log:" >&2
+		cat "$SIM_DIR/ibsim.log" >&2
+		sim_stop
+		return 1
+	fi
+	mkdir -p "$SIM_DIR/osm"
+	(cd "$SIM_DIR" && SIM_HOST=$SIM_SM_NODE LD_PRELOAD=$SIM_PRELOAD \
+		OSM_CACHE_DIR=$SIM_DIR/osm OSM_TMP_DIR=$SIM_DIR/osm \
+		exec opensm -f "$SIM_DIR/opensm.log" -d2 \
+		--dump_files_dir "$SIM_DIR/osm" -s 0 "$@" \
+		>"$SIM_DIR/opensm.out" 2>&1) &
+	echo $! >"$SIM_DIR/opensm.pid"
+	if ! _sim_wait 30 _sim_subnet_up; then
+		echo "sim_start: opensm did not bring the subnet up; log:" >&2
+		tail -n 30 "$SIM_DIR/opensm.log" >&2 2>/dev/null
+		cat "$SIM_DIR/opensm.out" >&2
+		sim_stop
+		return 1
+	fi
+}
+
+_sim_first_hca() {
+	awk '/^Hca/ { gsub(/"/, "", $3); print $3; exit }' "$1"
+}
+
+# HCA node names of a topology, one per line.
+sim_hcas() {
+	local topo=$1
+	[ -f "$topo" ] || topo=$SIM_TOPO_DIR/$topo
+	awk '/^Hca/ { gsub(/"/, "", $3); print $3 }' "$topo"
+}
+
+sim_run() {
+	local node=$1
+	shift
+	(cd "$SIM_DIR" && SIM_HOST=$node LD_PRELOAD=$SIM_PRELOAD \
+		timeout "$SIM_CMD_TIMEOUT" "$@")
+}
+
+sim_console() {
+	printf '%s\n' "$*" >"$SIM_DIR/console"
+	sleep 0.2
+}
+
+# Node facts from opensm's subnet dump (written at SUBNET UP).
+_sim_dump_line() {
+	# opensm-subnet.lst lines: { CA Ports:01 SystemGUID:... NodeGUID:...
+	# PortGUID:... ... LID:0003 ... } "H1" ...
+	grep "\"$1\"" "$SIM_DIR/osm/opensm-subnet.lst" | grep -m1 'CA\|SW'
+}
+
+sim_lid() {
+	sim_run "$SIM_SM_NODE" saquery -O "$1" 2>/dev/null | head -n 1 ||
+		return 1
+}
+
+sim_guid() {
+	sim_run "$SIM_SM_NODE" saquery -N "$1" 2>/dev/null |
+		awk '/port_guid/ { print $NF; exit }' | sed 's/^\.*//'
+}
+
+sim_gid() {
+	local guid
+	guid=$(sim_guid "$1") || return 1
+	printf 'fe80::%x:%x:%x:%x\n' $((guid >> 48 & 0xffff)) \
+		$((guid >> 32 & 0xffff)) $((guid >> 16 & 0xffff)) \
+		$((guid & 0xffff))
+}
+
+sim_kill_sm() {
+	local pid
+	pid=$(cat "$SIM_DIR/opensm.pid" 2>/dev/null) || return 0
+	kill "$pid" 2>/dev/null
+	_sim_wait 5 bash -c "! kill -0 $pid 2>/dev/null"
+	rm -f "$SIM_DIR/opensm.pid"
+}
+
+sim_stop() {
+	local pid f
+	[ -n "${SIM_DIR:-}" ] && [ -d "$SIM_DIR" ] || return 0
+	for f in opensm ibsim; do
+		pid=$(cat "$SIM_DIR/$f.pid" 2>/dev/null) || continue
+		kill "$pid" 2>/dev/null
+		_sim_wait 5 bash -c "! kill -0 $pid 2>/dev/null" ||
+			kill -9 "$pid" 2>/dev/null
+	done
+	# umad2sim's fake sysfs trees are removed on clean exits only.
+	rm -rf "$SIM_DIR"/sys-* "$SIM_DIR"
+	unset SIM_DIR
+}
