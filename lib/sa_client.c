@@ -113,6 +113,7 @@ static int send_query(struct sa_client *c, struct sa_query *q, void *umad,
 	wire_put64(mad, MAD_TID_OFFSET, q->tid);
 	umad_set_addr(umad, c->sm_lid, SA_QPN, c->sm_sl, SA_QKEY);
 	q->attempts++;
+	q->umad_error = 0;
 	/* The kernel also times the request out and hands it back with
 	 * ETIMEDOUT; our own deadline covers stacks that do not. */
 	if (umad_send(c->portid, c->agent, umad, SA_MAD_BYTES, (int)timeout_ms,
@@ -149,7 +150,7 @@ static uint32_t attempt_timeout(const struct sa_query *q, uint32_t timeout_ms)
 }
 
 static void take_response(struct sa_query *queries, size_t n, void *umad,
-			  int len, unsigned retries)
+			  int len)
 {
 	uint8_t *mad = umad_get_mad(umad);
 	struct sa_query *q;
@@ -162,9 +163,12 @@ static void take_response(struct sa_query *queries, size_t n, void *umad,
 	if (!q)
 		return;	/* a late answer to an attempt we gave up on */
 	if (umad_status(umad) != 0) {
-		/* The kernel's timeout (ETIMEDOUT) or a send error. */
+		/* The kernel's timeout (ETIMEDOUT) or a send error. The
+		 * attempt still ends at its own deadline: a stack that fails
+		 * sends at once (no SM behind the SM LID) must not burn every
+		 * retry within a millisecond, that is what the backoff is
+		 * for. */
 		q->umad_error = umad_status(umad);
-		attempt_failed(q, retries);
 		return;
 	}
 	q->in_flight = false;
@@ -202,7 +206,8 @@ int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
 			struct sa_query *q = &queries[i];
 
 			if (q->in_flight && now >= q->deadline_ns) {
-				q->umad_error = ETIMEDOUT;
+				if (!q->umad_error)
+					q->umad_error = ETIMEDOUT;
 				attempt_failed(q, retries);
 			}
 			in_flight += q->in_flight;
@@ -246,7 +251,7 @@ int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
 
 			if (umad_recv(c->portid, umad, &len, 0) < 0)
 				break;
-			take_response(queries, n, umad, len, retries);
+			take_response(queries, n, umad, len);
 		}
 	}
 	rc = 0;

@@ -71,6 +71,7 @@ int main(int argc, char **argv)
 	bool quiet = false;
 	struct sa_client c;
 	struct sa_query *q;
+	struct path_constraints *wants;
 	char err[256];
 	size_t n, i;
 	double t0, t1;
@@ -92,7 +93,8 @@ int main(int argc, char **argv)
 		usage();
 	n = (size_t)(argc - optind) * repeat;
 	q = calloc(n, sizeof(*q));
-	if (!q)
+	wants = calloc(n, sizeof(*wants));
+	if (!q || !wants)
 		return 1;
 	for (i = 0; i < n; i++) {
 		struct path_constraints want;
@@ -102,13 +104,22 @@ int main(int argc, char **argv)
 			fprintf(stderr, "sa_query: bad destination %s\n", d);
 			return 2;
 		}
-		sa_encode_path_query(q[i].request, 0, &want);
+		wants[i] = want;
 	}
 	if (sa_client_open(&c, ca, (uint8_t)port, err, sizeof(err)) !=
 	    SA_CLIENT_OK) {
 		fprintf(stderr, "sa_query: %s\n", err);
 		return 3;
 	}
+	/* Anchor every path at this port: a Get without a source lets
+	 * opensm answer a path from any node to the destination. */
+	for (i = 0; i < n; i++) {
+		wants[i].has_sgid = true;
+		wants[i].sgid = c.port_gid;
+		sa_encode_path_query(q[i].request, 0, &wants[i]);
+	}
+	fprintf(stderr, "local %s port %u lid %u sm_lid %u\n", c.ca,
+		c.port_num, c.lid, c.sm_lid);
 	t0 = now_ms();
 	if (sa_client_run(&c, q, n, window, timeout_ms, retries, err,
 			  sizeof(err))) {
@@ -133,9 +144,9 @@ int main(int argc, char **argv)
 			rc = 1;
 			break;
 		default:
-			printf("%s: %s after %u attempts\n", d,
+			printf("%s: %s after %u attempts (umad status %d)\n", d,
 			       q[i].result == SA_RESULT_TIMEOUT ? "timeout" :
-			       "send failed", q[i].attempts);
+			       "send failed", q[i].attempts, q[i].umad_error);
 			rc = 1;
 		}
 	}
@@ -143,5 +154,6 @@ int main(int argc, char **argv)
 		n, window, t1 - t0, (t1 - t0) / (double)n);
 	sa_client_close(&c);
 	free(q);
+	free(wants);
 	return rc;
 }
