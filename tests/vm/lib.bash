@@ -1,0 +1,92 @@
+# Helpers for the VM bats suites (tests/vm/*.bats): load with `load lib`.
+# They run inside the guest, where tests/vm/run has exported the fabric's
+# variables (FABRIC_*, see README.md).
+# shellcheck shell=bash
+
+# fabric_var X NAME: value of FABRIC_<X>_<NAME>, e.g. fabric_var a IP4.
+fabric_var() {
+	local v="FABRIC_${1^^}_$2"
+	printf '%s' "${!v}"
+}
+
+# fabric_gid_index X 4|6: the index of endpoint X's RoCE v2 GID for its IPv4
+# (IPv4-mapped) or global IPv6 address, read from the GID table in sysfs.
+fabric_gid_index() {
+	local x=$1 fam=$2 dev want g i v t
+	dev=$(fabric_var "$x" RXE)
+	want=$(fabric_var "$x" "GID$fam")
+	for g in /sys/class/infiniband/"$dev"/ports/1/gids/*; do
+		i=${g##*/}
+		read -r v <"$g" 2>/dev/null || continue
+		[ "$v" = "$want" ] || continue
+		read -r t <"/sys/class/infiniband/$dev/ports/1/gid_attrs/types/$i" 2>/dev/null || continue
+		[ "$t" = "RoCE v2" ] || continue
+		echo "$i"
+		return 0
+	done
+	echo "no RoCE v2 GID $want on $dev" >&2
+	return 1
+}
+
+# wait_listen PORT [SECONDS]: until a TCP socket listens on PORT.
+wait_listen() {
+	local port=$1 end=$((SECONDS + ${2:-10}))
+	while [ $SECONDS -lt "$end" ]; do
+		ss -Hltn "sport = :$port" 2>/dev/null | grep -q . && return 0
+		sleep 0.2
+	done
+	echo "nothing listens on TCP port $port" >&2
+	return 1
+}
+
+# ud_pingpong SRC DST FAM [ITERS]: ibv_ud_pingpong from endpoint SRC to DST
+# over RoCE v2 with GRH (IPv4-mapped GIDs for FAM 4, IPv6 GIDs for 6).
+# Sets $output to the client's output; returns non-zero if either side fails.
+# Both sides are bounded with timeout (ibv_ud_pingpong hangs on loss).
+ud_pingpong() {
+	local src=$1 dst=$2 fam=$3 iters=${4:-10} sidx didx port spid rc src_rc
+	sidx=$(fabric_gid_index "$src" "$fam") || return 1
+	didx=$(fabric_gid_index "$dst" "$fam") || return 1
+	port=$((20000 + RANDOM % 20000))
+	timeout 30 ibv_ud_pingpong -d "$(fabric_var "$dst" RXE)" -g "$didx" \
+		-s 512 -n "$iters" -p "$port" >"$BATS_TEST_TMPDIR/server.out" 2>&1 &
+	spid=$!
+	wait_listen "$port" || { kill "$spid" 2>/dev/null; return 1; }
+	output=$(timeout 30 ibv_ud_pingpong -d "$(fabric_var "$src" RXE)" -g "$sidx" \
+		-s 512 -n "$iters" -p "$port" "$(fabric_var "$dst" IP4)" 2>&1)
+	rc=$?
+	wait "$spid"
+	src_rc=$?
+	echo "client ($src -> $dst, IPv$fam, gid $sidx -> $didx): status $rc"
+	echo "$output"
+	echo "server: status $src_rc"
+	cat "$BATS_TEST_TMPDIR/server.out"
+	[ $rc -eq 0 ] && [ $src_rc -eq 0 ]
+}
+
+# capture_start NETNS DEV FILTER: tcpdump in a namespace ("" = init_net),
+# verbose, writing to $BATS_TEST_TMPDIR/cap.txt; returns once it listens.
+capture_start() {
+	local ns=$1 dev=$2 filter=$3 i
+	local -a pre=()
+	[ -n "$ns" ] && pre=(ip netns exec "$ns")
+	: >"$BATS_TEST_TMPDIR/cap.err"
+	timeout 60 "${pre[@]}" tcpdump -i "$dev" -n -v -l --immediate-mode -c 4 "$filter" \
+		>"$BATS_TEST_TMPDIR/cap.txt" 2>"$BATS_TEST_TMPDIR/cap.err" &
+	CAPTURE_PID=$!
+	for ((i = 0; i < 100; i++)); do
+		grep -q 'listening on' "$BATS_TEST_TMPDIR/cap.err" && return 0
+		sleep 0.1
+	done
+	echo "tcpdump did not start:" >&2
+	cat "$BATS_TEST_TMPDIR/cap.err" >&2
+	return 1
+}
+
+# capture_stop: ends the capture and prints what it saw.
+capture_stop() {
+	sleep 0.5
+	kill "$CAPTURE_PID" 2>/dev/null
+	wait "$CAPTURE_PID" 2>/dev/null
+	cat "$BATS_TEST_TMPDIR/cap.txt"
+}
