@@ -75,11 +75,31 @@ setup_file() {
 	ud_pingpong b c 6
 }
 
-@test "a route hop limit of 1 stops a -> c at R1 (pingpong fails)" {
+@test "route hop limit 1 on a -> c: R1 drops the probes (time exceeded)" {
+	local before after
+	before=$(icmp_time_exceeded r1)
 	"$BATS_TEST_DIRNAME/set-hoplimit" a "$FABRIC_C_IP4" 1
-	run -1 ud_pingpong a c 4 3
+	UD_TIMEOUT=6 run -1 ud_pingpong a c 4 3
 	"$BATS_TEST_DIRNAME/set-hoplimit" a "$FABRIC_C_IP4" reset
+	after=$(icmp_time_exceeded r1)
+	echo "R1 time exceeded sent: $before -> $after"
+	[ "$after" -gt "$before" ]
 	ud_pingpong a c 4 3
+}
+
+@test "route hop limit 2 on a -> d (IPv6): R2 drops, hop limit 3 passes" {
+	local before after
+	before=$(icmp_time_exceeded r2 6)
+	"$BATS_TEST_DIRNAME/set-hoplimit" a "$FABRIC_D_IP6" 2
+	UD_TIMEOUT=6 run -1 ud_pingpong a d 6 3
+	after=$(icmp_time_exceeded r2 6)
+	echo "R2 time exceeded (IPv6) sent: $before -> $after"
+	[ "$after" -gt "$before" ]
+	"$BATS_TEST_DIRNAME/set-hoplimit" a "$FABRIC_D_IP6" 3
+	run ud_pingpong a d 6 3
+	"$BATS_TEST_DIRNAME/set-hoplimit" a "$FABRIC_D_IP6" reset
+	echo "$output"
+	[ "$status" -eq 0 ]
 }
 
 @test "R2 remarks DSCP towards D: a -> d arrives with DSCP 12, a -> c unchanged" {

@@ -42,18 +42,21 @@ wait_listen() {
 # ud_pingpong SRC DST FAM [ITERS]: ibv_ud_pingpong from endpoint SRC to DST
 # over RoCE v2 with GRH (IPv4-mapped GIDs for FAM 4, IPv6 GIDs for 6).
 # Sets $output to the client's output; returns non-zero if either side fails.
-# Both sides are bounded with timeout (ibv_ud_pingpong hangs on loss).
+# Both sides are bounded with timeout (ibv_ud_pingpong hangs on loss):
+# UD_TIMEOUT seconds (default 30; lower it where loss is expected). -e waits
+# on completion events instead of busy polling: on 2 vCPUs two polling peers
+# cost ~110 ms a round trip, with events ~8 ms.
 ud_pingpong() {
 	local src=$1 dst=$2 fam=$3 iters=${4:-10} sidx didx port spid rc src_rc
 	sidx=$(fabric_gid_index "$src" "$fam") || return 1
 	didx=$(fabric_gid_index "$dst" "$fam") || return 1
 	port=$((20000 + RANDOM % 20000))
-	timeout 30 ibv_ud_pingpong -d "$(fabric_var "$dst" RXE)" -g "$didx" \
-		-s 512 -n "$iters" -p "$port" >"$BATS_TEST_TMPDIR/server.out" 2>&1 &
+	timeout "${UD_TIMEOUT:-30}" ibv_ud_pingpong -d "$(fabric_var "$dst" RXE)" -g "$didx" \
+		-e -s 512 -n "$iters" -p "$port" >"$BATS_TEST_TMPDIR/server.out" 2>&1 &
 	spid=$!
 	wait_listen "$port" || { kill "$spid" 2>/dev/null; return 1; }
-	output=$(timeout 30 ibv_ud_pingpong -d "$(fabric_var "$src" RXE)" -g "$sidx" \
-		-s 512 -n "$iters" -p "$port" "$(fabric_var "$dst" IP4)" 2>&1)
+	output=$(timeout "${UD_TIMEOUT:-30}" ibv_ud_pingpong -d "$(fabric_var "$src" RXE)" -g "$sidx" \
+		-e -s 512 -n "$iters" -p "$port" "$(fabric_var "$dst" IP4)" 2>&1)
 	rc=$?
 	wait "$spid"
 	src_rc=$?
@@ -89,4 +92,15 @@ capture_stop() {
 	kill "$CAPTURE_PID" 2>/dev/null
 	wait "$CAPTURE_PID" 2>/dev/null
 	cat "$BATS_TEST_TMPDIR/cap.txt"
+}
+
+# icmp_time_exceeded NETNS [4|6]: how many ICMP time-exceeded messages the
+# router in NETNS has sent (its drops of packets whose hop limit ran out).
+icmp_time_exceeded() {
+	local ns=$1 fam=${2:-4}
+	if [ "$fam" = 4 ]; then
+		ip netns exec "$ns" awk '/^Icmp:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "OutTimeExcds") c = i; h = 1 } else print $c }' /proc/net/snmp
+	else
+		ip netns exec "$ns" awk '$1 == "Icmp6OutTimeExcds" { print $2 }' /proc/net/snmp6
+	fi
 }
