@@ -29,7 +29,8 @@ static const struct opt_spec ah_options[] = {
 	[AH_OPT_DRY_RUN] = { "dry-run", 'n', NULL, "build and check only; "
 			     "create nothing (works without a device)",
 			     COMPLETE_NONE, NULL },
-	[AH_OPT_DLID] = { "dlid", 0, "LID", "destination LID (1-0xbfff)",
+	[AH_OPT_DLID] = { "dlid", 0, "LID", "destination LID (1-0xffff; "
+			  "0xc000 up: multicast)",
 			  COMPLETE_NONE, NULL },
 	[AH_OPT_SL] = { "sl", 0, "SL", "service level (0-15)", COMPLETE_NONE,
 			NULL },
@@ -84,10 +85,16 @@ static int ah_option(int index, const char *arg)
 	case AH_OPT_DRY_RUN:
 		opts.dry_run = true;
 		break;
-	case AH_OPT_DLID:
-		rc = parse_lid(arg, &f->dlid, err, sizeof(err));
+	case AH_OPT_DLID: {
+		/* Multicast LIDs and 0xffff are legal here: the rules judge
+		 * them with the rest of the AH. */
+		uint32_t dlid;
+
+		rc = parse_u32(arg, "dlid", 1, 0xffff, &dlid, err, sizeof(err));
+		f->dlid = (uint16_t)dlid;
 		f->has_dlid = true;
 		break;
+	}
 	case AH_OPT_SL:
 		rc = parse_sl(arg, &f->sl, err, sizeof(err));
 		f->has_sl = true;

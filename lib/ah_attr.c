@@ -90,12 +90,12 @@ void ah_build_from_fields(const struct ah_fields *fields,
 			  struct ibv_ah_attr *attr)
 {
 	start(facts, attr);
-	if (fields->has_dgid || grh_mandatory(facts))
+	if (fields->has_dgid)
 		attr->grh.hop_limit = AH_DEFAULT_HOP_LIMIT;
 	apply_fields(fields, attr);
-	/* A GRH is there when asked for (a DGID) or when it must be: the
-	 * check then reports a missing DGID rather than a missing GRH. */
-	attr->is_global = fields->has_dgid || grh_mandatory(facts);
+	/* Built as asked: a GRH only with a DGID, so that a port that needs
+	 * one gets the rule that says so, not a made-up empty DGID. */
+	attr->is_global = fields->has_dgid;
 }
 
 void ah_build_from_gid(const union ibv_gid *dgid, const struct ah_fields *fields,

@@ -51,8 +51,8 @@ struct ah_fields {
 /* Default hop limit for a GRH built from a GID (as rdma_cm uses). */
 #define AH_DEFAULT_HOP_LIMIT 64
 
-/* (c) Explicit fields: is_global follows from a DGID being given, or from
- * a GRH being mandatory (RoCE, GRH_REQUIRED). */
+/* (c) Explicit fields, built as given: is_global iff a DGID is given
+ * (ah_check then says when the port needs a GRH). */
 void ah_build_from_fields(const struct ah_fields *fields,
 			  const struct ah_port_facts *facts,
 			  struct ibv_ah_attr *attr);

@@ -1,0 +1,172 @@
+#!/usr/bin/env bats
+# ah without a device: building, checking, JSON keys, and bad input for
+# every option (exact status, message on stderr, nothing on stdout).
+
+load helpers
+
+eth_ah() {
+	"$IBAHPROBE" ah --dry-run --link-layer eth --dgid ::ffff:10.0.0.2 \
+		--sgid-index 1 --hop-limit 64 --tclass 0x28 --flow-label 0x12345 "$@"
+}
+
+@test "RoCE dry run: the attributes under the verbs.h names" {
+	run -0 --separate-stderr eth_ah -j
+	[ -z "$stderr" ]
+	echo "$output" | jq -e '
+		length == 1 and .[0].status == "valid" and .[0].source == "flags" and
+		(.[0].ah_attr | .is_global == 1 and .dlid == 0 and .sl == 0 and
+		 .src_path_bits == 0 and .static_rate == 0 and .port_num == 1) and
+		(.[0].ah_attr.grh | .dgid == "::ffff:10.0.0.2" and
+		 .flow_label == 74565 and .sgid_index == 1 and .hop_limit == 64 and
+		 .traffic_class == 40) and
+		.[0].violations == []'
+}
+
+@test "the JSON keys are exactly the documented ones" {
+	run -0 eth_ah -j
+	assert_equal "$(echo "$output" | jq -c '.[0] | keys')" \
+		'["ah_attr","dest","source","status","violations"]'
+	assert_equal "$(echo "$output" | jq -c '.[0].ah_attr | keys')" \
+		'["dlid","grh","is_global","port_num","sl","src_path_bits","static_rate"]'
+	assert_equal "$(echo "$output" | jq -c '.[0].ah_attr.grh | keys')" \
+		'["dgid","flow_label","hop_limit","sgid_index","traffic_class"]'
+}
+
+@test "text output shows the same fields" {
+	run -0 eth_ah
+	assert_line --index 0 "(flags): valid (from flags)"
+	assert_line --index 1 --partial "is_global 1 dlid 0 sl 0 src_path_bits 0 static_rate 0 port_num 1"
+	assert_line --index 2 --partial "grh dgid ::ffff:10.0.0.2 flow_label 0x12345 sgid_index 1 hop_limit 64 traffic_class 0x28"
+}
+
+@test "--pretty is indented JSON of the same document" {
+	run -0 eth_ah -j
+	compact=$output
+	run -0 eth_ah --pretty
+	[ "$(echo "$output" | wc -l)" -gt 5 ]
+	assert_equal "$(echo "$output" | jq -c .)" "$(echo "$compact" | jq -c .)"
+}
+
+@test "flow label over 20 bits: exit 2, the range, empty stdout" {
+	run -2 --separate-stderr eth_ah --flow-label 0x123456
+	[ -z "$output" ]
+	assert_equal "$stderr" "ibahprobe: error: 20-bit flow label '0x123456' is out of range: expected 0-1048575 (0x0-0xfffff)"
+	run -2 --separate-stderr eth_ah --flow-label 0x123456 -j
+	assert_json_error 2
+	echo "$output" | jq -e '.error | contains("0xfffff")'
+}
+
+# option, bad values..., expected fragment of the message
+bad_values() {
+	cat <<'TABLE'
+--dlid|0|65536|x|-1||dlid
+--sl|16|x|-1||4-bit sl
+--src-path-bits|128|x||src_path_bits
+--static-rate|1|25|x||static rate
+--port-num|0|255|x||port
+--dgid|zz::1|1.2.3|::ffff:1.2.3.4.5||gid
+--sgid-index|256|x||gid index
+--hop-limit|256|x|-1||hop limit
+--tclass|256|0x100|x||traffic class
+--flow-label|0x100000|1048576|x||20-bit flow label
+--link-layer|ethernet|IB||link layer
+TABLE
+}
+
+@test "every ah option refuses bad values: exit 2, message, empty stdout" {
+	# bats' run uses a global i, so the loop counter has its own name.
+	local row opt what value col
+	while IFS='|' read -r -a row; do
+		opt=${row[0]}
+		what=${row[${#row[@]} - 1]}
+		for ((col = 1; col < ${#row[@]} - 1; col++)); do
+			value=${row[col]}
+			run -2 --separate-stderr "$IBAHPROBE" ah --dry-run "$opt" "$value"
+			[ -z "$output" ] || fail "$opt '$value' wrote to stdout: $output"
+			[[ $stderr == "ibahprobe: error: "*"$what"* ]] ||
+				fail "$opt '$value': message lacks '$what': $stderr"
+			[ -z "$value" ] || [[ $stderr == *"$value"* ]] ||
+				fail "$opt '$value': message does not name the value: $stderr"
+			run -2 --separate-stderr "$IBAHPROBE" ah --dry-run "$opt" "$value" -j
+			assert_json_error 2
+		done
+	done < <(bad_values)
+}
+
+@test "bad destinations: exit 2 naming the destination" {
+	for dest in "lid:0" "lid:0xc000" "guid:" "node:" "bad host!" "[::1" "h:0" "h:65536"; do
+		run -2 --separate-stderr "$IBAHPROBE" ah --dry-run "$dest"
+		[ -z "$output" ] || fail "$dest wrote to stdout"
+		[[ $stderr == "ibahprobe: error: "* ]] || fail "$dest: $stderr"
+	done
+}
+
+@test "destination file: comments, blanks, and a bad line named by number" {
+	printf '# nodes\n\n10.0.0.2  # a\n10.0.0.3\n' >"$BATS_TEST_TMPDIR/dests"
+	run -0 "$IBAHPROBE" ah --dry-run --link-layer eth -f "$BATS_TEST_TMPDIR/dests" -j
+	echo "$output" | jq -e 'map(.dest) == ["10.0.0.2", "10.0.0.3"]'
+	printf '10.0.0.2\nlid:0\n' >"$BATS_TEST_TMPDIR/bad"
+	run -2 --separate-stderr "$IBAHPROBE" ah --dry-run -f "$BATS_TEST_TMPDIR/bad"
+	[ -z "$output" ]
+	[[ $stderr == *"$BATS_TEST_TMPDIR/bad:2:"* ]]
+	run -0 bash -c "echo 10.0.0.9 | '$IBAHPROBE' ah --dry-run --link-layer eth -f - -j"
+	echo "$output" | jq -e '.[0].ah_attr.grh.dgid == "::ffff:10.0.0.9"'
+	run -2 --separate-stderr "$IBAHPROBE" ah --dry-run -f /nonexistent
+	[[ $stderr == *"cannot open destination file '/nonexistent'"* ]]
+}
+
+@test "RoCE without a DGID breaks roce_needs_grh: exit 1, named in JSON and text" {
+	run -1 "$IBAHPROBE" ah --dry-run --link-layer eth -j
+	echo "$output" | jq -e '.[0].status == "invalid" and
+		(.[0].violations | map(.rule) == ["roce_needs_grh"]) and
+		.[0].violations[0].severity == "error"'
+	run -1 "$IBAHPROBE" ah --dry-run --link-layer eth
+	assert_output --partial "error: RoCE (link layer Ethernet) needs a GRH"
+}
+
+@test "a GRH to the DGID :: breaks dgid_set" {
+	run -1 "$IBAHPROBE" ah --dry-run --link-layer eth --dgid :: -j
+	echo "$output" | jq -e '.[0].violations | map(.rule) == ["dgid_set"]'
+}
+
+@test "a multicast LID without a GRH breaks multicast_needs_grh" {
+	run -1 "$IBAHPROBE" ah --dry-run --link-layer ib --dlid 0xc001 -j
+	echo "$output" | jq -e '.[0].violations | map(.rule) == ["multicast_needs_grh"]'
+}
+
+@test "a port that requires a GRH, without one, breaks port_requires_grh" {
+	run -1 "$IBAHPROBE" ah --dry-run --link-layer ib --grh-required --dlid 5 -j
+	echo "$output" | jq -e '.[0].violations | map(.rule) == ["port_requires_grh"]'
+	run -0 "$IBAHPROBE" ah --dry-run --link-layer ib --grh-required --dlid 5 --dgid fe80::5 -j
+	echo "$output" | jq -e '.[0].status == "valid" and .[0].ah_attr.is_global == 1'
+}
+
+@test "IB without a DLID breaks dlid_valid; SL 9 on RoCE only warns" {
+	run -1 "$IBAHPROBE" ah --dry-run --link-layer ib -j
+	echo "$output" | jq -e '.[0].violations | map(.rule) == ["dlid_valid"]'
+	run -0 "$IBAHPROBE" ah --dry-run --link-layer eth --dgid 10.1.1.1 --sl 9 -j
+	echo "$output" | jq -e '.[0].status == "valid" and
+		.[0].violations == [{"rule":"sl_fits_roce_pcp","severity":"warning",
+		"message":"sl 9: RoCE carries only 3 bits (VLAN PCP 0-7)"}]'
+}
+
+@test "--link-layer and --grh-required need --dry-run" {
+	run -2 --separate-stderr "$IBAHPROBE" ah --link-layer eth
+	[[ $stderr == *"use them with --dry-run"* ]]
+}
+
+@test "without a device and without --dry-run: exit 3" {
+	has_rdma_device && skip "this machine has an RDMA device"
+	run -3 --separate-stderr "$IBAHPROBE" ah 10.0.0.2
+	[ -z "$output" ]
+	[[ $stderr == *"no RDMA device found"* ]]
+}
+
+@test "a dry run without a device assumes InfiniBand and says so" {
+	has_rdma_device && skip "this machine has an RDMA device"
+	run -0 --separate-stderr "$IBAHPROBE" ah --dry-run --dlid 3 -j
+	[[ $stderr == *"assuming an InfiniBand port"* ]]
+	echo "$output" | jq -e '.[0].ah_attr.dlid == 3 and .[0].ah_attr.is_global == 0'
+	run -0 --separate-stderr "$IBAHPROBE" -q ah --dry-run --dlid 3
+	[ -z "$stderr" ]
+}
