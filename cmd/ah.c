@@ -398,22 +398,10 @@ static int establish_facts(const struct common_opts *common,
 static int collect_dests(int argc, char **argv, struct dest_list *dests)
 {
 	char err[DIAG_MSG_MAX + 64];
-	FILE *in;
-	int rc;
 
-	for (int i = 0; i < argc; i++)
-		if (dest_list_add(dests, argv[i], err, sizeof(err)))
-			return cli_usage_error("%s", err);
-	if (!opts.file)
-		return 0;
-	in = strcmp(opts.file, "-") == 0 ? stdin : fopen(opts.file, "r");
-	if (!in)
-		return cli_usage_error("cannot open destination file '%s'",
-				       opts.file);
-	rc = dest_list_read(dests, in, opts.file, err, sizeof(err));
-	if (in != stdin)
-		fclose(in);
-	return rc ? cli_usage_error("%s", err) : 0;
+	if (dest_list_collect(dests, argc, argv, opts.file, err, sizeof(err)))
+		return cli_usage_error("%s", err);
+	return 0;
 }
 
 static int ah_run(const struct common_opts *common, int argc, char **argv)

@@ -164,23 +164,9 @@ static void print_result(const struct dest *d, const struct path_result *res)
 static int collect_dests(int argc, char **argv, struct dest_list *dests)
 {
 	char err[DIAG_MSG_MAX + 64];
-	FILE *in;
-	int rc;
 
-	for (int i = 0; i < argc; i++)
-		if (dest_list_add(dests, argv[i], err, sizeof(err)))
-			return cli_usage_error("%s", err);
-	if (opts.file) {
-		in = strcmp(opts.file, "-") == 0 ? stdin : fopen(opts.file, "r");
-		if (!in)
-			return cli_usage_error("cannot open destination file "
-					       "'%s'", opts.file);
-		rc = dest_list_read(dests, in, opts.file, err, sizeof(err));
-		if (in != stdin)
-			fclose(in);
-		if (rc)
-			return cli_usage_error("%s", err);
-	}
+	if (dest_list_collect(dests, argc, argv, opts.file, err, sizeof(err)))
+		return cli_usage_error("%s", err);
 	if (dests->count == 0)
 		return cli_usage_error("path needs at least one destination; "
 				       "'ibahprobe path -h' shows the forms");

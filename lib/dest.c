@@ -1,6 +1,7 @@
 /* Parsing of destination specs and destination lists (files, stdin). */
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <errno.h>
 #include <netdb.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,10 +293,35 @@ int dest_list_read(struct dest_list *list, FILE *in, const char *label,
 		}
 	}
 	if (ferror(in)) {
-		snprintf(err, errlen, "cannot read %s", label);
+		snprintf(err, errlen, "cannot read %s: %s", label,
+			 strerror(errno));
 		return -1;
 	}
 	return 0;
+}
+
+int dest_list_collect(struct dest_list *list, int argc, char **argv,
+		      const char *file, char *err, size_t errlen)
+{
+	FILE *in;
+	int rc;
+
+	for (int i = 0; i < argc; i++)
+		if (dest_list_add(list, argv[i], err, errlen))
+			return -1;
+	if (!file)
+		return 0;
+	in = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
+	if (!in) {
+		snprintf(err, errlen, "cannot open destination file '%s': %s",
+			 file, strerror(errno));
+		return -1;
+	}
+	rc = dest_list_read(list, in, strcmp(file, "-") ? file : "(stdin)",
+			    err, errlen);
+	if (in != stdin)
+		fclose(in);
+	return rc;
 }
 
 void dest_list_free(struct dest_list *list)

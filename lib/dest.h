@@ -54,6 +54,11 @@ int dest_list_add(struct dest_list *list, const char *text, char *err,
  * name the file (label) and line. */
 int dest_list_read(struct dest_list *list, FILE *in, const char *label,
 		   char *err, size_t errlen);
+/* The destinations of a command line: the operands, then the lines of
+ * file (NULL: none; "-": stdin). Errors name the operand, or the file and
+ * line, or why the file could not be opened. */
+int dest_list_collect(struct dest_list *list, int argc, char **argv,
+		      const char *file, char *err, size_t errlen);
 void dest_list_free(struct dest_list *list);
 
 #endif

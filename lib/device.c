@@ -334,9 +334,12 @@ int device_discover(struct device_list *list, const char *only_device,
 		goto fail;
 	if (!seen_any) {
 		snprintf(err, errlen,
-			 "no RDMA device found: neither libibverbs nor "
+			 "no RDMA device %s%s%sfound: neither libibverbs nor "
 			 "libibumad sees one (is the driver loaded? "
-			 "'rdma link' and /sys/class/infiniband tell)");
+			 "'rdma link' and /sys/class/infiniband tell)",
+			 only_device ? "named '" : "",
+			 only_device ? only_device : "",
+			 only_device ? "' " : "");
 		goto fail;
 	}
 	if (list->count == 0) {

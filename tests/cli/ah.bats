@@ -74,23 +74,7 @@ TABLE
 }
 
 @test "every ah option refuses bad values: exit 2, message, empty stdout" {
-	# bats' run uses a global i, so the loop counter has its own name.
-	local row opt what value col
-	while IFS='|' read -r -a row; do
-		opt=${row[0]}
-		what=${row[${#row[@]} - 1]}
-		for ((col = 1; col < ${#row[@]} - 1; col++)); do
-			value=${row[col]}
-			run -2 --separate-stderr "$IBAHPROBE" ah --dry-run "$opt" "$value"
-			[ -z "$output" ] || fail "$opt '$value' wrote to stdout: $output"
-			[[ $stderr == "ibahprobe: error: "*"$what"* ]] ||
-				fail "$opt '$value': message lacks '$what': $stderr"
-			[ -z "$value" ] || [[ $stderr == *"$value"* ]] ||
-				fail "$opt '$value': message does not name the value: $stderr"
-			run -2 --separate-stderr "$IBAHPROBE" ah --dry-run "$opt" "$value" -j
-			assert_json_error 2
-		done
-	done < <(bad_values)
+	refuses_bad_values ah --dry-run < <(bad_values)
 }
 
 @test "bad destinations: exit 2 naming the destination" {

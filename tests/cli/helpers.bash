@@ -24,3 +24,27 @@ assert_json_error() {
 		>/dev/null || fail "not a JSON error object with exit_status $status: $output"
 	[ "$(echo "$output" | jq -s length)" -eq 1 ] || fail "more than one JSON document"
 }
+
+# Reads a table on stdin, one option per line: OPTION|BAD|BAD...|FRAGMENT,
+# and runs "$@" OPTION BAD for each bad value (also with -j). Each must exit
+# 2 with nothing on stdout (a JSON error with -j) and a message on stderr
+# that contains FRAGMENT and names the value.
+refuses_bad_values() {
+	# bats' run uses a global i, so the loop counter has its own name.
+	local row opt what value col
+	while IFS='|' read -r -a row; do
+		opt=${row[0]}
+		what=${row[${#row[@]} - 1]}
+		for ((col = 1; col < ${#row[@]} - 1; col++)); do
+			value=${row[col]}
+			run -2 --separate-stderr "$IBAHPROBE" "$@" "$opt" "$value"
+			[ -z "$output" ] || fail "$opt '$value' wrote to stdout: $output"
+			[[ $stderr == "ibahprobe: error: "*"$what"* ]] ||
+				fail "$opt '$value': message lacks '$what': $stderr"
+			[ -z "$value" ] || [[ $stderr == *"$value"* ]] ||
+				fail "$opt '$value': message does not name the value: $stderr"
+			run -2 --separate-stderr "$IBAHPROBE" "$@" "$opt" "$value" -j
+			assert_json_error 2
+		done
+	done
+}
