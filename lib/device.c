@@ -86,45 +86,70 @@ static enum gid_kind gid_kind_from_verbs(uint32_t type)
 	}
 }
 
+/* One GID entry of the port into the next free slot of port->gids. */
+static void port_add_gid(struct port_info *port,
+			 const struct ibv_gid_entry *entry)
+{
+	struct gid_info *g;
+
+	if (port->gid_count >= port->gid_table_len)
+		return;
+	g = &port->gids[port->gid_count++];
+	g->index = entry->gid_index;
+	g->gid = entry->gid;
+	g->kind = gid_kind_from_verbs(entry->gid_type);
+	if (entry->ndev_ifindex && !if_indextoname(entry->ndev_ifindex, g->netdev))
+		g->netdev[0] = '\0';
+}
+
+/*
+ * The kernel answers the whole device's valid GIDs in one ioctl, but the
+ * answer buffer's length travels in a 16-bit field: ask for what fits
+ * (2047 entries, far more than the valid GIDs of any real device; rxe's
+ * table is 1024 slots per port, mostly empty). Should a device ever have
+ * more valid GIDs, read this port's slots one by one instead.
+ */
+#define GID_TABLE_QUERY_MAX (UINT16_MAX / sizeof(struct ibv_gid_entry))
+
 static int verbs_port_gids(struct ibv_context *ctx, struct port_info *port,
 			   char *err, size_t errlen)
 {
-	struct ibv_gid_entry *entries;
+	struct ibv_gid_entry *entries, entry;
 	ssize_t n;
+	int rc;
 
 	if (port->gid_table_len == 0)
 		return 0;
-	/* The table covers every port of the device. */
-	entries = calloc((size_t)port->gid_table_len * 8, sizeof(*entries));
+	entries = calloc(GID_TABLE_QUERY_MAX, sizeof(*entries));
 	port->gids = calloc(port->gid_table_len, sizeof(*port->gids));
 	if (!entries || !port->gids) {
 		free(entries);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	n = ibv_query_gid_table(ctx, entries, (size_t)port->gid_table_len * 8,
-				0);
-	if (n < 0) {
+	n = ibv_query_gid_table(ctx, entries, GID_TABLE_QUERY_MAX, 0);
+	if (n >= 0) {
+		for (ssize_t i = 0; i < n; i++)
+			if (entries[i].port_num == port->port_num)
+				port_add_gid(port, &entries[i]);
 		free(entries);
-		snprintf(err, errlen, "cannot read the GID table of %s: %s",
-			 ibv_get_device_name(ctx->device), strerror((int)-n));
-		return -1;
-	}
-	for (ssize_t i = 0; i < n; i++) {
-		struct gid_info *g;
-
-		if (entries[i].port_num != port->port_num ||
-		    port->gid_count >= port->gid_table_len)
-			continue;
-		g = &port->gids[port->gid_count++];
-		g->index = entries[i].gid_index;
-		g->gid = entries[i].gid;
-		g->kind = gid_kind_from_verbs(entries[i].gid_type);
-		if (entries[i].ndev_ifindex &&
-		    !if_indextoname(entries[i].ndev_ifindex, g->netdev))
-			g->netdev[0] = '\0';
+		return 0;
 	}
 	free(entries);
+	for (uint32_t index = 0; index < port->gid_table_len; index++) {
+		rc = ibv_query_gid_ex(ctx, port->port_num, index,
+				      &entry, 0);
+		if (rc == ENODATA)	/* an empty slot */
+			continue;
+		if (rc) {
+			snprintf(err, errlen,
+				 "cannot read GID %u of %s port %u: %s", index,
+				 ibv_get_device_name(ctx->device),
+				 port->port_num, strerror(rc));
+			return -1;
+		}
+		port_add_gid(port, &entry);
+	}
 	return 0;
 }
 
