@@ -190,7 +190,9 @@ static void print_outcome(const struct ah_outcome *o)
 		ah_check_print("violations", &o->check);
 	}
 	if (o->tried) {
-		out_uint("create_usec", "\n    created in %llu us",
+		out_uint("create_usec",
+			 o->trial.error ? "\n    ibv_create_ah failed after %llu us"
+					: "\n    created in %llu us",
 			 (unsigned long long)o->trial.create_usec);
 		if (!o->trial.error)
 			out_string(NULL, ", destroyed%s",
