@@ -29,7 +29,8 @@ int parse_traffic_class(const char *text, uint8_t *tc, char *err,
 int parse_port_num(const char *text, uint8_t *port, char *err, size_t errlen);
 int parse_src_path_bits(const char *text, uint8_t *bits, char *err,
 			size_t errlen);
-/* The ibv_rate enum value itself (0..21), as verbs.h numbers it. */
+/* The ibv_rate enum value itself (0 = port rate, 2..24), as verbs.h
+ * numbers it. */
 int parse_static_rate(const char *text, uint8_t *rate, char *err,
 		      size_t errlen);
 /* MTU in bytes (256, 512, 1024, 2048, 4096) or the IBA code 1..5. */
