@@ -26,9 +26,10 @@ const char *dest_kind_name(enum dest_kind kind)
 	return "?";
 }
 
+/* Prefixes are case-insensitive: "LID:5" is a LID, not host "LID" port 5. */
 static bool starts_with(const char *text, const char *prefix)
 {
-	return strncmp(text, prefix, strlen(prefix)) == 0;
+	return strncasecmp(text, prefix, strlen(prefix)) == 0;
 }
 
 static bool looks_numeric(const char *text)
@@ -41,18 +42,25 @@ static bool looks_numeric(const char *text)
 	return true;
 }
 
-/* RFC 1123 host names; anything else is a typo, not a DNS query. */
+/* RFC 1123 host names; anything else is a typo, not a DNS query. The last
+ * label is never all digits (RFC 3696), so "10.0.0.256" or "1.2.3" is a
+ * mistyped address; getaddrinfo would take "1.2.3" for 1.2.0.3. */
 static bool valid_host_name(const char *name)
 {
 	size_t len = strlen(name);
+	const char *last = strrchr(name, '.');
+	bool digits_only = true;
 
 	if (len == 0 || len > 253 || name[0] == '-' || name[0] == '.')
 		return false;
-	for (; *name; name++)
-		if (!isalnum((unsigned char)*name) && *name != '-' &&
-		    *name != '.' && *name != '_')
+	for (const char *c = name; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '-' && *c != '.' &&
+		    *c != '_')
 			return false;
-	return true;
+	for (const char *c = last ? last + 1 : name; *c; c++)
+		if (!isdigit((unsigned char)*c))
+			digits_only = false;
+	return !digits_only;
 }
 
 /* Splits "host:PORT" and "[v6]:PORT"; a bare IPv6 literal has no port. */
@@ -110,6 +118,13 @@ static int parse_address_or_host(char *text, struct dest *dest, char *err,
 		dest->kind = DEST_ADDR;
 		dest->has_gid = true;
 		return 0;
+	}
+	if (strchr(host, ':')) {
+		snprintf(err, errlen,
+			 "destination '%s' is not a valid IPv6 address (an "
+			 "address with a port is written [ADDR]:PORT)",
+			 dest->text);
+		return -1;
 	}
 	if (!valid_host_name(host)) {
 		snprintf(err, errlen,

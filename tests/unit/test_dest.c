@@ -1,0 +1,192 @@
+/* Unit tests of destination specs and destination lists: every DEST form,
+ * ports, case, the mistakes admins make, and files with comments. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "dest.h"
+#include "diag.h"
+#include "gid.h"
+#include "tap.h"
+
+static char err[DIAG_MSG_MAX + 64];
+
+/* The parse of one spec as a line: "kind lid guid name gid port". */
+static const char *describe(const char *text)
+{
+	static char line[512];
+	char gid[GID_TEXT_MAX];
+	struct dest d;
+
+	if (dest_parse(text, &d, err, sizeof(err))) {
+		snprintf(line, sizeof(line), "error: %s", err);
+		return line;
+	}
+	snprintf(line, sizeof(line), "%s lid=%u guid=%#llx name=%s gid=%s port=%u",
+		 dest_kind_name(d.kind), d.lid, (unsigned long long)d.guid,
+		 d.name ? d.name : "-",
+		 d.has_gid ? gid_format(&d.gid, gid, sizeof(gid)) : "-",
+		 d.has_port ? d.port : 0);
+	dest_clear(&d);
+	return line;
+}
+
+static void test_forms(void)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{ "1", "lid lid=1 guid=0 name=- gid=- port=0" },
+		{ "0x10", "lid lid=16 guid=0 name=- gid=- port=0" },
+		{ "lid:0xbfff", "lid lid=49151 guid=0 name=- gid=- port=0" },
+		{ "LID:5", "lid lid=5 guid=0 name=- gid=- port=0" },
+		{ "gid:fe80::1", "gid lid=0 guid=0 name=- gid=fe80::1 port=0" },
+		{ "gid:10.0.0.1", "gid lid=0 guid=0 name=- gid=::ffff:10.0.0.1 port=0" },
+		{ "gid:ff02::1", "gid lid=0 guid=0 name=- gid=ff02::1 port=0" },
+		{ "guid:0x100001", "guid lid=0 guid=0x100001 name=- gid=- port=0" },
+		{ "node:s1 HCA-1", "node lid=0 guid=0 name=s1 HCA-1 gid=- port=0" },
+		{ "fe80::2", "addr lid=0 guid=0 name=- gid=fe80::2 port=0" },
+		{ "FE80::2", "addr lid=0 guid=0 name=- gid=fe80::2 port=0" },
+		{ "10.0.0.1", "addr lid=0 guid=0 name=- gid=::ffff:10.0.0.1 port=0" },
+		{ "10.0.0.1:18515", "addr lid=0 guid=0 name=- gid=::ffff:10.0.0.1 port=18515" },
+		{ "[2001:db8::1]:99", "addr lid=0 guid=0 name=- gid=2001:db8::1 port=99" },
+		{ "[fe80::1]", "addr lid=0 guid=0 name=- gid=fe80::1 port=0" },
+		{ "host1", "host lid=0 guid=0 name=host1 gid=- port=0" },
+		{ "host-a.example.com:80", "host lid=0 guid=0 name=host-a.example.com gid=- port=80" },
+		{ "123abc", "host lid=0 guid=0 name=123abc gid=- port=0" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		is_str(describe(cases[i].text), cases[i].want, "'%s'",
+		       cases[i].text);
+}
+
+static void test_mistakes(void)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{ "", "error: destination is empty" },
+		{ "lid:0", "error: lid '0' is out of range: expected 1-49151 (0x1-0xbfff)" },
+		{ "49152", "error: lid '49152' is out of range: expected 1-49151 (0x1-0xbfff)" },
+		{ "guid:0", "error: port guid '0' is out of range: expected "
+			    "1-18446744073709551615 (0x1-0xffffffffffffffff)" },
+		{ "node:", "error: node name in 'node:' must be 1-64 characters" },
+		{ "gid:zz", "error: gid 'zz' is not valid: expected an IPv6-format "
+			    "GID such as fe80::2 or an IPv4 address" },
+		{ "h:0", "error: port '0' is out of range: expected 1-65535 (0x1-0xffff)" },
+		{ "h:65536", "error: port '65536' is out of range: expected 1-65535 (0x1-0xffff)" },
+		{ "[::1", "error: destination '[::1' has no closing ']'" },
+		{ "[::1]x", "error: destination '[::1]x' has junk after ']'" },
+		{ "2001:db8::1:18515", "error: destination '2001:db8::1:18515' is "
+			"not a valid IPv6 address (an address with a port is "
+			"written [ADDR]:PORT)" },
+	};
+	/* Not host names: a mistyped dotted quad would otherwise go to DNS
+	 * (and getaddrinfo reads "1.2.3" as 1.2.0.3). */
+	static const char *const not_hosts[] = { "bad host!", "1.2.3",
+		"10.0.0.256", "x.123", "-h", ".h", " 1" };
+	char name65[5 + 65 + 1] = "node:";
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		is_str(describe(cases[i].text), cases[i].want, "'%s'",
+		       cases[i].text);
+	for (size_t i = 0; i < sizeof(not_hosts) / sizeof(*not_hosts); i++) {
+		char want[DIAG_MSG_MAX];
+
+		snprintf(want, sizeof(want), "error: destination '%s' is not a "
+			 "LID, GID, address or host name: expected lid:N, "
+			 "gid:ADDR, guid:0x..., node:NAME, an address or a "
+			 "host name", not_hosts[i]);
+		is_str(describe(not_hosts[i]), want, "'%s' refused", not_hosts[i]);
+	}
+	memset(name65 + 5, 'x', 65);
+	name65[5 + 65] = '\0';
+	ok(strstr(describe(name65), "must be 1-64 characters") != NULL,
+	   "a node name over 64 bytes (NodeDescription) refused");
+	name65[5 + 64] = '\0';
+	ok(strncmp(describe(name65), "node ", 5) == 0, "64 bytes fit");
+}
+
+static void test_host_resolution(void)
+{
+	struct dest d;
+	char gid[GID_TEXT_MAX];
+
+	is_int(dest_parse("localhost", &d, err, sizeof(err)), 0, "localhost parses");
+	is_int(dest_resolve_host(&d, err, sizeof(err)), 0, "and resolves");
+	ok(d.has_gid, "to a GID");
+	gid_format(&d.gid, gid, sizeof(gid));
+	ok(strcmp(gid, "::ffff:127.0.0.1") == 0 || strcmp(gid, "::1") == 0,
+	   "the loopback address (%s)", gid);
+	dest_clear(&d);
+
+	is_int(dest_parse("no-such-host.invalid", &d, err, sizeof(err)), 0,
+	       "an .invalid name parses");
+	is_int(dest_resolve_host(&d, err, sizeof(err)), -1, "but does not resolve");
+	ok(strncmp(err, "cannot resolve host 'no-such-host.invalid': ", 44) == 0,
+	   "the message names it: %s", err);
+	dest_clear(&d);
+}
+
+/* dest_list_read over an in-memory file. */
+static int read_text(struct dest_list *list, const char *text)
+{
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	int rc;
+
+	rc = dest_list_read(list, in, "dests", err, sizeof(err));
+	fclose(in);
+	return rc;
+}
+
+static void test_lists(void)
+{
+	struct dest_list list = { 0 };
+	char path[] = "/tmp/ibahprobe-test-dest.XXXXXX";
+	char *argv[] = { "lid:1", "10.0.0.1" };
+	FILE *f;
+	int fd;
+
+	is_int(read_text(&list, "# nodes\n\n  lid:4  # H2\n\t10.0.0.2\nnode:H1"),
+	       0, "comments, blanks, spaces, no final newline");
+	is_int(list.count, 3, "three destinations");
+	ok(list.count == 3 && strcmp(list.items[0].text, "lid:4") == 0 &&
+	   strcmp(list.items[1].text, "10.0.0.2") == 0 &&
+	   strcmp(list.items[2].text, "node:H1") == 0, "in file order, trimmed");
+	dest_list_free(&list);
+	is_int(list.count, 0, "freed");
+
+	is_int(read_text(&list, "lid:1\n# x\nlid:0\nlid:2\n"), -1, "a bad line");
+	is_str(err, "dests:3: lid '0' is out of range: expected 1-49151 (0x1-0xbfff)",
+	       "named by file and line");
+	dest_list_free(&list);
+
+	fd = mkstemp(path);
+	f = fdopen(fd, "w");
+	fputs("lid:2\n", f);
+	fclose(f);
+	is_int(dest_list_collect(&list, 2, argv, path, err, sizeof(err)), 0,
+	       "operands and a file");
+	ok(list.count == 3 && list.items[0].lid == 1 && list.items[2].lid == 2,
+	   "operands first, then the file");
+	dest_list_free(&list);
+	unlink(path);
+	is_int(dest_list_collect(&list, 0, argv, path, err, sizeof(err)), -1,
+	       "a missing file");
+	ok(strstr(err, "cannot open destination file") &&
+	   strstr(err, "No such file or directory"), "says why: %s", err);
+	dest_list_free(&list);
+	is_int(dest_list_collect(&list, 0, argv, "/", err, sizeof(err)), -1,
+	       "a directory");
+	ok(strstr(err, "cannot read /: Is a directory") != NULL, "says why: %s", err);
+	dest_list_free(&list);
+}
+
+int main(void)
+{
+	test_forms();
+	test_mistakes();
+	test_host_resolution();
+	test_lists();
+	return tap_done();
+}
