@@ -328,7 +328,9 @@ static void check_hop_limit(const struct ibv_ah_attr *attr,
 {
 	const struct gid_info *sgid;
 
-	if (!attr->is_global || attr->grh.hop_limit > 1)
+	/* Multicast stays on the subnet, and dgid :: is its own error. */
+	if (!attr->is_global || attr->grh.hop_limit > 1 ||
+	    gid_is_multicast(&attr->grh.dgid) || gid_is_zero(&attr->grh.dgid))
 		return;
 	sgid = f->gid_table_known ? ah_facts_gid(f, attr->grh.sgid_index)
 				  : NULL;
