@@ -1,4 +1,5 @@
 /* Destination specs to PathRecords via NodeRecord and PathRecord Gets. */
+#include <inttypes.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,11 +83,17 @@ static int resolve_nodes(struct path_session *s, struct dest_list *dests,
 					 : "node name lookup",
 					 timeout_ms, r->error,
 					 sizeof(r->error));
-			if (q[k].status == 0x0300)
+			if (q[k].status != 0x0300)
+				continue;
+			if (d->kind == DEST_GUID)
 				snprintf(r->error, sizeof(r->error),
-					 "no such %s in the subnet",
-					 d->kind == DEST_GUID ? "port GUID"
-							      : "node name");
+					 "no port with GUID %#018" PRIx64
+					 " in the subnet (SA NodeRecord: no "
+					 "records)", d->guid);
+			else
+				snprintf(r->error, sizeof(r->error),
+					 "no node named '%s' in the subnet (SA "
+					 "NodeRecord: no records)", d->name);
 			continue;
 		}
 		noderec_decode(q[k].response + SA_HEADER_BYTES, &node);

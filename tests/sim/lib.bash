@@ -101,21 +101,27 @@ sim_console() {
 	sleep 0.2
 }
 
-# Node facts from opensm's subnet dump (written at SUBNET UP).
-_sim_dump_line() {
-	# opensm-subnet.lst lines: { CA Ports:01 SystemGUID:... NodeGUID:...
-	# PortGUID:... ... LID:0003 ... } "H1" ...
-	grep "\"$1\"" "$SIM_DIR/osm/opensm-subnet.lst" | grep -m1 'CA\|SW'
+# Node facts from opensm's subnet dump (written at SUBNET UP): saquery's
+# whole-table answers are cut under the simulator (no RMPP). Lines hold
+# "{ CA Ports:01 ... PortGUID:0000000000100001 ... {H1} LID:0001 PN:01 }".
+_sim_node_field() {	# NODE FIELD
+	grep -o "PortGUID:[0-9A-Fa-f]* [^{]*{$1} LID:[0-9A-Fa-f]*" \
+		"$SIM_DIR/osm/opensm-subnet.lst" | head -n 1 |
+		sed -n "s/.*$2:\([0-9A-Fa-f]*\).*/\1/p"
 }
 
 sim_lid() {
-	sim_run "$SIM_SM_NODE" saquery -O "$1" 2>/dev/null | head -n 1 ||
-		return 1
+	local hex
+	hex=$(_sim_node_field "$1" LID)
+	[ -n "$hex" ] || { echo "sim_lid: no node $1" >&2; return 1; }
+	echo $((16#$hex))
 }
 
 sim_guid() {
-	sim_run "$SIM_SM_NODE" saquery -N "$1" 2>/dev/null |
-		awk '/port_guid/ { print $NF; exit }' | sed 's/^\.*//'
+	local hex
+	hex=$(_sim_node_field "$1" PortGUID)
+	[ -n "$hex" ] || { echo "sim_guid: no node $1" >&2; return 1; }
+	printf '0x%016x\n' $((16#$hex))
 }
 
 sim_gid() {
@@ -123,7 +129,7 @@ sim_gid() {
 	guid=$(sim_guid "$1") || return 1
 	printf 'fe80::%x:%x:%x:%x\n' $((guid >> 48 & 0xffff)) \
 		$((guid >> 32 & 0xffff)) $((guid >> 16 & 0xffff)) \
-		$((guid & 0xffff))
+		$((guid & 0xffff)) | sed 's/::\(0:\)*/::/'	# canonical form
 }
 
 sim_kill_sm() {
@@ -146,4 +152,42 @@ sim_stop() {
 	# umad2sim's fake sysfs trees are removed on clean exits only.
 	rm -rf "$SIM_DIR"/sys-* "$SIM_DIR"
 	unset SIM_DIR
+}
+
+# Every LID of the subnet (HCAs and switches), from opensm's dump.
+sim_all_lids() {
+	grep -o '} LID:[0-9A-Fa-f]*' "$SIM_DIR/osm/opensm-subnet.lst" |
+		sort -u | while read -r _ lid; do echo $((16#${lid#LID:})); done |
+		sort -n
+}
+
+# `saquery -p --src-to-dst SLID:DLID` run on NODE, as one JSON object with
+# the keys of `ibahprobe path -j`: the reference the sim tests compare to.
+# The raw fields are decoded here, independently of ibahprobe's codec:
+# hop_flow_raw = flow label << 8 | hop limit, num_path_revers = reversible
+# << 7 | numb_path, and mtu/rate/pkt_life carry a 2-bit selector on top.
+sim_saquery_path() {	# NODE SLID DLID
+	sim_run "$1" saquery -p --src-to-dst "$2:$3" 2>/dev/null |
+		sed -n 's/^[[:space:]]*\([a-z_0-9]*\)\.\.*\(.*\)$/\1 \2/p' |
+		jq -R -s -c '
+		def num: if startswith("0x") or startswith("0X") then
+			.[2:] | ascii_downcase | explode |
+			reduce .[] as $c (0; . * 16 + (if $c >= 97 then $c - 87 else $c - 48 end))
+			else tonumber end;
+		# IBA MTU codes and enum ibv_rate codes (not monotonic) in units.
+		{"1":256,"2":512,"3":1024,"4":2048,"5":4096} as $mtu |
+		{"2":2.5,"3":10,"4":30,"5":5,"6":20,"7":40,"8":60,"9":80,"10":120,
+		 "11":14,"12":56,"13":112,"14":168,"15":25,"16":100,"17":200,"18":300,
+		 "19":28,"20":50,"21":400,"22":600,"23":800,"24":1200} as $rate |
+		[split("\n")[] | select(length > 0) | split(" ") | {(.[0]): .[1]}] | add // {} |
+		if has("dlid") | not then {status: "error"} else
+		(.hop_flow_raw | num) as $hf | (.num_path_revers | num) as $np |
+		{status: "ok", slid: (.slid | num), dlid: (.dlid | num),
+		 sgid, dgid, sl: (.sl | num), pkey: (.pkey | num),
+		 mtu: $mtu[(.mtu | num) % 64 | tostring],
+		 rate_gbps: $rate[(.rate | num) % 64 | tostring],
+		 hop_limit: ($hf % 256), flow_label: (($hf / 256 | floor) % 1048576),
+		 traffic_class: (.tclass | num), packet_life: ((.pkt_life | num) % 64),
+		 reversible: (($np / 128 | floor) % 2 == 1), numb_path: ($np % 128)}
+		end'
 }

@@ -1,0 +1,40 @@
+# Shared setup of the simulated-subnet bats files: the binary under test,
+# bats-assert, the harness, and one subnet per file (setup_file).
+bats_require_minimum_version 1.5.0
+load /usr/lib/bats/bats-support/load
+load /usr/lib/bats/bats-assert/load
+load lib
+
+TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+IBAHPROBE=${IBAHPROBE:-$TOP/ibahprobe}
+export IBAHPROBE
+
+# Starts the file's subnet, or skips every test of the file with the reason.
+sim_setup_file() {	# TOPOLOGY [OPENSM_ARGS...]
+	sim_available || skip "ibsim, opensm or libumad2sim is not installed (make deps)"
+	sim_start "$@"
+	export SIM_DIR IBSIM_SOCKNAME SIM_SM_NODE
+}
+
+# `ibahprobe ARGS` run on NODE.
+iba_on() {	# NODE ARGS...
+	local node=$1
+	shift
+	sim_run "$node" "$IBAHPROBE" "$@"
+}
+
+# Compares `ibahprobe path -j` from NODE to each LID, answered in one call,
+# with `saquery -p` for the same pair, field by field.
+assert_paths_match_saquery() {	# NODE LID...
+	local node=$1 slid answers i want got
+	shift
+	slid=$(sim_lid "$node")
+	answers=$(iba_on "$node" path -j "$@") || fail "ibahprobe path from $node failed: $answers"
+	for ((i = 0; i < $#; i++)); do
+		local dlid=${*:i+1:1}
+		want=$(sim_saquery_path "$node" "$slid" "$dlid")
+		got=$(jq -c --argjson i "$i" '.[$i] | del(.dest, .qos_class, .error)' <<<"$answers")
+		[ "$(jq -S . <<<"$want")" = "$(jq -S . <<<"$got")" ] ||
+			fail "$node -> LID $dlid: saquery says $want, ibahprobe says $got"
+	done
+}
