@@ -26,6 +26,10 @@ static void describe_failure(const struct sa_query *q, const char *what,
 	if (q->result == SA_RESULT_STATUS)
 		snprintf(buf, len, "%s: SA answered %s (status 0x%04x)", what,
 			 sa_status_str(q->status), q->status);
+	else if (q->abandoned)
+		snprintf(buf, len, "%s: not answered: the SA went silent "
+			 "(another query got no answer in all its tries, and "
+			 "no query has been answered since)", what);
 	else if (q->result == SA_RESULT_TIMEOUT &&
 		 q->umad_error == ETIMEDOUT)
 		snprintf(buf, len, "%s: no answer from the SA within %u ms "

@@ -121,6 +121,8 @@ static int send_query(struct sa_client *c, struct sa_query *q, void *umad,
 		return -1;
 	q->in_flight = true;
 	q->deadline_ns = monotonic_ns() + (uint64_t)timeout_ms * 1000000u;
+	if (!q->first_sent_ns)
+		q->first_sent_ns = q->deadline_ns - (uint64_t)timeout_ms * 1000000u;
 	return 0;
 }
 
@@ -149,7 +151,8 @@ static uint32_t attempt_timeout(const struct sa_query *q, uint32_t timeout_ms)
 	return timeout_ms << shift;
 }
 
-static void take_response(struct sa_query *queries, size_t n, void *umad,
+/* Returns whether umad carried an answer of the SA to one of our queries. */
+static bool take_response(struct sa_query *queries, size_t n, void *umad,
 			  int len)
 {
 	uint8_t *mad = umad_get_mad(umad);
@@ -157,11 +160,11 @@ static void take_response(struct sa_query *queries, size_t n, void *umad,
 	uint32_t tid;
 
 	if (len < SA_HEADER_BYTES)
-		return;
+		return false;
 	tid = (uint32_t)(wire_get64(mad, MAD_TID_OFFSET) & TID_MASK);
 	q = find_by_tid(queries, n, tid);
 	if (!q)
-		return;	/* a late answer to an attempt we gave up on */
+		return false;	/* a late answer to an attempt we gave up on */
 	if (umad_status(umad) != 0) {
 		/* The kernel's timeout (ETIMEDOUT) or a send error. The
 		 * attempt still ends at its own deadline: a stack that fails
@@ -169,12 +172,29 @@ static void take_response(struct sa_query *queries, size_t n, void *umad,
 		 * retry within a millisecond, that is what the backoff is
 		 * for. */
 		q->umad_error = umad_status(umad);
-		return;
+		return false;
 	}
 	q->in_flight = false;
 	memcpy(q->response, mad, len < SA_MAD_BYTES ? (size_t)len : SA_MAD_BYTES);
 	q->status = wire_get16(mad, 4);
 	q->result = q->status == 0 ? SA_RESULT_OK : SA_RESULT_STATUS;
+	return true;
+}
+
+/* Ends every query still without an answer: the SA stopped answering. */
+static void abandon_pending(struct sa_query *queries, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct sa_query *q = &queries[i];
+
+		if (q->result != SA_RESULT_PENDING)
+			continue;
+		q->in_flight = false;
+		q->abandoned = true;
+		q->result = SA_RESULT_TIMEOUT;
+		if (!q->umad_error)
+			q->umad_error = ETIMEDOUT;
+	}
 }
 
 int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
@@ -189,10 +209,14 @@ int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	uint64_t last_answer_ns = 0;
+
 	for (size_t i = 0; i < n; i++) {
 		queries[i].result = SA_RESULT_PENDING;
 		queries[i].attempts = 0;
 		queries[i].in_flight = false;
+		queries[i].abandoned = false;
+		queries[i].first_sent_ns = 0;
 	}
 	while (done < n) {
 		unsigned in_flight = 0;
@@ -209,6 +233,13 @@ int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
 				if (!q->umad_error)
 					q->umad_error = ETIMEDOUT;
 				attempt_failed(q, retries);
+				if (q->result == SA_RESULT_TIMEOUT &&
+				    last_answer_ns < q->first_sent_ns) {
+					abandon_pending(queries, n);
+					next = n;
+					in_flight = 0;
+					break;
+				}
 			}
 			in_flight += q->in_flight;
 		}
@@ -251,7 +282,8 @@ int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
 
 			if (umad_recv(c->portid, umad, &len, 0) < 0)
 				break;
-			take_response(queries, n, umad, len);
+			if (take_response(queries, n, umad, len))
+				last_answer_ns = monotonic_ns();
 		}
 	}
 	rc = 0;

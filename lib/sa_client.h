@@ -55,15 +55,21 @@ struct sa_query {
 	uint8_t response[SA_MAD_BYTES];
 	unsigned attempts;
 	int umad_error;		/* last attempt's umad status (ETIMEDOUT...) */
+	bool abandoned;		/* given up unsent or mid-way: the SA went silent */
 	/* Engine state. */
 	uint32_t tid;
 	uint64_t deadline_ns;
+	uint64_t first_sent_ns;
 	bool in_flight;
 };
 
 /* Runs every query to a result: at most window in flight, each attempt
  * given timeout_ms, retried up to retries times with the timeout doubled
- * each time. Returns 0, or -1 with err set when the port failed. */
+ * each time. When a query used up every retry and the SA answered nothing
+ * at all since that query was first sent, the SA is gone (SM killed, link
+ * down): the queries not yet answered end as timeouts (abandoned) at once
+ * instead of each waiting out its own retries. Returns 0, or -1 with err
+ * set when the port failed. */
 int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
 		  unsigned window, uint32_t timeout_ms, unsigned retries,
 		  char *err, size_t errlen);
