@@ -1,0 +1,45 @@
+#!/usr/bin/env bats
+# Paths that leave the subnet: with opensm's prefix routes, a DGID under a
+# routed prefix answers DLID = the router's LID and hop limit 255 (so the
+# AH gets a GRH); a prefix without a route answers no records.
+
+load helpers
+
+setup_file() {
+	# opensm's config names the routes file by absolute path.
+	local conf=$BATS_FILE_TMPDIR/opensm.conf
+	echo "prefix_routes_file $BATS_TEST_DIRNAME/topo/router-prefix-routes.conf" >"$conf"
+	sim_setup_file router.topo -F "$conf"
+}
+teardown_file() { sim_stop; }
+
+OFF_SUBNET=fec0:0:0:2::1
+NO_ROUTE=fec0:0:0:9::1
+
+@test "an off-subnet DGID: DLID is the router's, hop limit 255, as saquery says" {
+	local rlid
+	rlid=$(sim_lid R1)
+	run -0 iba_on H1 path -j "gid:$OFF_SUBNET"
+	echo "$output" | jq -e --argjson r "$rlid" --arg g "$OFF_SUBNET" '.[0] |
+		.dlid == $r and .hop_limit == 255 and .dgid == $g and .sgid == "fe80::10:1"'
+	run -0 sim_run H1 saquery -p --sgid-to-dgid "fe80::10:1-$OFF_SUBNET"
+	[[ $output == *"dlid....................$rlid"* ]] || fail "$output"
+	[[ $output == *"hop_flow_raw............0xFF"* ]] || fail "$output"
+}
+
+@test "a prefix without a route: exit 1, that destination fails, the others answer" {
+	run -1 iba_on H1 path -j "gid:$NO_ROUTE" node:H2 "gid:$OFF_SUBNET"
+	echo "$output" | jq -e '.[0].status == "error" and
+		(.[0].error | test("no records")) and .[1].status == "ok" and
+		.[2].hop_limit == 255'
+	run -1 iba_on H1 path "gid:$NO_ROUTE"
+	assert_output --partial "gid:$NO_ROUTE: error path record: SA answered no records"
+}
+
+@test "the AH towards a routed destination has a GRH (hop limit > 0), inside the subnet none" {
+	run -0 iba_on H1 ah --dry-run -j "gid:$OFF_SUBNET" node:H2
+	echo "$output" | jq -e --argjson r "$(sim_lid R1)" --arg g "$OFF_SUBNET" '
+		(.[0].ah_attr | .is_global == 1 and .dlid == $r and
+		 .grh.hop_limit == 255 and .grh.dgid == $g) and
+		(.[1].ah_attr.is_global == 0)'
+}
