@@ -267,13 +267,19 @@ int dest_list_add(struct dest_list *list, const char *text, char *err,
 
 	if (dest_parse(text, &parsed, err, errlen))
 		return -1;
-	grown = realloc(list->items, (list->count + 1) * sizeof(*grown));
-	if (!grown) {
-		dest_clear(&parsed);
-		snprintf(err, errlen, "out of memory");
-		return -1;
+	/* Doubling: lists of 100,000 destinations are read one at a time. */
+	if (list->count == list->capacity) {
+		size_t capacity = list->capacity ? 2 * list->capacity : 16;
+
+		grown = reallocarray(list->items, capacity, sizeof(*grown));
+		if (!grown) {
+			dest_clear(&parsed);
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		list->items = grown;
+		list->capacity = capacity;
 	}
-	list->items = grown;
 	list->items[list->count++] = parsed;
 	return 0;
 }
@@ -348,4 +354,5 @@ void dest_list_free(struct dest_list *list)
 	free(list->items);
 	list->items = NULL;
 	list->count = 0;
+	list->capacity = 0;
 }

@@ -45,6 +45,7 @@ void dest_clear(struct dest *dest);
 
 struct dest_list {
 	size_t count;
+	size_t capacity;
 	struct dest *items;
 };
 /* Appends one parsed spec; on a parse error nothing is appended. */

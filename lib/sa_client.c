@@ -197,20 +197,31 @@ static void abandon_pending(struct sa_query *queries, size_t n)
 	}
 }
 
+/* The first query at or after from without a result. */
+static size_t first_unfinished(const struct sa_query *queries, size_t from,
+			       size_t end)
+{
+	while (from < end && queries[from].result != SA_RESULT_PENDING)
+		from++;
+	return from;
+}
+
 int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
 		  unsigned window, uint32_t timeout_ms, unsigned retries,
 		  char *err, size_t errlen)
 {
 	void *umad = calloc(1, c->umad_len);
-	size_t done = 0, next = 0;
+	uint64_t last_answer_ns = 0;
+	/* Queries before oldest have a result, none from next on was sent:
+	 * every loop below scans only [oldest, next), which the window keeps
+	 * short, so 100,000 destinations cost no more per answer than ten. */
+	size_t oldest = 0, next = 0;
 	int rc = -1;
 
 	if (!umad) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	uint64_t last_answer_ns = 0;
-
 	for (size_t i = 0; i < n; i++) {
 		queries[i].result = SA_RESULT_PENDING;
 		queries[i].attempts = 0;
@@ -218,7 +229,7 @@ int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
 		queries[i].abandoned = false;
 		queries[i].first_sent_ns = 0;
 	}
-	while (done < n) {
+	for (;;) {
 		unsigned in_flight = 0;
 		uint64_t now = monotonic_ns(), wake = now + 1000000000ull;
 		struct pollfd pfd = { .fd = umad_get_fd(c->portid),
@@ -226,7 +237,7 @@ int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
 
 		/* Deadlines first, then fill the window: retries before new
 		 * queries, so the oldest finish first. */
-		for (size_t i = 0; i < n; i++) {
+		for (size_t i = oldest; i < next; i++) {
 			struct sa_query *q = &queries[i];
 
 			if (q->in_flight && now >= q->deadline_ns) {
@@ -243,7 +254,7 @@ int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
 			}
 			in_flight += q->in_flight;
 		}
-		for (size_t i = 0; i < next && in_flight < window; i++) {
+		for (size_t i = oldest; i < next && in_flight < window; i++) {
 			struct sa_query *q = &queries[i];
 
 			if (q->result != SA_RESULT_PENDING || q->in_flight)
@@ -261,14 +272,12 @@ int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
 			else
 				in_flight++;
 		}
-		done = 0;
-		for (size_t i = 0; i < n; i++) {
-			done += queries[i].result != SA_RESULT_PENDING;
+		oldest = first_unfinished(queries, oldest, next);
+		if (oldest == n)
+			break;
+		for (size_t i = oldest; i < next; i++)
 			if (queries[i].in_flight && queries[i].deadline_ns < wake)
 				wake = queries[i].deadline_ns;
-		}
-		if (done == n)
-			break;
 		int wait_ms = (int)((wake > now ? wake - now : 0) / 1000000) + 1;
 		int pr = poll(&pfd, 1, wait_ms);
 
@@ -282,9 +291,11 @@ int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
 
 			if (umad_recv(c->portid, umad, &len, 0) < 0)
 				break;
-			if (take_response(queries, n, umad, len))
+			if (take_response(queries + oldest, next - oldest, umad,
+					  len))
 				last_answer_ns = monotonic_ns();
 		}
+		oldest = first_unfinished(queries, oldest, next);
 	}
 	rc = 0;
 out:

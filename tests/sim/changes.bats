@@ -47,14 +47,14 @@ wait_path_status() {	# NODE LID ok|error
 
 @test "the SM killed mid-run: answered destinations stay, the rest fail fast, exit 1" {
 	local f=$BATS_TEST_TMPDIR/dests start elapsed
-	for ((i = 0; i < 5000; i++)); do echo $((i % 6 + 1)); done >"$f"
+	for ((i = 0; i < 20000; i++)); do echo $((i % 6 + 1)); done >"$f"
 	start=$SECONDS
-	(sleep 0.3; sim_kill_sm) &
+	(sleep 1; sim_kill_sm) &
 	run -1 timeout 60 env SIM_HOST=H3 LD_PRELOAD="$SIM_PRELOAD" \
 		bash -c 'cd "$SIM_DIR" && "$IBAHPROBE" path -j --window 1 -t 100 -r 2 -f "$1"' _ "$f"
 	wait
 	elapsed=$((SECONDS - start))
-	echo "$output" | jq -e 'length == 5000 and
+	echo "$output" | jq -e 'length == 20000 and
 		(map(select(.status == "ok")) | length) > 0 and
 		(map(select(.status == "error")) | length) > 0 and
 		all(.[] | select(.status == "error"); .error | test("no answer|went silent"))' ||
