@@ -82,7 +82,7 @@ check-build: $(BIN) $(UNIT_BIN) $(TOOL_BIN)
 deps:
 	@tools/install-deps
 
-# make check: every suite with the normal build, unit and CLI suites again
+# make check: every suite with the normal build, unit, CLI and sim suites again
 # under ASan/UBSan, then one summary line over all of them.
 check: deps
 	$(MAKE) check-build ibahprobe lib/libibahprobe.a
