@@ -75,6 +75,8 @@ extern const struct command cmd_version;
 extern const struct command cmd_ports;
 extern const struct command cmd_ah;
 extern const struct command cmd_path;
+extern const struct command cmd_serve;
+extern const struct command cmd_probe;
 extern const struct command cmd_complete;
 
 #endif

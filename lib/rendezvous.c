@@ -93,6 +93,14 @@ static void describe_bound(int fd, char *bound, size_t len)
 	snprintf(bound, len, "%s:%u", host, port);
 }
 
+int rendezvous_listen_spec_check(const char *spec, char *err, size_t errlen)
+{
+	char host[256], port[8];
+
+	return split_listen_spec(spec, host, sizeof(host), port, sizeof(port),
+				 err, errlen);
+}
+
 int rendezvous_listen(const char *spec, char *bound, size_t boundlen,
 		      char *err, size_t errlen)
 {

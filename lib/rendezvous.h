@@ -36,6 +36,9 @@ struct responder_info {
  * listening socket or -1 with err set. */
 int rendezvous_listen(const char *spec, char *bound, size_t boundlen,
 		      char *err, size_t errlen);
+/* Checks the form of a listen spec (before any device is opened), so bad
+ * input is a usage error. Port 0: the kernel picks one. */
+int rendezvous_listen_spec_check(const char *spec, char *err, size_t errlen);
 /* Accepts one pending connection, writes the answer, closes. */
 void rendezvous_answer(int listen_fd, const struct responder_info *info);
 

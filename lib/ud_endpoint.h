@@ -1,0 +1,81 @@
+/* A UD endpoint: one UD QP with its CQ, completion channel and registered
+ * buffers, shared by serve and probe. Receive slots are GRH (40 bytes) +
+ * payload, pre-filled with the GRH sentinel before posting; waits are
+ * bounded (completion channel + poll), so a lost packet never hangs. */
+#ifndef IBAHPROBE_UD_ENDPOINT_H
+#define IBAHPROBE_UD_ENDPOINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+/* Bytes the HCA writes before the payload of every UD receive. */
+#define UD_GRH_BYTES 40
+/* Unprivileged by default: a Q_Key with bit 31 set needs CAP_NET_RAW. */
+#define UD_DEFAULT_QKEY 0x1ab4e0beu
+
+struct ud_config {
+	const char *device;
+	uint8_t port_num;
+	uint16_t pkey_index;
+	uint32_t qkey;
+	unsigned recv_depth;	/* receive slots kept posted */
+	unsigned send_depth;	/* sends in flight at most */
+	size_t max_payload;	/* largest message, without the GRH */
+};
+
+struct ud_endpoint {
+	struct ibv_context *context;
+	struct ibv_pd *pd;
+	struct ibv_comp_channel *channel;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	struct ibv_mr *mr;
+	uint8_t *buffers;
+	size_t slot_size;
+	struct ud_config config;
+	unsigned sends_in_flight;
+	uint64_t sends_posted, sends_completed;	/* since open */
+	unsigned next_send_slot;
+	bool cq_armed;
+};
+
+int ud_endpoint_open(struct ud_endpoint *ep, const struct ud_config *config,
+		     char *err, size_t errlen);
+void ud_endpoint_close(struct ud_endpoint *ep);
+
+/* What a completion was for; wr_id is decoded by these. */
+bool ud_wc_is_recv(const struct ibv_wc *wc);
+/* The receive slot of a receive completion: GRH area at [0, 40), payload
+ * from 40, wc->byte_len bytes in all. */
+uint8_t *ud_recv_buffer(struct ud_endpoint *ep, const struct ibv_wc *wc);
+/* Posts the slot of a receive completion again (after use). */
+int ud_repost_recv(struct ud_endpoint *ep, const struct ibv_wc *wc);
+
+/* Copies payload into a free send slot and posts it. Returns 0, -EAGAIN
+ * when every send slot is in flight (poll first), or -errno. */
+int ud_send(struct ud_endpoint *ep, struct ibv_ah *ah, uint32_t remote_qpn,
+	    uint32_t remote_qkey, const void *payload, size_t len);
+
+/* The fd to watch for completions (with other fds in one poll()). */
+int ud_event_fd(const struct ud_endpoint *ep);
+/* Arms the CQ for the next event; 0 or -EIO. Poll the CQ once more after
+ * arming before sleeping on ud_event_fd(): a completion that landed
+ * before the arm raises no event. */
+int ud_arm(struct ud_endpoint *ep);
+/* After ud_event_fd() polled readable: consumes the event. */
+void ud_consume_event(struct ud_endpoint *ep);
+
+/* Waits up to timeout_ms (0: just look) for completions; returns how many
+ * were stored in wcs (send completions are counted back to free slots
+ * here and also returned), or -errno. */
+int ud_poll(struct ud_endpoint *ep, struct ibv_wc *wcs, int max,
+	    int timeout_ms);
+
+/* Waits until every posted send has completed, at most timeout_ms: call
+ * before destroying an AH those sends used. Returns 0 or -ETIMEDOUT. */
+int ud_drain_sends(struct ud_endpoint *ep, int timeout_ms);
+
+#endif

@@ -1,0 +1,67 @@
+#!/usr/bin/env bats
+# serve and probe without a device: every bad input is refused before any
+# device is opened (exit 2, nothing on stdout), and without a device both
+# exit 3. Real traffic is tested in tests/vm/ (rxe).
+
+load helpers
+
+serve_bad_values() {
+	cat <<'TABLE'
+--qkey|x|0x100000000|-1||q_key
+--listen|1.2.3.4:99999|h:x|rendezvous port
+--listen|[::1|[::1]x||listen
+--count|0|x|-1||count
+--duration|0|31536001|x||duration
+--max-rate|0|10000001|x||max rate
+TABLE
+}
+
+probe_bad_values() {
+	cat <<'TABLE'
+--qpn|0|0x1000000|x||qpn
+--hop-limit|256|x|3-1||hop limit
+--tclass|0x100|x|1,,2||traffic class
+--flow-label|0x100000|x||flow label
+--sl|16|x||sl
+--count|0|1000001|x||count
+--interval|-1|3600001|x||interval
+--size|10|135|4097|x||probe size
+--window|0|1025|x||window
+TABLE
+}
+
+@test "every serve option refuses bad values: exit 2, message, empty stdout" {
+	refuses_bad_values serve < <(serve_bad_values)
+}
+
+@test "every probe option refuses bad values: exit 2, message, empty stdout" {
+	refuses_bad_values probe h1 < <(probe_bad_values)
+}
+
+@test "serve takes no operands; --listen and --no-listen contradict" {
+	run -2 --separate-stderr "$IBAHPROBE" serve extra
+	[[ $stderr == *"serve takes no arguments"* ]]
+	run -2 --separate-stderr "$IBAHPROBE" serve -l 18516 --no-listen
+	[[ $stderr == *"contradict"* ]]
+}
+
+@test "probe: no destination, bad destinations, --qkey without --qpn" {
+	run -2 --separate-stderr "$IBAHPROBE" probe
+	[[ $stderr == *"probe needs at least one destination"* ]]
+	run -2 --separate-stderr "$IBAHPROBE" probe "bad host!"
+	[[ $stderr == *"'bad host!'"* ]]
+	run -2 --separate-stderr "$IBAHPROBE" probe --qkey 0x11 h1
+	[[ $stderr == *"--qkey needs --qpn"* ]]
+	run -2 --separate-stderr "$IBAHPROBE" probe -f /nonexistent
+	[[ $stderr == *"No such file or directory"* ]]
+	run -2 --separate-stderr "$IBAHPROBE" probe --hop-limit 0-300 h1
+	[[ $stderr == *"hop limit '300' is out of range: expected 0-255"* ]]
+}
+
+@test "no RDMA device: serve and probe exit 3 with a JSON error under -j" {
+	has_rdma_device && skip "this machine has an RDMA device"
+	run -3 --separate-stderr "$IBAHPROBE" serve -j
+	assert_json_error 3
+	run -3 --separate-stderr "$IBAHPROBE" probe -j h1
+	assert_json_error 3
+}
