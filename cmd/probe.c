@@ -699,15 +699,15 @@ static void print_cell(const struct cell *c)
 	out_uint("ah_create_usec", NULL, c->create_usec);
 	out_newline();
 	out_open_array("verdicts");
-	out_string(NULL, NULL, reachability_name(v->reach));
+	out_element_string(NULL, reachability_name(v->reach));
 	for (flag = 1; flag <= VERDICT_NO_GRH; flag <<= 1)
 		if (v->flags & flag)
-			out_string(NULL, NULL,
-				   verdict_flag_name((enum verdict_flag)flag));
+			out_element_string(NULL, verdict_flag_name(
+							 (enum verdict_flag)flag));
 	out_close_array();
 	out_open_array("findings");
 	for (size_t i = 0; i < v->text_count; i++)
-		out_string(NULL, "    %s\n", v->text[i]);
+		out_element_string("    %s\n", v->text[i]);
 	out_close_array();
 	out_text("    ");
 	ah_attr_print("ah_attr", &c->attr);

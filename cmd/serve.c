@@ -131,12 +131,12 @@ struct server {
 	uint64_t last_refill_ns;
 };
 
+/* The signal that asked us to stop (0: none), named in the summary. */
 static volatile sig_atomic_t stop_requested;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	stop_requested = 1;
+	stop_requested = sig;
 }
 
 static uint64_t monotonic_ns(void)
@@ -381,7 +381,7 @@ static int serve_loop(struct server *s, const char **why)
 		int timeout = 1000, n;
 
 		if (stop_requested) {
-			*why = "signal";
+			*why = stop_requested == SIGINT ? "SIGINT" : "SIGTERM";
 			return 0;
 		}
 		if (opts.count && s->answered >= opts.count) {

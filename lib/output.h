@@ -33,6 +33,8 @@ void out_int(const char *key, const char *text_fmt, int64_t value);
 void out_double(const char *key, const char *text_fmt, double value);
 void out_bool(const char *key, const char *text_fmt, bool value);
 void out_string(const char *key, const char *text_fmt, const char *value);
+/* A string member of the innermost array (JSON); text as out_string. */
+void out_element_string(const char *text_fmt, const char *value);
 /* JSON null, text shows text_fmt with "-" as its %s argument. */
 void out_null(const char *key, const char *text_fmt);
 /* Text only: free-form text and line ends. */

@@ -47,6 +47,9 @@ static void emit_record(void)
 	out_open_object("grh");
 	out_string("dgid", " dgid %s", "fe80::10:3");
 	out_close_object();
+	out_open_array("verdicts");
+	out_element_string(" [%s]", "reachable");
+	out_close_array();
 	out_newline();
 	out_close_object();
 }
@@ -115,7 +118,7 @@ int main(void)
 
 	text = capture(text_run);
 	is_str(text, "lid:4: ok dlid 4 delta -2 rate 56.2 reversible yes error - "
-		     "(text only) dgid fe80::10:3\n", "text form");
+		     "(text only) dgid fe80::10:3 [reachable]\n", "text form");
 
 	text = capture(json_run);
 	ok(!stdout_written_early, "nothing on stdout before out_finish()");
@@ -123,8 +126,12 @@ int main(void)
 	ok(doc && json_object_is_type(doc, json_type_array) &&
 	   json_object_array_length(doc) == 2, "JSON: an array of two records");
 	rec = doc ? json_object_array_get_idx(doc, 0) : NULL;
-	ok(rec && json_object_object_length(rec) == 9,
-	   "each with exactly the keyed fields (9)");
+	ok(rec && json_object_object_length(rec) == 10,
+	   "each with exactly the keyed fields (10)");
+	ok(rec && json_object_object_get_ex(rec, "verdicts", &v) &&
+	   json_object_array_length(v) == 1 &&
+	   strcmp(json_object_get_string(json_object_array_get_idx(v, 0)),
+		  "reachable") == 0, "array of strings");
 	ok(rec && json_object_object_get_ex(rec, "dlid", &v) &&
 	   json_object_get_int(v) == 4, "dlid is the number 4");
 	ok(rec && json_object_object_get_ex(rec, "delta", &v) &&

@@ -3,6 +3,12 @@
 # variables (FABRIC_*, see README.md).
 # shellcheck shell=bash
 
+# fail MESSAGE: fails the test with MESSAGE on its output (as bats-assert's).
+fail() {
+	echo "$*" >&2
+	return 1
+}
+
 # fabric_var X NAME: value of FABRIC_<X>_<NAME>, e.g. fabric_var a IP4.
 fabric_var() {
 	local v="FABRIC_${1^^}_$2"
@@ -67,23 +73,31 @@ ud_pingpong() {
 	[ $rc -eq 0 ] && [ $src_rc -eq 0 ]
 }
 
-# capture_start NETNS DEV FILTER: tcpdump in a namespace ("" = init_net),
-# verbose, writing to $BATS_TEST_TMPDIR/cap.txt; returns once it listens.
-capture_start() {
-	local ns=$1 dev=$2 filter=$3 i
+# tcpdump_start NETNS ARGS...: tcpdump in a namespace ("" = init_net) in
+# the background, bounded; returns once it listens. Its stderr goes to
+# $BATS_TEST_TMPDIR/tcpdump.err; CAPTURE_PID is set.
+tcpdump_start() {
+	local ns=$1 i
+	shift
 	local -a pre=()
 	[ -n "$ns" ] && pre=(ip netns exec "$ns")
-	: >"$BATS_TEST_TMPDIR/cap.err"
-	timeout 60 "${pre[@]}" tcpdump -i "$dev" -n -v -l --immediate-mode -c 4 "$filter" \
-		>"$BATS_TEST_TMPDIR/cap.txt" 2>"$BATS_TEST_TMPDIR/cap.err" &
+	: >"$BATS_TEST_TMPDIR/tcpdump.err"
+	timeout 120 "${pre[@]}" tcpdump -n "$@" 2>"$BATS_TEST_TMPDIR/tcpdump.err" &
 	CAPTURE_PID=$!
 	for ((i = 0; i < 100; i++)); do
-		grep -q 'listening on' "$BATS_TEST_TMPDIR/cap.err" && return 0
+		grep -q 'listening on' "$BATS_TEST_TMPDIR/tcpdump.err" && return 0
 		sleep 0.1
 	done
 	echo "tcpdump did not start:" >&2
-	cat "$BATS_TEST_TMPDIR/cap.err" >&2
+	cat "$BATS_TEST_TMPDIR/tcpdump.err" >&2
 	return 1
+}
+
+# capture_start NETNS DEV FILTER: tcpdump's verbose decoding of the first
+# 4 packets to $BATS_TEST_TMPDIR/cap.txt.
+capture_start() {
+	tcpdump_start "$1" -i "$2" -v -l --immediate-mode -c 4 "$3" \
+		>"$BATS_TEST_TMPDIR/cap.txt"
 }
 
 # capture_stop: ends the capture and prints what it saw.
@@ -103,4 +117,27 @@ icmp_time_exceeded() {
 	else
 		ip netns exec "$ns" awk '$1 == "Icmp6OutTimeExcds" { print $2 }' /proc/net/snmp6
 	fi
+}
+
+# pcap_start NETNS DEV FILTER: raw packets to $BATS_TEST_TMPDIR/cap.pcap,
+# for tshark to decode.
+pcap_start() {
+	tcpdump_start "$1" -i "$2" -U -w "$BATS_TEST_TMPDIR/cap.pcap" "$3"
+}
+
+# pcap_fields FIELD...: stops the capture, then prints one line per packet
+# with tshark's decoding of the FIELDs, comma-separated, numbers in decimal.
+pcap_fields() {
+	local args=() f
+	sleep 0.5
+	kill "$CAPTURE_PID" 2>/dev/null
+	wait "$CAPTURE_PID" 2>/dev/null
+	for f in "$@"; do args+=(-e "$f"); done
+	HOME=$BATS_TEST_TMPDIR tshark -r "$BATS_TEST_TMPDIR/cap.pcap" -T fields \
+		-E separator=, "${args[@]}" 2>/dev/null |
+		while IFS=, read -r -a vals; do
+			local out=() v
+			for v in "${vals[@]}"; do out+=("$((v))"); done
+			(IFS=,; echo "${out[*]}")
+		done
 }

@@ -1,0 +1,183 @@
+#!/usr/bin/env bats
+# serve and probe on the real rxe driver across the routed fabric: hops
+# from the hop limit, hop-limit expiry, DSCP remarking on R2, flow labels
+# on IPv6, the reverse AH, malformed packets, a responder killed mid-run,
+# and our GRH decoding against tshark's of the same packets.
+# Runs in the guest (tests/vm/run). Responders: b, c, d (one rendezvous
+# port each: all endpoints share the guest's network namespace).
+
+bats_require_minimum_version 1.5.0
+load lib
+
+IBAHPROBE=${IBAHPROBE:-$BATS_TEST_DIRNAME/../../ibahprobe}
+INJECT=$BATS_TEST_DIRNAME/../../build/tests/tools/ud_inject
+
+port_of() { case $1 in b) echo 18516 ;; c) echo 18517 ;; d) echo 18518 ;; esac; }
+
+# serve on endpoint X in the background; its JSON lines go to $2.
+start_serve() {	# X LOGFILE PORT [ARGS...]
+	local x=$1 log=$2 port=$3
+	shift 3
+	timeout 600 "$IBAHPROBE" -d "$(fabric_var "$x" RXE)" serve -j -l "$port" "$@" \
+		>"$log" 2>&1 &
+	echo $! >"$log.pid"
+	local i
+	for ((i = 0; i < 100; i++)); do
+		grep -q '"event":"ready"' "$log" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	echo "serve on $x did not come up: $(cat "$log")" >&2
+	return 1
+}
+
+setup_file() {
+	[ -n "${FABRIC_ENDPOINTS:-}" ] || {
+		echo "not inside the VM fabric: run tests/vm/run" >&2
+		return 1
+	}
+	local x
+	for x in b c d; do
+		start_serve "$x" "$BATS_FILE_TMPDIR/serve.$x" "$(port_of "$x")"
+	done
+}
+
+teardown_file() {
+	local f
+	for f in "$BATS_FILE_TMPDIR"/*.pid; do
+		[ -e "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+	wait 2>/dev/null || true
+}
+
+# probe from endpoint a, bounded.
+probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe "$@"; }
+
+@test "serve prints one ready line: device, QPN, Q_Key, rendezvous, GIDs" {
+	jq -e --arg dev "$FABRIC_B_RXE" --arg gid "::ffff:$FABRIC_B_IP4" '
+		select(.event == "ready") | .device == $dev and .qpn > 0 and
+		.qkey == 448061630 and (.rendezvous | endswith(":18516")) and
+		any(.gids[]; .gid == $gid and .type == "RoCE v2")' \
+		"$BATS_FILE_TMPDIR/serve.b"
+}
+
+@test "IPv4: hops 0, 1 and 2 from the hop limit that left the sender; replies over the reverse AH" {
+	run -0 probe_a -c 3 -j b:18516 c:18517 d:18518
+	echo "$output" | jq -e --arg a "::ffff:$FABRIC_A_IP4" '
+		map(.status) == ["reachable", "reachable", "reachable"] and
+		map(.hops) == [0, 1, 2] and
+		all(.[]; .hop_limit_source == "route" and .hop_limit_sent == 64 and
+			.received == 3 and .reverse_ah.grh.dgid == $a and
+			.observed.grh_present and .rtt_us.min > 0) and
+		map(.observed.hop_limit) == [64, 63, 62]'
+}
+
+@test "IPv6: hops as well; the flow label is not carried by rxe, and the report says so" {
+	run probe_a -c 2 -j --flow-label 0x12345 b6:18516 c6:18517 d6:18518
+	echo "$output"
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e 'map(.hops) == [0, 1, 2] and
+		all(.[]; .observed.ip_version == 6 and .observed.flow_label == 0 and
+			(.verdicts | index("flow_label_not_carried")) and
+			any(.findings[]; startswith("flow label not carried: sent 0x12345, seen 0")))'
+}
+
+@test "a requested hop limit the sending stack ignores is named, with both values" {
+	run -0 probe_a -c 2 -j --hop-limit 5 c:18517
+	echo "$output" | jq -e '.[0] | .hops == 1 and
+		(.verdicts | index("hop_limit_not_honoured")) and
+		any(.findings[]; . == "hop limit not honoured by the sending stack: asked 5, sent 64 (the route'"'"'s), arrived 63")'
+}
+
+@test "route hop limit 1 across a router: every probe lost, expiry named; 2 arrives with 1 left" {
+	tests/vm/set-hoplimit a "$FABRIC_C_IP4" 1
+	run -1 probe_a -c 3 -t 300 -j c:18517
+	tests/vm/set-hoplimit a "$FABRIC_C_IP4" 2
+	local two
+	two=$(probe_a -c 2 -j c:18517) || true
+	tests/vm/set-hoplimit a "$FABRIC_C_IP4" reset
+	echo "$output" | jq -e '.[0] | .status == "unreachable" and .lost == 3 and
+		.hop_limit_sent == 1 and (.verdicts | index("hop_limit_expired"))'
+	echo "$two" | jq -e '.[0] | .status == "reachable" and .hop_limit_sent == 2 and
+		.observed.hop_limit == 1 and .hops == 1'
+}
+
+@test "R2 remarks DSCP towards d: traffic class sent 0x28, seen 0x30, both in the report" {
+	run -0 probe_a -c 2 --tclass 0,0x28 -j c:18517 d:18518
+	echo "$output" | jq -e '
+		(map(select(.dest == "d:18518") | .observed.traffic_class) == [48, 48]) and
+		(map(select(.dest == "c:18517") | .observed.traffic_class) == [0, 40]) and
+		(.[] | select(.dest == "d:18518" and .params.traffic_class == 40) |
+			(.verdicts | index("tclass_remarked")) and
+			any(.findings[]; . == "traffic class remarked: sent 0x28 (DSCP 10), seen 0x30 (DSCP 12)"))'
+	run -0 probe_a -c 1 --tclass 0x28 d:18518
+	[[ $output == *"traffic class remarked: sent 0x28 (DSCP 10), seen 0x30 (DSCP 12)"* ]] ||
+		fail "$output"
+}
+
+@test "our decoded GRH agrees with tshark's decoding of the same packets on the wire" {
+	local qpn wire ours
+	qpn=$(jq -r 'select(.event == "ready") | .qpn' "$BATS_FILE_TMPDIR/serve.d")
+	# IPv4 on D's link, after both routers and R2's remarking.
+	pcap_start "" "$FABRIC_D_NETDEV" "udp dst port 4791 and dst host $FABRIC_D_IP4"
+	run -0 probe_a -c 3 --tclass 0x28 -j d:18518
+	wire=$(pcap_fields ip.ttl ip.dsfield infiniband.bth.destqp | sort -u)
+	ours=$(echo "$output" | jq -r --argjson qpn "$qpn" \
+		'.[0].observed | "\(.hop_limit),\(.traffic_class),\($qpn)"')
+	[ "$wire" = "$ours" ] || fail "tshark: '$wire', ibahprobe: '$ours'"
+	# IPv6: hop limit, traffic class and flow label.
+	pcap_start "" "$FABRIC_D_NETDEV" "ip6 and udp dst port 4791 and dst host $FABRIC_D_IP6"
+	run -0 probe_a -c 3 --tclass 0x28 --flow-label 0x12345 -j d6:18518
+	wire=$(pcap_fields ipv6.hlim ipv6.tclass ipv6.flow infiniband.bth.destqp | sort -u)
+	ours=$(echo "$output" | jq -r --argjson qpn "$qpn" \
+		'.[0].observed | "\(.hop_limit),\(.traffic_class),\(.flow_label),\($qpn)"')
+	[ "$wire" = "$ours" ] || fail "tshark: '$wire', ibahprobe: '$ours'"
+}
+
+@test "JSON Lines: one object per destination and set, as each completes" {
+	run -0 probe_a -c 1 --jsonl --tclass 0,0x28 b:18516 d:18518
+	[ "${#lines[@]}" -eq 4 ] || fail "$output"
+	for line in "${lines[@]}"; do
+		jq -e '.status == "reachable"' <<<"$line" >/dev/null || fail "$line"
+	done
+}
+
+@test "malformed and truncated packets are counted and dropped; valid probes still answered" {
+	local log=$BATS_FILE_TMPDIR/serve.inject qpn kind
+	start_serve b "$log" 18520
+	qpn=$(jq -r 'select(.event == "ready") | .qpn' "$log")
+	for kind in truncated bad_magic bad_version bad_kind bad_length reply; do
+		timeout 30 "$INJECT" -d "$FABRIC_A_RXE" -g "$(fabric_gid_index a 4)" \
+			"::ffff:$FABRIC_B_IP4" "$qpn" 0x1ab4e0be "$kind" 3 ||
+			fail "ud_inject $kind failed"
+	done
+	run -0 probe_a -c 2 -j b:18520
+	echo "$output" | jq -e '.[0].status == "reachable"'
+	kill -TERM "$(cat "$log.pid")"
+	wait "$(cat "$log.pid")" || fail "serve exited with $?"
+	jq -e 'select(.event == "summary") | .stopped_by == "SIGTERM" and .answered == 2 and
+		.dropped.truncated == 3 and .dropped.bad_magic == 3 and
+		.dropped.bad_version == 3 and .dropped.bad_kind == 3 and
+		.dropped.bad_length == 3 and .dropped.not_request == 3 and
+		.dropped_total == 18' "$log" || fail "$(cat "$log")"
+}
+
+@test "a responder killed mid-run: loss reported for it, the others probed on, exit 1, no hang" {
+	local log=$BATS_FILE_TMPDIR/serve.victim
+	start_serve c "$log" 18521
+	# The pid file holds timeout(1)'s pid, which cannot pass SIGKILL on.
+	(sleep 2; pkill -KILL -P "$(cat "$log.pid")") &
+	run -1 probe_a -c 20 -i 200 -t 500 -j b:18516 c:18521
+	wait
+	echo "$output" | jq -e '.[0].status == "reachable" and .[0].received == 20 and
+		(.[1].status == "partial loss" or .[1].status == "unreachable") and
+		.[1].lost > 0'
+}
+
+@test "serve --count exits after answering N probes, with a summary" {
+	local log=$BATS_FILE_TMPDIR/serve.count
+	start_serve d "$log" 18522 --count 2
+	run -0 probe_a -c 2 -j d:18522
+	timeout 20 tail --pid="$(cat "$log.pid")" -f /dev/null
+	jq -e 'select(.event == "summary") | .answered == 2 and (.stopped_by | test("count"))' "$log" ||
+		fail "$(cat "$log")"
+}
