@@ -181,3 +181,33 @@ probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe "$@"; }
 	jq -e 'select(.event == "summary") | .answered == 2 and (.stopped_by | test("count"))' "$log" ||
 		fail "$(cat "$log")"
 }
+
+@test "serve --duration stops on time with a summary" {
+	local log=$BATS_FILE_TMPDIR/serve.duration
+	start_serve d "$log" 18523 --duration 2
+	timeout 20 tail --pid="$(cat "$log.pid")" -f /dev/null
+	jq -e 'select(.event == "summary") | .stopped_by == "duration"' "$log" ||
+		fail "$(cat "$log")"
+}
+
+@test "a flood of requests is absorbed: replies capped, memory flat, probes still answered" {
+	local log=$BATS_FILE_TMPDIR/serve.flood qpn pid rss_before rss_after
+	start_serve b "$log" 18524 --max-rate 500
+	qpn=$(jq -r 'select(.event == "ready") | .qpn' "$log")
+	pid=$(pgrep -P "$(cat "$log.pid")")
+	rss_before=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")
+	timeout 120 "$INJECT" -d "$FABRIC_A_RXE" -g "$(fabric_gid_index a 4)" \
+		"::ffff:$FABRIC_B_IP4" "$qpn" 0x1ab4e0be request 20000 ||
+		fail "ud_inject request failed"
+	rss_after=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")
+	sleep 0.5	# the 100 ms burst allowance refills
+	run -0 probe_a -c 3 -j b:18524
+	echo "$output" | jq -e '.[0].status == "reachable"'
+	kill -TERM "$pid"
+	timeout 20 tail --pid="$pid" -f /dev/null
+	echo "VmRSS before $rss_before kB, after 20,000 requests $rss_after kB"
+	[ "$rss_after" -le $((rss_before + 1024)) ]
+	jq -e 'select(.event == "summary") | .dropped.rate_limited > 0 and
+		.answered >= 3 and .answered + .dropped.rate_limited <= 20003' "$log" ||
+		fail "$(cat "$log")"
+}
