@@ -72,7 +72,9 @@ probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe "$@"; }
 }
 
 @test "IPv6: hops as well; the flow label is not carried by rxe, and the report says so" {
-	run probe_a -c 2 -j --flow-label 0x12345 b6:18516 c6:18517 d6:18518
+	# First IPv6 contact: the responders' reverse AHs resolve their
+	# neighbours (~1 s on rxe) while the probes wait: see probe(8) NOTES.
+	run probe_a -c 2 -t 3000 -j --flow-label 0x12345 b6:18516 c6:18517 d6:18518
 	echo "$output"
 	[ "$status" -eq 0 ]
 	echo "$output" | jq -e 'map(.hops) == [0, 1, 2] and
@@ -210,4 +212,15 @@ probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe "$@"; }
 	jq -e 'select(.event == "summary") | .dropped.rate_limited > 0 and
 		.answered >= 3 and .answered + .dropped.rate_limited <= 20003' "$log" ||
 		fail "$(cat "$log")"
+}
+
+@test "gid: with --qpn and --qkey needs no rendezvous; a size over the MTU is refused" {
+	local qpn
+	qpn=$(jq -r 'select(.event == "ready") | .qpn' "$BATS_FILE_TMPDIR/serve.c")
+	run -0 probe_a -c 2 -j --qpn "$qpn" --qkey 0x1ab4e0be "gid:::ffff:$FABRIC_C_IP4"
+	echo "$output" | jq -e '.[0].status == "reachable" and .[0].hops == 1'
+	run -2 --separate-stderr probe_a -c 1 --size 2048 c:18517
+	[ -z "$output" ]
+	[[ $stderr == *"probe size 2048 exceeds the path MTU 1024 of $FABRIC_A_RXE port 1"* ]] ||
+		fail "$stderr"
 }
