@@ -224,3 +224,10 @@ probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe "$@"; }
 	[[ $stderr == *"probe size 2048 exceeds the path MTU 1024 of $FABRIC_A_RXE port 1"* ]] ||
 		fail "$stderr"
 }
+
+@test "a long run shows a progress line when stderr is a terminal, none when it is not" {
+	run -0 script -qec "$IBAHPROBE -d $FABRIC_A_RXE -g auto probe -c 15 -i 200 b:18516 2>&1 >/dev/null" /dev/null
+	[[ $output == *"probe: "*"/15 sent, "*" answered"* ]] || fail "$output"
+	run -0 --separate-stderr probe_a -c 15 -i 200 b:18516
+	[[ $stderr != *" sent, "* ]] || fail "$stderr"
+}
