@@ -78,6 +78,8 @@ int main(int argc, char **argv)
 	attr.grh.hop_limit = 64;
 	if (argc - optind > 4)
 		count = atoi(argv[optind + 4]);
+	uint32_t qpn = (uint32_t)strtoul(argv[optind + 1], NULL, 0);
+	uint32_t qkey = (uint32_t)strtoul(argv[optind + 2], NULL, 0);
 	size_t len = build(argv[optind + 3], buf);
 
 	if (ud_endpoint_open(&ep, &config, err, sizeof(err))) {
@@ -91,8 +93,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (int i = 0; i < count; i++) {
-		int rc = ud_send(&ep, ah, (uint32_t)strtoul(argv[optind + 1], NULL, 0),
-				 (uint32_t)strtoul(argv[optind + 2], NULL, 0), buf, len);
+		int rc = ud_send(&ep, ah, qpn, qkey, buf, len);
 
 		if (rc == -EAGAIN) {
 			ud_poll(&ep, wcs, 16, 1000);

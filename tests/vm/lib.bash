@@ -34,6 +34,23 @@ fabric_gid_index() {
 	return 1
 }
 
+# start_serve X LOGFILE PORT [ARGS...]: `ibahprobe serve -j` on endpoint X
+# in the background (bounded by timeout(1), whose pid goes to LOGFILE.pid),
+# its output to LOGFILE; returns once it printed its ready line.
+start_serve() {
+	local x=$1 log=$2 port=$3 i
+	shift 3
+	timeout 600 "${IBAHPROBE:-./ibahprobe}" -d "$(fabric_var "$x" RXE)" serve -j -l "$port" "$@" \
+		>"$log" 2>&1 &
+	echo $! >"$log.pid"
+	for ((i = 0; i < 100; i++)); do
+		grep -q '"event":"ready"' "$log" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	echo "serve on $x did not come up: $(cat "$log")" >&2
+	return 1
+}
+
 # wait_listen PORT [SECONDS]: until a TCP socket listens on PORT.
 wait_listen() {
 	local port=$1 end=$((SECONDS + ${2:-10}))
@@ -100,11 +117,17 @@ capture_start() {
 		>"$BATS_TEST_TMPDIR/cap.txt"
 }
 
-# capture_stop: ends the capture and prints what it saw.
-capture_stop() {
+# tcpdump_stop: ends the capture started last, after the last packets of
+# the traffic under test had time to arrive.
+tcpdump_stop() {
 	sleep 0.5
 	kill "$CAPTURE_PID" 2>/dev/null
 	wait "$CAPTURE_PID" 2>/dev/null
+}
+
+# capture_stop: ends the capture and prints what it saw.
+capture_stop() {
+	tcpdump_stop
 	cat "$BATS_TEST_TMPDIR/cap.txt"
 }
 
@@ -129,9 +152,7 @@ pcap_start() {
 # with tshark's decoding of the FIELDs, comma-separated, numbers in decimal.
 pcap_fields() {
 	local args=() f
-	sleep 0.5
-	kill "$CAPTURE_PID" 2>/dev/null
-	wait "$CAPTURE_PID" 2>/dev/null
+	tcpdump_stop
 	for f in "$@"; do args+=(-e "$f"); done
 	HOME=$BATS_TEST_TMPDIR tshark -r "$BATS_TEST_TMPDIR/cap.pcap" -T fields \
 		-E separator=, "${args[@]}" 2>/dev/null |

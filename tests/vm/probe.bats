@@ -14,22 +14,6 @@ INJECT=$BATS_TEST_DIRNAME/../../build/tests/tools/ud_inject
 
 port_of() { case $1 in b) echo 18516 ;; c) echo 18517 ;; d) echo 18518 ;; esac; }
 
-# serve on endpoint X in the background; its JSON lines go to $2.
-start_serve() {	# X LOGFILE PORT [ARGS...]
-	local x=$1 log=$2 port=$3
-	shift 3
-	timeout 600 "$IBAHPROBE" -d "$(fabric_var "$x" RXE)" serve -j -l "$port" "$@" \
-		>"$log" 2>&1 &
-	echo $! >"$log.pid"
-	local i
-	for ((i = 0; i < 100; i++)); do
-		grep -q '"event":"ready"' "$log" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	echo "serve on $x did not come up: $(cat "$log")" >&2
-	return 1
-}
-
 setup_file() {
 	[ -n "${FABRIC_ENDPOINTS:-}" ] || {
 		echo "not inside the VM fabric: run tests/vm/run" >&2
