@@ -175,6 +175,8 @@ struct in_flight {
 struct run {
 	struct ud_endpoint ep;
 	struct ah_port_facts facts;
+	char hostname[256];	/* names the source in merged reports */
+	const char *device;
 	bool stack_ignores_ah_hop_limit;
 	struct target *targets;
 	size_t target_count;
@@ -658,13 +660,37 @@ static void print_rtt(const struct cell *c)
 	out_close_object();
 }
 
-static void print_cell(const struct cell *c)
+/* Who sent: results of many hosts merge into one report (ibahprobe
+ * report), keyed by the source GID; the host name is for people. */
+static void print_source(const struct run *r, const struct cell *c)
+{
+	const struct gid_info *sgid = NULL;
+	char gid[GID_TEXT_MAX];
+
+	if (c->attr.is_global)
+		sgid = ah_facts_gid(&r->facts, c->attr.grh.sgid_index);
+	else if (r->facts.gid_count)
+		sgid = &r->facts.gids[0];
+	out_open_object("source");
+	out_string("host", NULL, r->hostname);
+	out_string("device", NULL, r->device);
+	out_uint("port_num", NULL, r->facts.port_num);
+	out_uint("lid", NULL, r->facts.lid);
+	if (sgid)
+		out_string("sgid", NULL, gid_format(&sgid->gid, gid, sizeof(gid)));
+	else
+		out_null("sgid", NULL);
+	out_close_object();
+}
+
+static void print_cell(const struct run *r, const struct cell *c)
 {
 	const struct verdict *v = &c->verdict;
 	unsigned flag;
 
 	out_open_object(NULL);
 	out_string("dest", "%s", c->target->dest->text);
+	print_source(r, c);
 	out_open_object("params");
 	out_uint("hop_limit", " hl %u", c->asked.hop_limit);
 	out_uint("traffic_class", " tc 0x%02x", c->asked.traffic_class);
@@ -733,7 +759,7 @@ static void emit_cell_if_done(struct run *r, struct cell *c)
 			return;
 	c->reported = true;
 	judge(r, c);
-	print_cell(c);
+	print_cell(r, c);
 	out_flush_record();
 }
 
@@ -847,6 +873,9 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 		goto out;
 	}
 	ah_port_facts_from_port(port, &r.facts);
+	r.device = dev->name;
+	if (gethostname(r.hostname, sizeof(r.hostname) - 1))
+		snprintf(r.hostname, sizeof(r.hostname), "unknown");
 	r.timeout_ns = (uint64_t)common->timeout_ms * 1000000u;
 	r.target_count = dests.count;
 	r.targets = calloc(dests.count, sizeof(*r.targets));
@@ -911,7 +940,7 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 			good++;
 		if (c->reported)
 			continue;
-		print_cell(c);
+		print_cell(&r, c);
 		if (opts.jsonl)
 			out_flush_record();
 	}
