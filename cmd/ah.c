@@ -269,20 +269,6 @@ static bool build_direct(struct dest *d, const struct ah_port_facts *facts,
 	return true;
 }
 
-static void path_to_ah_path(const struct path_record *p, struct ah_path *a)
-{
-	memset(a, 0, sizeof(*a));
-	a->dlid = p->dlid;
-	a->slid = p->slid;
-	a->dgid = p->dgid;
-	a->sgid = p->sgid;
-	a->sl = p->sl;
-	a->hop_limit = p->hop_limit;
-	a->traffic_class = p->traffic_class;
-	a->rate = p->rate;
-	a->flow_label = p->flow_label;
-}
-
 /* Resolves the destinations that need the SA in one windowed batch. */
 static void build_from_sa(const struct common_opts *common,
 			  struct dest_list *dests, const bool *needs_sa,
@@ -325,7 +311,7 @@ static void build_from_sa(const struct common_opts *common,
 				 results[k].error);
 			continue;
 		}
-		path_to_ah_path(&results[k].record, &path);
+		path_record_to_ah_path(&results[k].record, &path);
 		o->built = true;
 		o->source = "path";
 		ah_build_from_path(&path, &opts.fields, facts, &o->attr);

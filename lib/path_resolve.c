@@ -201,3 +201,17 @@ out:
 	free(index);
 	return rc;
 }
+
+void path_record_to_ah_path(const struct path_record *p, struct ah_path *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->dlid = p->dlid;
+	a->slid = p->slid;
+	a->dgid = p->dgid;
+	a->sgid = p->sgid;
+	a->sl = p->sl;
+	a->hop_limit = p->hop_limit;
+	a->traffic_class = p->traffic_class;
+	a->rate = p->rate;
+	a->flow_label = p->flow_label;
+}

@@ -4,6 +4,7 @@
 #ifndef IBAHPROBE_PATH_RESOLVE_H
 #define IBAHPROBE_PATH_RESOLVE_H
 
+#include "ah_attr.h"
 #include "dest.h"
 #include "diag.h"
 #include "pathrec.h"
@@ -41,5 +42,8 @@ int path_resolve_all(struct path_session *s, struct dest_list *dests,
 		     const struct path_constraints *want, unsigned window,
 		     uint32_t timeout_ms, unsigned retries,
 		     struct path_result *results, char *err, size_t errlen);
+
+/* The fields of a path record an AH is built from. */
+void path_record_to_ah_path(const struct path_record *p, struct ah_path *a);
 
 #endif

@@ -1,0 +1,132 @@
+/* The probing engine shared by `probe` and `check`: responders learned
+ * (rendezvous or given QPN), one AH per destination and parameter set
+ * ("cell"), probes sent round-robin with a window across all cells, each
+ * with a deadline, replies matched by sequence, verdicts judged. */
+#ifndef IBAHPROBE_PROBE_ENGINE_H
+#define IBAHPROBE_PROBE_ENGINE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#include "ah_attr.h"
+#include "dest.h"
+#include "device.h"
+#include "diag.h"
+#include "probe_verdict.h"
+#include "probe_wire.h"
+#include "rendezvous.h"
+#include "route_info.h"
+#include "rtt_stats.h"
+#include "ud_endpoint.h"
+
+#define PROBE_DEFAULT_COUNT 5
+#define PROBE_DEFAULT_WINDOW 32
+#define PROBE_MAX_WINDOW 1024
+
+/* How to probe; the same for every cell of a session. */
+struct probe_settings {
+	uint32_t count;		/* probes per cell */
+	uint32_t interval_ms;	/* least time between two probes of a cell */
+	uint32_t size;		/* request size in bytes */
+	uint32_t window;	/* probes in flight across all cells */
+	uint32_t timeout_ms;	/* per-probe deadline; also the rendezvous' */
+	int gid_index;		/* -1: choose per destination */
+};
+
+/* A responder, as the rendezvous (or a given QPN) describes it. */
+struct probe_target {
+	const struct dest *dest;
+	/* Given QPN and Q_Key: skip the rendezvous. */
+	bool has_qpn;
+	uint32_t qpn, qkey;
+	bool ready;
+	char error[DIAG_MSG_MAX * 2];
+	struct responder_info info;
+	union ibv_gid dgid;
+	bool has_dgid;
+	uint16_t dlid;
+	struct route_info route;
+	bool route_known;
+	int known_hops;
+};
+
+/* One destination with one parameter set. */
+struct probe_cell {
+	struct probe_target *target;
+	struct probe_params asked;
+	uint32_t count;		/* probes to send; 0: the session's count */
+	struct ibv_ah_attr attr;
+	struct ah_check check;
+	struct ibv_ah *ah;
+	char error[DIAG_MSG_MAX * 2];
+	uint64_t create_usec;
+	uint32_t sent, received, late, send_errors;
+	uint64_t next_send_ns;
+	struct rtt_samples rtt;
+	bool observed_valid;
+	struct probe_reply last_reply;
+	bool reported;		/* given to on_done already */
+	bool judged;
+	struct verdict verdict;
+};
+
+struct probe_in_flight;
+
+struct probe_session {
+	struct probe_settings settings;
+	struct ud_endpoint ep;
+	struct ah_port_facts facts;
+	char hostname[256];	/* names the source in merged reports */
+	const char *device;
+	bool stack_ignores_ah_hop_limit;
+	struct probe_cell *cells;
+	size_t cell_count;
+	struct probe_in_flight *flight;
+	uint32_t probe_id, next_sequence;
+	/* Called once per cell as soon as its last probe resolved (judged
+	 * already), for streaming output; NULL: none. */
+	void (*on_done)(struct probe_session *s, struct probe_cell *c,
+			void *arg);
+	void *on_done_arg;
+};
+
+/* Learns QPN/Q_Key (rendezvous unless t->has_qpn) and the address to
+ * probe; on failure t->ready stays false and t->error says why. */
+void probe_target_resolve(const struct probe_settings *settings,
+			  const struct ah_port_facts *facts,
+			  struct probe_target *t);
+
+/* Port facts, device and host name of the session (before targets are
+ * resolved: they need the link layer). */
+void probe_session_init(struct probe_session *s, const struct device_info *dev,
+			const struct port_info *port);
+
+/* Opens the UD endpoint on dev/port for the cells (already attached to
+ * their targets, cell_count set). Targets whose Q_Key differs from the
+ * first ready one's are marked not ready. Returns 0, or -1 with err. */
+int probe_session_open(struct probe_session *s, const struct device_info *dev,
+		       const struct port_info *port, char *err, size_t len);
+
+/* Builds, checks and creates the cell's AH (c->error on failure). */
+void probe_cell_prepare(struct probe_session *s, struct probe_cell *c);
+bool probe_cell_active(const struct probe_cell *c);
+
+/* Sends and receives until every active cell is done, or *stop is set
+ * (then in-flight probes still get their deadline). Returns 0 or a
+ * negative errno when polling failed. */
+int probe_session_run(struct probe_session *s,
+		      const volatile sig_atomic_t *stop);
+
+/* Judges the cells not judged yet: those that answered first, since
+ * their hop counts explain the losses of other sets to the same target. */
+void probe_session_judge(struct probe_session *s);
+
+/* Drains sends, destroys the AHs and the endpoint; frees the cells'
+ * samples and the in-flight table (not the cells themselves). */
+void probe_session_close(struct probe_session *s);
+
+#endif
