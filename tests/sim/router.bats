@@ -43,3 +43,12 @@ NO_ROUTE=fec0:0:0:9::1
 		 .grh.hop_limit == 255 and .grh.dgid == $g) and
 		(.[1].ah_attr.is_global == 0)'
 }
+
+@test "check: grh_required holds off the subnet (via the router) and not inside it" {
+	printf 'gid:%s grh_required=yes\nnode:H2 grh_required=no\ngid:%s grh_required=yes\n' \
+		"$OFF_SUBNET" "$NO_ROUTE" >"$BATS_TEST_TMPDIR/routed.chk"
+	run -1 iba_on H1 check "$BATS_TEST_TMPDIR/routed.chk"
+	assert_line --index 1 "ok 1 - gid:$OFF_SUBNET grh_required=yes"
+	assert_line --index 2 "ok 2 - node:H2 grh_required=no"
+	assert_line --index 3 --regexp "^not ok 3 - gid:$NO_ROUTE grh_required=yes # got .*no records.*, expected a GRH$"
+}

@@ -1,0 +1,443 @@
+/* ibahprobe check: a bring-up checklist (lib/checklist.h) run as TAP. All
+ * probing entries go through one probe engine at once; path expectations
+ * ask the SA (IB) or the port (RoCE); every expectation is one TAP test. */
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_expect.h"
+#include "checklist.h"
+#include "cli.h"
+#include "device.h"
+#include "diag.h"
+#include "ibrate.h"
+#include "output.h"
+#include "parse.h"
+#include "path_resolve.h"
+#include "probe_engine.h"
+#include "probe_print.h"
+
+enum check_option { CK_OPT_COUNT, CK_OPT_WINDOW, CK_OPT_END };
+
+static const struct opt_spec check_options[] = {
+	[CK_OPT_COUNT] = { "count", 'c', "N", "probes per entry unless the "
+			   "entry says count= (default 5)", COMPLETE_NONE,
+			   NULL },
+	[CK_OPT_WINDOW] = { "window", 'w', "N", "probes in flight across all "
+			    "entries (default 32)", COMPLETE_NONE, NULL },
+	[CK_OPT_END] = OPT_END,
+};
+
+static struct {
+	uint32_t count, window;
+} opts = { .count = PROBE_DEFAULT_COUNT, .window = PROBE_DEFAULT_WINDOW };
+
+static int check_option(int index, const char *arg)
+{
+	char err[DIAG_MSG_MAX];
+	int rc = 0;
+
+	switch (index) {
+	case CK_OPT_COUNT:
+		rc = parse_u32(arg, "count", 1, 1000000, &opts.count, err,
+			       sizeof(err));
+		break;
+	case CK_OPT_WINDOW:
+		rc = parse_u32(arg, "window", 1, PROBE_MAX_WINDOW, &opts.window,
+			       err, sizeof(err));
+		break;
+	}
+	return rc ? cli_usage_error("%s", err) : 0;
+}
+
+/* What the run learned per entry. */
+struct entry_state {
+	struct probe_target target;
+	struct probe_cell *cell;	/* NULL: the entry does not probe */
+	bool path_valid;
+	char path_error[DIAG_MSG_MAX];
+	struct path_record path;
+	bool ah_known;
+	struct ibv_ah_attr ah;
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static int read_checklist(const char *file, struct checklist *list)
+{
+	char err[DIAG_MSG_MAX * 3];
+	FILE *in = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
+	int rc;
+
+	if (!in)
+		return cli_usage_error("cannot open checklist '%s': %m", file);
+	rc = checklist_read(list, in, strcmp(file, "-") == 0 ? "<stdin>" : file,
+			    err, sizeof(err));
+	if (in != stdin)
+		fclose(in);
+	if (rc)
+		return cli_usage_error("%s", err);
+	if (list->count == 0)
+		return cli_usage_error("checklist '%s' has no entry: one "
+				       "destination per line, see "
+				       "ibahprobe-check(8)", file);
+	return 0;
+}
+
+static bool any_entry_needs(const struct checklist *list,
+			    enum expect_need need)
+{
+	for (size_t i = 0; i < list->count; i++)
+		if (entry_needs(&list->entries[i], need))
+			return true;
+	return false;
+}
+
+/* Starts every probing entry's cell in one session. Entries that cannot
+ * be probed keep their reason in target.error / cell->error. */
+static int run_probes(const struct common_opts *common,
+		      struct checklist *list, struct entry_state *st,
+		      const struct device_info *dev,
+		      const struct port_info *port, struct probe_session *s)
+{
+	char err[DIAG_MSG_MAX];
+	size_t n = 0;
+	int rc;
+
+	s->settings = (struct probe_settings){
+		.count = opts.count, .size = PROBE_REQUEST_MIN_SIZE,
+		.window = opts.window, .timeout_ms = common->timeout_ms,
+		.gid_index = common->gid_index,
+	};
+	probe_session_init(s, dev, port);
+	s->cells = calloc(list->count, sizeof(*s->cells));
+	if (!s->cells)
+		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	for (size_t i = 0; i < list->count; i++) {
+		struct check_entry *e = &list->entries[i];
+		struct probe_target *t = &st[i].target;
+		struct probe_cell *c;
+
+		if (!entry_needs(e, NEED_PROBE))
+			continue;
+		t->dest = &e->dest;
+		t->has_qpn = e->has_qpn;
+		t->qpn = e->qpn;
+		t->qkey = e->qkey;
+		probe_target_resolve(&s->settings, &s->facts, t);
+		c = &s->cells[n++];
+		c->target = t;
+		c->count = e->has_count ? e->count : 0;
+		c->asked = (struct probe_params){
+			.hop_limit = e->has_hop_limit ? e->send.hop_limit
+						      : AH_DEFAULT_HOP_LIMIT,
+			.traffic_class = e->send.traffic_class,
+			.flow_label = e->send.flow_label,
+			.sl = e->send.sl,
+		};
+		st[i].cell = c;
+	}
+	s->cell_count = n;
+	if (probe_session_open(s, dev, port, err, sizeof(err)))
+		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	for (size_t i = 0; i < n; i++)
+		if (s->cells[i].target->ready)
+			probe_cell_prepare(s, &s->cells[i]);
+	rc = probe_session_run(s, &interrupted);
+	if (rc)
+		return cli_fail(EXIT_ENVIRONMENT, "polling completions failed: "
+				"%s", strerror(-rc));
+	probe_session_judge(s);
+	for (size_t i = 0; i < list->count; i++)
+		if (st[i].cell && st[i].cell->ah) {
+			st[i].ah_known = true;
+			st[i].ah = st[i].cell->attr;
+		}
+	return 0;
+}
+
+/* Whether the entry needs the SA: a path expectation on IB, or an AH
+ * expectation that no probe answers. */
+static bool wants_sa(const struct check_entry *e, const struct entry_state *st)
+{
+	return entry_needs(e, NEED_PATH) ||
+	       (entry_needs(e, NEED_AH) && !st->ah_known);
+}
+
+/* IB: one windowed SA batch for the entries with path or AH expectations
+ * not met by a probe; their AH follows the kernel's path-record rule. */
+static int resolve_paths(const struct common_opts *common,
+			 struct checklist *list, struct entry_state *st,
+			 const struct ah_port_facts *facts)
+{
+	struct dest_list batch = { 0 };
+	struct path_result *results = NULL;
+	struct path_constraints want = { 0 };
+	struct path_session session;
+	struct ah_fields no_overrides = { 0 };
+	size_t *index = calloc(list->count, sizeof(*index));
+	char err[DIAG_MSG_MAX * 2];
+	int rc = 0;
+
+	batch.items = calloc(list->count, sizeof(*batch.items));
+	results = calloc(list->count, sizeof(*results));
+	if (!index || !batch.items || !results) {
+		rc = cli_fail(EXIT_ENVIRONMENT, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < list->count; i++)
+		if (wants_sa(&list->entries[i], &st[i])) {
+			index[batch.count] = i;
+			batch.items[batch.count++] = list->entries[i].dest;
+		}
+	if (batch.count == 0)
+		goto out;
+	if (path_session_open(&session, common->device, common->port, err,
+			      sizeof(err)) != SA_CLIENT_OK) {
+		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
+		goto out;
+	}
+	if (path_resolve_all(&session, &batch, &want, PATH_DEFAULT_WINDOW,
+			     common->timeout_ms, PATH_DEFAULT_RETRIES, results,
+			     err, sizeof(err)))
+		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	path_session_close(&session);
+	for (size_t k = 0; k < batch.count && rc == 0; k++) {
+		struct entry_state *s = &st[index[k]];
+		struct ah_path ap;
+
+		if (results[k].status != PATH_OK) {
+			snprintf(s->path_error, sizeof(s->path_error), "%s",
+				 results[k].error);
+			continue;
+		}
+		s->path_valid = true;
+		s->path = results[k].record;
+		if (!s->ah_known) {
+			path_record_to_ah_path(&s->path, &ap);
+			ah_build_from_path(&ap, &no_overrides, facts, &s->ah);
+			s->ah_known = true;
+		}
+	}
+out:
+	/* The batch holds copies of the entries' dests: theirs to free. */
+	free(batch.items);
+	free(results);
+	free(index);
+	return rc;
+}
+
+/* RoCE: no SA. The path MTU is the port's active MTU (what rdma_cm uses);
+ * the AH is built from the destination's GID. */
+static void roce_paths(struct checklist *list, struct entry_state *st,
+		       const struct port_info *port,
+		       const struct ah_port_facts *facts)
+{
+	struct ah_fields no_overrides = { 0 };
+
+	for (size_t i = 0; i < list->count; i++) {
+		struct check_entry *e = &list->entries[i];
+		struct entry_state *s = &st[i];
+
+		if (!wants_sa(e, s))
+			continue;
+		if (e->dest.kind == DEST_HOST && !e->dest.has_gid &&
+		    dest_resolve_host(&e->dest, s->path_error,
+				      sizeof(s->path_error)))
+			continue;
+		if (!e->dest.has_gid) {
+			snprintf(s->path_error, sizeof(s->path_error),
+				 "a %s destination means nothing on RoCE",
+				 dest_kind_name(e->dest.kind));
+			continue;
+		}
+		s->path_valid = true;
+		s->path.mtu = ibrate_mtu_code(port->active_mtu);
+		if (!s->ah_known) {
+			ah_build_from_gid(&e->dest.gid, &no_overrides, facts,
+					  &s->ah);
+			s->ah_known = true;
+		}
+	}
+}
+
+static void measure(const struct entry_state *st, bool roce,
+		    struct check_measured *m)
+{
+	const struct probe_cell *c = st->cell;
+	struct rtt_summary rtt;
+
+	memset(m, 0, sizeof(*m));
+	m->hops = -1;
+	if (c) {
+		if (!c->target->ready)
+			m->probe_error = c->target->error;
+		else if (!c->ah)
+			m->probe_error = c->error;
+		m->probed = true;
+		m->sent = c->sent;
+		m->received = c->received;
+		m->asked = c->asked;
+		m->hops = c->verdict.hops;
+		if (rtt_summarize(&c->rtt, &rtt) == 0) {
+			m->rtt_valid = true;
+			m->rtt_median_us = rtt.median_us;
+			m->rtt_p99_us = rtt.p99_us;
+		}
+		m->observed_valid = c->observed_valid;
+		m->grh_present = c->last_reply.observed.grh_present;
+		m->tclass_seen = c->last_reply.observed.traffic_class;
+		m->flow_label_seen = c->last_reply.observed.flow_label;
+	}
+	m->path_valid = st->path_valid;
+	m->path_error = st->path_error[0] ? st->path_error : NULL;
+	m->path_mtu = ibrate_mtu_bytes(st->path.mtu);
+	m->has_path_sl = st->path_valid && !roce;
+	m->path_sl = st->path.sl;
+	m->ah_known = st->ah_known;
+	m->ah_is_global = st->ah.is_global;
+	if (!st->ah_known)
+		m->ah_error = m->probe_error ? m->probe_error : m->path_error;
+}
+
+/* TAP or JSON, one test per expectation; returns how many failed. */
+static size_t report(const char *file, const struct checklist *list,
+		     const struct entry_state *st, const struct probe_session *s,
+		     bool roce)
+{
+	size_t tests = 0, failed = 0, n = 0;
+
+	for (size_t i = 0; i < list->count; i++)
+		tests += list->entries[i].expect_count;
+	out_open_object(NULL);
+	out_string("checklist", NULL, file);
+	out_text("1..%zu\n", tests);
+	out_open_array("results");
+	for (size_t i = 0; i < list->count; i++) {
+		const struct check_entry *e = &list->entries[i];
+		struct check_measured m;
+
+		measure(&st[i], roce, &m);
+		for (size_t k = 0; k < e->expect_count; k++) {
+			const struct expectation *x = &e->expects[k];
+			struct check_outcome o;
+
+			check_expect_judge(x, &m, &o);
+			n++;
+			failed += !o.ok;
+			out_open_object(NULL);
+			out_uint("test", o.ok ? "ok %" PRIu64 : "not ok %" PRIu64, n);
+			out_uint("line", NULL, e->line);
+			out_string("dest", " - %s", e->dest.text);
+			out_string("expectation", " %s", x->text);
+			out_bool("ok", NULL, o.ok);
+			out_string("got", o.ok ? NULL : " # got %s", o.got);
+			out_string("expected", o.ok ? NULL : ", expected %s",
+				   o.expected);
+			out_newline();
+			out_close_object();
+		}
+		if (diag_verbosity > 0 && st[i].cell && !out_is_json()) {
+			out_text("# line %u:\n", e->line);
+			probe_cell_print(s, st[i].cell);
+		}
+	}
+	out_close_array();
+	out_uint("tests", NULL, tests);
+	out_uint("passed", NULL, tests - failed);
+	out_uint("failed", NULL, failed);
+	out_close_object();
+	if (failed)
+		out_text("# %zu of %zu expectations failed\n", failed, tests);
+	return failed;
+}
+
+static int check_run(const struct common_opts *common, int argc, char **argv)
+{
+	struct checklist list = { 0 };
+	struct device_list devices = { 0 };
+	const struct device_info *dev = NULL;
+	const struct port_info *port;
+	struct probe_session s = { 0 };
+	struct entry_state *st = NULL;
+	struct ah_port_facts facts;
+	struct sigaction sa = { .sa_handler = on_signal };
+	char err[DIAG_MSG_MAX];
+	bool roce;
+	int rc;
+
+	if (argc != 1) {
+		rc = cli_usage_error("check takes one checklist file ('-' for "
+				     "stdin), got %d arguments; see "
+				     "ibahprobe-check(8)", argc);
+		goto out;
+	}
+	rc = read_checklist(argv[0], &list);
+	if (rc)
+		goto out;
+	st = calloc(list.count, sizeof(*st));
+	if (!st) {
+		rc = cli_fail(EXIT_ENVIRONMENT, "out of memory");
+		goto out;
+	}
+	if (device_discover(&devices, common->device, err, sizeof(err))) {
+		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
+		goto out;
+	}
+	port = device_pick_port(&devices, common->device, common->port, &dev,
+				err, sizeof(err));
+	if (!port) {
+		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
+		goto out;
+	}
+	if (any_entry_needs(&list, NEED_PROBE) &&
+	    dev->source != DEVICE_FROM_VERBS) {
+		rc = cli_fail(EXIT_ENVIRONMENT, "the checklist probes, and "
+			      "probing needs a verbs device; %s is visible "
+			      "through umad only (path_mtu, path_sl and "
+			      "grh_required work without one)", dev->name);
+		goto out;
+	}
+	roce = port->link_layer == LINK_LAYER_ETHERNET;
+	ah_port_facts_from_port(port, &facts);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (any_entry_needs(&list, NEED_PROBE)) {
+		rc = run_probes(common, &list, st, dev, port, &s);
+		if (rc)
+			goto out;
+	}
+	if (roce)
+		roce_paths(&list, st, port, &facts);
+	else
+		rc = resolve_paths(common, &list, st, &facts);
+	if (rc)
+		goto out;
+	rc = report(argv[0], &list, st, &s, roce) || interrupted ? EXIT_PROBLEM
+								  : EXIT_FINE;
+out:
+	probe_session_close(&s);
+	free(s.cells);
+	free(st);
+	device_list_free(&devices);
+	checklist_free(&list);
+	return rc;
+}
+
+const struct command cmd_check = {
+	.name = "check",
+	.args = "FILE",
+	.summary = "a bring-up checklist of expectations per destination, "
+		   "as TAP; exit 0 only when every one holds",
+	.options = check_options,
+	.option = check_option,
+	.run = check_run,
+};

@@ -1,0 +1,73 @@
+#!/usr/bin/env bats
+# check without a device: options and checklist files are refused before
+# anything is opened (exit 2, the file, line and column named, nothing on
+# stdout); a good checklist without a device exits 3. Path expectations
+# are tested on the simulated subnet (tests/sim/check.bats), probing ones
+# on rxe (tests/vm/check.bats).
+
+load helpers
+
+check_bad_values() {
+	cat <<'TABLE'
+--count|0|1000001|x||count
+--window|0|1025|x||window
+TABLE
+}
+
+@test "every check option refuses bad values: exit 2, message, empty stdout" {
+	echo "lid:3" >"$BATS_TEST_TMPDIR/ok.chk"
+	refuses_bad_values check "$BATS_TEST_TMPDIR/ok.chk" < <(check_bad_values)
+}
+
+@test "check -h shows the usage and its options" {
+	run -0 "$IBAHPROBE" check -h
+	assert_line --index 0 "Usage: ibahprobe [OPTIONS] check [OPTIONS] FILE"
+	assert_output --partial "--count N"
+	assert_output --partial "--window N"
+}
+
+@test "a mistake in the checklist: exit 2, file:line:column and the reason, empty stdout, JSON error" {
+	local f=$BATS_TEST_TMPDIR/rack.chk row
+	while IFS='|' read -r -a row; do
+		printf '# rack 12\n\nlid:4 path_sl=0\n%s\n' "${row[0]}" >"$f"
+		run -2 --separate-stderr "$IBAHPROBE" check "$f"
+		[ -z "$output" ] || fail "'${row[0]}' wrote to stdout: $output"
+		assert_equal "$stderr" "ibahprobe: error: $f:4:${row[1]}"
+		run -2 --separate-stderr "$IBAHPROBE" check -j "$f"
+		assert_json_error 2
+	done <<'TABLE'
+host-c:18517 hops=one|19: hops 'one' is not a number: expected 0-255
+host-c:18517 reachable=yes|14: reachable is written as a bare word
+  lid:3 fast|9: unknown word 'fast': expected reachable, unreachable, hops, loss, rtt_median, rtt_p99, tclass_preserved, tclass_seen, flow_label_preserved, path_mtu, path_sl, grh_required, or what to send: hop_limit, tclass, flow_label, sl, count, qpn, qkey
+lid:3 tclass=0x28 tclass=0x30|19: tclass is given twice
+lid:3 flow_label=0x123456|18: 20-bit flow label '0x123456' is out of range: expected 0-1048575 (0x0-0xfffff)
+lid:3 loss<=101%|13: loss '101' is out of range: expected 0-100 (percent)
+lid:3 qkey=0x11|7: qkey= needs qpn=: without them the rendezvous tells both
+bad!host hops=1|1: destination 'bad!host' is not a LID, GID, address or host name: expected lid:N, gid:ADDR, guid:0x..., node:NAME, an address or a host name
+TABLE
+}
+
+@test "no file, two files, an unreadable file, an empty checklist: exit 2" {
+	run -2 --separate-stderr "$IBAHPROBE" check
+	[[ $stderr == *"check takes one checklist file ('-' for stdin), got 0 arguments"* ]]
+	run -2 --separate-stderr "$IBAHPROBE" check a b
+	[[ $stderr == *"got 2 arguments"* ]]
+	run -2 --separate-stderr "$IBAHPROBE" check /nonexistent.chk
+	assert_equal "$stderr" "ibahprobe: error: cannot open checklist '/nonexistent.chk': No such file or directory"
+	printf '# nothing yet\n\n' >"$BATS_TEST_TMPDIR/empty.chk"
+	run -2 --separate-stderr "$IBAHPROBE" check "$BATS_TEST_TMPDIR/empty.chk"
+	[[ $stderr == *"has no entry"* ]]
+	[ -z "$output" ]
+	run -2 --separate-stderr bash -c "printf 'lid:3 hops=x\n' | '$IBAHPROBE' check -"
+	[[ $stderr == *"<stdin>:1:12: hops 'x' is not a number"* ]] || fail "$stderr"
+}
+
+@test "a good checklist without any RDMA device: exit 3, a clear message, nothing on stdout" {
+	has_rdma_device && skip "this machine has an RDMA device"
+	printf 'lid:3 path_mtu>=2048\n' >"$BATS_TEST_TMPDIR/ok.chk"
+	run -3 --separate-stderr "$IBAHPROBE" check "$BATS_TEST_TMPDIR/ok.chk"
+	[ -z "$output" ]
+	[[ $stderr == "ibahprobe: error: no RDMA device found"* ]] || fail "$stderr"
+	run -3 --separate-stderr "$IBAHPROBE" check -j "$BATS_TEST_TMPDIR/ok.chk"
+	assert_json_error 3
+}

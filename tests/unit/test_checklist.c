@@ -1,0 +1,187 @@
+/* Unit tests of checklist files: every word, its value forms, defaults,
+ * comments, and errors with their line and column. */
+#include <stdlib.h>
+
+#include "checklist.h"
+#include "diag.h"
+#include "tap.h"
+#include "ud_endpoint.h"
+
+static char err[DIAG_MSG_MAX * 3];
+
+/* Parses one line into a fresh list; returns the parser's status. */
+static int one(const char *text, struct checklist *list)
+{
+	memset(list, 0, sizeof(*list));
+	err[0] = '\0';
+	return checklist_add_line(list, text, 7, err, sizeof(err));
+}
+
+static void test_entry_words(void)
+{
+	struct checklist l;
+	const struct check_entry *e;
+
+	is_int(one("198.18.4.4:18518 tclass=0x28 hop_limit=3 flow_label=0x12345 "
+		   "sl=2 count=9 reachable hops=1-2 loss<=20% rtt_median<=2ms "
+		   "rtt_p99<=900us tclass_seen=0x30 tclass_preserved "
+		   "flow_label_preserved path_mtu>=2048 path_sl=3 "
+		   "grh_required=yes", &l), 0, "a line with every word parses");
+	e = &l.entries[0];
+	is_int(l.count, 1, "one entry");
+	is_int(e->line, 7, "its line number");
+	is_str(e->dest.text, "198.18.4.4:18518", "the destination as given");
+	ok(e->dest.has_port && e->dest.port == 18518, "with its port");
+	ok(e->has_traffic_class && e->send.traffic_class == 0x28, "tclass=0x28");
+	ok(e->has_hop_limit && e->send.hop_limit == 3, "hop_limit=3");
+	ok(e->has_flow_label && e->send.flow_label == 0x12345, "flow_label");
+	ok(e->has_sl && e->send.sl == 2, "sl=2");
+	ok(e->has_count && e->count == 9, "count=9");
+	ok(!e->has_qpn, "no qpn: the rendezvous tells");
+	is_int(e->expect_count, 11, "eleven expectations");
+	is_int(e->expects[0].kind, EXPECT_REACHABLE, "reachable");
+	ok(e->expects[1].kind == EXPECT_HOPS && e->expects[1].low == 1 &&
+		   e->expects[1].high == 2, "hops=1-2 is a range");
+	ok(e->expects[2].kind == EXPECT_LOSS && e->expects[2].low == 0 &&
+		   e->expects[2].high == 20, "loss<=20%% is at most 20");
+	ok(e->expects[3].kind == EXPECT_RTT_MEDIAN &&
+		   e->expects[3].high == 2000, "rtt_median<=2ms is 2000 us");
+	ok(e->expects[4].kind == EXPECT_RTT_P99 && e->expects[4].high == 900,
+	   "rtt_p99<=900us");
+	ok(e->expects[5].kind == EXPECT_TCLASS_SEEN && e->expects[5].low == 0x30 &&
+		   e->expects[5].high == 0x30, "tclass_seen=0x30 is exact");
+	is_int(e->expects[6].kind, EXPECT_TCLASS_PRESERVED, "tclass_preserved");
+	is_int(e->expects[7].kind, EXPECT_FLOW_LABEL_PRESERVED,
+	       "flow_label_preserved");
+	ok(e->expects[8].kind == EXPECT_PATH_MTU && e->expects[8].low == 2048 &&
+		   e->expects[8].high == UINT64_MAX, "path_mtu>=2048 is at least");
+	ok(e->expects[9].kind == EXPECT_PATH_SL && e->expects[9].low == 3,
+	   "path_sl=3");
+	ok(e->expects[10].kind == EXPECT_GRH_REQUIRED && e->expects[10].low == 1,
+	   "grh_required=yes");
+	is_str(e->expects[2].text, "loss<=20%", "the words as written, for TAP");
+	is_int(e->expects[1].column, 84, "expectation columns are kept");
+	ok(entry_needs(e, NEED_PROBE) && entry_needs(e, NEED_PATH) &&
+		   entry_needs(e, NEED_AH), "it needs probes, a path and an AH");
+	checklist_free(&l);
+
+	is_int(one("lid:12 qpn=0x11 qkey=0x1234 path_mtu=1024 hops=2", &l), 0,
+	       "qpn and qkey skip the rendezvous");
+	e = &l.entries[0];
+	ok(e->has_qpn && e->qpn == 0x11 && e->qkey == 0x1234, "qpn, qkey kept");
+	ok(e->expects[0].low == 1024 && e->expects[0].high == 1024,
+	   "path_mtu=1024 is exact");
+	ok(e->expects[1].low == 2 && e->expects[1].high == 2, "hops=2 is exact");
+	checklist_free(&l);
+
+	is_int(one("lid:12 qpn=0x11", &l), 0, "qpn alone");
+	is_int(l.entries[0].qkey, UD_DEFAULT_QKEY, "takes the default Q_Key");
+	checklist_free(&l);
+
+	is_int(one("  host-c:18517   # the router's far side", &l), 0,
+	       "a destination alone, indented, with a comment");
+	e = &l.entries[0];
+	ok(e->expect_count == 1 && e->expects[0].kind == EXPECT_REACHABLE,
+	   "expects reachable");
+	ok(!entry_needs(e, NEED_PATH) && entry_needs(e, NEED_PROBE),
+	   "and only probes");
+	checklist_free(&l);
+
+	is_int(one("lid:4 grh_required=no path_sl=0", &l), 0, "path-only entry");
+	ok(!entry_needs(&l.entries[0], NEED_PROBE), "sends no probe");
+	ok(l.entries[0].expects[0].low == 0, "grh_required=no is 0");
+	checklist_free(&l);
+
+	is_int(one("lid:4 loss<=0 loss<=5", &l), 0,
+	       "the same expectation twice is two tests");
+	is_int(l.entries[0].expect_count, 2, "both kept");
+	checklist_free(&l);
+
+	is_int(one("", &l), 0, "an empty line");
+	is_int(l.count, 0, "adds nothing");
+	is_int(one("   # comment only\t", &l), 0, "a comment line");
+	is_int(l.count, 0, "adds nothing either");
+	checklist_free(&l);
+}
+
+static void test_errors(void)
+{
+	static const struct {
+		const char *line, *message;
+	} bad[] = {
+		{ "lid:3 bogus", "7:7: unknown word 'bogus': expected reachable" },
+		{ "lid:3 hops=3-1", "7:12: hops range '3-1' runs backwards" },
+		{ "lid:3 hops=256", "7:12: hops '256' is out of range: expected 0-255" },
+		{ "lid:3 hops<=2", "7:7: hops is written as hops=N or hops=N-M" },
+		{ "lid:3 hops=", "7:7: hops is written as hops=N or hops=N-M" },
+		{ "lid:3 loss=12", "7:7: loss is written as loss<=N" },
+		{ "lid:3 loss<=101%", "7:13: loss '101' is out of range: expected 0-100" },
+		{ "lid:3 rtt_median<=5s", "7:19: rtt_median '5s' is not a number" },
+		{ "lid:3 rtt_median<=3600001ms", "7:19: rtt_median '3600001' is out of range" },
+		{ "lid:3 path_mtu>=3000", "7:17: mtu '3000' is not valid" },
+		{ "lid:3 path_mtu<=2048", "7:7: path_mtu is written as path_mtu>=N or path_mtu=N" },
+		{ "lid:3 path_sl=16", "7:15: path_sl '16' is out of range: expected 0-15" },
+		{ "lid:3 grh_required=maybe", "7:20: grh_required takes yes or no, not 'maybe'" },
+		{ "lid:3 reachable=1", "7:7: reachable is written as a bare word" },
+		{ "lid:3 tclass_seen", "7:7: tclass_seen is written as tclass_seen=N" },
+		{ "lid:3 tclass=0x1ff", "7:14: traffic class '0x1ff' is out of range" },
+		{ "lid:3 flow_label=0x123456", "7:18: 20-bit flow label '0x123456' is out of range" },
+		{ "lid:3 sl=16", "7:10: 4-bit sl '16' is out of range" },
+		{ "lid:3 count=0", "7:13: count '0' is out of range: expected 1-1000000" },
+		{ "lid:3 count=2 count=3", "7:15: count is given twice" },
+		{ "lid:3 tclass<=3", "7:7: tclass is written as tclass=VALUE" },
+		{ "lid:3 hops=1 qkey=5", "7:14: qkey= needs qpn=" },
+		{ "lid:99999", "7:1: lid '99999' is out of range" },
+		{ "   gid:zz reachable", "7:4: " },
+	};
+	struct checklist l;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		is_int(one(bad[i].line, &l), -1, "refused: %s", bad[i].line);
+		ok(strncmp(err, bad[i].message, strlen(bad[i].message)) == 0,
+		   "message of '%s' starts '%s'", bad[i].line, bad[i].message);
+		if (strncmp(err, bad[i].message, strlen(bad[i].message)) != 0)
+			printf("#   got \"%s\"\n", err);
+		is_int(l.count, 0, "nothing added for '%s'", bad[i].line);
+	}
+}
+
+static void test_read(void)
+{
+	static const char good[] =
+		"# rack 12 bring-up\n"
+		"\n"
+		"host-b:18516 hops=0\n"
+		"host-c:18517 tclass=0x28 tclass_preserved   # via R1\n"
+		"lid:7 path_mtu>=2048\n";
+	static const char broken[] =
+		"host-b:18516\n"
+		"host-c:18517 hops=one\n";
+	struct checklist l = { 0 };
+	FILE *in;
+
+	in = fmemopen((void *)good, sizeof(good) - 1, "r");
+	is_int(checklist_read(&l, in, "rack12.chk", err, sizeof(err)), 0,
+	       "a file with comments and blank lines");
+	fclose(in);
+	is_int(l.count, 3, "three entries");
+	ok(l.entries[0].line == 3 && l.entries[1].line == 4 &&
+		   l.entries[2].line == 5, "with their line numbers");
+	checklist_free(&l);
+
+	in = fmemopen((void *)broken, sizeof(broken) - 1, "r");
+	is_int(checklist_read(&l, in, "rack12.chk", err, sizeof(err)), -1,
+	       "an error on line 2");
+	fclose(in);
+	is_str(err, "rack12.chk:2:19: hops 'one' is not a number: expected 0-255",
+	       "names the file, line and column");
+	ok(l.count == 0 && l.entries == NULL, "and keeps nothing");
+}
+
+int main(void)
+{
+	test_entry_words();
+	test_errors();
+	test_read();
+	return tap_done();
+}
