@@ -17,7 +17,6 @@
 #include "parse.h"
 #include "path_resolve.h"
 #include "probe_engine.h"
-#include "probe_print.h"
 
 enum check_option { CK_OPT_COUNT, CK_OPT_WINDOW, CK_OPT_END };
 
@@ -308,10 +307,34 @@ static void measure(const struct entry_state *st, bool roce,
 		m->ah_error = m->probe_error ? m->probe_error : m->path_error;
 }
 
+/* -v: what was measured for a probed entry, as TAP comments. */
+static void comment_measured(const struct check_entry *e,
+			     const struct entry_state *st,
+			     const struct check_measured *m)
+{
+	const struct verdict *v = &st->cell->verdict;
+
+	out_text("# line %u %s: ", e->line, e->dest.text);
+	if (m->probe_error) {
+		out_text("%s\n", m->probe_error);
+		return;
+	}
+	out_text("sent %u received %u hops %d", m->sent, m->received, m->hops);
+	if (m->rtt_valid)
+		out_text(" rtt median %.1f us p99 %.1f us", m->rtt_median_us,
+			 m->rtt_p99_us);
+	if (m->observed_valid && m->grh_present)
+		out_text(" seen hop_limit %u traffic_class 0x%02x flow_label "
+			 "0x%05x", st->cell->last_reply.observed.hop_limit,
+			 m->tclass_seen, m->flow_label_seen);
+	out_text("\n");
+	for (size_t i = 0; i < v->text_count; i++)
+		out_text("#   %s\n", v->text[i]);
+}
+
 /* TAP or JSON, one test per expectation; returns how many failed. */
 static size_t report(const char *file, const struct checklist *list,
-		     const struct entry_state *st, const struct probe_session *s,
-		     bool roce)
+		     const struct entry_state *st, bool roce)
 {
 	size_t tests = 0, failed = 0, n = 0;
 
@@ -345,10 +368,8 @@ static size_t report(const char *file, const struct checklist *list,
 			out_newline();
 			out_close_object();
 		}
-		if (diag_verbosity > 0 && st[i].cell && !out_is_json()) {
-			out_text("# line %u:\n", e->line);
-			probe_cell_print(s, st[i].cell);
-		}
+		if (diag_verbosity > 0 && st[i].cell)
+			comment_measured(e, &st[i], &m);
 	}
 	out_close_array();
 	out_uint("tests", NULL, tests);
@@ -421,7 +442,7 @@ static int check_run(const struct common_opts *common, int argc, char **argv)
 		rc = resolve_paths(common, &list, st, &facts);
 	if (rc)
 		goto out;
-	rc = report(argv[0], &list, st, &s, roce) || interrupted ? EXIT_PROBLEM
+	rc = report(argv[0], &list, st, roce) || interrupted ? EXIT_PROBLEM
 								  : EXIT_FINE;
 out:
 	probe_session_close(&s);

@@ -301,6 +301,10 @@ static int send_probe(struct probe_session *s, struct probe_cell *c,
 
 	if (!slot)
 		return -EAGAIN;
+	/* The loop's `now` is for scheduling; the RTT starts right here, so
+	 * probes sent back to back do not share one start time. */
+	now = monotonic_ns();
+	h.send_time_ns = now;
 	probe_encode_request(&h, buf, s->settings.size);
 	rc = ud_send(&s->ep, c->ah, c->target->info.qpn, c->target->info.qkey,
 		     buf, s->settings.size);
