@@ -20,13 +20,7 @@ setup_file() {
 	start_serve d "$BATS_FILE_TMPDIR/serve.d" $PD
 }
 
-teardown_file() {
-	local f
-	for f in "$BATS_FILE_TMPDIR"/*.pid; do
-		[ -e "$f" ] && kill "$(cat "$f")" 2>/dev/null
-	done
-	wait 2>/dev/null || true
-}
+teardown_file() { stop_serves "$BATS_FILE_TMPDIR"; }
 
 # check from endpoint a, bounded; the checklist comes on stdin.
 check_a() {

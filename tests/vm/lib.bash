@@ -51,6 +51,16 @@ start_serve() {
 	return 1
 }
 
+# stop_serves DIR: ends every responder start_serve left a LOGFILE.pid for
+# in DIR (a bats file's teardown_file).
+stop_serves() {
+	local f
+	for f in "$1"/*.pid; do
+		[ -e "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+	wait 2>/dev/null || true
+}
+
 # wait_listen PORT [SECONDS]: until a TCP socket listens on PORT.
 wait_listen() {
 	local port=$1 end=$((SECONDS + ${2:-10}))

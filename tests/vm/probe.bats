@@ -25,13 +25,7 @@ setup_file() {
 	done
 }
 
-teardown_file() {
-	local f
-	for f in "$BATS_FILE_TMPDIR"/*.pid; do
-		[ -e "$f" ] && kill "$(cat "$f")" 2>/dev/null
-	done
-	wait 2>/dev/null || true
-}
+teardown_file() { stop_serves "$BATS_FILE_TMPDIR"; }
 
 # probe from endpoint a, bounded.
 probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe "$@"; }
