@@ -1,0 +1,78 @@
+/* IB-native responder discovery through SA ServiceRecords: serve
+ * registers its UD QP (SubnAdmSet) under ibahprobe's ServiceID, renews the
+ * finite lease and deletes the record on exit (SubnAdmDelete); probe asks
+ * for every record (SubnAdmGetTable) and a path to each (PathRecord). */
+#ifndef IBAHPROBE_RESPONDER_DISCOVERY_H
+#define IBAHPROBE_RESPONDER_DISCOVERY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "path_resolve.h"
+#include "servicerec.h"
+
+#define DISCOVERY_RETRIES 2
+
+/* One registered responder, kept alive until it is deleted. */
+struct responder_registration {
+	struct path_session session;
+	struct responder_record responder;
+	bool open;
+	bool registered;
+	uint32_t timeout_ms;
+	uint64_t renew_at_ns;	/* monotonic */
+};
+
+/* Opens the SA client of the port; the record starts out with the port's
+ * GID and LID, the caller adds QPN, Q_Key and the rest. */
+enum sa_client_error registration_open(struct responder_registration *g,
+				       const char *ca, uint8_t port,
+				       uint32_t timeout_ms, char *err,
+				       size_t errlen);
+/* SubnAdmSet of g->responder; checks that the SA's answer holds the
+ * record. -1 with err set on failure. */
+int registration_set(struct responder_registration *g, char *err,
+		     size_t errlen);
+/* Renews the lease when a third of it is left (one attempt, no retries:
+ * the caller is a responder that must not stall; two more chances come
+ * before the lease ends). 0: nothing due or renewed; -1 with err set. */
+int registration_renew_if_due(struct responder_registration *g,
+			      uint64_t now_ns, char *err, size_t errlen);
+/* SubnAdmDelete of the record. 0 deleted; 1 the SA had no such record
+ * (its lease ran out); -1 with err set. */
+int registration_delete(struct responder_registration *g, char *err,
+			size_t errlen);
+void registration_close(struct responder_registration *g);
+uint64_t registration_now_ns(void);
+
+struct discovered_responder {
+	struct responder_record responder;
+	bool path_ok;
+	uint16_t dlid;		/* from the PathRecord */
+	char error[DIAG_MSG_MAX];
+};
+
+struct discovery {
+	size_t count;
+	struct discovered_responder *items;
+	size_t foreign;		/* records under our ServiceID, not ours */
+	bool truncated;		/* the SA's answer arrived cut */
+	size_t expected;	/* records the whole answer held */
+};
+
+/* Every registered responder, each with a path from this port. Returns 0,
+ * or -1 with err set when the SA did not answer or the answer is
+ * unusable. */
+int responder_discover(struct path_session *s, uint32_t timeout_ms,
+		       unsigned retries, struct discovery *d, char *err,
+		       size_t errlen);
+/* The warning for a truncated answer, in words. */
+void discovery_truncation_message(const struct discovery *d, char *buf,
+				  size_t len);
+/* The list as text rows or a JSON array (probe --discover --list). */
+void discovery_print(const struct discovery *d);
+void discovery_free(struct discovery *d);
+
+#endif
