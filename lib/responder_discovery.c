@@ -9,6 +9,7 @@
 #include "gid.h"
 #include "output.h"
 #include "responder_discovery.h"
+#include "wire_bytes.h"
 
 uint64_t registration_now_ns(void)
 {
@@ -173,6 +174,7 @@ static int take_table(const struct sa_query *q, struct discovery *d,
 			d->foreign++;
 			continue;
 		}
+		r->found = true;
 		d->count++;
 	}
 	return 0;
@@ -186,7 +188,6 @@ static int resolve_paths(struct path_session *s, struct discovery *d,
 	struct path_constraints none = { 0 };
 	struct dest_list dests = { 0 };
 	struct path_result *results;
-	char text[GID_TEXT_MAX + 8], gid[GID_TEXT_MAX];
 	int rc = -1;
 
 	if (d->count == 0)
@@ -196,19 +197,16 @@ static int resolve_paths(struct path_session *s, struct discovery *d,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (size_t i = 0; i < d->count; i++) {
-		snprintf(text, sizeof(text), "gid:%s",
-			 gid_format(&d->items[i].responder.gid, gid,
-				    sizeof(gid)));
-		if (dest_list_add(&dests, text, err, errlen))
-			goto out;
-	}
+	if (discovery_to_dests(d, &dests, err, errlen))
+		goto out;
 	if (path_resolve_all(s, &dests, &none, PATH_DEFAULT_WINDOW,
 			     timeout_ms, retries, results, err, errlen))
 		goto out;
 	for (size_t i = 0; i < d->count; i++) {
 		struct discovered_responder *r = &d->items[i];
 
+		if (!r->found)
+			continue;
 		r->path_ok = results[i].status == PATH_OK;
 		if (r->path_ok)
 			r->dlid = results[i].record.dlid;
@@ -259,6 +257,127 @@ out:
 	return rc;
 }
 
+/* One looked-up record: ours, for the GID asked, or why not. */
+static void take_lookup(const struct sa_query *q, uint32_t timeout_ms,
+			struct discovered_responder *r)
+{
+	struct service_record rec;
+	union ibv_gid asked = r->responder.gid;
+	char gid[GID_TEXT_MAX], why[96];
+
+	if (q->result == SA_RESULT_STATUS && q->status == 0x0300) {
+		snprintf(r->error, sizeof(r->error), "no ibahprobe responder "
+			 "is registered for %s in the SA",
+			 gid_format(&asked, gid, sizeof(gid)));
+		return;
+	}
+	if (q->result != SA_RESULT_OK) {
+		sa_query_describe(q, "ServiceRecord Get", timeout_ms, r->error,
+				  sizeof(r->error));
+		return;
+	}
+	servicerec_decode(q->response + SA_HEADER_BYTES, &rec);
+	if (servicerec_to_responder(&rec, &r->responder, why, sizeof(why))) {
+		r->responder.gid = asked;
+		snprintf(r->error, sizeof(r->error), "the SA's record for %s "
+			 "is not an ibahprobe responder's: %s",
+			 gid_format(&asked, gid, sizeof(gid)), why);
+		return;
+	}
+	r->found = true;
+}
+
+int responder_lookup(struct path_session *s, const struct dest_list *dests,
+		     uint32_t timeout_ms, unsigned retries,
+		     struct discovery *d, char *err, size_t errlen)
+{
+	struct sa_query *q = calloc(dests->count, sizeof(*q));
+	size_t timeouts = 0;
+	int rc = -1;
+
+	memset(d, 0, sizeof(*d));
+	d->items = calloc(dests->count ? dests->count : 1, sizeof(*d->items));
+	if (!q || !d->items) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	d->count = dests->count;
+	for (size_t i = 0; i < dests->count; i++) {
+		const struct dest *dst = &dests->items[i];
+		union ibv_gid *gid = &d->items[i].responder.gid;
+		struct service_record rec;
+
+		if (dst->has_gid) {
+			*gid = dst->gid;
+		} else {
+			/* guid: in this subnet: the port's prefix. */
+			memcpy(gid->raw, s->sa.port_gid.raw, 8);
+			wire_put64(gid->raw, 8, dst->guid);
+		}
+		servicerec_discovery_query(&rec);
+		rec.gid = *gid;
+		sa_encode_service_request(q[i].request, SA_METHOD_GET, 0, &rec,
+					  SR_COMP_ID | SR_COMP_GID);
+	}
+	if (sa_client_run(&s->sa, q, dests->count, PATH_DEFAULT_WINDOW,
+			  timeout_ms, retries, err, errlen))
+		goto out;
+	for (size_t i = 0; i < dests->count; i++) {
+		take_lookup(&q[i], timeout_ms, &d->items[i]);
+		timeouts += q[i].result == SA_RESULT_TIMEOUT;
+	}
+	if (dests->count && timeouts == dests->count) {
+		snprintf(err, errlen, "cannot ask the SA (SM LID %u via %s port "
+			 "%u) for responders: %s; is the subnet manager "
+			 "running?", s->sa.sm_lid, s->sa.ca, s->sa.port_num,
+			 d->items[0].error);
+		goto out;
+	}
+	rc = resolve_paths(s, d, timeout_ms, retries, err, errlen);
+out:
+	if (q)
+		sa_queries_release(q, dests->count);
+	free(q);
+	if (rc)
+		discovery_free(d);
+	return rc;
+}
+
+int discovery_fetch(const char *ca, uint8_t port, uint32_t timeout_ms,
+		    const struct dest_list *dests, struct discovery *d,
+		    char *err, size_t errlen)
+{
+	struct path_session s;
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	if (path_session_open(&s, ca, port, err, errlen) != SA_CLIENT_OK)
+		return EXIT_ENVIRONMENT;
+	if (dests && dests->count)
+		rc = responder_lookup(&s, dests, timeout_ms, DISCOVERY_RETRIES,
+				      d, err, errlen);
+	else
+		rc = responder_discover(&s, timeout_ms, DISCOVERY_RETRIES, d,
+					err, errlen);
+	path_session_close(&s);
+	return rc ? EXIT_ENVIRONMENT : EXIT_FINE;
+}
+
+int discovery_to_dests(const struct discovery *d, struct dest_list *dests,
+		       char *err, size_t errlen)
+{
+	char text[GID_TEXT_MAX + 8], gid[GID_TEXT_MAX];
+
+	for (size_t i = 0; i < d->count; i++) {
+		snprintf(text, sizeof(text), "gid:%s",
+			 gid_format(&d->items[i].responder.gid, gid,
+				    sizeof(gid)));
+		if (dest_list_add(dests, text, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
 void discovery_truncation_message(const struct discovery *d, char *buf,
 				  size_t len)
 {
@@ -286,6 +405,13 @@ void discovery_print(const struct discovery *d)
 
 		out_open_object(NULL);
 		out_string("gid", "%s", gid_format(&p->gid, gid, sizeof(gid)));
+		if (!r->found) {
+			out_string("status", ": %s", "error");
+			out_string("error", " %s", r->error);
+			out_newline();
+			out_close_object();
+			continue;
+		}
 		out_string("host", " host %s", p->host[0] ? p->host : "-");
 		out_string("status", ": %s", r->path_ok ? "ok" : "error");
 		if (r->path_ok)

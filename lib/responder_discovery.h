@@ -49,6 +49,7 @@ uint64_t registration_now_ns(void);
 
 struct discovered_responder {
 	struct responder_record responder;
+	bool found;		/* a record was there */
 	bool path_ok;
 	uint16_t dlid;		/* from the PathRecord */
 	char error[DIAG_MSG_MAX];
@@ -68,6 +69,24 @@ struct discovery {
 int responder_discover(struct path_session *s, uint32_t timeout_ms,
 		       unsigned retries, struct discovery *d, char *err,
 		       size_t errlen);
+/* The records of the given destinations only (gid:, an IPv6 GID, or
+ * guid: with this port's subnet prefix): one SubnAdmGet on ServiceID and
+ * GID each, so each answer is one record, which needs no RMPP. Item i of
+ * d is destination i; one without a record is not found. */
+int responder_lookup(struct path_session *s, const struct dest_list *dests,
+		     uint32_t timeout_ms, unsigned retries,
+		     struct discovery *d, char *err, size_t errlen);
+/* responder_discover(), or responder_lookup() when dests holds any,
+ * through a session of its own on ca/port (NULL, 0: the first active
+ * port); returns 0, or an exit status with err set. */
+int discovery_fetch(const char *ca, uint8_t port, uint32_t timeout_ms,
+		    const struct dest_list *dests, struct discovery *d,
+		    char *err, size_t errlen);
+/* The discovered responders with a path as gid: destinations, in order
+ * (index i of dests is item i of d; responders without a path keep their
+ * place and fail when probed). */
+int discovery_to_dests(const struct discovery *d, struct dest_list *dests,
+		       char *err, size_t errlen);
 /* The warning for a truncated answer, in words. */
 void discovery_truncation_message(const struct discovery *d, char *buf,
 				  size_t len);
