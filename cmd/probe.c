@@ -833,7 +833,8 @@ static int discover_usage(const struct dest_list *dests)
 		    d->kind != DEST_ADDR)
 			return cli_usage_error("with --discover, a destination "
 					       "is a GID or guid: whose record "
-					       "the SA has, not a %s: '%s'",
+					       "the SA has, not a %s "
+					       "destination: '%s'",
 					       dest_kind_name(d->kind),
 					       d->text);
 	}
