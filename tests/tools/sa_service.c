@@ -2,7 +2,9 @@
  * half of `serve --register` without a verbs device, for the simulated
  * subnet. Registers a record with the given QPN and Q_Key, renews it
  * while it runs, and deletes it on SIGINT/SIGTERM; -x exits at once
- * without deleting, as a crashed responder would. */
+ * without deleting, as a crashed responder would; -N registers the record
+ * under a raw ServiceName (not renewed): a record of another service
+ * under ibahprobe's ServiceID. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
@@ -25,8 +27,8 @@ static void on_signal(int sig)
 static void usage(void)
 {
 	fprintf(stderr, "usage: sa_service [-C ca] [-P port] [-t timeout_ms] "
-		"[-l lease_s] [-g GID] [-n host] [-r rendezvous_port] "
-		"[-p pidfile] [-x] QPN QKEY\n");
+		"[-l lease_s] [-g GID] [-n host | -N raw_name] "
+		"[-r rendezvous_port] [-p pidfile] [-x] QPN QKEY\n");
 	exit(2);
 }
 
@@ -42,18 +44,42 @@ static uint32_t number(const char *s)
 	return (uint32_t)v;
 }
 
+/* A Set with the record's name replaced: what another program under the
+ * same ServiceID would register. */
+static int set_raw_name(struct responder_registration *g, const char *name,
+			char *err, size_t errlen)
+{
+	struct service_record rec;
+	struct sa_query q = { 0 };
+	uint64_t mask = servicerec_from_responder(&g->responder, &rec);
+
+	snprintf(rec.name, sizeof(rec.name), "%s", name);
+	sa_encode_service_request(q.request, SA_METHOD_SET, 0, &rec, mask);
+	if (sa_client_run(&g->session.sa, &q, 1, 1, g->timeout_ms, 2, err,
+			  errlen))
+		return -1;
+	if (q.result != SA_RESULT_OK) {
+		sa_query_describe(&q, "ServiceRecord Set", g->timeout_ms, err,
+				  errlen);
+		return -1;
+	}
+	g->registered = true;	/* deleted on exit, never renewed */
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct responder_registration g;
 	struct sigaction sa = { .sa_handler = on_signal };
 	const char *ca = NULL, *gid = NULL, *host = NULL, *pidfile = NULL;
+	const char *raw_name = NULL;
 	uint32_t port = 0, timeout_ms = 200, lease = IBAHPROBE_SERVICE_LEASE_S;
 	uint32_t rendezvous = 0;
 	bool crash = false;
 	char err[512], text[64];
 	int opt, rc;
 
-	while ((opt = getopt(argc, argv, "C:P:t:l:g:n:r:p:x")) != -1) {
+	while ((opt = getopt(argc, argv, "C:P:t:l:g:n:N:r:p:x")) != -1) {
 		switch (opt) {
 		case 'C': ca = optarg; break;
 		case 'P': port = number(optarg); break;
@@ -61,6 +87,7 @@ int main(int argc, char **argv)
 		case 'l': lease = number(optarg); break;
 		case 'g': gid = optarg; break;
 		case 'n': host = optarg; break;
+		case 'N': raw_name = optarg; break;
 		case 'r': rendezvous = number(optarg); break;
 		case 'p': pidfile = optarg; break;
 		case 'x': crash = true; break;
@@ -86,7 +113,8 @@ int main(int argc, char **argv)
 		gethostname(g.responder.host, sizeof(g.responder.host) - 1);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (registration_set(&g, err, sizeof(err))) {
+	if (raw_name ? set_raw_name(&g, raw_name, err, sizeof(err))
+		     : registration_set(&g, err, sizeof(err))) {
 		fprintf(stderr, "sa_service: %s\n", err);
 		registration_close(&g);
 		return 3;
