@@ -545,13 +545,15 @@ static int serve_run(const struct common_opts *common, int argc, char **argv)
 		}
 	}
 	fill_info(&s, dev->name);
+	/* Before registering: a signal meanwhile ends the loop at once, and
+	 * the record is still deleted. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	if (opts.register_sa) {
 		rc = register_responder(&s, bound, common->timeout_ms);
 		if (rc)
 			goto out_listen;
 	}
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	s.last_refill_ns = monotonic_ns();
 	s.tokens = 1;
 	print_ready(&s, s.listen_fd >= 0 ? bound : NULL);

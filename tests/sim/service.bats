@@ -8,12 +8,15 @@
 
 load helpers
 
-setup_file() { sim_setup_file two-switch.topo; }
-teardown_file() { sim_stop; }
-
 # The test driver built with the binary under test (build/ or build-san/).
 SA_SERVICE=$(dirname "$IBAHPROBE")/tests/tools/sa_service
 [ -x "$SA_SERVICE" ] || SA_SERVICE=$TOP/build/tests/tools/sa_service
+
+setup_file() {
+	[ -x "$SA_SERVICE" ] || skip "tests/tools/sa_service is not built (make check-build)"
+	sim_setup_file two-switch.topo
+}
+teardown_file() { sim_stop; }
 
 SERVICES=()
 
