@@ -23,6 +23,7 @@ enum {
 	RMPP_VERSION = 24, RMPP_TYPE = 25, RMPP_RESP_FLAGS = 26,
 	RMPP_STATUS = 27, RMPP_SEGMENT = 28, RMPP_PAYLOAD_LENGTH = 32,
 	RMPP_HEADER_END = 36,
+	RMPP_SEGMENT_DATA = SA_MAD_BYTES - RMPP_HEADER_END,
 };
 
 /* PathRecord offsets. */
@@ -299,13 +300,22 @@ int sa_table_layout(const uint8_t *msg, size_t len, size_t record_bytes,
 	have = len - SA_HEADER_BYTES;
 	total = have;
 	sa_decode_rmpp(msg, &rmpp);
-	/* The first segment's payload length counts the whole message from
-	 * the end of the RMPP header; without it (not RMPP, or a stack that
-	 * leaves it 0) all that arrived is all there is. */
+	/* The first segment's payload length covers every segment, each
+	 * with its 20 bytes of SA header after the RMPP header (as the
+	 * kernel's MAD layer sends and reassembles: 220 bytes of RMPP data a
+	 * segment). A reassembled message has its exact length anyway; the
+	 * payload length tells how much is missing from a message cut to its
+	 * first packet. Without it (not RMPP, or a stack that leaves it 0),
+	 * all that arrived is all there is. */
 	if ((rmpp.flags & SA_RMPP_FLAG_ACTIVE) &&
 	    (rmpp.flags & SA_RMPP_FLAG_FIRST || rmpp.segment <= 1) &&
-	    rmpp.payload_length > SA_HEADER_BYTES - RMPP_HEADER_END)
-		total = rmpp.payload_length - (SA_HEADER_BYTES - RMPP_HEADER_END);
+	    rmpp.payload_length > RMPP_SEGMENT_DATA - SA_DATA_BYTES) {
+		size_t segments = (rmpp.payload_length + RMPP_SEGMENT_DATA - 1) /
+				  RMPP_SEGMENT_DATA;
+
+		total = rmpp.payload_length -
+			segments * (RMPP_SEGMENT_DATA - SA_DATA_BYTES);
+	}
 	t->expected = records_in(total, t->stride, record_bytes);
 	t->count = records_in(total < have ? total : have, t->stride,
 			      record_bytes);

@@ -176,12 +176,14 @@ static void test_table_layout(void)
 	ok(t.count == 1 && !t.truncated && t.stride == 176, "one whole record");
 	free(m);
 
-	/* Reassembled by the kernel: exact length, payload length in the
-	 * first segment's header counts from byte 36. */
+	/* Reassembled by the kernel: exact length; the first segment's
+	 * payload length counts 220 bytes a segment, 20 of them SA header:
+	 * 544 bytes of records in 3 segments are 604. */
 	m = table(3, 184, &len);
+	is_int(len, 56 + 544, "three records at a stride of 184: 600 bytes");
 	m[26] |= SA_RMPP_FLAG_FIRST;
-	m[35] = (uint8_t)(len - 36);
-	m[34] = (uint8_t)((len - 36) >> 8);
+	m[34] = 604 >> 8;
+	m[35] = 604 & 0xff;
 	sa_table_layout(m, len, SERVICE_RECORD_BYTES, &t, err, sizeof(err));
 	ok(t.count == 3 && t.expected == 3 && !t.truncated,
 	   "three records at a padded stride of 184");
@@ -190,6 +192,25 @@ static void test_table_layout(void)
 			sizeof(err));
 	ok(t.count == 1 && t.expected == 3 && t.truncated,
 	   "cut to the first packet: 1 of 3, truncated");
+	free(m);
+
+	/* Ten segments (11 records at 176, 1,936 bytes): 2,136. */
+	m = table(11, 176, &len);
+	m[26] |= SA_RMPP_FLAG_FIRST;
+	m[34] = 2136 >> 8;
+	m[35] = 2136 & 0xff;
+	sa_table_layout(m, len, SERVICE_RECORD_BYTES, &t, err, sizeof(err));
+	ok(t.count == 11 && t.expected == 11 && !t.truncated,
+	   "eleven records in ten segments: whole, not taken for cut");
+	free(m);
+
+	/* One segment: 20 + 176 bytes of payload. */
+	m = table(1, 176, &len);
+	m[26] |= SA_RMPP_FLAG_FIRST | SA_RMPP_FLAG_LAST;
+	m[35] = 196;
+	sa_table_layout(m, len, SERVICE_RECORD_BYTES, &t, err, sizeof(err));
+	ok(t.count == 1 && t.expected == 1 && !t.truncated,
+	   "one segment with its payload length");
 	free(m);
 
 	/* As the simulator delivers two records: one MAD, RMPP active, no
