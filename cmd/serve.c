@@ -381,15 +381,21 @@ static void print_summary(const struct server *s, const char *why)
 	out_flush_record();
 }
 
-/* The SA record lives as long as its lease: renew it in time. */
+/* The SA record lives as long as its lease: renew it in time; say once
+ * when renewing starts failing, and when it works again. */
 static void renew_registration(struct server *s)
 {
 	char err[DIAG_MSG_MAX * 3];
+	int rc = registration_renew_if_due(&s->reg, monotonic_ns(), err,
+					   sizeof(err));
 
-	if (registration_renew_if_due(&s->reg, monotonic_ns(), err,
-				      sizeof(err)))
-		diag_warn("renewing the SA registration failed (retrying "
-			  "every second until the lease ends): %s", err);
+	if (rc < 0 && s->reg.renew_failures == 1)
+		diag_warn("%s; retrying every second (the record lapses %u s "
+			  "after the last renewal)", err,
+			  s->reg.responder.lease);
+	else if (rc > 0 && s->reg.recovered_after)
+		diag_warn("registered with the SA again, after %u failed "
+			  "renewals", s->reg.recovered_after);
 }
 
 /* Registers the QP, once it is up; the rendezvous port goes along so

@@ -103,11 +103,15 @@ int registration_set(struct responder_registration *g, char *err,
 int registration_renew_if_due(struct responder_registration *g,
 			      uint64_t now_ns, char *err, size_t errlen)
 {
-	if (!g->registered || !g->renew_at_ns || now_ns < g->renew_at_ns)
+	if (!g->renew_at_ns || now_ns < g->renew_at_ns)
 		return 0;
-	if (registration_send_set(g, 0, err, errlen) == 0)
-		return 0;
-	/* Try again in a second; the lease has two thirds left. */
+	if (registration_send_set(g, 0, err, errlen) == 0) {
+		g->recovered_after = g->renew_failures;
+		g->renew_failures = 0;
+		return 1;
+	}
+	g->renew_failures++;
+	sa_client_refresh_sm(&g->session.sa);
 	g->renew_at_ns = now_ns + 1000000000u;
 	return -1;
 }

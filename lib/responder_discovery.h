@@ -23,6 +23,8 @@ struct responder_registration {
 	bool registered;
 	uint32_t timeout_ms;
 	uint64_t renew_at_ns;	/* monotonic */
+	unsigned renew_failures;	/* in a row, so far */
+	unsigned recovered_after;	/* failures before the last renewal */
 };
 
 /* Opens the SA client of the port; the record starts out with the port's
@@ -35,9 +37,13 @@ enum sa_client_error registration_open(struct responder_registration *g,
  * record. -1 with err set on failure. */
 int registration_set(struct responder_registration *g, char *err,
 		     size_t errlen);
-/* Renews the lease when a third of it is left (one attempt, no retries:
- * the caller is a responder that must not stall; two more chances come
- * before the lease ends). 0: nothing due or renewed; -1 with err set. */
+/* Renews the lease when two thirds of it are over (one attempt, no
+ * retries: the caller is a responder that must not stall). After a
+ * failure it tries again every second, with the SM LID read again from
+ * the port (an SM failover moves the SA), for as long as it takes: a
+ * restarted SM gets the record back. Returns 0 when nothing was due, 1
+ * when renewed (recovered_after: the failures before), -1 with err set
+ * when it failed. */
 int registration_renew_if_due(struct responder_registration *g,
 			      uint64_t now_ns, char *err, size_t errlen);
 /* SubnAdmDelete of the record. 0 deleted; 1 the SA had no such record

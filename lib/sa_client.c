@@ -93,6 +93,19 @@ enum sa_client_error sa_client_open(struct sa_client *c, const char *ca,
 	return SA_CLIENT_OK;
 }
 
+int sa_client_refresh_sm(struct sa_client *c)
+{
+	umad_port_t up;
+
+	if (umad_get_port(c->ca, c->port_num, &up) < 0)
+		return -1;
+	c->lid = (uint16_t)up.base_lid;
+	c->sm_lid = (uint16_t)up.sm_lid;
+	c->sm_sl = (uint8_t)up.sm_sl;
+	umad_release_port(&up);
+	return 0;
+}
+
 void sa_client_close(struct sa_client *c)
 {
 	if (c->agent >= 0)

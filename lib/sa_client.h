@@ -39,6 +39,9 @@ enum sa_client_error {
 enum sa_client_error sa_client_open(struct sa_client *c, const char *ca,
 				    uint8_t port, char *err, size_t errlen);
 void sa_client_close(struct sa_client *c);
+/* Reads the port's SM LID and SL (and LID) again: after an SM failover
+ * the SA is elsewhere. Returns 0, or -1 when the port cannot be read. */
+int sa_client_refresh_sm(struct sa_client *c);
 
 enum sa_result {
 	SA_RESULT_PENDING,

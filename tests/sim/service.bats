@@ -150,6 +150,21 @@ saquery_services() {
 		(.[0].error | test("is not an ibahprobe responder.s: service name .someone-else."))'
 }
 
+@test "SM restarted: a holder keeps renewing, warns once, and its record is back in the new SA" {
+	start_service h2 H2 -l 3 -t 100 0x123 0x1ab4e0be
+	sim_kill_sm
+	_sim_wait 10 grep -q "renewal failed" "$SIM_DIR/h2.out" ||
+		fail "no failed renewal: $(cat "$SIM_DIR/h2.out")"
+	sleep 3		# the lease would have run out by now
+	sim_restart_sm
+	_sim_wait 10 grep -q "^registered again after [0-9]* failed renewals" "$SIM_DIR/h2.out" ||
+		fail "not registered again: $(cat "$SIM_DIR/h2.out")"
+	run -0 iba_on H1 probe --discover --list -j "gid:$(sim_gid H2)"
+	echo "$output" | jq -e '.[0].status == "ok" and .[0].qpn == 291'
+	[ "$(grep -c "renewal failed" "$SIM_DIR/h2.out")" -eq 1 ] ||
+		fail "warned more than once: $(cat "$SIM_DIR/h2.out")"
+}
+
 @test "SM killed: register, discover and delete fail within the deadline, exit 3, no hang" {
 	local start
 	start_service h2 H2 0x123 0x1ab4e0be

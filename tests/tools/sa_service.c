@@ -137,9 +137,15 @@ int main(int argc, char **argv)
 	}
 	while (!stop) {
 		poll(NULL, 0, 100);
-		if (registration_renew_if_due(&g, registration_now_ns(), err,
-					      sizeof(err)))
+		rc = registration_renew_if_due(&g, registration_now_ns(), err,
+					       sizeof(err));
+		if (rc < 0 && g.renew_failures == 1)
 			fprintf(stderr, "sa_service: renewal failed: %s\n", err);
+		else if (rc > 0 && g.recovered_after) {
+			printf("registered again after %u failed renewals\n",
+			       g.recovered_after);
+			fflush(stdout);
+		}
 	}
 	rc = registration_delete(&g, err, sizeof(err));
 	if (rc < 0)
