@@ -859,10 +859,13 @@ static int discover_responders(const struct common_opts *common,
 		discovery_truncation_message(d, err, sizeof(err));
 		diag_warn("%s", err);
 	}
+	/* An empty list is a result; nothing to probe is a setup failure,
+	 * as when no rendezvous answers. */
 	if (table && d->count == 0)
-		return cli_fail(EXIT_PROBLEM, "no ibahprobe responder is "
-				"registered in the SA: start 'ibahprobe serve "
-				"--register' on the responders");
+		return cli_fail(opts.list ? EXIT_PROBLEM : EXIT_ENVIRONMENT,
+				"no ibahprobe responder is registered in the "
+				"SA: start 'ibahprobe serve --register' on the "
+				"responders");
 	if (opts.list) {
 		discovery_print(d);
 		for (size_t i = 0; i < d->count; i++)
