@@ -157,6 +157,16 @@ static uint8_t *table(size_t n, size_t stride, size_t *len)
 	return m;
 }
 
+/* Marks m the first segment of an RMPP message of paylen bytes. */
+static void first_segment(uint8_t *m, uint8_t flags, uint32_t paylen)
+{
+	m[26] |= flags;
+	m[32] = (uint8_t)(paylen >> 24);
+	m[33] = (uint8_t)(paylen >> 16);
+	m[34] = (uint8_t)(paylen >> 8);
+	m[35] = (uint8_t)paylen;
+}
+
 static void test_table_layout(void)
 {
 	struct sa_table t;
@@ -181,9 +191,7 @@ static void test_table_layout(void)
 	 * 544 bytes of records in 3 segments are 604. */
 	m = table(3, 184, &len);
 	is_int(len, 56 + 544, "three records at a stride of 184: 600 bytes");
-	m[26] |= SA_RMPP_FLAG_FIRST;
-	m[34] = 604 >> 8;
-	m[35] = 604 & 0xff;
+	first_segment(m, SA_RMPP_FLAG_FIRST, 604);
 	sa_table_layout(m, len, SERVICE_RECORD_BYTES, &t, err, sizeof(err));
 	ok(t.count == 3 && t.expected == 3 && !t.truncated,
 	   "three records at a padded stride of 184");
@@ -196,9 +204,7 @@ static void test_table_layout(void)
 
 	/* Ten segments (11 records at 176, 1,936 bytes): 2,136. */
 	m = table(11, 176, &len);
-	m[26] |= SA_RMPP_FLAG_FIRST;
-	m[34] = 2136 >> 8;
-	m[35] = 2136 & 0xff;
+	first_segment(m, SA_RMPP_FLAG_FIRST, 2136);
 	sa_table_layout(m, len, SERVICE_RECORD_BYTES, &t, err, sizeof(err));
 	ok(t.count == 11 && t.expected == 11 && !t.truncated,
 	   "eleven records in ten segments: whole, not taken for cut");
@@ -206,8 +212,7 @@ static void test_table_layout(void)
 
 	/* One segment: 20 + 176 bytes of payload. */
 	m = table(1, 176, &len);
-	m[26] |= SA_RMPP_FLAG_FIRST | SA_RMPP_FLAG_LAST;
-	m[35] = 196;
+	first_segment(m, SA_RMPP_FLAG_FIRST | SA_RMPP_FLAG_LAST, 196);
 	sa_table_layout(m, len, SERVICE_RECORD_BYTES, &t, err, sizeof(err));
 	ok(t.count == 1 && t.expected == 1 && !t.truncated,
 	   "one segment with its payload length");
