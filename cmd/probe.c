@@ -15,11 +15,13 @@
 #include "parse.h"
 #include "probe_engine.h"
 #include "probe_print.h"
+#include "responder_discovery.h"
 
 enum probe_option {
 	PR_OPT_QPN, PR_OPT_QKEY, PR_OPT_HOP_LIMIT, PR_OPT_TCLASS,
 	PR_OPT_FLOW_LABEL, PR_OPT_SL, PR_OPT_COUNT, PR_OPT_INTERVAL,
-	PR_OPT_SIZE, PR_OPT_WINDOW, PR_OPT_JSONL, PR_OPT_FILE, PR_OPT_END,
+	PR_OPT_SIZE, PR_OPT_WINDOW, PR_OPT_JSONL, PR_OPT_FILE,
+	PR_OPT_DISCOVER, PR_OPT_LIST, PR_OPT_END,
 };
 
 static const struct opt_spec probe_options[] = {
@@ -53,6 +55,13 @@ static const struct opt_spec probe_options[] = {
 	[PR_OPT_FILE] = { "file", 'f', "FILE", "read destinations from FILE "
 			  "('-' for stdin), one per line", COMPLETE_FILE,
 			  NULL },
+	[PR_OPT_DISCOVER] = { "discover", 0, NULL, "probe every responder "
+			      "registered in the SA (serve --register; "
+			      "InfiniBand), instead of DESTs", COMPLETE_NONE,
+			      NULL },
+	[PR_OPT_LIST] = { "list", 0, NULL, "with --discover: list the "
+			  "registered responders, probe nothing",
+			  COMPLETE_NONE, NULL },
 	[PR_OPT_END] = OPT_END,
 };
 
@@ -65,6 +74,7 @@ static struct {
 	uint32_t count, interval_ms, size, window;
 	bool jsonl;
 	const char *file;
+	bool discover, list;
 } opts = {
 	.qkey = UD_DEFAULT_QKEY, .count = PROBE_DEFAULT_COUNT,
 	.size = PROBE_REQUEST_MIN_SIZE, .window = PROBE_DEFAULT_WINDOW,
@@ -111,6 +121,12 @@ static int probe_option(int index, const char *arg)
 		break;
 	case PR_OPT_FILE:
 		opts.file = arg;
+		break;
+	case PR_OPT_DISCOVER:
+		opts.discover = true;
+		break;
+	case PR_OPT_LIST:
+		opts.list = true;
 		break;
 	}
 	return rc ? cli_usage_error("%s", err) : 0;
@@ -185,12 +201,94 @@ static void stream_cell(struct probe_session *s, struct probe_cell *c,
 	out_flush_record();
 }
 
+/* --discover: the SA names the responders, their QPNs and Q_Keys; DESTs,
+ * if any, choose whose records are looked up, by GID. */
+static int discover_usage(const struct dest_list *dests)
+{
+	if (opts.has_qpn || opts.has_qkey)
+		return cli_usage_error("--discover takes each responder's QPN "
+				       "and Q_Key from its SA record: drop "
+				       "--qpn and --qkey");
+	for (size_t i = 0; i < dests->count; i++) {
+		const struct dest *d = &dests->items[i];
+
+		if (d->kind != DEST_GID && d->kind != DEST_GUID &&
+		    d->kind != DEST_ADDR)
+			return cli_usage_error("with --discover, a destination "
+					       "is a GID or guid: whose record "
+					       "the SA has, not a %s "
+					       "destination: '%s'",
+					       dest_kind_name(d->kind),
+					       d->text);
+	}
+	return 0;
+}
+
+/* Asks the SA for every record, or for the records of dests; without
+ * dests, fills them (one per record, in order) unless listing. Returns 0,
+ * or the exit status after saying why. */
+static int discover_responders(const struct common_opts *common,
+			       const char *ca, uint8_t port,
+			       struct discovery *d, struct dest_list *dests)
+{
+	char err[DIAG_MSG_MAX * 3];
+	bool table = dests->count == 0;
+	int rc = discovery_fetch(ca, port, common->timeout_ms, dests, d, err,
+				 sizeof(err));
+
+	if (rc)
+		return cli_fail(rc, "%s", err);
+	if (d->truncated) {
+		discovery_truncation_message(d, err, sizeof(err));
+		diag_warn("%s", err);
+	}
+	/* An empty list is a result; nothing to probe is a setup failure,
+	 * as when no rendezvous answers. */
+	if (table && d->count == 0)
+		return cli_fail(opts.list ? EXIT_PROBLEM : EXIT_ENVIRONMENT,
+				"no ibahprobe responder is registered in the "
+				"SA: start 'ibahprobe serve --register' on the "
+				"responders");
+	if (opts.list) {
+		discovery_print(d);
+		for (size_t i = 0; i < d->count; i++)
+			if (!d->items[i].path_ok)
+				return EXIT_PROBLEM;
+		return d->truncated ? EXIT_PROBLEM : EXIT_FINE;
+	}
+	if (table && discovery_to_dests(d, dests, err, sizeof(err)))
+		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	return 0;
+}
+
+/* A discovered responder as a target: its record and path say it all. */
+static void take_discovered(const struct discovered_responder *found,
+			    struct probe_target *t)
+{
+	t->known_hops = -1;
+	if (!found->path_ok) {
+		snprintf(t->error, sizeof(t->error), "%s", found->error);
+		return;
+	}
+	t->has_qpn = true;
+	t->info.qpn = t->qpn = found->responder.qpn;
+	t->info.qkey = t->qkey = found->responder.qkey;
+	t->dgid = found->responder.gid;
+	t->has_dgid = true;
+	t->dlid = found->dlid;
+	t->ready = true;
+}
+
 static int collect_dests(int argc, char **argv, struct dest_list *dests)
 {
 	char err[DIAG_MSG_MAX + 64];
 
+	if (opts.list && !opts.discover)
+		return cli_usage_error("--list needs --discover");
 	if (dest_list_collect(dests, argc, argv, opts.file, err, sizeof(err)))
 		return cli_usage_error("%s", err);
+	if (opts.discover)
+		return discover_usage(dests);
 	if (dests->count == 0)
 		return cli_usage_error("probe needs at least one destination; "
 				       "'ibahprobe probe -h' shows the forms");
@@ -204,6 +302,7 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 {
 	struct dest_list dests = { 0 };
 	struct device_list devices = { 0 };
+	struct discovery disc = { 0 };
 	const struct device_info *dev;
 	const struct port_info *port;
 	struct sweep sw = { 0 };
@@ -226,6 +325,12 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 		rc = collect_dests(argc, argv, &dests);
 	if (rc)
 		goto out;
+	/* Listing needs no verbs device: it works on umad alone. */
+	if (opts.list) {
+		rc = discover_responders(common, common->device, common->port,
+					 &disc, &dests);
+		goto out;
+	}
 	if (opts.jsonl) {
 		out_init(OUT_JSONL, false);
 		s.on_done = stream_cell;
@@ -249,6 +354,19 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 				     dev->name, port->port_num);
 		goto out;
 	}
+	if (opts.discover && port->link_layer == LINK_LAYER_ETHERNET) {
+		rc = cli_fail(EXIT_ENVIRONMENT, "--discover needs an InfiniBand "
+			      "port: %s port %u is RoCE, which has no SA; give "
+			      "the responders' addresses instead", dev->name,
+			      port->port_num);
+		goto out;
+	}
+	if (opts.discover) {
+		rc = discover_responders(common, dev->name, port->port_num,
+					 &disc, &dests);
+		if (rc)
+			goto out;
+	}
 	probe_session_init(&s, dev, port);
 	targets = calloc(dests.count, sizeof(*targets));
 	s.cell_count = dests.count * sw.count;
@@ -262,7 +380,11 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 		targets[i].has_qpn = opts.has_qpn;
 		targets[i].qpn = opts.qpn;
 		targets[i].qkey = opts.qkey;
-		probe_target_resolve(&s.settings, &s.facts, &targets[i]);
+		if (opts.discover)
+			take_discovered(&disc.items[i], &targets[i]);
+		else
+			probe_target_resolve(&s.settings, &s.facts,
+					     &targets[i]);
 		ready += targets[i].ready;
 	}
 	if (ready == 0 && !opts.has_qpn) {
@@ -311,8 +433,10 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 	}
 	if (!opts.jsonl)
 		out_close_array();
-	rc = good == s.cell_count && !interrupted ? EXIT_FINE : EXIT_PROBLEM;
+	rc = good == s.cell_count && !interrupted && !disc.truncated
+		     ? EXIT_FINE : EXIT_PROBLEM;
 out:
+	discovery_free(&disc);
 	probe_session_close(&s);
 	free(s.cells);
 	free(targets);
@@ -324,7 +448,7 @@ out:
 
 const struct command cmd_probe = {
 	.name = "probe",
-	.args = "DEST...",
+	.args = "DEST... | --discover [DEST...]",
 	.summary = "UD probes: reachability, RTT and what happens to the GRH, "
 		   "per destination and parameter set",
 	.options = probe_options,

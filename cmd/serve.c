@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -20,11 +21,13 @@
 #include "parse.h"
 #include "probe_wire.h"
 #include "rendezvous.h"
+#include "responder_discovery.h"
 #include "ud_endpoint.h"
 
 enum serve_option {
 	SERVE_OPT_QKEY, SERVE_OPT_LISTEN, SERVE_OPT_NO_LISTEN, SERVE_OPT_COUNT,
-	SERVE_OPT_DURATION, SERVE_OPT_MAX_RATE, SERVE_OPT_END,
+	SERVE_OPT_DURATION, SERVE_OPT_MAX_RATE, SERVE_OPT_REGISTER,
+	SERVE_OPT_END,
 };
 
 static const struct opt_spec serve_options[] = {
@@ -44,6 +47,11 @@ static const struct opt_spec serve_options[] = {
 	[SERVE_OPT_MAX_RATE] = { "max-rate", 0, "N", "replies per second at "
 				 "most (default 20000); the rest are dropped",
 				 COMPLETE_NONE, NULL },
+	[SERVE_OPT_REGISTER] = { "register", 0, NULL, "register a "
+				 "ServiceRecord with the SA, so 'probe "
+				 "--discover' finds this responder "
+				 "(InfiniBand; removed on exit)", COMPLETE_NONE,
+				 NULL },
 	[SERVE_OPT_END] = OPT_END,
 };
 
@@ -60,6 +68,7 @@ static struct {
 	uint64_t count;
 	uint32_t duration_s;
 	uint32_t max_rate;
+	bool register_sa;
 } opts = { .qkey = UD_DEFAULT_QKEY, .max_rate = SERVE_DEFAULT_MAX_RATE };
 
 static int serve_option(int index, const char *arg)
@@ -99,6 +108,9 @@ static int serve_option(int index, const char *arg)
 		rc = parse_u32(arg, "max rate", 1, 10000000, &opts.max_rate,
 			       err, sizeof(err));
 		break;
+	case SERVE_OPT_REGISTER:
+		opts.register_sa = true;
+		break;
 	}
 	return rc ? cli_usage_error("%s", err) : 0;
 }
@@ -124,6 +136,7 @@ struct server {
 	const struct port_info *port;
 	struct responder_info info;
 	int listen_fd;
+	struct responder_registration reg;
 	uint64_t answered;
 	uint64_t dropped[DROP_COUNT];
 	/* Token bucket for the reply rate cap. */
@@ -328,6 +341,7 @@ static void print_ready(const struct server *s, const char *bound)
 		out_string("rendezvous", " rendezvous %s", bound);
 	else
 		out_null("rendezvous", " rendezvous %s");
+	out_bool("registered", " registered %s", s->reg.registered);
 	out_open_array("gids");
 	for (size_t i = 0; i < info->gid_count; i++) {
 		out_open_object(NULL);
@@ -367,6 +381,62 @@ static void print_summary(const struct server *s, const char *why)
 	out_flush_record();
 }
 
+/* The SA record lives as long as its lease: renew it in time; say once
+ * when renewing starts failing, and when it works again. */
+static void renew_registration(struct server *s)
+{
+	char err[DIAG_MSG_MAX * 3];
+	int rc = registration_renew_if_due(&s->reg, monotonic_ns(), err,
+					   sizeof(err));
+
+	if (rc < 0 && s->reg.renew_failures == 1)
+		diag_warn("%s; retrying every second (the record lapses %u s "
+			  "after the last renewal)", err,
+			  s->reg.responder.lease);
+	else if (rc > 0 && s->reg.recovered_after)
+		diag_warn("registered with the SA again, after %u failed "
+			  "renewals", s->reg.recovered_after);
+}
+
+/* Registers the QP, once it is up; the rendezvous port goes along so
+ * probers that find us in the SA can also use it. */
+static int register_responder(struct server *s, const char *bound,
+			      uint32_t timeout_ms)
+{
+	struct responder_record *r = &s->reg.responder;
+	const char *colon = strrchr(bound, ':');
+	char err[DIAG_MSG_MAX * 3];
+
+	if (registration_open(&s->reg, s->info.device, s->info.port_num,
+			      timeout_ms, err, sizeof(err)) != SA_CLIENT_OK)
+		return cli_fail(EXIT_ENVIRONMENT, "--register: %s", err);
+	r->qpn = s->info.qpn;
+	r->qkey = s->info.qkey;
+	if (s->listen_fd >= 0 && colon)
+		r->rendezvous_port = (uint16_t)strtoul(colon + 1, NULL, 10);
+	if (gethostname(r->host, sizeof(r->host) - 1))
+		r->host[0] = '\0';
+	if (registration_set(&s->reg, err, sizeof(err)))
+		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	return 0;
+}
+
+/* Removes the record at exit; a failure only leaves it to its lease. */
+static void unregister_responder(struct server *s)
+{
+	char err[DIAG_MSG_MAX * 3];
+	int rc;
+
+	if (!s->reg.registered)
+		return;
+	rc = registration_delete(&s->reg, err, sizeof(err));
+	if (rc < 0)
+		diag_warn("%s", err);
+	else if (rc > 0)
+		diag_verbose(1, "the SA had no record to delete: its lease "
+			     "ran out");
+}
+
 static int serve_loop(struct server *s, const char **why)
 {
 	uint64_t end_ns = opts.duration_s
@@ -398,6 +468,7 @@ static int serve_loop(struct server *s, const char **why)
 			if ((end_ns - now) / 1000000 < (uint64_t)timeout)
 				timeout = (int)((end_ns - now) / 1000000) + 1;
 		}
+		renew_registration(s);
 		if (ud_arm(&s->ep))
 			return -1;
 		handle_completions(s);
@@ -451,6 +522,14 @@ static int serve_run(const struct common_opts *common, int argc, char **argv)
 			      "only: serve needs a verbs device", dev->name);
 		goto out_devices;
 	}
+	if (opts.register_sa && s.port->link_layer == LINK_LAYER_ETHERNET) {
+		rc = cli_fail(EXIT_ENVIRONMENT, "--register needs an InfiniBand "
+			      "port: %s port %u is RoCE, which has no SA; "
+			      "probers find this responder through the "
+			      "rendezvous instead", dev->name,
+			      s.port->port_num);
+		goto out_devices;
+	}
 	config.device = dev->name;
 	config.port_num = s.port->port_num;
 	config.qkey = opts.qkey;
@@ -472,18 +551,28 @@ static int serve_run(const struct common_opts *common, int argc, char **argv)
 		}
 	}
 	fill_info(&s, dev->name);
+	/* Before registering: a signal meanwhile ends the loop at once, and
+	 * the record is still deleted. */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	if (opts.register_sa) {
+		rc = register_responder(&s, bound, common->timeout_ms);
+		if (rc)
+			goto out_listen;
+	}
 	s.last_refill_ns = monotonic_ns();
 	s.tokens = 1;
 	print_ready(&s, s.listen_fd >= 0 ? bound : NULL);
 	rc = serve_loop(&s, &why);
 	if (rc)
 		why = "error";
+	unregister_responder(&s);
 	print_summary(&s, why);
 	rc = rc ? cli_fail(EXIT_ENVIRONMENT, "waiting for completions "
 			   "failed: %s", strerror(errno))
 		: EXIT_FINE;
+out_listen:
+	registration_close(&s.reg);
 	if (s.listen_fd >= 0)
 		close(s.listen_fd);
 out_cache:

@@ -20,27 +20,6 @@ void path_session_close(struct path_session *s)
 	sa_client_close(&s->sa);
 }
 
-static void describe_failure(const struct sa_query *q, const char *what,
-			     uint32_t timeout_ms, char *buf, size_t len)
-{
-	if (q->result == SA_RESULT_STATUS)
-		snprintf(buf, len, "%s: SA answered %s (status 0x%04x)", what,
-			 sa_status_str(q->status), q->status);
-	else if (q->abandoned)
-		snprintf(buf, len, "%s: not answered: the SA went silent "
-			 "(another query got no answer in all its tries, and "
-			 "no query has been answered since)", what);
-	else if (q->result == SA_RESULT_TIMEOUT &&
-		 q->umad_error == ETIMEDOUT)
-		snprintf(buf, len, "%s: no answer from the SA within %u ms "
-			 "(%u tries)", what, timeout_ms, q->attempts);
-	else if (q->result == SA_RESULT_TIMEOUT)
-		snprintf(buf, len, "%s: the SA could not be reached (%s, %u "
-			 "tries)", what, strerror(q->umad_error), q->attempts);
-	else
-		snprintf(buf, len, "%s: the query could not be sent", what);
-}
-
 /* Phase 1: guid: and node: specs become LIDs. */
 static int resolve_nodes(struct path_session *s, struct dest_list *dests,
 			 unsigned window, uint32_t timeout_ms,
@@ -82,7 +61,7 @@ static int resolve_nodes(struct path_session *s, struct dest_list *dests,
 		if (q[k].result != SA_RESULT_OK) {
 			r->status = q[k].result == SA_RESULT_TIMEOUT
 					    ? PATH_TIMEOUT : PATH_ERROR;
-			describe_failure(&q[k], d->kind == DEST_GUID
+			sa_query_describe(&q[k], d->kind == DEST_GUID
 					 ? "port GUID lookup"
 					 : "node name lookup",
 					 timeout_ms, r->error,
@@ -103,6 +82,7 @@ static int resolve_nodes(struct path_session *s, struct dest_list *dests,
 		noderec_decode(q[k].response + SA_HEADER_BYTES, &node);
 		lids[index[k]] = node.lid;
 	}
+	sa_queries_release(q, n);
 	free(q);
 	free(index);
 	return rc;
@@ -183,7 +163,7 @@ int path_resolve_all(struct path_session *s, struct dest_list *dests,
 		}
 		r->status = q[k].result == SA_RESULT_TIMEOUT ? PATH_TIMEOUT
 							     : PATH_ERROR;
-		describe_failure(&q[k], "path record", timeout_ms, r->error,
+		sa_query_describe(&q[k], "path record", timeout_ms, r->error,
 				 sizeof(r->error));
 	}
 	for (size_t i = 0; rc == 0 && i < dests->count; i++)
@@ -197,6 +177,7 @@ int path_resolve_all(struct path_session *s, struct dest_list *dests,
 	}
 out:
 	free(lids);
+	sa_queries_release(q, n);
 	free(q);
 	free(index);
 	return rc;

@@ -17,6 +17,15 @@ enum {
 	SA_COMP_MASK = 48,
 };
 
+/* RMPP header offsets; the SA header after it (SM_Key, attribute offset,
+ * component mask) counts as RMPP payload. */
+enum {
+	RMPP_VERSION = 24, RMPP_TYPE = 25, RMPP_RESP_FLAGS = 26,
+	RMPP_STATUS = 27, RMPP_SEGMENT = 28, RMPP_PAYLOAD_LENGTH = 32,
+	RMPP_HEADER_END = 36,
+	RMPP_SEGMENT_DATA = SA_MAD_BYTES - RMPP_HEADER_END,
+};
+
 /* PathRecord offsets. */
 enum {
 	PR_SERVICE_ID = 0, PR_DGID = 8, PR_SGID = 24, PR_DLID = 40,
@@ -239,6 +248,89 @@ int sa_decode_header(const uint8_t *mad, size_t len, struct sa_header *h)
 	h->attr_mod = wire_get32(mad, MAD_ATTR_MOD);
 	h->attr_offset = wire_get16(mad, SA_ATTR_OFFSET);
 	h->comp_mask = wire_get64(mad, SA_COMP_MASK);
+	return 0;
+}
+
+uint8_t sa_response_method(uint8_t request_method)
+{
+	if (request_method == SA_METHOD_SET)
+		return SA_METHOD_GET_RESP;
+	return request_method | 0x80;
+}
+
+void sa_decode_rmpp(const uint8_t *mad, struct sa_rmpp *r)
+{
+	r->version = mad[RMPP_VERSION];
+	r->type = mad[RMPP_TYPE];
+	r->flags = mad[RMPP_RESP_FLAGS] & 0x7;	/* RRespTime is bits 7..3 */
+	r->status = mad[RMPP_STATUS];
+	r->segment = wire_get32(mad, RMPP_SEGMENT);
+	r->payload_length = wire_get32(mad, RMPP_PAYLOAD_LENGTH);
+}
+
+/* Whole records in bytes of data: the last needs no padding. */
+static size_t records_in(size_t bytes, size_t stride, size_t record_bytes)
+{
+	return bytes < record_bytes ? 0 : (bytes - record_bytes) / stride + 1;
+}
+
+int sa_table_layout(const uint8_t *msg, size_t len, size_t record_bytes,
+		    struct sa_table *t, char *err, size_t errlen)
+{
+	struct sa_header h;
+	struct sa_rmpp rmpp;
+	size_t have, total, used;
+
+	memset(t, 0, sizeof(*t));
+	if (sa_decode_header(msg, len, &h)) {
+		snprintf(err, errlen, "the answer is %zu bytes, shorter than "
+			 "an SA header", len);
+		return -1;
+	}
+	/* No records: opensm sends attribute offset 0. */
+	if (h.attr_offset == 0)
+		return 0;
+	t->stride = (size_t)h.attr_offset * 8;
+	if (t->stride < record_bytes) {
+		snprintf(err, errlen, "attribute offset %u (%zu bytes) is "
+			 "shorter than a record (%zu bytes)", h.attr_offset,
+			 t->stride, record_bytes);
+		return -1;
+	}
+	have = len - SA_HEADER_BYTES;
+	total = have;
+	sa_decode_rmpp(msg, &rmpp);
+	/* The first segment's payload length covers every segment, each
+	 * with its 20 bytes of SA header after the RMPP header (as the
+	 * kernel's MAD layer sends and reassembles: 220 bytes of RMPP data a
+	 * segment). A reassembled message has its exact length anyway; the
+	 * payload length tells how much is missing from a message cut to its
+	 * first packet. Without it (not RMPP, or a stack that leaves it 0),
+	 * all that arrived is all there is. */
+	if ((rmpp.flags & SA_RMPP_FLAG_ACTIVE) &&
+	    (rmpp.flags & SA_RMPP_FLAG_FIRST || rmpp.segment <= 1) &&
+	    rmpp.payload_length > RMPP_SEGMENT_DATA - SA_DATA_BYTES) {
+		size_t segments = (rmpp.payload_length + RMPP_SEGMENT_DATA - 1) /
+				  RMPP_SEGMENT_DATA;
+
+		total = rmpp.payload_length -
+			segments * (RMPP_SEGMENT_DATA - SA_DATA_BYTES);
+	}
+	t->expected = records_in(total, t->stride, record_bytes);
+	t->count = records_in(total < have ? total : have, t->stride,
+			      record_bytes);
+	t->truncated = t->count < t->expected;
+	/* Without a payload length, an RMPP message of exactly one MAD whose
+	 * data ends in part of a record was cut to its first packet (a
+	 * reassembled message has its exact length): how many records the
+	 * whole held is unknown, at least one more. */
+	used = t->count ? (t->count - 1) * t->stride + record_bytes : 0;
+	if (!t->truncated && (rmpp.flags & SA_RMPP_FLAG_ACTIVE) &&
+	    len == SA_MAD_BYTES && total == have &&
+	    have - used > t->stride - record_bytes) {
+		t->truncated = true;
+		t->expected = 0;
+	}
 	return 0;
 }
 

@@ -37,13 +37,17 @@
 
 enum sa_method {
 	SA_METHOD_GET = 0x01,
-	SA_METHOD_GET_RESP = 0x81,
+	SA_METHOD_SET = 0x02,
+	SA_METHOD_GET_RESP = 0x81,	/* also the answer to a Set */
 	SA_METHOD_GET_TABLE = 0x12,
 	SA_METHOD_GET_TABLE_RESP = 0x92,
+	SA_METHOD_DELETE = 0x15,
+	SA_METHOD_DELETE_RESP = 0x95,
 };
 
 enum sa_attribute {
 	SA_ATTR_NODE_RECORD = 0x0011,
+	SA_ATTR_SERVICE_RECORD = 0x0031,
 	SA_ATTR_PATH_RECORD = 0x0035,
 };
 
@@ -162,6 +166,39 @@ void sa_encode_node_query(uint8_t *mad, uint64_t tid, uint16_t lid,
 
 /* Decodes the headers; -1 when len is too short for them. */
 int sa_decode_header(const uint8_t *mad, size_t len, struct sa_header *h);
+
+/* The method an SA answers a request method with: Set is answered by
+ * GetResp, every other method by itself with the response bit. */
+uint8_t sa_response_method(uint8_t request_method);
+
+/* The RMPP header of a MAD (offset 24): a GetTable answer travels as an
+ * RMPP DATA message. On a real port the kernel's MAD layer reassembles
+ * the segments (and ACKs them) for an agent registered with RMPP version
+ * 1, so the message handed to user space is the whole table; what is
+ * left to check here is whether the message is whole. */
+struct sa_rmpp {
+	uint8_t version, type, flags, status;
+	uint32_t segment;
+	uint32_t payload_length;	/* first segment: the whole message */
+};
+#define SA_RMPP_FLAG_ACTIVE 0x1
+#define SA_RMPP_FLAG_FIRST 0x2
+#define SA_RMPP_FLAG_LAST 0x4
+void sa_decode_rmpp(const uint8_t *mad, struct sa_rmpp *r);
+
+/* Where the records of a GetTableResp message of len bytes are: the
+ * attribute offset gives the stride (records may be padded), and a
+ * stride shorter than record_bytes is refused. */
+struct sa_table {
+	size_t stride;		/* bytes from one record to the next */
+	size_t count;		/* whole records the message holds */
+	/* The message says it is longer than what arrived: an RMPP
+	 * message cut to its first segment (a stack without RMPP). */
+	bool truncated;
+	size_t expected;	/* records the whole message would hold */
+};
+int sa_table_layout(const uint8_t *msg, size_t len, size_t record_bytes,
+		    struct sa_table *t, char *err, size_t errlen);
 
 /* The MAD status in words: "ok", "no records", "invalid GID", ... */
 const char *sa_status_str(uint16_t status);

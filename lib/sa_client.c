@@ -15,6 +15,7 @@
 /* The MAD layer rewrites the upper 32 TID bits with the agent's id. */
 #define TID_MASK 0xffffffffull
 #define MAD_TID_OFFSET 8
+#define MAD_METHOD_OFFSET 3
 #define RECV_BATCH 64
 
 static uint64_t monotonic_ns(void)
@@ -90,6 +91,19 @@ enum sa_client_error sa_client_open(struct sa_client *c, const char *ca,
 	c->umad_len = umad_size() + SA_MAD_BYTES;
 	c->next_tid = (uint32_t)monotonic_ns();
 	return SA_CLIENT_OK;
+}
+
+int sa_client_refresh_sm(struct sa_client *c)
+{
+	umad_port_t up;
+
+	if (umad_get_port(c->ca, c->port_num, &up) < 0)
+		return -1;
+	c->lid = (uint16_t)up.base_lid;
+	c->sm_lid = (uint16_t)up.sm_lid;
+	c->sm_sl = (uint8_t)up.sm_sl;
+	umad_release_port(&up);
+	return 0;
 }
 
 void sa_client_close(struct sa_client *c)
@@ -174,11 +188,86 @@ static bool take_response(struct sa_query *queries, size_t n, void *umad,
 		q->umad_error = umad_status(umad);
 		return false;
 	}
+	/* Our TID with another method is not the answer (a request of the
+	 * SA's own, or a broken agent): keep waiting for the real one. */
+	if (mad[MAD_METHOD_OFFSET] != sa_response_method(q->request[MAD_METHOD_OFFSET]))
+		return false;
+	free(q->message);
+	q->message = NULL;
+	if ((size_t)len > SA_MAD_BYTES) {
+		q->message = malloc((size_t)len);
+		if (!q->message)
+			return false;	/* retried at the deadline */
+		memcpy(q->message, mad, (size_t)len);
+	}
 	q->in_flight = false;
+	q->response_len = (size_t)len;
 	memcpy(q->response, mad, len < SA_MAD_BYTES ? (size_t)len : SA_MAD_BYTES);
+	if ((size_t)len < SA_MAD_BYTES)
+		memset(q->response + len, 0, SA_MAD_BYTES - (size_t)len);
 	q->status = wire_get16(mad, 4);
 	q->result = q->status == 0 ? SA_RESULT_OK : SA_RESULT_STATUS;
 	return true;
+}
+
+const uint8_t *sa_query_answer(const struct sa_query *q, size_t *len)
+{
+	*len = q->response_len;
+	return q->message ? q->message : q->response;
+}
+
+void sa_query_describe(const struct sa_query *q, const char *what,
+		       uint32_t timeout_ms, char *buf, size_t len)
+{
+	if (q->result == SA_RESULT_STATUS)
+		snprintf(buf, len, "%s: SA answered %s (status 0x%04x)", what,
+			 sa_status_str(q->status), q->status);
+	else if (q->abandoned)
+		snprintf(buf, len, "%s: not answered: the SA went silent "
+			 "(another query got no answer in all its tries, and "
+			 "no query has been answered since)", what);
+	else if (q->result == SA_RESULT_TIMEOUT &&
+		 q->umad_error == ETIMEDOUT)
+		snprintf(buf, len, "%s: no answer from the SA within %u ms "
+			 "(%u tries)", what, timeout_ms, q->attempts);
+	else if (q->result == SA_RESULT_TIMEOUT)
+		snprintf(buf, len, "%s: the SA could not be reached (%s, %u "
+			 "tries)", what, strerror(q->umad_error), q->attempts);
+	else
+		snprintf(buf, len, "%s: the query could not be sent", what);
+}
+
+void sa_queries_release(struct sa_query *queries, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(queries[i].message);
+		queries[i].message = NULL;
+	}
+}
+
+/* Reads one MAD; an answer longer than the buffer (a reassembled RMPP
+ * message) stays queued in the kernel with ENOSPC and its length, so the
+ * buffer grows and the read is repeated. Returns the data length or -1. */
+static int receive(struct sa_client *c, void **umad, size_t *umad_len)
+{
+	int len = (int)(*umad_len - (size_t)umad_size());
+
+	if (umad_recv(c->portid, *umad, &len, 0) >= 0)
+		return len;
+	/* No cap: the message is in kernel memory already, and one that is
+	 * never read would stay first in the queue for good. */
+	if (errno == ENOSPC && (size_t)len + (size_t)umad_size() > *umad_len) {
+		size_t need = (size_t)umad_size() + (size_t)len;
+		void *bigger = realloc(*umad, need);
+
+		if (!bigger)
+			return -1;
+		*umad = bigger;
+		*umad_len = need;
+		if (umad_recv(c->portid, *umad, &len, 0) >= 0)
+			return len;
+	}
+	return -1;
 }
 
 /* Ends every query still without an answer: the SA stopped answering. */
@@ -210,7 +299,8 @@ int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
 		  unsigned window, uint32_t timeout_ms, unsigned retries,
 		  char *err, size_t errlen)
 {
-	void *umad = calloc(1, c->umad_len);
+	size_t umad_len = c->umad_len;
+	void *umad = calloc(1, umad_len);
 	uint64_t last_answer_ns = 0;
 	/* Queries before oldest have a result, none from next on was sent:
 	 * every loop below scans only [oldest, next), which the window keeps
@@ -228,6 +318,9 @@ int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
 		queries[i].in_flight = false;
 		queries[i].abandoned = false;
 		queries[i].first_sent_ns = 0;
+		queries[i].response_len = 0;
+		free(queries[i].message);
+		queries[i].message = NULL;
 	}
 	for (;;) {
 		unsigned in_flight = 0;
@@ -287,9 +380,9 @@ int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
 			goto out;
 		}
 		for (int k = 0; pr > 0 && k < RECV_BATCH; k++) {
-			int len = SA_MAD_BYTES;
+			int len = receive(c, &umad, &umad_len);
 
-			if (umad_recv(c->portid, umad, &len, 0) < 0)
+			if (len < 0)
 				break;
 			if (take_response(queries + oldest, next - oldest, umad,
 					  len))

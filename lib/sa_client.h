@@ -39,6 +39,9 @@ enum sa_client_error {
 enum sa_client_error sa_client_open(struct sa_client *c, const char *ca,
 				    uint8_t port, char *err, size_t errlen);
 void sa_client_close(struct sa_client *c);
+/* Reads the port's SM LID and SL (and LID) again: after an SM failover
+ * the SA is elsewhere. Returns 0, or -1 when the port cannot be read. */
+int sa_client_refresh_sm(struct sa_client *c);
 
 enum sa_result {
 	SA_RESULT_PENDING,
@@ -52,7 +55,13 @@ struct sa_query {
 	uint8_t request[SA_MAD_BYTES];	/* filled by the caller, any TID */
 	enum sa_result result;
 	uint16_t status;
+	/* The answer's first SA_MAD_BYTES; a multi-packet (RMPP) answer,
+	 * reassembled by the kernel, is whole in message. Only an answer
+	 * with the method that answers the request's counts (GetResp for
+	 * Get and Set, GetTableResp, DeleteResp). */
 	uint8_t response[SA_MAD_BYTES];
+	size_t response_len;	/* bytes of the whole answer */
+	uint8_t *message;	/* NULL unless response_len > SA_MAD_BYTES */
 	unsigned attempts;
 	int umad_error;		/* last attempt's umad status (ETIMEDOUT...) */
 	bool abandoned;		/* given up unsent or mid-way: the SA went silent */
@@ -73,5 +82,13 @@ struct sa_query {
 int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
 		  unsigned window, uint32_t timeout_ms, unsigned retries,
 		  char *err, size_t errlen);
+
+/* The whole answer of a query with a result of SA_RESULT_OK or _STATUS. */
+const uint8_t *sa_query_answer(const struct sa_query *q, size_t *len);
+/* Why a query got no usable answer, in words, prefixed with what. */
+void sa_query_describe(const struct sa_query *q, const char *what,
+		       uint32_t timeout_ms, char *buf, size_t len);
+/* Frees what answers larger than one MAD took. */
+void sa_queries_release(struct sa_query *queries, size_t n);
 
 #endif

@@ -8,6 +8,7 @@
 #   sim_console CMD                       an ibsim console command
 #   sim_lid NODE / sim_guid NODE / sim_gid NODE   from opensm's dumps
 #   sim_kill_sm                           stop opensm (the SA goes away)
+#   sim_restart_sm                        start it again (same node and LIDs)
 #   sim_stop                              tear everything down
 #
 # Exported: SIM_DIR (run directory), IBSIM_SOCKNAME, SIM_SM_NODE.
@@ -63,6 +64,13 @@ sim_start() {
 		return 1
 	fi
 	mkdir -p "$SIM_DIR/osm"
+	: >"$SIM_DIR/opensm.args"
+	[ $# -eq 0 ] || printf '%s\0' "$@" >"$SIM_DIR/opensm.args"
+	_sim_start_opensm "$@" || { sim_stop; return 1; }
+}
+
+# opensm on SIM_SM_NODE with its files in SIM_DIR; waits for SUBNET UP.
+_sim_start_opensm() {
 	(cd "$SIM_DIR" && SIM_HOST=$SIM_SM_NODE LD_PRELOAD=$SIM_PRELOAD \
 		OSM_CACHE_DIR=$SIM_DIR/osm OSM_TMP_DIR=$SIM_DIR/osm \
 		exec opensm -f "$SIM_DIR/opensm.log" -d2 \
@@ -73,7 +81,6 @@ sim_start() {
 		echo "sim_start: opensm did not bring the subnet up; log:" >&2
 		tail -n 30 "$SIM_DIR/opensm.log" >&2 2>/dev/null
 		cat "$SIM_DIR/opensm.out" >&2
-		sim_stop
 		return 1
 	fi
 }
@@ -138,6 +145,15 @@ sim_kill_sm() {
 	kill "$pid" 2>/dev/null
 	_sim_wait 5 bash -c "! kill -0 $pid 2>/dev/null"
 	rm -f "$SIM_DIR/opensm.pid"
+}
+
+# A new opensm after sim_kill_sm, with sim_start's arguments: same node,
+# same LIDs (its cache), an SA that starts empty.
+sim_restart_sm() {
+	local args=()
+	mapfile -d '' -t args <"$SIM_DIR/opensm.args"
+	mv "$SIM_DIR/opensm.log" "$SIM_DIR/opensm.log.old" 2>/dev/null
+	_sim_start_opensm "${args[@]}"
 }
 
 sim_stop() {
