@@ -77,6 +77,7 @@ extern const struct command cmd_ah;
 extern const struct command cmd_path;
 extern const struct command cmd_serve;
 extern const struct command cmd_probe;
+extern const struct command cmd_report;
 extern const struct command cmd_complete;
 
 #endif

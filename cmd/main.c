@@ -12,7 +12,8 @@
 #include "parse.h"
 
 const struct command *const commands[] = {
-	&cmd_ports, &cmd_path, &cmd_ah, &cmd_serve, &cmd_probe, &cmd_help,
+	&cmd_ports, &cmd_path, &cmd_ah, &cmd_serve, &cmd_probe, &cmd_report,
+	&cmd_help,
 	&cmd_version,
 	&cmd_complete, NULL,
 };
