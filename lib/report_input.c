@@ -299,9 +299,6 @@ static int parse_one(struct reader *rd, json_tokener *tok, const char *buf,
 	}
 	json_object_put(*out);
 	*out = NULL;
-	if (jerr == json_tokener_continue)
-		return fail(rd, "not JSON: the value starting here is cut "
-			    "short");
 	advance(rd, buf, pos, start + json_tokener_get_parse_end(tok));
 	return fail(rd, "not JSON: %s", json_tokener_error_desc(jerr));
 }

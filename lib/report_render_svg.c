@@ -354,8 +354,10 @@ void report_render_html(FILE *f, const struct report *r, const char *title)
 {
 	char summary[512];
 
-	markup_printf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
-		      "<meta charset=\"utf-8\">\n<title>%s</title>\n", title);
+	/* Also well-formed XML (polyglot), so XML tools can check it. */
+	markup_printf(f, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/"
+		      "1999/xhtml\" lang=\"en\">\n<head>\n"
+		      "<meta charset=\"utf-8\"/>\n<title>%s</title>\n", title);
 	fprintf(f, "<style>\n"
 		"body { font-family: %s; margin: 24px; color: %s; "
 		"background: #fafafa; }\n"
