@@ -282,12 +282,39 @@ static void skip_space(struct reader *rd, const char *buf, size_t len,
 	advance(rd, buf, pos, end);
 }
 
+/* The start of the line that holds buf[at], quoted for a message; a
+ * "host: " prefix there is what pdsh and clush add without -N. */
+static const char *quote_line(const char *buf, size_t at, char *out,
+			      size_t len)
+{
+	size_t from = at, n = 0;
+
+	while (from > 0 && buf[from - 1] != '\n')
+		from--;
+	out[n++] = '\'';
+	for (; buf[from] && buf[from] != '\n' && n + 5 < len; from++)
+		out[n++] = (unsigned char)buf[from] < 0x20 ? '?' : buf[from];
+	if (buf[from] && buf[from] != '\n') {
+		/* Cut before a whole character, not inside one. */
+		while (n > 1 && ((unsigned char)buf[from] & 0xc0) == 0x80) {
+			n--;
+			from--;
+		}
+		memcpy(out + n, "...", 3);
+		n += 3;
+	}
+	out[n++] = '\'';
+	out[n] = '\0';
+	return out;
+}
+
 /* One JSON value at *pos; *pos moves past it. */
 static int parse_one(struct reader *rd, json_tokener *tok, const char *buf,
 		     size_t len, size_t *pos, json_object **out)
 {
 	enum json_tokener_error jerr;
 	size_t start = *pos;
+	char quoted[64];
 
 	json_tokener_reset(tok);
 	/* The terminating NUL ends a number that ends the input. */
@@ -300,7 +327,8 @@ static int parse_one(struct reader *rd, json_tokener *tok, const char *buf,
 	json_object_put(*out);
 	*out = NULL;
 	advance(rd, buf, pos, start + json_tokener_get_parse_end(tok));
-	return fail(rd, "not JSON: %s", json_tokener_error_desc(jerr));
+	return fail(rd, "not JSON (%s): %s", json_tokener_error_desc(jerr),
+		    quote_line(buf, *pos, quoted, sizeof(quoted)));
 }
 
 /* Parses and reads one value; messages about its content name the line

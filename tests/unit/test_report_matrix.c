@@ -301,8 +301,16 @@ static void test_input(void)
 	free(text);
 
 	rc = asprintf(&text, "%s\nthis is not json\n", l);
-	ok(rc > 0 && starts(read_error(text), "f.jsonl:2: not JSON"),
-	   "a line that is not JSON: FILE:LINE (%s)", read_error(text));
+	ok(rc > 0 && strcmp(read_error(text), "f.jsonl:2: not JSON (boolean "
+			    "expected): 'this is not json'") == 0,
+	   "a line that is not JSON: FILE:LINE and the line (%s)",
+	   read_error(text));
+	free(text);
+	rc = asprintf(&text, "%s\nnode01: %s\n", l, l);
+	ok(rc > 0 && starts(read_error(text), "f.jsonl:2: not JSON (null "
+			    "expected): 'node01: {\"dest\":\"b\",\"source\""),
+	   "a pdsh prefix: quoted, cut short (%s)", read_error(text));
+	ok(rc > 0 && strlen(read_error(text)) < 120, "the quote is cut short");
 	free(text);
 	rc = asprintf(&text, "[\n%s,\n\n%s, 42]", l, l);
 	ok(rc > 0 && starts(read_error(text),
@@ -310,8 +318,8 @@ static void test_input(void)
 	   "a bad element of an array: its own line (%s)", read_error(text));
 	free(text);
 	rc = asprintf(&text, "%s\n%.*s", l, (int)(strlen(l) / 2), l);
-	ok(rc > 0 && starts(read_error(text), "f.jsonl:2: not JSON: "
-			    "unexpected end of data"),
+	ok(rc > 0 && starts(read_error(text), "f.jsonl:2: not JSON (unexpected "
+			    "end of data): '{\"dest\":\"b\",\"source\":"),
 	   "a value cut short (%s)", read_error(text));
 	free(text);
 
