@@ -171,6 +171,7 @@ static int read_probed(const struct reader *rd, json_object *o,
 	if (want_strings(rd, o, "verdicts", &rec->verdicts) ||
 	    want_strings(rd, o, "findings", &rec->findings))
 		return -1;
+	rec->has_ah = true;
 	if (want(rd, o, "ah_attr", json_type_object, false, &v) ||
 	    want(rd, o, "ah_attr.grh", json_type_object, true, &grh))
 		return -1;
@@ -193,6 +194,7 @@ static int read_result(const struct reader *rd, json_object *o)
 	struct report_record *rec = calloc(1, sizeof(*rec));
 	json_object *v;
 	char where[512];
+	int64_t n;
 
 	if (!rec)
 		return fail(rd, "out of memory");
@@ -204,10 +206,12 @@ static int read_result(const struct reader *rd, json_object *o)
 	    want(rd, o, "source", json_type_object, false, &v) ||
 	    want_string(rd, o, "source.host", false, &rec->host) ||
 	    want_string(rd, o, "source.device", false, &rec->device) ||
+	    want_uint(rd, o, "source.port_num", 255, &n) ||
 	    want_string(rd, o, "source.sgid", true, &rec->sgid) ||
 	    want(rd, o, "params", json_type_object, false, &v) ||
 	    want(rd, o, "status", json_type_string, false, &v))
 		goto bad;
+	rec->port_num = (unsigned)n;
 	if (report_status_parse(json_object_get_string(v), &rec->status)) {
 		fail(rd, "\"status\" is \"%s\", expected reachable, partial "
 		     "loss, unreachable or error", json_object_get_string(v));

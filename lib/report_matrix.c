@@ -163,11 +163,37 @@ static char *format(const char *fmt, ...)
 	return n < 0 ? NULL : s;
 }
 
-/* A source is its GID; without one, its host and device. */
-static char *source_key(const struct report_record *rec, char *addr,
-			size_t len)
+/* The source GID the results with an AH of one prober port used, when
+ * they agree on one. */
+static const char *sgid_by_port(const struct report *r,
+				const struct report_record *rec)
 {
-	if (rec->sgid && report_addr_normalize(rec->sgid, addr, len) == 0)
+	const char *found = NULL;
+
+	for (size_t i = 0; i < r->record_count; i++) {
+		const struct report_record *o = r->records[i];
+
+		if (!o->has_ah || !o->sgid || o->port_num != rec->port_num ||
+		    strcmp(o->host, rec->host) || strcmp(o->device, rec->device))
+			continue;
+		if (found && strcmp(found, o->sgid) != 0)
+			return NULL;
+		found = o->sgid;
+	}
+	return found;
+}
+
+/* A source is its GID; without one, its host and device. A result that
+ * failed before it had an AH names the port's first GID (link-local on
+ * RoCE): it joins the row of its port's other results instead. */
+static char *source_key(const struct report *r,
+			const struct report_record *rec, char *addr, size_t len)
+{
+	const char *sgid = rec->has_ah ? NULL : sgid_by_port(r, rec);
+
+	if (!sgid)
+		sgid = rec->sgid;
+	if (sgid && report_addr_normalize(sgid, addr, len) == 0)
 		return format("addr:%s", addr);
 	addr[0] = '\0';
 	return format("src:%s/%s", rec->host, rec->device);
@@ -192,8 +218,28 @@ static const char *dgid_by_text(const struct report *r, const char *text)
 	return found;
 }
 
+/* The one source GID a host probed from (with an AH); NULL if none or
+ * several. */
+static const char *sgid_by_host(const struct report *r, const char *host)
+{
+	const char *found = NULL;
+
+	for (size_t i = 0; i < r->record_count; i++) {
+		const struct report_record *o = r->records[i];
+
+		if (!o->has_ah || !o->sgid || strcmp(o->host, host) != 0)
+			continue;
+		if (found && strcmp(found, o->sgid) != 0)
+			return NULL;
+		found = o->sgid;
+	}
+	return found;
+}
+
 /* A destination is the responder's address: the AH's DGID, else one
- * learnt from another set, else the text itself when it is an address. */
+ * learnt from another set, else the text itself when it is an address,
+ * else the address of the source of that host name (a responder that
+ * answered nobody still lines up with its row when it probed). */
 static char *dest_key(const struct report *r, const struct report_record *rec,
 		      char *addr, size_t len)
 {
@@ -208,6 +254,10 @@ static char *dest_key(const struct report *r, const struct report_record *rec,
 	if (dest_parse(rec->dest_text, &d, err, sizeof(err)) == 0) {
 		if (d.has_gid) {
 			addr_of_gid(&d.gid, addr, len);
+			have = true;
+		} else if (d.kind == DEST_HOST &&
+			   (dgid = sgid_by_host(r, d.name)) &&
+			   report_addr_normalize(dgid, addr, len) == 0) {
 			have = true;
 		}
 		dest_clear(&d);
@@ -503,7 +553,7 @@ static int build_nodes(struct report *r, size_t *src, size_t *dst)
 	for (size_t i = 0; i < r->record_count; i++) {
 		const struct report_record *rec = r->records[i];
 		struct report_node *n;
-		char *key = source_key(rec, addr, sizeof(addr));
+		char *key = source_key(r, rec, addr, sizeof(addr));
 
 		n = key ? node_get(r, key, addr, &capacity) : NULL;
 		if (!n)

@@ -26,7 +26,11 @@ struct strvec {
 struct report_record {
 	char *where;		/* "FILE:LINE", for messages */
 	char *host, *device;	/* the prober, as it named itself */
+	unsigned port_num;
 	char *sgid;		/* source GID text; NULL: unknown */
+	bool has_ah;		/* false: failed before an AH was built, so
+				 * sgid is the port's first GID, not the one
+				 * a probe would have used */
 	char *dest_text;	/* the destination as the prober was given it */
 	char *dgid;		/* ah_attr.grh.dgid; NULL: no GRH or no AH */
 	enum report_status status;

@@ -234,6 +234,38 @@ static void test_identity(void)
 	report_free(&r);
 }
 
+static void test_host_fallback(void)
+{
+	const struct res xs[] = {
+		/* z's responder answered nobody: the only address known for
+		 * it is the source GID z probed from. */
+		{ "a", "mlx5_0", A4, "z:18600", NULL, "error", 0, 0, -1, -1, 0, -1 },
+		OK("z", "::ffff:10.0.0.26", "a", A4, 10, 1),
+		/* y probed from two GIDs: its name alone is ambiguous. */
+		{ "a", "mlx5_0", A4, "y", NULL, "error", 0, 0, -1, -1, 0, -1 },
+		OK("y", "::ffff:10.0.0.25", "a", A4, 10, 1),
+		OK("y", "2001:db8::25", "a", A4, 10, 1),
+		/* z failed before it had an AH: probe names the port's
+		 * first GID then, not the one z probes from. */
+		{ "z", "mlx5_0", "fe80::26", "q", NULL, "error", 0, 0, -1, -1, 0, -1 },
+	};
+	struct report r;
+	char err[512];
+
+	is_int(load(&r, xs, 6, err, sizeof(err)), 0, "fallback cases merge");
+	is_int(r.row_count, 4, "a, z and y twice: z's error joins z's row");
+	ok(r.col_count == 4 && strcmp(r.cols[2]->dest_name, "q") == 0 &&
+	   report_cell(&r, 1, 2)->status == REPORT_ERROR,
+	   "z -> q is in z's row");
+	ok(strcmp(r.cols[1]->dest_name, "z:18600") == 0 &&
+	   r.cols[1] == r.rows[1] &&
+	   strcmp(r.cols[1]->addr, "10.0.0.26") == 0,
+	   "a destination named by a source's host name is that source");
+	ok(strcmp(r.cols[3]->dest_name, "y") == 0 && r.cols[3]->addr == NULL,
+	   "not when the host probed from several GIDs");
+	report_free(&r);
+}
+
 static void test_order(void)
 {
 	const struct res xs[] = {
@@ -418,6 +450,7 @@ int main(void)
 	test_axes();
 	test_aggregate();
 	test_identity();
+	test_host_fallback();
 	test_order();
 	test_input();
 	test_names();
