@@ -78,7 +78,7 @@ cell() {
 	# The text form: one row per endpoint, the diagonal not probed, R
 	# only in d's column.
 	run -0 "$IBAHPROBE" report "$BATS_FILE_TMPDIR/all.jsonl"
-	[ "$(grep -c '/rxe_[abcd] ' <<<"$output")" -eq 4 ] || fail "$output"
+	[ "$(grep -c '^[^ ]*/rxe_[abcd] ' <<<"$output")" -eq 4 ] || fail "$output"
 	[ "$(grep -c ' R$' <<<"$output")" -eq 3 ] || fail "$output"
 }
 
