@@ -163,24 +163,52 @@ static char *format(const char *fmt, ...)
 	return n < 0 ? NULL : s;
 }
 
-/* The source GID the results with an AH of one prober port used, when
- * they agree on one. */
-static const char *sgid_by_port(const struct report *r,
-				const struct report_record *rec)
+/* The one address that the records a pick function chooses agree on;
+ * NULL when it chooses none, or when they disagree. */
+static const char *agreed(const struct report *r,
+			  const char *(*pick)(const struct report_record *o,
+					      const void *ctx),
+			  const void *ctx)
 {
-	const char *found = NULL;
+	const char *found = NULL, *v;
 
 	for (size_t i = 0; i < r->record_count; i++) {
-		const struct report_record *o = r->records[i];
-
-		if (!o->has_ah || !o->sgid || o->port_num != rec->port_num ||
-		    strcmp(o->host, rec->host) || strcmp(o->device, rec->device))
+		v = pick(r->records[i], ctx);
+		if (!v)
 			continue;
-		if (found && strcmp(found, o->sgid) != 0)
+		if (found && strcmp(found, v) != 0)
 			return NULL;
-		found = o->sgid;
+		found = v;
 	}
 	return found;
+}
+
+/* The source GID of a result with an AH from the same prober port. */
+static const char *sgid_of_port(const struct report_record *o,
+				const void *ctx)
+{
+	const struct report_record *rec = ctx;
+
+	return o->has_ah && o->sgid && o->port_num == rec->port_num &&
+			       strcmp(o->host, rec->host) == 0 &&
+			       strcmp(o->device, rec->device) == 0
+		       ? o->sgid
+		       : NULL;
+}
+
+/* The source GID of a result with an AH from the host. */
+static const char *sgid_of_host(const struct report_record *o,
+				const void *host)
+{
+	return o->has_ah && o->sgid && strcmp(o->host, host) == 0 ? o->sgid
+								   : NULL;
+}
+
+/* The DGID of a result for the same destination text. */
+static const char *dgid_of_text(const struct report_record *o,
+				const void *text)
+{
+	return o->dgid && strcmp(o->dest_text, text) == 0 ? o->dgid : NULL;
 }
 
 /* A source is its GID; without one, its host and device. A result that
@@ -189,7 +217,7 @@ static const char *sgid_by_port(const struct report *r,
 static char *source_key(const struct report *r,
 			const struct report_record *rec, char *addr, size_t len)
 {
-	const char *sgid = rec->has_ah ? NULL : sgid_by_port(r, rec);
+	const char *sgid = rec->has_ah ? NULL : agreed(r, sgid_of_port, rec);
 
 	if (!sgid)
 		sgid = rec->sgid;
@@ -197,43 +225,6 @@ static char *source_key(const struct report *r,
 		return format("addr:%s", addr);
 	addr[0] = '\0';
 	return format("src:%s/%s", rec->host, rec->device);
-}
-
-/* The address another record learnt for the same destination text, when
- * exactly one: a set that failed before it had an AH then joins the
- * column of the sets that had one. */
-static const char *dgid_by_text(const struct report *r, const char *text)
-{
-	const char *found = NULL;
-
-	for (size_t i = 0; i < r->record_count; i++) {
-		const struct report_record *o = r->records[i];
-
-		if (!o->dgid || strcmp(o->dest_text, text) != 0)
-			continue;
-		if (found && strcmp(found, o->dgid) != 0)
-			return NULL;
-		found = o->dgid;
-	}
-	return found;
-}
-
-/* The one source GID a host probed from (with an AH); NULL if none or
- * several. */
-static const char *sgid_by_host(const struct report *r, const char *host)
-{
-	const char *found = NULL;
-
-	for (size_t i = 0; i < r->record_count; i++) {
-		const struct report_record *o = r->records[i];
-
-		if (!o->has_ah || !o->sgid || strcmp(o->host, host) != 0)
-			continue;
-		if (found && strcmp(found, o->sgid) != 0)
-			return NULL;
-		found = o->sgid;
-	}
-	return found;
 }
 
 /* A destination is the responder's address: the AH's DGID, else one
@@ -244,7 +235,7 @@ static char *dest_key(const struct report *r, const struct report_record *rec,
 		      char *addr, size_t len)
 {
 	const char *dgid = rec->dgid ? rec->dgid
-				     : dgid_by_text(r, rec->dest_text);
+				     : agreed(r, dgid_of_text, rec->dest_text);
 	struct dest d;
 	char err[256];
 	bool have = false;
@@ -256,7 +247,7 @@ static char *dest_key(const struct report *r, const struct report_record *rec,
 			addr_of_gid(&d.gid, addr, len);
 			have = true;
 		} else if (d.kind == DEST_HOST &&
-			   (dgid = sgid_by_host(r, d.name)) &&
+			   (dgid = agreed(r, sgid_of_host, d.name)) &&
 			   report_addr_normalize(dgid, addr, len) == 0) {
 			have = true;
 		}
@@ -610,6 +601,26 @@ struct report_cell *report_cell(const struct report *r, size_t row,
 				size_t col)
 {
 	return &r->cells[row * r->col_count + col];
+}
+
+bool report_cell_noteworthy(const struct report_cell *c)
+{
+	return c->probed &&
+	       (c->status != REPORT_REACHABLE || c->received != c->sent ||
+		c->tclass_remarked || c->findings.count || c->errors.count);
+}
+
+bool report_next_noteworthy(const struct report *r, size_t *at, size_t *row,
+			    size_t *col)
+{
+	for (; *at < r->row_count * r->col_count; (*at)++)
+		if (report_cell_noteworthy(&r->cells[*at])) {
+			*row = *at / r->col_count;
+			*col = *at % r->col_count;
+			(*at)++;
+			return true;
+		}
+	return false;
 }
 
 bool report_all_fine(const struct report *r)

@@ -123,6 +123,12 @@ int report_add_failed_run(struct report *r, const char *where,
 int report_build(struct report *r, char *err, size_t errlen);
 struct report_cell *report_cell(const struct report *r, size_t row,
 				size_t col);
+/* Does this pair have something to say beyond "reachable"? */
+bool report_cell_noteworthy(const struct report_cell *c);
+/* The noteworthy cells row by row: start with *at = 0; false at the end,
+ * else *row and *col name the next one. */
+bool report_next_noteworthy(const struct report *r, size_t *at, size_t *row,
+			    size_t *col);
 /* Every probed pair reachable without loss, and no failed run. */
 bool report_all_fine(const struct report *r);
 void report_free(struct report *r);

@@ -20,8 +20,6 @@ const char *report_hops_text(const struct report_cell *c, char *buf,
 /* The median RTT, "41us", "8.5us", "1.2ms"; "" when none answered. */
 const char *report_rtt_text(const struct report_cell *c, char *buf,
 			    size_t len);
-/* Does this pair have something to say beyond "reachable"? */
-bool report_cell_noteworthy(const struct report_cell *c);
 /* The one-line summary: "4 sources x 3 destinations, 12 pairs: ...". */
 const char *report_summary_text(const struct report *r, char *buf,
 				size_t len);

@@ -297,47 +297,39 @@ void report_render_svg(FILE *f, const struct report *r, const char *title)
 static void html_findings(FILE *f, const struct report *r)
 {
 	char hops[64], rtt[32];
+	size_t at = 0, i, j;
 	bool any = false;
 
-	for (size_t i = 0; i < r->row_count; i++) {
-		for (size_t j = 0; j < r->col_count; j++) {
-			const struct report_cell *c = report_cell(r, i, j);
+	while (report_next_noteworthy(r, &at, &i, &j)) {
+		const struct report_cell *c = report_cell(r, i, j);
 
-			if (!report_cell_noteworthy(c))
-				continue;
-			if (!any)
-				fputs("<table>\n<thead><tr><th>source</th>"
-				      "<th>destination</th><th>status</th>"
-				      "<th>received</th><th>hops</th>"
-				      "<th>RTT median</th><th>details</th>"
-				      "</tr></thead>\n<tbody>\n", f);
-			any = true;
-			markup_printf(f, "<tr><td>%s</td><td>%s</td><td><span "
-				      "class=\"st %s\">%s</span></td>",
-				      r->rows[i]->source_name,
-				      r->cols[j]->dest_name,
-				      styles[c->status].css,
-				      report_status_name(c->status));
-			if (c->sent)
-				fprintf(f, "<td>%llu of %llu</td>",
-					(unsigned long long)c->received,
-					(unsigned long long)c->sent);
-			else
-				fputs("<td>-</td>", f);
-			fprintf(f, "<td>%s</td><td>%s</td><td><ul>",
-				c->hop_count ? report_hops_text(c, hops,
-								sizeof(hops))
-					     : "-",
-				c->has_rtt ? report_rtt_text(c, rtt, sizeof(rtt))
-					   : "-");
-			for (size_t k = 0; k < c->errors.count; k++)
-				markup_printf(f, "<li>error: %s</li>",
-					      c->errors.items[k]);
-			for (size_t k = 0; k < c->findings.count; k++)
-				markup_printf(f, "<li>%s</li>",
-					      c->findings.items[k]);
-			fputs("</ul></td></tr>\n", f);
-		}
+		if (!any)
+			fputs("<table>\n<thead><tr><th>source</th>"
+			      "<th>destination</th><th>status</th>"
+			      "<th>received</th><th>hops</th><th>RTT median</th>"
+			      "<th>details</th></tr></thead>\n<tbody>\n", f);
+		any = true;
+		markup_printf(f, "<tr><td>%s</td><td>%s</td><td><span "
+			      "class=\"st %s\">%s</span></td>",
+			      r->rows[i]->source_name, r->cols[j]->dest_name,
+			      styles[c->status].css,
+			      report_status_name(c->status));
+		if (c->sent)
+			fprintf(f, "<td>%llu of %llu</td>",
+				(unsigned long long)c->received,
+				(unsigned long long)c->sent);
+		else
+			fputs("<td>-</td>", f);
+		fprintf(f, "<td>%s</td><td>%s</td><td><ul>",
+			c->hop_count ? report_hops_text(c, hops, sizeof(hops))
+				     : "-",
+			c->has_rtt ? report_rtt_text(c, rtt, sizeof(rtt)) : "-");
+		for (size_t k = 0; k < c->errors.count; k++)
+			markup_printf(f, "<li>error: %s</li>",
+				      c->errors.items[k]);
+		for (size_t k = 0; k < c->findings.count; k++)
+			markup_printf(f, "<li>%s</li>", c->findings.items[k]);
+		fputs("</ul></td></tr>\n", f);
 	}
 	if (any)
 		fputs("</tbody>\n</table>\n", f);

@@ -67,13 +67,6 @@ const char *report_cell_text(const struct report_cell *c, char *buf,
 	return buf;
 }
 
-bool report_cell_noteworthy(const struct report_cell *c)
-{
-	return c->probed &&
-	       (c->status != REPORT_REACHABLE || c->received != c->sent ||
-		c->tclass_remarked || c->findings.count || c->errors.count);
-}
-
 const char *report_summary_text(const struct report *r, char *buf,
 				size_t len)
 {
@@ -173,36 +166,31 @@ static void print_findings(const struct report *r)
 	char src[NAME_MAX_TEXT], dst[NAME_MAX_TEXT], line[1024];
 	bool any = false;
 
-	for (size_t i = 0; i < r->row_count; i++) {
-		for (size_t j = 0; j < r->col_count; j++) {
-			const struct report_cell *c = report_cell(r, i, j);
+	size_t at = 0, i, j;
 
-			if (!report_cell_noteworthy(c))
-				continue;
-			if (!any)
-				out_text("\nfindings:\n");
-			any = true;
-			out_text("  %s -> %s: %s",
-				 printable(r->rows[i]->source_name, src,
-					   sizeof(src)),
-				 printable(r->cols[j]->dest_name, dst,
-					   sizeof(dst)),
-				 report_status_name(c->status));
-			if (c->sent)
-				out_text(", %llu of %llu answered",
-					 (unsigned long long)c->received,
-					 (unsigned long long)c->sent);
-			out_text(" (%zu set%s)\n", c->sets,
-				 c->sets == 1 ? "" : "s");
-			for (size_t k = 0; k < c->errors.count; k++)
-				out_text("      error: %s\n",
-					 printable(c->errors.items[k], line,
-						   sizeof(line)));
-			for (size_t k = 0; k < c->findings.count; k++)
-				out_text("      %s\n",
-					 printable(c->findings.items[k], line,
-						   sizeof(line)));
-		}
+	while (report_next_noteworthy(r, &at, &i, &j)) {
+		const struct report_cell *c = report_cell(r, i, j);
+
+		if (!any)
+			out_text("\nfindings:\n");
+		any = true;
+		out_text("  %s -> %s: %s",
+			 printable(r->rows[i]->source_name, src, sizeof(src)),
+			 printable(r->cols[j]->dest_name, dst, sizeof(dst)),
+			 report_status_name(c->status));
+		if (c->sent)
+			out_text(", %llu of %llu answered",
+				 (unsigned long long)c->received,
+				 (unsigned long long)c->sent);
+		out_text(" (%zu set%s)\n", c->sets, c->sets == 1 ? "" : "s");
+		for (size_t k = 0; k < c->errors.count; k++)
+			out_text("      error: %s\n",
+				 printable(c->errors.items[k], line,
+					   sizeof(line)));
+		for (size_t k = 0; k < c->findings.count; k++)
+			out_text("      %s\n",
+				 printable(c->findings.items[k], line,
+					   sizeof(line)));
 	}
 	for (size_t k = 0; k < r->failed_count; k++) {
 		if (!any)
