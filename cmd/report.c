@@ -38,8 +38,8 @@ static const struct opt_spec report_options[] = {
 static struct {
 	bool svg, html;
 	const char *output;
-	const char *title;
-} opts = { .title = "ibahprobe fabric report" };
+	const char *title;	/* NULL: the default */
+} opts;
 
 static int report_option(int index, const char *arg)
 {
@@ -73,6 +73,11 @@ static int check_options(const struct common_opts *common)
 	if (opts.output && !opts.svg && !opts.html)
 		return cli_usage_error("-o writes the --svg or --html form; "
 				       "redirect stdout for text and JSON");
+	if (opts.title && !opts.svg && !opts.html)
+		return cli_usage_error("--title names the --svg or --html form; "
+				       "text and JSON have none");
+	if (!opts.title)
+		opts.title = "ibahprobe fabric report";
 	return 0;
 }
 

@@ -192,6 +192,11 @@ FOUR=("$DATA/report-node01.jsonl" "$DATA/report-node02.jsonl"
 	[[ $stderr == *"-j and --svg exclude each other"* ]]
 	run -2 --separate-stderr "$IBAHPROBE" report -o x "${FOUR[@]}"
 	[ -z "$output" ] && [[ $stderr == *"-o writes the --svg or --html form"* ]]
+	run -2 --separate-stderr "$IBAHPROBE" report --title x -j "${FOUR[@]}"
+	assert_json_error 2
+	[[ $stderr == *"--title names the --svg or --html form"* ]]
+	run -2 --separate-stderr "$IBAHPROBE" report -o "" --svg "${FOUR[@]}"
+	[ -z "$output" ] && [[ $stderr == *"-o needs a file name"* ]]
 }
 
 # bad_input FRAGMENT ARGS...: exit 2, the message with FRAGMENT on stderr,
