@@ -4,6 +4,7 @@
 # all the others, and report merges the lines into one matrix whose hops and
 # remarking are the fabric's (README.md: 0 hops a-b, 1 to c, 2 to and from
 # d; R2 remarks DSCP towards d). fanout-host maps pdsh's %h to an endpoint.
+# Rendezvous ports 18541-18544, apart from the other files' responders.
 
 bats_require_minimum_version 1.5.0
 load lib
@@ -25,7 +26,7 @@ setup_file() {
 		return 1
 	}
 	export IBAHPROBE
-	printf '%s\n' a:18531 b:18532 c:18533 d:18534 >"$BATS_FILE_TMPDIR/hosts.txt"
+	printf '%s\n' a:18541 b:18542 c:18543 d:18544 >"$BATS_FILE_TMPDIR/hosts.txt"
 	fan a,b,c,d serve "$BATS_FILE_TMPDIR"
 }
 
@@ -93,8 +94,8 @@ cell() {
 	# column keeps the text the probers were given.
 	jq -e '.summary == {sources: 4, destinations: 4, pairs: 12, reachable: 9,
 			partial: 0, unreachable: 0, error: 3, failed_runs: 0} and
-		.destinations[3] == {name: "d:18534", address: null} and
-		([.cells[] | select(.destination == "d:18534") |
+		.destinations[3] == {name: "d:18544", address: null} and
+		([.cells[] | select(.destination == "d:18544") |
 			select(.status == "error" and (.errors | length) == 1)] | length) == 3' \
 		"$BATS_FILE_TMPDIR/report.json" || fail "$output"
 	# d itself still probes the others.
