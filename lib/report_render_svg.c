@@ -102,7 +102,7 @@ static void plan(const struct report *r, bool heading, struct layout *l)
 	l->width = l->grid_x + grid_w + right + MARGIN;
 	if (MARGIN * 2 + legend_w > l->width)
 		l->width = MARGIN * 2 + legend_w;
-	l->height = l->legend_y + 56 + MARGIN;
+	l->height = l->legend_y + 44 + MARGIN;
 }
 
 /* What the tooltip of a cell says, one fact a line. */
