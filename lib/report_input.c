@@ -161,13 +161,14 @@ static int read_probed(const struct reader *rd, json_object *o,
 		rec->rtt_median_us = json_object_get_double(median);
 		rec->rtt_max_us = json_object_get_double(max);
 	}
+	rec->hops = -1;
 	if (want(rd, o, "hops", json_type_int, true, &v))
 		return -1;
-	rec->hops = -1;
-	if (v && want_uint(rd, o, "hops", 255, &n) == 0)
+	if (v) {
+		if (want_uint(rd, o, "hops", 255, &n))
+			return -1;
 		rec->hops = (int)n;
-	else if (v)
-		return -1;
+	}
 	if (want_strings(rd, o, "verdicts", &rec->verdicts) ||
 	    want_strings(rd, o, "findings", &rec->findings))
 		return -1;
@@ -193,15 +194,10 @@ static int read_result(const struct reader *rd, json_object *o)
 {
 	struct report_record *rec = calloc(1, sizeof(*rec));
 	json_object *v;
-	char where[512];
 	int64_t n;
 
 	if (!rec)
 		return fail(rd, "out of memory");
-	snprintf(where, sizeof(where), "%s:%u", rd->label, rd->line);
-	rec->where = strdup(where);
-	if (!rec->where)
-		goto oom;
 	if (want_string(rd, o, "dest", false, &rec->dest_text) ||
 	    want(rd, o, "source", json_type_object, false, &v) ||
 	    want_string(rd, o, "source.host", false, &rec->host) ||
@@ -227,8 +223,6 @@ static int read_result(const struct reader *rd, json_object *o)
 	if (report_add(rd->report, rec))
 		return fail(rd, "out of memory");
 	return 0;
-oom:
-	fail(rd, "out of memory");
 bad:
 	report_record_free(rec);
 	return -1;

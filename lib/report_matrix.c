@@ -97,7 +97,6 @@ void report_record_free(struct report_record *rec)
 {
 	if (!rec)
 		return;
-	free(rec->where);
 	free(rec->host);
 	free(rec->device);
 	free(rec->sgid);

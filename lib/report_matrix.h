@@ -24,7 +24,6 @@ struct strvec {
 
 /* One probe result: one source, one destination, one parameter set. */
 struct report_record {
-	char *where;		/* "FILE:LINE", for messages */
 	char *host, *device;	/* the prober, as it named itself */
 	unsigned port_num;
 	char *sgid;		/* source GID text; NULL: unknown */
