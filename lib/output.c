@@ -221,6 +221,15 @@ void out_element_string(const char *text_fmt, const char *value)
 	TEXT_FIELD(text_fmt, value ? value : "-");
 }
 
+void out_element_int(const char *text_fmt, int64_t value)
+{
+	if (out_is_json()) {
+		json_add(NULL, json_object_new_int64(value));
+		return;
+	}
+	TEXT_FIELD(text_fmt, value);
+}
+
 void out_null(const char *key, const char *text_fmt)
 {
 	if (out_is_json()) {

@@ -50,6 +50,10 @@ static void emit_record(void)
 	out_open_array("verdicts");
 	out_element_string(" [%s]", "reachable");
 	out_close_array();
+	out_open_array("hops");
+	out_element_int(" hops %lld", 1);
+	out_element_int(",%lld", 2);
+	out_close_array();
 	out_newline();
 	out_close_object();
 }
@@ -118,7 +122,8 @@ int main(void)
 
 	text = capture(text_run);
 	is_str(text, "lid:4: ok dlid 4 delta -2 rate 56.2 reversible yes error - "
-		     "(text only) dgid fe80::10:3 [reachable]\n", "text form");
+		     "(text only) dgid fe80::10:3 [reachable] hops 1,2\n",
+	       "text form");
 
 	text = capture(json_run);
 	ok(!stdout_written_early, "nothing on stdout before out_finish()");
@@ -126,12 +131,17 @@ int main(void)
 	ok(doc && json_object_is_type(doc, json_type_array) &&
 	   json_object_array_length(doc) == 2, "JSON: an array of two records");
 	rec = doc ? json_object_array_get_idx(doc, 0) : NULL;
-	ok(rec && json_object_object_length(rec) == 10,
-	   "each with exactly the keyed fields (10)");
+	ok(rec && json_object_object_length(rec) == 11,
+	   "each with exactly the keyed fields (11)");
 	ok(rec && json_object_object_get_ex(rec, "verdicts", &v) &&
 	   json_object_array_length(v) == 1 &&
 	   strcmp(json_object_get_string(json_object_array_get_idx(v, 0)),
 		  "reachable") == 0, "array of strings");
+	ok(rec && json_object_object_get_ex(rec, "hops", &v) &&
+	   json_object_array_length(v) == 2 &&
+	   json_object_is_type(json_object_array_get_idx(v, 0), json_type_int) &&
+	   json_object_get_int(json_object_array_get_idx(v, 1)) == 2,
+	   "array of integers");
 	ok(rec && json_object_object_get_ex(rec, "dlid", &v) &&
 	   json_object_get_int(v) == 4, "dlid is the number 4");
 	ok(rec && json_object_object_get_ex(rec, "delta", &v) &&

@@ -1,0 +1,222 @@
+/* ibahprobe report: probe results of many hosts (probe --jsonl or -j
+ * output, any mix of files) merged into one source x destination matrix,
+ * as text, JSON, an SVG heat map or an HTML page. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "output.h"
+#include "report_input.h"
+#include "report_matrix.h"
+#include "report_render.h"
+
+enum report_option {
+	RP_OPT_SVG, RP_OPT_HTML, RP_OPT_OUTPUT, RP_OPT_TITLE, RP_OPT_END,
+};
+
+static const struct opt_spec report_options[] = {
+	[RP_OPT_SVG] = { "svg", 0, NULL, "a self-contained SVG heat map",
+			 COMPLETE_NONE, NULL },
+	[RP_OPT_HTML] = { "html", 0, NULL, "a self-contained HTML page (the "
+			  "heat map and a findings table)", COMPLETE_NONE,
+			  NULL },
+	[RP_OPT_OUTPUT] = { "output", 'o', "FILE", "write the SVG or HTML to "
+			    "FILE (replaced atomically) instead of stdout",
+			    COMPLETE_FILE, NULL },
+	[RP_OPT_TITLE] = { "title", 0, "TEXT", "title of the SVG or HTML "
+			   "(default \"ibahprobe fabric report\")",
+			   COMPLETE_NONE, NULL },
+	[RP_OPT_END] = OPT_END,
+};
+
+static struct {
+	bool svg, html;
+	const char *output;
+	const char *title;	/* NULL: the default */
+} opts;
+
+static int report_option(int index, const char *arg)
+{
+	switch (index) {
+	case RP_OPT_SVG:
+		opts.svg = true;
+		break;
+	case RP_OPT_HTML:
+		opts.html = true;
+		break;
+	case RP_OPT_OUTPUT:
+		if (!arg[0])
+			return cli_usage_error("-o needs a file name");
+		opts.output = arg;
+		break;
+	case RP_OPT_TITLE:
+		opts.title = arg;
+		break;
+	}
+	return 0;
+}
+
+static int check_options(const struct common_opts *common)
+{
+	if (opts.svg && opts.html)
+		return cli_usage_error("--svg and --html exclude each other: "
+				       "the HTML page holds the SVG");
+	if ((opts.svg || opts.html) && common->json)
+		return cli_usage_error("-j and --%s exclude each other",
+				       opts.svg ? "svg" : "html");
+	if (opts.output && !opts.svg && !opts.html)
+		return cli_usage_error("-o writes the --svg or --html form; "
+				       "redirect stdout for text and JSON");
+	if (opts.title && !opts.svg && !opts.html)
+		return cli_usage_error("--title names the --svg or --html form; "
+				       "text and JSON have none");
+	if (!opts.title)
+		opts.title = "ibahprobe fabric report";
+	return 0;
+}
+
+/* An unreadable input is bad input (exit 2), as probe -f and path -f
+ * treat theirs: the user named a file that is not there. */
+static int read_inputs(struct report *r, int argc, char **argv)
+{
+	char err[DIAG_MSG_MAX * 2];
+	char *stdin_only[] = { "-" };
+
+	if (argc == 0) {
+		argc = 1;
+		argv = stdin_only;
+	}
+	for (int i = 0; i < argc; i++) {
+		bool is_stdin = strcmp(argv[i], "-") == 0;
+		FILE *f = is_stdin ? stdin : fopen(argv[i], "r");
+		int rc;
+
+		if (!f)
+			return cli_usage_error("cannot open %s: %s", argv[i],
+					       strerror(errno));
+		rc = report_read_stream(r, is_stdin ? "stdin" : argv[i], f,
+					err, sizeof(err));
+		if (!is_stdin)
+			fclose(f);
+		if (rc)
+			return cli_usage_error("%s", err);
+	}
+	if (report_build(r, err, sizeof(err)))
+		return cli_usage_error("%s", err);
+	return 0;
+}
+
+/* Temp file in the same directory, then rename: a web server or a reader
+ * of FILE sees the old report or the new one, never half of one. */
+static int write_atomically(const char *path, const char *data, size_t len)
+{
+	size_t plen = strlen(path);
+	char *tmp = malloc(plen + 8);
+	mode_t mask = umask(0);
+	int fd = -1, saved;
+
+	umask(mask);
+	if (!tmp)
+		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	snprintf(tmp, plen + 8, "%s.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		saved = errno;
+		free(tmp);
+		return cli_fail(EXIT_ENVIRONMENT, "cannot write %s: %s", path,
+				strerror(saved));
+	}
+	for (size_t done = 0; done < len;) {
+		ssize_t n = write(fd, data + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			goto fail;
+		done += (size_t)n;
+	}
+	if (fchmod(fd, 0666 & ~mask) || fsync(fd) || close(fd)) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path))
+		goto fail;
+	free(tmp);
+	return 0;
+fail:
+	saved = errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	return cli_fail(EXIT_ENVIRONMENT, "cannot write %s: %s", path,
+			strerror(saved));
+}
+
+static int render_markup(const struct report *r)
+{
+	char *doc = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&doc, &len);
+	int rc = 0;
+
+	if (!f)
+		return cli_fail(EXIT_ENVIRONMENT, "cannot buffer output: %s",
+				strerror(errno));
+	if (opts.svg)
+		report_render_svg(f, r, opts.title);
+	else
+		report_render_html(f, r, opts.title);
+	if (fclose(f)) {
+		free(doc);
+		return cli_fail(EXIT_ENVIRONMENT, "cannot buffer output: %s",
+				strerror(errno));
+	}
+	if (opts.output)
+		rc = write_atomically(opts.output, doc, len);
+	else
+		out_text("%s", doc);
+	free(doc);
+	return rc;
+}
+
+static int report_run(const struct common_opts *common, int argc, char **argv)
+{
+	struct report r;
+	int rc;
+
+	rc = check_options(common);
+	if (rc)
+		return rc;
+	report_init(&r);
+	rc = read_inputs(&r, argc, argv);
+	if (rc == 0) {
+		if (opts.svg || opts.html)
+			rc = render_markup(&r);
+		else if (common->json)
+			report_render_json(&r);
+		else
+			report_render_text(&r);
+	}
+	if (rc == 0)
+		rc = report_all_fine(&r) ? EXIT_FINE : EXIT_PROBLEM;
+	report_free(&r);
+	return rc;
+}
+
+const struct command cmd_report = {
+	.name = "report",
+	.args = "[FILE...]",
+	.summary = "merge probe results of many hosts into one source x "
+		   "destination matrix: text, JSON, SVG or HTML",
+	.options = report_options,
+	.option = report_option,
+	.run = report_run,
+};

@@ -1,0 +1,37 @@
+/* The forms of a fabric report (ibahprobe report): a text matrix and a
+ * JSON document through the output layer, a self-contained SVG heat map
+ * and an HTML page written to a stream. One vocabulary for all of them. */
+#ifndef IBAHPROBE_REPORT_RENDER_H
+#define IBAHPROBE_REPORT_RENDER_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report_matrix.h"
+
+/* The cell as the text matrix shows it: "ok 2h 41us", "LOSS 3/5" (lost
+ * of sent), "--" unreachable, "ERR", "." not probed; " R" when any set
+ * saw its traffic class remarked. */
+const char *report_cell_text(const struct report_cell *c, char *buf,
+			     size_t len);
+/* "2h", "1,2h" when sets differ, "?h" unknown. */
+const char *report_hops_text(const struct report_cell *c, char *buf,
+			     size_t len);
+/* The median RTT, "41us", "8.5us", "1.2ms"; "" when none answered. */
+const char *report_rtt_text(const struct report_cell *c, char *buf,
+			    size_t len);
+/* The one-line summary: "4 sources x 3 destinations, 12 pairs: ...". */
+const char *report_summary_text(const struct report *r, char *buf,
+				size_t len);
+
+/* Through lib/output.h: text matrix, legend and findings, or the JSON
+ * document (-j), whichever out_init chose. */
+void report_render_text(const struct report *r);
+void report_render_json(const struct report *r);
+
+/* Standalone SVG (with XML declaration) and an HTML page with the SVG and
+ * a findings table inline: no external resource, no script. */
+void report_render_svg(FILE *f, const struct report *r, const char *title);
+void report_render_html(FILE *f, const struct report *r, const char *title);
+
+#endif

@@ -1,0 +1,458 @@
+/* Unit tests of ibahprobe report's merging: who is a source and who a
+ * destination (GIDs, IPv4-mapped addresses, fallbacks), names, the order
+ * of both axes, what a cell aggregates, and input errors with FILE:LINE. */
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "report_input.h"
+#include "report_matrix.h"
+#include "tap.h"
+
+#define NEAR(a, b) ((a) - (b) < 1e-9 && (b) - (a) < 1e-9)
+
+/* One result line as probe --jsonl writes it, with the fields report
+ * reads. dgid NULL: no ah_attr.grh (error results have no ah_attr). */
+struct res {
+	const char *host, *device, *sgid, *dest, *dgid, *status;
+	unsigned sent, received;
+	double median;		/* < 0: rtt_us null */
+	int hops;		/* < 0: null */
+	int tc_sent, tc_seen;	/* tc_seen >= 0: tclass_remarked */
+};
+
+static char *line_of(const struct res *x)
+{
+	char *s = NULL, sgid[80], grh[160], rtt[120], verdicts[80], tc[80];
+	char hops[16];
+	int n;
+
+	snprintf(sgid, sizeof(sgid), x->sgid ? "\"%s\"" : "null",
+		 x->sgid ? x->sgid : "");
+	if (x->dgid)
+		snprintf(grh, sizeof(grh), "{\"dgid\":\"%s\",\"flow_label\":0,"
+			 "\"sgid_index\":1,\"hop_limit\":64,"
+			 "\"traffic_class\":%d}", x->dgid, x->tc_sent);
+	else
+		snprintf(grh, sizeof(grh), "null");
+	if (x->median >= 0)
+		snprintf(rtt, sizeof(rtt), "{\"min\":1,\"median\":%g,"
+			 "\"p99\":%g,\"max\":%g}", x->median, x->median * 2,
+			 x->median * 3);
+	else
+		snprintf(rtt, sizeof(rtt), "null");
+	snprintf(verdicts, sizeof(verdicts), "[\"%s\"%s]", x->status,
+		 x->tc_seen >= 0 ? ",\"tclass_remarked\"" : "");
+	snprintf(tc, sizeof(tc), "%d", x->tc_seen >= 0 ? x->tc_seen : x->tc_sent);
+	snprintf(hops, sizeof(hops), x->hops < 0 ? "null" : "%d", x->hops);
+	if (strcmp(x->status, "error") == 0)
+		n = asprintf(&s, "{\"dest\":\"%s\",\"source\":{\"host\":\"%s\","
+			     "\"device\":\"%s\",\"port_num\":1,\"lid\":0,"
+			     "\"sgid\":%s},\"params\":{\"hop_limit\":64,"
+			     "\"traffic_class\":%d,\"flow_label\":0,\"sl\":0},"
+			     "\"status\":\"error\",\"error\":\"no route to "
+			     "%s\"}\n", x->dest, x->host, x->device, sgid,
+			     x->tc_sent, x->dest);
+	else
+		n = asprintf(&s, "{\"dest\":\"%s\",\"source\":{\"host\":\"%s\","
+			     "\"device\":\"%s\",\"port_num\":1,\"lid\":0,"
+			     "\"sgid\":%s},\"params\":{\"hop_limit\":64,"
+			     "\"traffic_class\":%d,\"flow_label\":0,\"sl\":0},"
+			     "\"status\":\"%s\",\"sent\":%u,\"received\":%u,"
+			     "\"lost\":%u,\"late\":0,\"rtt_us\":%s,"
+			     "\"observed\":{\"grh_present\":true,"
+			     "\"traffic_class\":%s},\"hops\":%s,"
+			     "\"verdicts\":%s,\"findings\":[\"finding %s\"],"
+			     "\"ah_attr\":{\"is_global\":%d,\"grh\":%s},"
+			     "\"reverse_ah\":null}\n",
+			     x->dest, x->host, x->device, sgid, x->tc_sent,
+			     x->status, x->sent, x->received,
+			     x->sent - x->received, rtt, tc,
+			     hops,
+			     verdicts, x->status, x->dgid != NULL, grh);
+	if (n < 0)
+		abort();
+	return s;
+}
+
+/* A report from results; each result its own line of one input. */
+static int load(struct report *r, const struct res *xs, size_t n, char *err,
+		size_t errlen)
+{
+	char *text = calloc(1, 1);
+	size_t len = 0;
+	int rc;
+
+	report_init(r);
+	for (size_t i = 0; i < n; i++) {
+		char *l = line_of(&xs[i]);
+
+		text = realloc(text, len + strlen(l) + 1);
+		memcpy(text + len, l, strlen(l) + 1);
+		len += strlen(l);
+		free(l);
+	}
+	rc = report_read_buffer(r, "in.jsonl", text, len, err, errlen);
+	free(text);
+	return rc ? rc : report_build(r, err, errlen);
+}
+
+#define A4 "::ffff:10.0.0.1"
+#define B4 "::ffff:10.0.0.2"
+#define C4 "::ffff:10.0.0.3"
+/* A reachable result of five probes, from a device. */
+#define OKD(host, dev, sgid, dest, dgid, med, hops)                            \
+	{ host, dev, sgid, dest, dgid, "reachable", 5, 5, med, hops, 0, -1 }
+#define OK(host, sgid, dest, dgid, med, hops)                                  \
+	OKD(host, "mlx5_0", sgid, dest, dgid, med, hops)
+
+static void test_axes(void)
+{
+	/* c answers but does not probe; a and b do both. Input order is
+	 * scrambled: the axes are not. */
+	const struct res xs[] = {
+		OK("b", B4, "c", C4, 30, 1),
+		OK("b", B4, "a", A4, 20, 0),
+		OK("a", A4, "c", C4, 31, 1),
+		OK("a", A4, "b", B4, 21, 0),
+	};
+	struct report r;
+	char err[512];
+
+	is_int(load(&r, xs, 4, err, sizeof(err)), 0, "four results merge");
+	is_int(r.row_count, 2, "two sources");
+	is_int(r.col_count, 3, "three destinations");
+	is_str(r.rows[0]->source_name, "a", "row 0 is a");
+	is_str(r.rows[1]->source_name, "b", "row 1 is b");
+	is_str(r.cols[0]->dest_name, "a", "column 0 is a: same order as rows");
+	is_str(r.cols[1]->dest_name, "b", "column 1 is b");
+	is_str(r.cols[2]->dest_name, "c", "destination-only c comes last");
+	ok(r.rows[0] == r.cols[0], "a is one node on both axes");
+	is_str(r.rows[0]->addr, "10.0.0.1", "IPv4-mapped GID shown as IPv4");
+	ok(!report_cell(&r, 0, 0)->probed, "a -> a was not probed");
+	ok(report_cell(&r, 0, 1)->probed && report_cell(&r, 1, 0)->probed,
+	   "a -> b and b -> a were");
+	is_int(r.pairs, 4, "four pairs");
+	is_int(r.status_count[REPORT_REACHABLE], 4, "all reachable");
+	ok(report_all_fine(&r), "all fine");
+	report_free(&r);
+}
+
+static void test_aggregate(void)
+{
+	const struct res xs[] = {
+		OK("a", A4, "b", B4, 10, 1),
+		{ "a", "mlx5_0", A4, "b", B4, "partial loss", 5, 2, 30, 2, 0x28, 0x30 },
+		OK("a", A4, "b", B4, 20, 1),
+		{ "a", "mlx5_0", A4, "c", C4, "unreachable", 5, 0, -1, -1, 0, -1 },
+		OK("a", A4, "c", C4, 8, 1),
+		OK("a", A4, "c", C4, 12, 1),
+	};
+	struct report r;
+	struct report_cell *c;
+	char err[512];
+
+	is_int(load(&r, xs, 6, err, sizeof(err)), 0, "six results merge");
+	is_int(r.pairs, 2, "into two pairs");
+	c = report_cell(&r, 0, 0);
+	is_int(c->sets, 3, "a -> b: three sets");
+	is_int(c->status, REPORT_PARTIAL, "worst status: partial loss");
+	is_int(c->sent, 15, "sent summed");
+	is_int(c->received, 12, "received summed");
+	ok(c->hop_count == 2 && c->hops[0] == 1 && c->hops[1] == 2,
+	   "distinct hops, ascending: 1, 2");
+	ok(c->has_rtt && NEAR(c->rtt_median_us, 20),
+	   "RTT: median of the medians 10, 30, 20 is 20 (%g)", c->rtt_median_us);
+	ok(NEAR(c->rtt_max_us, 90), "RTT max: the largest per-set max (%g)",
+	   c->rtt_max_us);
+	ok(c->tclass_remarked && c->remark_count == 1 &&
+	   c->remarks[0].sent == 0x28 && c->remarks[0].seen == 0x30,
+	   "remarking: one set, sent 0x28, seen 0x30");
+	is_int(c->findings.count, 2, "findings: distinct ones only");
+	c = report_cell(&r, 0, 1);
+	is_int(c->status, REPORT_UNREACHABLE, "a -> c: unreachable is worse "
+	       "than two reachable sets");
+	ok(c->has_rtt && NEAR(c->rtt_median_us, 10),
+	   "even count: median of 8 and 12 is 10 (%g)", c->rtt_median_us);
+	ok(c->hop_count == 1 && c->hops[0] == 1, "unknown hops are left out");
+	ok(!report_all_fine(&r), "not all fine");
+	is_int(r.status_count[REPORT_PARTIAL], 1, "summary: one partial");
+	is_int(r.status_count[REPORT_UNREACHABLE], 1, "summary: one unreachable");
+	report_free(&r);
+}
+
+static void test_identity(void)
+{
+	const struct res xs[] = {
+		/* An error has no AH: the DGID learnt by the other set of
+		 * the same text puts it in the same column. */
+		{ "a", "mlx5_0", A4, "b:18516", NULL, "error", 0, 0, -1, -1, 0, -1 },
+		OK("a", A4, "b:18516", B4, 10, 0),
+		/* One guest, four devices: the device tells them apart. */
+		OKD("guest", "rxe_a", "::ffff:10.9.0.1", "b:18516", B4, 10, 0),
+		OKD("guest", "rxe_b", "::ffff:10.9.0.2", "b:18516", B4, 10, 0),
+		/* One port, IPv4 and IPv6 GIDs: the address as well. */
+		OKD("h", "mlx5_0", "::ffff:10.8.0.1", "b:18516", B4, 10, 0),
+		OKD("h", "mlx5_0", "2001:db8::1", "b:18516", B4, 10, 0),
+		/* No source GID: host and device are the key. */
+		OKD("nogid", "mlx4_0", NULL, "b:18516", B4, 10, 0),
+		/* The same text for two addresses, from two hosts. */
+		OK("a", A4, "srv", "::ffff:10.0.0.7", 10, 1),
+		OKD("nogid", "mlx4_0", NULL, "srv", "::ffff:10.0.0.8", 10, 1),
+		/* No DGID anywhere, but the text is an address. */
+		{ "a", "mlx5_0", A4, "gid:fe80::0:0:0:0:0:0:0:0:0:2", NULL, "error",
+		  0, 0, -1, -1, 0, -1 },
+		{ "a", "mlx5_0", A4, "10.0.0.9", NULL, "error", 0, 0, -1, -1, 0, -1 },
+	};
+	struct report r;
+	const char *names[16];
+	char err[512];
+
+	is_int(load(&r, xs, sizeof(xs) / sizeof(xs[0]), err, sizeof(err)), 0,
+	       "identity cases merge (%s)", err);
+	for (size_t i = 0; i < r.row_count && i < 16; i++)
+		names[i] = r.rows[i]->source_name;
+	is_int(r.row_count, 6, "six sources");
+	is_str(names[0], "a", "a alone on its host: the host name");
+	is_str(names[1], "guest/rxe_a", "shared host: host/device");
+	is_str(names[2], "guest/rxe_b", "and the other device");
+	is_str(names[3], "h/mlx5_0 (10.8.0.1)", "same device: the address too");
+	is_str(names[4], "h/mlx5_0 (2001:db8::1)", "IPv6 GID in canonical form");
+	is_str(names[5], "nogid", "no source GID: still one source");
+	is_int(r.col_count, 5, "five destinations (%zu)", r.col_count);
+	is_str(r.cols[0]->dest_name, "10.0.0.9", "a bare address keys itself");
+	is_str(r.cols[1]->dest_name, "b:18516", "error and result share a column");
+	is_int(report_cell(&r, 0, 1)->sets, 2, "a -> b: both sets in one cell");
+	is_int(report_cell(&r, 0, 1)->status, REPORT_ERROR,
+	       "error is the worst status");
+	is_str(report_cell(&r, 0, 1)->errors.items[0], "no route to b:18516",
+	       "the error text is kept");
+	is_str(r.cols[2]->dest_name, "gid:fe80::0:0:0:0:0:0:0:0:0:2",
+	       "a gid: text that does not parse keeps its text");
+	is_str(r.cols[3]->dest_name, "srv (10.0.0.7)", "same text, other "
+	       "address: the address tells them apart");
+	is_str(r.cols[4]->dest_name, "srv (10.0.0.8)", "and the other one");
+	report_free(&r);
+}
+
+static void test_host_fallback(void)
+{
+	const struct res xs[] = {
+		/* z's responder answered nobody: the only address known for
+		 * it is the source GID z probed from. */
+		{ "a", "mlx5_0", A4, "z:18600", NULL, "error", 0, 0, -1, -1, 0, -1 },
+		OK("z", "::ffff:10.0.0.26", "a", A4, 10, 1),
+		/* y probed from two GIDs: its name alone is ambiguous. */
+		{ "a", "mlx5_0", A4, "y", NULL, "error", 0, 0, -1, -1, 0, -1 },
+		OK("y", "::ffff:10.0.0.25", "a", A4, 10, 1),
+		OK("y", "2001:db8::25", "a", A4, 10, 1),
+		/* z failed before it had an AH: probe names the port's
+		 * first GID then, not the one z probes from. */
+		{ "z", "mlx5_0", "fe80::26", "q", NULL, "error", 0, 0, -1, -1, 0, -1 },
+	};
+	struct report r;
+	char err[512];
+
+	is_int(load(&r, xs, 6, err, sizeof(err)), 0, "fallback cases merge");
+	is_int(r.row_count, 4, "a, z and y twice: z's error joins z's row");
+	ok(r.col_count == 4 && strcmp(r.cols[2]->dest_name, "q") == 0 &&
+	   report_cell(&r, 1, 2)->status == REPORT_ERROR,
+	   "z -> q is in z's row");
+	ok(strcmp(r.cols[1]->dest_name, "z:18600") == 0 &&
+	   r.cols[1] == r.rows[1] &&
+	   strcmp(r.cols[1]->addr, "10.0.0.26") == 0,
+	   "a destination named by a source's host name is that source");
+	ok(strcmp(r.cols[3]->dest_name, "y") == 0 && r.cols[3]->addr == NULL,
+	   "not when the host probed from several GIDs");
+	report_free(&r);
+}
+
+static void test_order(void)
+{
+	const struct res xs[] = {
+		OK("node10", "::ffff:10.0.0.10", "node2", "::ffff:10.0.0.2", 1, 0),
+		OK("node2", "::ffff:10.0.0.2", "node10", "::ffff:10.0.0.10", 1, 0),
+		OK("node2", "::ffff:10.0.0.2", "node9", "::ffff:10.0.0.9", 1, 0),
+		OK("node1", "::ffff:10.0.0.1", "node9", "::ffff:10.0.0.9", 1, 0),
+	};
+	struct report r;
+	char err[512];
+
+	is_int(load(&r, xs, 4, err, sizeof(err)), 0, "order cases merge");
+	ok(r.row_count == 3 && strcmp(r.rows[0]->source_name, "node2") == 0 &&
+	   strcmp(r.rows[1]->source_name, "node10") == 0 &&
+	   strcmp(r.rows[2]->source_name, "node1") == 0,
+	   "rows: both-axis nodes in natural order (node2 before node10), "
+	   "then source-only");
+	ok(r.col_count == 3 && strcmp(r.cols[0]->dest_name, "node2") == 0 &&
+	   strcmp(r.cols[1]->dest_name, "node10") == 0 &&
+	   strcmp(r.cols[2]->dest_name, "node9") == 0,
+	   "columns: the same nodes first, then destination-only");
+	report_free(&r);
+}
+
+/* Reads text as one input; returns the error message ("" if none). */
+static const char *read_error(const char *text)
+{
+	static char err[512];
+	struct report r;
+
+	report_init(&r);
+	err[0] = '\0';
+	if (report_read_buffer(&r, "f.jsonl", text, strlen(text), err,
+			       sizeof(err)) == 0 &&
+	    report_build(&r, err, sizeof(err)) == 0)
+		err[0] = '\0';
+	report_free(&r);
+	return err;
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static void test_input(void)
+{
+	const struct res good = OK("a", A4, "b", B4, 10, 0);
+	char *l = line_of(&good), *text, *tail;
+	struct report r;
+	char err[512];
+	int rc;
+
+	l[strlen(l) - 1] = '\0';	/* lines are joined below */
+	/* JSON Lines, then an array over several lines, in one input. */
+	rc = asprintf(&text, "%s\n  [\n%s,\n%s]\n%s", l, l, l, l);
+	report_init(&r);
+	ok(rc > 0 && report_read_buffer(&r, "mix", text, strlen(text), err,
+					sizeof(err)) == 0,
+	   "JSON Lines and an array mix in one input");
+	is_int(r.record_count, 4, "four results read");
+	ok(report_build(&r, err, sizeof(err)) == 0 &&
+	   report_cell(&r, 0, 0)->sets == 4, "all in one cell");
+	report_free(&r);
+	free(text);
+
+	rc = asprintf(&text, "%s\nthis is not json\n", l);
+	ok(rc > 0 && strcmp(read_error(text), "f.jsonl:2: not JSON (boolean "
+			    "expected): 'this is not json'") == 0,
+	   "a line that is not JSON: FILE:LINE and the line (%s)",
+	   read_error(text));
+	free(text);
+	rc = asprintf(&text, "%s\nnode01: %s\n", l, l);
+	ok(rc > 0 && starts(read_error(text), "f.jsonl:2: not JSON (null "
+			    "expected): 'node01: {\"dest\":\"b\",\"source\""),
+	   "a pdsh prefix: quoted, cut short (%s)", read_error(text));
+	ok(rc > 0 && strlen(read_error(text)) < 120, "the quote is cut short");
+	free(text);
+	rc = asprintf(&text, "[\n%s,\n\n%s, 42]", l, l);
+	ok(rc > 0 && starts(read_error(text),
+			    "f.jsonl:4: int is not a probe result"),
+	   "a bad element of an array: its own line (%s)", read_error(text));
+	free(text);
+	rc = asprintf(&text, "%s\n%.*s", l, (int)(strlen(l) / 2), l);
+	ok(rc > 0 && starts(read_error(text), "f.jsonl:2: not JSON (unexpected "
+			    "end of data): '{\"dest\":\"b\",\"source\":"),
+	   "a value cut short (%s)", read_error(text));
+	free(text);
+
+	tail = strstr(l, "\"received\":5,");
+	rc = asprintf(&text, "%s\n%s\n%.*s%s", l, l, (int)(tail - l), l,
+		      tail + strlen("\"received\":5,"));
+	ok(rc > 0 && strcmp(read_error(text), "f.jsonl:3: result lacks "
+			    "\"received\" (int); is this the output of "
+			    "'ibahprobe probe --jsonl'?") == 0,
+	   "a missing key, named (%s)", read_error(text));
+	free(text);
+	rc = asprintf(&text, "%.*s\"received\":6,%s", (int)(tail - l), l,
+		      tail + strlen("\"received\":5,"));
+	ok(rc > 0 && strcmp(read_error(text), "f.jsonl:1: \"received\" is 6, "
+			    "expected 0-5") == 0,
+	   "received more than sent (%s)", read_error(text));
+	free(text);
+	tail = strstr(l, "\"host\":\"a\"");
+	rc = asprintf(&text, "%.*s\"host\":7%s", (int)(tail - l), l,
+		      tail + strlen("\"host\":\"a\""));
+	ok(rc > 0 && strcmp(read_error(text), "f.jsonl:1: \"source.host\" is "
+			    "int, expected string") == 0,
+	   "a key of the wrong type, with its path (%s)", read_error(text));
+	free(text);
+	tail = strstr(l, "\"status\":\"reachable\"");
+	rc = asprintf(&text, "%.*s\"status\":\"fine\"%s", (int)(tail - l), l,
+		      tail + strlen("\"status\":\"reachable\""));
+	ok(rc > 0 && starts(read_error(text), "f.jsonl:1: \"status\" is "
+			    "\"fine\", expected"),
+	   "an unknown status (%s)", read_error(text));
+	free(text);
+
+	ok(strcmp(read_error(""), "f.jsonl:1: no probe results (empty input)") == 0,
+	   "empty input (%s)", read_error(""));
+	ok(starts(read_error(" \n\n"), "f.jsonl:1: no probe results"),
+	   "white space only");
+	ok(starts(read_error("[]"), "f.jsonl:1: no probe results"),
+	   "an empty array");
+	ok(starts(read_error("{\"x\":1}\n{\"y\":\xff}"), "f.jsonl:1: result "
+		  "lacks \"dest\""), "an object that is no result (%s)",
+	   read_error("{\"x\":1}"));
+	ok(starts(read_error("{\"dest\":\"\xff\"}"), "f.jsonl:1: not JSON"),
+	   "invalid UTF-8 is not JSON (%s)", read_error("{\"dest\":\"\xff\"}"));
+	ok(starts(read_error("{\"error\":\"no responder reachable\","
+			     "\"exit_status\":3}"),
+		  "no probe results in the input, only 1 failed run "
+		  "(f.jsonl:1: no responder reachable)"),
+	   "only a failed run: no results (%s)",
+	   read_error("{\"error\":\"x\",\"exit_status\":3}"));
+
+	/* A failed run among results: kept apart, and not fine. */
+	rc = asprintf(&text, "%s\n{\"error\":\"no device\",\"exit_status\":3}\n",
+		      l);
+	report_init(&r);
+	ok(rc > 0 && report_read_buffer(&r, "f", text, strlen(text), err,
+					sizeof(err)) == 0 &&
+	   report_build(&r, err, sizeof(err)) == 0, "a failed run is no error");
+	ok(r.failed_count == 1 && strcmp(r.failed[0].where, "f:2") == 0 &&
+	   r.failed[0].exit_status == 3, "it is kept with its place and status");
+	ok(!report_all_fine(&r), "and makes the report not fine");
+	report_free(&r);
+	free(text);
+
+	/* A NUL byte is never JSON. */
+	report_init(&r);
+	ok(report_read_buffer(&r, "f", "{}\n\0{}", 6, err, sizeof(err)) == -1 &&
+	   starts(err, "f:2: not JSON: a NUL byte"), "NUL byte (%s)", err);
+	report_free(&r);
+	free(l);
+
+	report_init(&r);
+	ok(report_build(&r, err, sizeof(err)) == -1 &&
+	   starts(err, "no probe results in the input"), "no input at all");
+	report_free(&r);
+}
+
+static void test_names(void)
+{
+	enum report_status s;
+	char addr[64];
+
+	ok(report_status_parse("partial loss", &s) == 0 && s == REPORT_PARTIAL,
+	   "status names parse");
+	ok(report_status_parse("Reachable", &s) == -1, "exactly");
+	is_str(report_status_name(REPORT_ERROR), "error", "and print");
+	ok(report_addr_normalize("::FFFF:0a00:0001", addr, sizeof(addr)) == 0 &&
+	   strcmp(addr, "10.0.0.1") == 0, "mapped hex form to IPv4 (%s)", addr);
+	ok(report_addr_normalize("2001:0db8:0:0::1", addr, sizeof(addr)) == 0 &&
+	   strcmp(addr, "2001:db8::1") == 0, "IPv6 canonical (%s)", addr);
+	ok(report_addr_normalize("node1", addr, sizeof(addr)) == -1,
+	   "a name is no address");
+}
+
+int main(void)
+{
+	test_axes();
+	test_aggregate();
+	test_identity();
+	test_host_fallback();
+	test_order();
+	test_input();
+	test_names();
+	return tap_done();
+}
