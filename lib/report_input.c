@@ -282,6 +282,43 @@ static void skip_space(struct reader *rd, const char *buf, size_t len,
 
 /* The start of the line that holds buf[at], quoted for a message; a
  * "host: " prefix there is what pdsh and clush add without -N. */
+/* Bytes of the printable UTF-8 character at s; 0 for a control
+ * character or a byte that does not start a well-formed sequence. */
+static size_t utf8_sequence_length(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len;
+	uint32_t cp;
+
+	if (u[0] < 0x20 || u[0] == 0x7f)
+		return 0;
+	if (u[0] < 0x80)
+		return 1;
+	if (u[0] >= 0xc2 && u[0] <= 0xdf) {
+		len = 2;
+		cp = u[0] & 0x1f;
+	} else if (u[0] >= 0xe0 && u[0] <= 0xef) {
+		len = 3;
+		cp = u[0] & 0x0f;
+	} else if (u[0] >= 0xf0 && u[0] <= 0xf4) {
+		len = 4;
+		cp = u[0] & 0x07;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < len; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (u[i] & 0x3f);
+	}
+	/* Overlong forms, UTF-16 surrogates, past U+10FFFF, C1 controls. */
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff ||
+	    (cp >= 0x80 && cp < 0xa0))
+		return 0;
+	return len;
+}
+
 static const char *quote_line(const char *buf, size_t at, char *out,
 			      size_t len)
 {
@@ -290,14 +327,23 @@ static const char *quote_line(const char *buf, size_t at, char *out,
 	while (from > 0 && buf[from - 1] != '\n')
 		from--;
 	out[n++] = '\'';
-	for (; buf[from] && buf[from] != '\n' && n + 5 < len; from++)
-		out[n++] = (unsigned char)buf[from] < 0x20 ? '?' : buf[from];
-	if (buf[from] && buf[from] != '\n') {
-		/* Cut before a whole character, not inside one. */
-		while (n > 1 && ((unsigned char)buf[from] & 0xc0) == 0x80) {
-			n--;
-			from--;
+	while (buf[from] && buf[from] != '\n') {
+		size_t seq = utf8_sequence_length(buf + from);
+
+		if (n + seq + 5 >= len)
+			break;	/* cut before a whole character */
+		if (seq == 0) {
+			/* Control characters and bytes that are no UTF-8
+			 * would reach the terminal as they are. */
+			out[n++] = '?';
+			from++;
+			continue;
 		}
+		memcpy(out + n, buf + from, seq);
+		n += seq;
+		from += seq;
+	}
+	if (buf[from] && buf[from] != '\n') {
 		memcpy(out + n, "...", 3);
 		n += 3;
 	}

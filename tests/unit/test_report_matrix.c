@@ -116,7 +116,7 @@ static void test_axes(void)
 		OK("a", A4, "b", B4, 21, 0),
 	};
 	struct report r;
-	char err[512];
+	char err[512] = "";
 
 	is_int(load(&r, xs, 4, err, sizeof(err)), 0, "four results merge");
 	is_int(r.row_count, 2, "two sources");
@@ -149,7 +149,7 @@ static void test_aggregate(void)
 	};
 	struct report r;
 	struct report_cell *c;
-	char err[512];
+	char err[512] = "";
 
 	is_int(load(&r, xs, 6, err, sizeof(err)), 0, "six results merge");
 	is_int(r.pairs, 2, "into two pairs");
@@ -205,7 +205,7 @@ static void test_identity(void)
 	};
 	struct report r;
 	const char *names[16];
-	char err[512];
+	char err[512] = "";
 
 	is_int(load(&r, xs, sizeof(xs) / sizeof(xs[0]), err, sizeof(err)), 0,
 	       "identity cases merge (%s)", err);
@@ -250,7 +250,7 @@ static void test_host_fallback(void)
 		{ "z", "mlx5_0", "fe80::26", "q", NULL, "error", 0, 0, -1, -1, 0, -1 },
 	};
 	struct report r;
-	char err[512];
+	char err[512] = "";
 
 	is_int(load(&r, xs, 6, err, sizeof(err)), 0, "fallback cases merge");
 	is_int(r.row_count, 4, "a, z and y twice: z's error joins z's row");
@@ -275,7 +275,7 @@ static void test_order(void)
 		OK("node1", "::ffff:10.0.0.1", "node9", "::ffff:10.0.0.9", 1, 0),
 	};
 	struct report r;
-	char err[512];
+	char err[512] = "";
 
 	is_int(load(&r, xs, 4, err, sizeof(err)), 0, "order cases merge");
 	ok(r.row_count == 3 && strcmp(r.rows[0]->source_name, "node2") == 0 &&
@@ -316,7 +316,7 @@ static void test_input(void)
 	const struct res good = OK("a", A4, "b", B4, 10, 0);
 	char *l = line_of(&good), *text, *tail;
 	struct report r;
-	char err[512];
+	char err[512] = "";
 	int rc;
 
 	l[strlen(l) - 1] = '\0';	/* lines are joined below */
@@ -395,6 +395,12 @@ static void test_input(void)
 	   read_error("{\"x\":1}"));
 	ok(starts(read_error("{\"dest\":\"\xff\"}"), "f.jsonl:1: not JSON"),
 	   "invalid UTF-8 is not JSON (%s)", read_error("{\"dest\":\"\xff\"}"));
+	is_str(strstr(read_error("{\"dest\":\"\xff\"}"), "'{"),
+	       "'{\"dest\":\"?\"}'",
+	       "the quoted line shows a byte that is no UTF-8 as '?', not raw");
+	is_str(strstr(read_error("{\"h\xc3\xa9\":\x01 \xc0\xaf x"), "'{"),
+	       "'{\"h\xc3\xa9\":? ?? x'",
+	       "well-formed UTF-8 stays; control bytes and overlong forms do not");
 	ok(starts(read_error("{\"error\":\"no responder reachable\","
 			     "\"exit_status\":3}"),
 		  "no probe results in the input, only 1 failed run "
