@@ -153,9 +153,12 @@ icmp_time_exceeded() {
 }
 
 # pcap_start NETNS DEV FILTER: raw packets to $BATS_TEST_TMPDIR/cap.pcap,
-# for tshark to decode.
+# for tshark to decode. --immediate-mode: without it libpcap hands packets
+# over in blocks after up to a second, and tcpdump_stop's kill half a
+# second after the traffic loses what is still in the ring.
 pcap_start() {
-	tcpdump_start "$1" -i "$2" -U -w "$BATS_TEST_TMPDIR/cap.pcap" "$3"
+	tcpdump_start "$1" -i "$2" -U --immediate-mode \
+		-w "$BATS_TEST_TMPDIR/cap.pcap" "$3"
 }
 
 # pcap_fields FIELD...: stops the capture, then prints one line per packet
