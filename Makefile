@@ -22,7 +22,7 @@ WARNINGS += -Werror
 endif
 CFLAGS ?= -O2 -g
 CPPFLAGS += -D_GNU_SOURCE -DIBAHPROBE_VERSION='"$(VERSION)"' -Ilib
-LDLIBS += -libverbs -libumad -libmad -ljson-c -lm
+LDLIBS += -libverbs -libumad -libmad -ljson-c -lm -pthread
 
 # Sanitizer builds live in their own tree so both can coexist for make check.
 ifeq ($(SANITIZE),1)

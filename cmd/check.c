@@ -131,7 +131,6 @@ static int run_probes(const struct common_opts *common,
 		t->has_qpn = e->has_qpn;
 		t->qpn = e->qpn;
 		t->qkey = e->qkey;
-		probe_target_resolve(&s->settings, &s->facts, t);
 		c = &s->cells[n++];
 		c->target = t;
 		c->count = e->has_count ? e->count : 0;
@@ -145,11 +144,10 @@ static int run_probes(const struct common_opts *common,
 		st[i].cell = c;
 	}
 	s->cell_count = n;
+	probe_session_resolve_targets(s);
 	if (probe_session_open(s, dev, port, err, sizeof(err)))
 		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
-	for (size_t i = 0; i < n; i++)
-		if (s->cells[i].target->ready)
-			probe_cell_prepare(s, &s->cells[i]);
+	probe_session_prepare(s);
 	rc = probe_session_run(s, &interrupted);
 	if (rc)
 		return cli_fail(EXIT_ENVIRONMENT, "polling completions failed: "

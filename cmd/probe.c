@@ -375,18 +375,24 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 		rc = cli_fail(EXIT_ENVIRONMENT, "out of memory");
 		goto out;
 	}
-	for (size_t i = 0; i < dests.count; i++) {
-		targets[i].dest = &dests.items[i];
-		targets[i].has_qpn = opts.has_qpn;
-		targets[i].qpn = opts.qpn;
-		targets[i].qkey = opts.qkey;
+	for (size_t t = 0; t < dests.count; t++) {
+		targets[t].dest = &dests.items[t];
+		targets[t].has_qpn = opts.has_qpn;
+		targets[t].qpn = opts.qpn;
+		targets[t].qkey = opts.qkey;
 		if (opts.discover)
-			take_discovered(&disc.items[i], &targets[i]);
-		else
-			probe_target_resolve(&s.settings, &s.facts,
-					     &targets[i]);
-		ready += targets[i].ready;
+			take_discovered(&disc.items[t], &targets[t]);
+		for (size_t i = 0; i < sw.count; i++) {
+			struct probe_cell *c = &s.cells[t * sw.count + i];
+
+			c->target = &targets[t];
+			c->asked = sweep_params(&sw, i);
+		}
 	}
+	if (!opts.discover)
+		probe_session_resolve_targets(&s);
+	for (size_t t = 0; t < dests.count; t++)
+		ready += targets[t].ready;
 	if (ready == 0 && !opts.has_qpn) {
 		for (size_t i = 0; i < dests.count; i++)
 			diag_error("%s: %s", dests.items[i].text,
@@ -395,20 +401,11 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 			      "start 'ibahprobe serve' on the destinations");
 		goto out;
 	}
-	for (size_t t = 0; t < dests.count; t++)
-		for (size_t i = 0; i < sw.count; i++) {
-			struct probe_cell *c = &s.cells[t * sw.count + i];
-
-			c->target = &targets[t];
-			c->asked = sweep_params(&sw, i);
-		}
 	if (probe_session_open(&s, dev, port, err, sizeof(err))) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out;
 	}
-	for (size_t i = 0; i < s.cell_count; i++)
-		if (s.cells[i].target->ready)
-			probe_cell_prepare(&s, &s.cells[i]);
+	probe_session_prepare(&s);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	rc = probe_session_run(&s, &interrupted);

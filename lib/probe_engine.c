@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "gid.h"
+#include "parallel.h"
 #include "probe_engine.h"
 #include "sgid_select.h"
 
@@ -49,9 +50,9 @@ static void rendezvous_host(const struct dest *d, char *host, size_t len)
 		gid_format(&d->gid, host, len);
 }
 
-void probe_target_resolve(const struct probe_settings *settings,
-			  const struct ah_port_facts *facts,
-			  struct probe_target *t)
+static void probe_target_resolve(const struct probe_settings *settings,
+				 const struct ah_port_facts *facts,
+				 struct probe_target *t)
 {
 	struct dest *d = (struct dest *)t->dest;
 	char host[GID_TEXT_MAX];
@@ -186,7 +187,8 @@ static void lookup_route(const struct ah_port_facts *facts,
 		diag_verbose(1, "%s: %s", t->dest->text, err);
 }
 
-void probe_cell_prepare(struct probe_session *s, struct probe_cell *c)
+static void probe_cell_prepare(struct probe_session *s,
+			       struct probe_cell *c)
 {
 	struct ah_fields f = {
 		.has_hop_limit = true, .hop_limit = c->asked.hop_limit,
@@ -229,6 +231,55 @@ void probe_cell_prepare(struct probe_session *s, struct probe_cell *c)
 	if (!c->ah)
 		ah_explain_errno(errno ? errno : EINVAL, &c->attr, &s->facts,
 				 c->error, sizeof(c->error));
+}
+
+/* Jobs per target: job i acts only where cell i starts the run of its
+ * target's cells (they stand together), and then on the whole run. */
+static bool starts_run(const struct probe_session *s, size_t i)
+{
+	return i == 0 || s->cells[i - 1].target != s->cells[i].target;
+}
+
+static void resolve_run(size_t i, void *arg)
+{
+	struct probe_session *s = arg;
+
+	if (starts_run(s, i))
+		probe_target_resolve(&s->settings, &s->facts,
+				     s->cells[i].target);
+}
+
+static void prepare_run(size_t i, void *arg)
+{
+	struct probe_session *s = arg;
+	struct probe_target *t = s->cells[i].target;
+
+	if (!starts_run(s, i) || !t->ready)
+		return;
+	for (size_t k = i; k < s->cell_count && s->cells[k].target == t; k++)
+		probe_cell_prepare(s, &s->cells[k]);
+}
+
+/* One thread per target at most: the others would find nothing to do. */
+static void for_each_target(struct probe_session *s,
+			    void (*job)(size_t i, void *arg))
+{
+	unsigned targets = 0;
+
+	for (size_t i = 0; i < s->cell_count && targets < PARALLEL_MAX_THREADS;
+	     i++)
+		targets += starts_run(s, i);
+	parallel_for(s->cell_count, targets, job, s);
+}
+
+void probe_session_resolve_targets(struct probe_session *s)
+{
+	for_each_target(s, resolve_run);
+}
+
+void probe_session_prepare(struct probe_session *s)
+{
+	for_each_target(s, prepare_run);
 }
 
 bool probe_cell_active(const struct probe_cell *c)

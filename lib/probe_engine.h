@@ -94,25 +94,30 @@ struct probe_session {
 	void *on_done_arg;
 };
 
-/* Learns QPN/Q_Key (rendezvous unless t->has_qpn) and the address to
- * probe; on failure t->ready stays false and t->error says why. */
-void probe_target_resolve(const struct probe_settings *settings,
-			  const struct ah_port_facts *facts,
-			  struct probe_target *t);
-
 /* Port facts, device and host name of the session (before targets are
  * resolved: they need the link layer). */
 void probe_session_init(struct probe_session *s, const struct device_info *dev,
 			const struct port_info *port);
 
-/* Opens the UD endpoint on dev/port for the cells (already attached to
- * their targets, cell_count set). Targets whose Q_Key differs from the
- * first ready one's are marked not ready. Returns 0, or -1 with err. */
+/* Learns every cell's target (cells of one target stand together): its
+ * QPN and Q_Key from the rendezvous unless t->has_qpn, and the address to
+ * probe; a target that fails keeps ready false and says why in t->error.
+ * All targets at once: a session with many dead peers waits one
+ * rendezvous deadline, not one each. */
+void probe_session_resolve_targets(struct probe_session *s);
+
+/* Opens the UD endpoint on dev/port for the cells (targets resolved). One
+ * QP has one Q_Key: the first ready target's; targets whose Q_Key differs
+ * are marked not ready. Returns 0, or -1 with err. */
 int probe_session_open(struct probe_session *s, const struct device_info *dev,
 		       const struct port_info *port, char *err, size_t len);
 
-/* Builds, checks and creates the cell's AH (c->error on failure). */
-void probe_cell_prepare(struct probe_session *s, struct probe_cell *c);
+/* Builds, checks and creates the AH of every cell of a ready target
+ * (c->error says why one failed). The cells of one target in turn: the
+ * first resolves the next hop, the others find it cached. The targets at
+ * once: a silent next hop costs ~1 s on rxe, more on some drivers, once
+ * for all of them. */
+void probe_session_prepare(struct probe_session *s);
 bool probe_cell_active(const struct probe_cell *c);
 
 /* Sends and receives until every active cell is done, or *stop is set

@@ -209,3 +209,19 @@ probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe "$@"; }
 	run -0 --separate-stderr probe_a -c 15 -i 200 b:18516
 	[[ $stderr != *" sent, "* ]] || fail "$stderr"
 }
+
+@test "silent and dead destinations among live ones: each named with its cause, the live ones probed" {
+	local s1=${FABRIC_A_IP4%.*}.91 s2=${FABRIC_A_IP4%.*}.92 s3=${FABRIC_A_IP4%.*}.93
+	local qpn
+	qpn=$(jq -r 'select(.event == "ready") | .qpn' "$BATS_FILE_TMPDIR/serve.b")
+	# --qpn: no rendezvous; the AHs towards silent next hops time out on ARP.
+	run -1 probe_a --qpn "$qpn" -c 2 -j "$s1" "$s2" "$FABRIC_B_IP4" "$s3"
+	echo "$output" | jq -e '
+		map(.status) == ["error", "error", "reachable", "error"] and
+		all(.[0, 1, 3]; .error | test("neighbour")) and .[2].received == 2'
+	# Rendezvous: dead hosts time out, the live one answers.
+	run -1 probe_a -t 700 -c 2 -j "$s1:18516" b:18516 "$s2:18516"
+	echo "$output" | jq -e '
+		map(.status) == ["error", "reachable", "error"] and
+		(.[0].error | test("no responder at")) and (.[2].error | test("no responder at"))'
+}
