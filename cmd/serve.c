@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "ah_cache.h"
@@ -17,6 +16,7 @@
 #include "diag.h"
 #include "gid.h"
 #include "grh.h"
+#include "monotonic.h"
 #include "output.h"
 #include "parse.h"
 #include "probe_wire.h"
@@ -150,14 +150,6 @@ static volatile sig_atomic_t stop_requested;
 static void on_signal(int sig)
 {
 	stop_requested = sig;
-}
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static bool take_token(struct server *s)

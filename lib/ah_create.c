@@ -2,9 +2,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "ah_create.h"
+#include "monotonic.h"
 
 int verbs_port_open(const char *device, struct verbs_port *vp, char *err,
 		    size_t errlen)
@@ -50,10 +50,7 @@ void verbs_port_close(struct verbs_port *vp)
 
 static uint64_t monotonic_usec(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+	return monotonic_ns() / 1000u;
 }
 
 void ah_try_create(struct verbs_port *vp, struct ibv_ah_attr *attr,

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "gid.h"
+#include "monotonic.h"
 #include "parallel.h"
 #include "probe_engine.h"
 #include "sgid_select.h"
@@ -20,14 +20,6 @@ struct probe_in_flight {
 	struct probe_cell *cell;
 	uint64_t sent_ns, deadline_ns;
 };
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static bool responder_has_gid(const struct responder_info *info,
 			      const union ibv_gid *gid)

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "gid.h"
+#include "monotonic.h"
 #include "parse.h"
 #include "rendezvous.h"
 
@@ -301,10 +301,7 @@ out:
 
 static int64_t now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)(monotonic_ns() / 1000000u);
 }
 
 static int wait_fd(int fd, short events, int64_t deadline)

@@ -4,20 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "gid.h"
+#include "monotonic.h"
 #include "output.h"
 #include "responder_discovery.h"
 #include "wire_bytes.h"
-
-uint64_t registration_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 enum sa_client_error registration_open(struct responder_registration *g,
 				       const char *ca, uint8_t port,
@@ -89,7 +81,7 @@ static int registration_send_set(struct responder_registration *g,
 		return -1;
 	g->registered = true;
 	if (g->responder.lease != SERVICE_LEASE_INFINITE)
-		g->renew_at_ns = registration_now_ns() +
+		g->renew_at_ns = monotonic_ns() +
 				 (uint64_t)g->responder.lease * 1000000000u / 3;
 	return 0;
 }

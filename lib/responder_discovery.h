@@ -51,7 +51,6 @@ int registration_renew_if_due(struct responder_registration *g,
 int registration_delete(struct responder_registration *g, char *err,
 			size_t errlen);
 void registration_close(struct responder_registration *g);
-uint64_t registration_now_ns(void);
 
 struct discovered_responder {
 	struct responder_record responder;

@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <infiniband/umad.h>
 
+#include "monotonic.h"
 #include "sa_client.h"
 #include "wire_bytes.h"
 
@@ -17,14 +17,6 @@
 #define MAD_TID_OFFSET 8
 #define MAD_METHOD_OFFSET 3
 #define RECV_BATCH 64
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 enum sa_client_error sa_client_open(struct sa_client *c, const char *ca,
 				    uint8_t port, char *err, size_t errlen)

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "grh.h"
+#include "monotonic.h"
 #include "ud_endpoint.h"
 
 /* wr_id: bit 63 tells receives from sends, the low bits are the slot. */
@@ -248,10 +248,7 @@ static int take_completions(struct ud_endpoint *ep, struct ibv_wc *wcs, int max)
 
 static int64_t now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)(monotonic_ns() / 1000000u);
 }
 
 int ud_event_fd(const struct ud_endpoint *ep)

@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "ibrate.h"
+#include "monotonic.h"
 #include "pathrec.h"
 #include "sa_client.h"
 
@@ -57,10 +57,7 @@ static void print_record(const char *dest, const struct path_record *r)
 
 static double now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+	return (double)monotonic_ns() / 1e6;
 }
 
 int main(int argc, char **argv)

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "monotonic.h"
 #include "responder_discovery.h"
 
 static volatile sig_atomic_t stop;
@@ -137,7 +138,7 @@ int main(int argc, char **argv)
 	}
 	while (!stop) {
 		poll(NULL, 0, 100);
-		rc = registration_renew_if_due(&g, registration_now_ns(), err,
+		rc = registration_renew_if_due(&g, monotonic_ns(), err,
 					       sizeof(err));
 		if (rc < 0 && g.renew_failures == 1)
 			fprintf(stderr, "sa_service: renewal failed: %s\n", err);
