@@ -116,7 +116,6 @@ static int run_probes(const struct common_opts *common,
 		.window = opts.window, .timeout_ms = common->timeout_ms,
 		.gid_index = common->gid_index,
 	};
-	probe_session_init(s, dev, port);
 	s->cells = calloc(list->count, sizeof(*s->cells));
 	if (!s->cells)
 		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
@@ -331,7 +330,7 @@ static void comment_measured(const struct check_entry *e,
 }
 
 /* TAP or JSON, one test per expectation; returns how many failed. */
-static size_t report(const char *file, const struct checklist *list,
+static size_t print_results(const char *file, const struct checklist *list,
 		     const struct entry_state *st, bool roce)
 {
 	size_t tests = 0, failed = 0, n = 0;
@@ -387,10 +386,9 @@ static int check_run(const struct common_opts *common, int argc, char **argv)
 	const struct port_info *port;
 	struct probe_session s = { 0 };
 	struct entry_state *st = NULL;
-	struct ah_port_facts facts;
 	struct sigaction sa = { .sa_handler = on_signal };
 	char err[DIAG_MSG_MAX];
-	bool roce;
+	bool roce, probes;
 	int rc;
 
 	if (argc != 1) {
@@ -417,8 +415,8 @@ static int check_run(const struct common_opts *common, int argc, char **argv)
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out;
 	}
-	if (any_entry_needs(&list, NEED_PROBE) &&
-	    dev->source != DEVICE_FROM_VERBS) {
+	probes = any_entry_needs(&list, NEED_PROBE);
+	if (probes && dev->source != DEVICE_FROM_VERBS) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "the checklist probes, and "
 			      "probing needs a verbs device; %s is visible "
 			      "through umad only (path_mtu, path_sl and "
@@ -426,22 +424,23 @@ static int check_run(const struct common_opts *common, int argc, char **argv)
 		goto out;
 	}
 	roce = port->link_layer == LINK_LAYER_ETHERNET;
-	ah_port_facts_from_port(port, &facts);
+	/* The port's facts serve the probes and the path and AH checks. */
+	probe_session_init(&s, dev, port);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (any_entry_needs(&list, NEED_PROBE)) {
+	if (probes) {
 		rc = run_probes(common, &list, st, dev, port, &s);
 		if (rc)
 			goto out;
 	}
 	if (roce)
-		roce_paths(&list, st, port, &facts);
+		roce_paths(&list, st, port, &s.facts);
 	else
-		rc = resolve_paths(common, &list, st, &facts);
+		rc = resolve_paths(common, &list, st, &s.facts);
 	if (rc)
 		goto out;
-	rc = report(argv[0], &list, st, roce) || interrupted ? EXIT_PROBLEM
-								  : EXIT_FINE;
+	rc = print_results(argv[0], &list, st, roce) || interrupted
+		     ? EXIT_PROBLEM : EXIT_FINE;
 out:
 	probe_session_close(&s);
 	free(s.cells);

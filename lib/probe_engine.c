@@ -328,26 +328,26 @@ static void finish_cell_if_done(struct probe_session *s, struct probe_cell *c)
 	s->on_done(s, c, s->on_done_arg);
 }
 
-static int send_probe(struct probe_session *s, struct probe_cell *c,
-		      uint64_t now)
+/* The RTT starts right here, not at the loop's tick, so probes sent back
+ * to back do not share one start time. */
+static int send_probe(struct probe_session *s, struct probe_cell *c)
 {
-	struct probe_header h = {
+	struct probe_in_flight *slot = flight_slot(s);
+	uint8_t buf[PROBE_MAX_SIZE];
+	struct probe_header h;
+	uint64_t now;
+	int rc;
+
+	if (!slot)
+		return -EAGAIN;
+	now = monotonic_ns();
+	h = (struct probe_header){
 		.kind = PROBE_REQUEST,
 		.probe_id = s->probe_id,
 		.sequence = s->next_sequence++,
 		.send_time_ns = now,
 		.asked = c->asked,
 	};
-	uint8_t buf[PROBE_MAX_SIZE];
-	struct probe_in_flight *slot = flight_slot(s);
-	int rc;
-
-	if (!slot)
-		return -EAGAIN;
-	/* The loop's `now` is for scheduling; the RTT starts right here, so
-	 * probes sent back to back do not share one start time. */
-	now = monotonic_ns();
-	h.send_time_ns = now;
 	probe_encode_request(&h, buf, s->settings.size);
 	rc = ud_send(&s->ep, c->ah, c->target->info.qpn, c->target->info.qkey,
 		     buf, s->settings.size);
@@ -474,7 +474,7 @@ static bool send_next(struct probe_session *s, size_t *rr, uint64_t now,
 
 		if (!wants_to_send(s, c) || c->next_send_ns > now)
 			continue;
-		rc = send_probe(s, c, now);
+		rc = send_probe(s, c);
 		if (rc == -EAGAIN) {
 			*window_full = true;
 			return false;
