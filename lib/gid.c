@@ -12,6 +12,16 @@ const char *gid_format(const union ibv_gid *gid, char *buf, size_t len)
 	return buf;
 }
 
+const char *gid_format_address(const union ibv_gid *gid, char *buf,
+			       size_t len)
+{
+	if (!gid_is_ipv4_mapped(gid))
+		return gid_format(gid, buf, len);
+	if (!inet_ntop(AF_INET, &gid->raw[12], buf, len))
+		snprintf(buf, len, "?");
+	return buf;
+}
+
 bool gid_is_zero(const union ibv_gid *gid)
 {
 	static const uint8_t zero[16];

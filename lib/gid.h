@@ -12,6 +12,10 @@
 #define GID_TEXT_MAX 46
 
 const char *gid_format(const union ibv_gid *gid, char *buf, size_t len);
+/* The address a RoCE GID stands for, as people and getaddrinfo write it:
+ * a.b.c.d for an IPv4-mapped GID, else the IPv6 text. */
+const char *gid_format_address(const union ibv_gid *gid, char *buf,
+			       size_t len);
 bool gid_is_zero(const union ibv_gid *gid);
 bool gid_is_ipv4_mapped(const union ibv_gid *gid);
 bool gid_is_link_local(const union ibv_gid *gid);

@@ -35,11 +35,8 @@ static void rendezvous_host(const struct dest *d, char *host, size_t len)
 {
 	if (d->kind == DEST_HOST)
 		snprintf(host, len, "%s", d->name);
-	else if (gid_is_ipv4_mapped(&d->gid))
-		snprintf(host, len, "%u.%u.%u.%u", d->gid.raw[12],
-			 d->gid.raw[13], d->gid.raw[14], d->gid.raw[15]);
 	else
-		gid_format(&d->gid, host, len);
+		gid_format_address(&d->gid, host, len);
 }
 
 static void probe_target_resolve(const struct probe_settings *settings,

@@ -33,22 +33,13 @@ int report_status_parse(const char *name, enum report_status *status)
 	return -1;
 }
 
-static void addr_of_gid(const union ibv_gid *gid, char *out, size_t len)
-{
-	if (gid_is_ipv4_mapped(gid))
-		snprintf(out, len, "%u.%u.%u.%u", gid->raw[12], gid->raw[13],
-			 gid->raw[14], gid->raw[15]);
-	else
-		gid_format(gid, out, len);
-}
-
 int report_addr_normalize(const char *text, char *out, size_t len)
 {
 	union ibv_gid gid;
 
 	if (inet_pton(AF_INET6, text, gid.raw) != 1)
 		return -1;
-	addr_of_gid(&gid, out, len);
+	gid_format_address(&gid, out, len);
 	return 0;
 }
 
@@ -243,7 +234,7 @@ static char *dest_key(const struct report *r, const struct report_record *rec,
 		return format("addr:%s", addr);
 	if (dest_parse(rec->dest_text, &d, err, sizeof(err)) == 0) {
 		if (d.has_gid) {
-			addr_of_gid(&d.gid, addr, len);
+			gid_format_address(&d.gid, addr, len);
 			have = true;
 		} else if (d.kind == DEST_HOST &&
 			   (dgid = agreed(r, sgid_of_host, d.name)) &&

@@ -15,6 +15,11 @@ int main(void)
 	ok(gid_is_ipv4_mapped(&gid), "is IPv4-mapped");
 	ok(!gid_is_link_local(&gid) && !gid_is_multicast(&gid) && !gid_is_zero(&gid),
 	   "and nothing else");
+	is_str(gid_format_address(&gid, buf, sizeof(buf)), "10.0.0.2",
+	       "its address is the plain dotted quad");
+	gid = fixture_gid("2001:db8:4::4");
+	is_str(gid_format_address(&gid, buf, sizeof(buf)), "2001:db8:4::4",
+	       "an IPv6 GID's address is the GID");
 
 	gid = fixture_gid("FE80:0:0:0:0002:c903:00a1:b2c3");
 	is_str(gid_format(&gid, buf, sizeof(buf)), "fe80::2:c903:a1:b2c3",
