@@ -193,10 +193,8 @@ static void on_signal(int sig)
 }
 
 /* --jsonl: each result as soon as it completes. */
-static void stream_cell(struct probe_session *s, struct probe_cell *c,
-			void *arg)
+static void stream_cell(struct probe_session *s, struct probe_cell *c)
 {
-	(void)arg;
 	probe_cell_print(s, c);
 	out_flush_record();
 }

@@ -322,7 +322,7 @@ static void finish_cell_if_done(struct probe_session *s, struct probe_cell *c)
 			return;
 	c->reported = true;
 	judge(s, c);
-	s->on_done(s, c, s->on_done_arg);
+	s->on_done(s, c);
 }
 
 /* The RTT starts right here, not at the loop's tick, so probes sent back

@@ -89,9 +89,7 @@ struct probe_session {
 	uint32_t probe_id, next_sequence;
 	/* Called once per cell as soon as its last probe resolved (judged
 	 * already), for streaming output; NULL: none. */
-	void (*on_done)(struct probe_session *s, struct probe_cell *c,
-			void *arg);
-	void *on_done_arg;
+	void (*on_done)(struct probe_session *s, struct probe_cell *c);
 };
 
 /* Port facts, device and host name of the session (before targets are
