@@ -2,11 +2,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gid.h"
 #include "grh.h"
 #include "wire_bytes.h"
 
 #define IPV4_HEADER_BYTES 20
-#define IPPROTO_UDP_NUMBER 17
 
 /* IPv6-format header offsets. */
 enum {
@@ -36,6 +36,7 @@ _Static_assert(GRH_IPV4_OFFSET + IPV4_HEADER_BYTES == GRH_BYTES,
 void grh_prefill_sentinel(uint8_t *area)
 {
 	area[0] = GRH_SENTINEL;
+	area[1] = area[2] = area[3] = 0;
 	area[GRH_IPV4_OFFSET] = GRH_SENTINEL;
 }
 
@@ -88,29 +89,58 @@ void grh_encode(const struct grh_fields *f, uint8_t *area)
 			   grh_ipv4_checksum(ip, IPV4_HEADER_BYTES));
 }
 
-/* An IPv4 header at offset 20 that a RoCE v2 HCA could have written:
- * version 4, no options, UDP, and a checksum that is valid or zero. */
-static bool looks_ipv4(const uint8_t *area, bool *checksum_zero)
+/* The kernel's ib_get_rdma_header_version (core/verbs.c) and libibverbs'
+ * get_grh_header_version agree: a first nibble other than 6 means the
+ * first 20 bytes are not a header, so IPv4; with 6 there, an IPv4 header
+ * with IHL 5 and a correct checksum at byte 20 still wins. The sentinel
+ * (0xff at byte 0) makes the first case reliable for drivers that leave
+ * bytes 0..19 alone. */
+static enum grh_form byte_rule_form(const uint8_t *area)
 {
 	const uint8_t *ip = area + GRH_IPV4_OFFSET;
 
-	if (ip[V4_VERSION_IHL] != 0x45 || ip[V4_PROTOCOL] != IPPROTO_UDP_NUMBER)
-		return false;
-	*checksum_zero = wire_get16(ip, V4_CHECKSUM) == 0;
-	return *checksum_zero ||
-	       grh_ipv4_checksum(ip, IPV4_HEADER_BYTES) == 0;
-}
-
-static enum grh_form guess_form(const uint8_t *area, bool *checksum_zero)
-{
-	/* Byte 0 held the sentinel (version nibble 0xf) when the receive
-	 * was posted: version 6 there means the HCA wrote an IPv6-format
-	 * header. For IPv4, bytes 0..19 are left alone or zeroed. */
-	if (area[0] >> 4 == 6)
-		return GRH_FORM_IPV6;
-	if (looks_ipv4(area, checksum_zero))
+	if (area[0] >> 4 != 6)
+		return ip[V4_VERSION_IHL] >> 4 == 4 ? GRH_FORM_IPV4
+						    : GRH_FORM_IPV6;
+	if (ip[V4_VERSION_IHL] == 0x45 &&
+	    wire_get16(ip, V4_CHECKSUM) != 0 &&
+	    grh_ipv4_checksum(ip, IPV4_HEADER_BYTES) == 0)
 		return GRH_FORM_IPV4;
 	return GRH_FORM_IPV6;
+}
+
+static bool local_has(const struct grh_local_gids *local, const uint8_t *gid)
+{
+	for (size_t i = 0; i < local->count; i++)
+		if (memcmp(local->gids[i].raw, gid, 16) == 0)
+			return true;
+	return false;
+}
+
+enum grh_form grh_form_decide(const uint8_t *area,
+			      const struct grh_local_gids *local)
+{
+	const uint8_t *ip = area + GRH_IPV4_OFFSET;
+	bool any_mapped = false;
+	bool v4_local = false, v6_local = false;
+	union ibv_gid daddr;
+
+	if (!local || local->count == 0)
+		return byte_rule_form(area);
+	for (size_t i = 0; i < local->count && !any_mapped; i++)
+		any_mapped = gid_is_ipv4_mapped(&local->gids[i]);
+	/* RoCE v2 over IPv4 needs an IPv4-mapped source GID on our side. */
+	if (!any_mapped)
+		return GRH_FORM_IPV6;
+	if (ip[V4_VERSION_IHL] == 0x45) {
+		ipv4_mapped(ip + V4_DADDR, &daddr);
+		v4_local = local_has(local, daddr.raw);
+	}
+	if (area[0] >> 4 == 6)
+		v6_local = local_has(local, area + V6_DGID);
+	if (v4_local != v6_local)
+		return v4_local ? GRH_FORM_IPV4 : GRH_FORM_IPV6;
+	return byte_rule_form(area);
 }
 
 static int decode_ipv4(const uint8_t *area, struct grh_fields *out, char *err,
@@ -168,10 +198,30 @@ static int decode_ipv6(const uint8_t *area, struct grh_fields *out, char *err,
 	return 0;
 }
 
+static int decode_form(const uint8_t *area, enum grh_form form,
+		       struct grh_fields *out, char *err, size_t errlen)
+{
+	if ((form == GRH_FORM_IPV4 ? decode_ipv4 : decode_ipv6)(area, out, err,
+								 errlen))
+		return -1;
+	out->present = true;
+	return 0;
+}
+
+int grh_decode_local(const uint8_t *area, bool wc_has_grh,
+		     const struct grh_local_gids *local,
+		     struct grh_fields *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	if (!wc_has_grh)
+		return 0;
+	return decode_form(area, grh_form_decide(area, local), out, err,
+			   errlen);
+}
+
 int grh_decode(const uint8_t *area, bool wc_has_grh, enum grh_hint hint,
 	       struct grh_fields *out, char *err, size_t errlen)
 {
-	bool checksum_zero = false;
 	enum grh_form form;
 
 	memset(out, 0, sizeof(*out));
@@ -185,12 +235,8 @@ int grh_decode(const uint8_t *area, bool wc_has_grh, enum grh_hint hint,
 		form = GRH_FORM_IPV6;
 		break;
 	default:
-		form = guess_form(area, &checksum_zero);
+		form = byte_rule_form(area);
 		break;
 	}
-	if ((form == GRH_FORM_IPV4 ? decode_ipv4 : decode_ipv6)(area, out, err,
-								 errlen))
-		return -1;
-	out->present = true;
-	return 0;
+	return decode_form(area, form, out, err, errlen);
 }

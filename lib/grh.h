@@ -20,7 +20,10 @@
 #define GRH_BYTES 40
 #define GRH_IPV4_OFFSET 20
 /* Written at bytes 0 and 20 before posting: an IPv6-format header never
- * starts with it (version nibble 0xf), an IPv4 header never has it at 20. */
+ * starts with it (version nibble 0xf), an IPv4 header never has it at 20.
+ * Bytes 1..3 are cleared with it: libibverbs' ibv_init_ah_from_wc
+ * (set_ah_attr_generic_fields) takes the reply's flow label from bytes
+ * 0..3 whatever the form, and mlx5 turns that into the UDP source port. */
 #define GRH_SENTINEL 0xff
 
 enum grh_form {
@@ -51,6 +54,25 @@ struct grh_fields {
 /* Writes the sentinel into a receive buffer's GRH area before posting. */
 void grh_prefill_sentinel(uint8_t *area);
 
+/* The receiving port's GID table, all entries of every type: the DGID of
+ * a packet that reached us is one of them, which tells the two forms apart
+ * where the bytes alone cannot (an IPv4 header with a zeroed checksum,
+ * irdma, behind stale bytes whose first nibble happens to be 6). */
+struct grh_local_gids {
+	const union ibv_gid *gids;
+	size_t count;
+};
+
+/* The form of a received GRH area. In order: the form whose destination
+ * address is a local GID (IPv4: the IPv4-mapped daddr; IPv6: the DGID at
+ * byte 24); when that decides nothing, the rule of the kernel's
+ * ib_get_rdma_header_version and libibverbs' get_grh_header_version:
+ * version 6 at byte 0 is IPv6 unless a valid IPv4 header (IHL 5, correct
+ * checksum) sits at byte 20; anything else with version 4 at byte 20 is
+ * IPv4. A port without IPv4-mapped GIDs (InfiniBand) only gets IPv6. */
+enum grh_form grh_form_decide(const uint8_t *area,
+			      const struct grh_local_gids *local);
+
 /* Encodes fields into 40 bytes (for tests and tools: the HCA writes the
  * real ones). IPv4 form: bytes 0..19 zero, a valid header checksum unless
  * fields->ipv4_checksum_zero. */
@@ -61,6 +83,11 @@ void grh_encode(const struct grh_fields *fields, uint8_t *area);
  * or -1 with err set when the bytes are no header of the expected form. */
 int grh_decode(const uint8_t *area, bool wc_has_grh, enum grh_hint hint,
 	       struct grh_fields *out, char *err, size_t errlen);
+
+/* grh_decode with the form chosen by grh_form_decide for the local port. */
+int grh_decode_local(const uint8_t *area, bool wc_has_grh,
+		     const struct grh_local_gids *local,
+		     struct grh_fields *out, char *err, size_t errlen);
 
 /* The DSCP (bits 7..2) and ECN (bits 1..0) parts of a traffic class. */
 static inline uint8_t grh_dscp(uint8_t traffic_class)

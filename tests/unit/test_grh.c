@@ -173,8 +173,93 @@ static void test_round_trips(void)
 	is_int(bad, 0, "512 round trips over both forms");
 }
 
+static void gid_from(uint8_t first, uint8_t last, union ibv_gid *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->raw[0] = first;
+	g->raw[1] = first ? 0x80 : 0;
+	g->raw[15] = last;
+}
+
+/* The sentinel clears bytes 1..3: libibverbs reads the reply's flow label
+ * there (set_ah_attr_generic_fields) even for IPv4, and mlx5 turns it into
+ * the UDP source port. */
+static void test_sentinel_clears_flow_label(void)
+{
+	uint8_t area[GRH_BYTES];
+
+	memset(area, 0xa5, sizeof(area));
+	grh_prefill_sentinel(area);
+	is_int(area[0], GRH_SENTINEL, "byte 0 holds the sentinel");
+	ok(area[1] == 0 && area[2] == 0 && area[3] == 0,
+	   "bytes 1..3 cleared: a flow label read there is 0");
+	is_int(area[20], GRH_SENTINEL, "byte 20 holds the sentinel");
+}
+
+/* The local GID table decides where the bytes cannot. */
+static void test_form_by_local_gids(void)
+{
+	union ibv_gid table[4];	/* rxe's layout: fe80::, ::ffff:10.0.0.2 */
+	struct grh_local_gids local = { table, 2 };
+	struct grh_local_gids ib = { table + 2, 2 };
+	uint8_t area[GRH_BYTES];
+	struct grh_fields f;
+	char err[256];
+
+	gid_from(0xfe, 2, &table[0]);
+	memset(&table[1], 0, sizeof(table[1]));
+	table[1].raw[10] = table[1].raw[11] = 0xff;
+	table[1].raw[12] = 10;
+	table[1].raw[15] = 2;
+	gid_from(0xfe, 0x22, &table[2]);	/* an IB port: no mapped GID */
+	gid_from(0xfe, 0x23, &table[3]);
+
+	/* irdma-like IPv4 with a zero checksum behind stale bytes whose
+	 * first nibble is 6: the byte rule alone says IPv6. */
+	memcpy(area, golden_v4, GRH_BYTES);
+	memset(area, 0x61, 20);
+	area[30] = area[31] = 0;
+	is_int(grh_form_decide(area, NULL), GRH_FORM_IPV6,
+	       "byte rule (kernel, libibverbs): zero checksum under 6 is IPv6");
+	is_int(grh_form_decide(area, &local), GRH_FORM_IPV4,
+	       "local GID ::ffff:10.0.0.2 is the daddr: IPv4");
+	is_int(grh_decode_local(area, true, &local, &f, err, sizeof(err)), 0,
+	       "decodes as IPv4");
+	ok(f.form == GRH_FORM_IPV4 && f.hop_limit == 64 &&
+	   f.traffic_class == 0x28, "TTL and TOS from the IPv4 header");
+
+	/* The same bytes with a valid checksum: both rules agree. */
+	memcpy(area, golden_v4, GRH_BYTES);
+	memset(area, 0x61, 20);
+	is_int(grh_form_decide(area, NULL), GRH_FORM_IPV4,
+	       "byte rule: a valid IPv4 header at 20 wins over the 6");
+
+	/* An IPv6 GRH to our fe80::2. */
+	memcpy(area, golden_v6, GRH_BYTES);
+	is_int(grh_form_decide(area, &local), GRH_FORM_IPV6,
+	       "DGID fe80::2 is local: IPv6");
+	/* An IPv6 GRH whose DGID is not ours, bytes that no IPv4 daddr
+	 * matches either: the byte rule decides. */
+	area[39] = 9;
+	is_int(grh_form_decide(area, &local), GRH_FORM_IPV6,
+	       "neither form local: the byte rule (IPv6)");
+
+	/* An IB port has no IPv4-mapped GID: only the IPv6 form exists,
+	 * even when byte 20 happens to look like an IPv4 header. */
+	memcpy(area, golden_v4, GRH_BYTES);
+	is_int(grh_form_decide(area, &ib), GRH_FORM_IPV6,
+	       "no IPv4-mapped local GID: IPv6 form");
+	is_int(grh_decode_local(area, true, &ib, &f, err, sizeof(err)), -1,
+	       "and such bytes are refused, not taken for IPv4");
+	is_int(grh_decode_local(area, false, &ib, &f, err, sizeof(err)), 0,
+	       "without IBV_WC_GRH nothing is read");
+	ok(!f.present, "nothing present");
+}
+
 int main(void)
 {
+	test_sentinel_clears_flow_label();
+	test_form_by_local_gids();
 	test_ipv6_golden();
 	test_ipv4_golden();
 	test_refusals();
