@@ -122,6 +122,8 @@ int probe_session_open(struct probe_session *s, const struct device_info *dev,
 							    : PROBE_REPLY_SIZE,
 	};
 	struct ibv_device_attr attr;
+	struct provider_facts facts;
+	char driver[64];
 	bool have_qkey = false;
 
 	/* One QP has one Q_Key: the first ready responder's sets it. */
@@ -148,10 +150,12 @@ int probe_session_open(struct probe_session *s, const struct device_info *dev,
 	}
 	if (ud_endpoint_open(&s->ep, &config, err, len))
 		return -1;
-	/* rxe (vendor 0xffffff) puts the route's hop limit on the wire. */
-	if (ibv_query_device(s->ep.context, &attr) == 0 &&
-	    attr.vendor_id == 0xffffff)
-		s->stack_ignores_ah_hop_limit = true;
+	/* Whose hop limit leaves the host depends on the provider. */
+	if (ibv_query_device(s->ep.context, &attr))
+		attr.vendor_id = 0;
+	provider_facts_read(dev->name, attr.vendor_id, driver, sizeof(driver),
+			    &facts);
+	s->provider = provider_identify(&facts);
 	if (getrandom(&s->probe_id, sizeof(s->probe_id), 0) !=
 	    sizeof(s->probe_id))
 		s->probe_id = (uint32_t)monotonic_ns();
@@ -290,15 +294,33 @@ static struct probe_in_flight *flight_slot(struct probe_session *s)
 	return NULL;
 }
 
+static enum hop_limit_rule cell_hop_limit_rule(const struct probe_session *s,
+					       const struct probe_cell *c,
+					       char *why, size_t len)
+{
+	const struct gid_info *sgid =
+		ah_facts_gid(&s->facts, c->attr.grh.sgid_index);
+	struct hop_limit_rule_input in = {
+		.provider = s->provider,
+		.link_layer = s->facts.link_layer,
+		.sgid_roce_v1 = sgid && sgid->kind == GID_KIND_ROCE_V1,
+		.dgid_link_local = gid_is_link_local(&c->attr.grh.dgid),
+	};
+
+	return provider_hop_limit_rule(&in, why, len);
+}
+
 static void judge(struct probe_session *s, struct probe_cell *c)
 {
+	char why[200];
 	struct verdict_input in = {
 		.asked = c->asked,
 		.link_ethernet = s->facts.link_layer == LINK_LAYER_ETHERNET,
 		.route_known = c->target->route_known,
 		.route_hop_limit = c->target->route.hop_limit,
 		.route_has_gateway = c->target->route.has_gateway,
-		.stack_ignores_ah_hop_limit = s->stack_ignores_ah_hop_limit,
+		.hop_limit_rule = cell_hop_limit_rule(s, c, why, sizeof(why)),
+		.hop_limit_rule_why = why,
 		.sent = c->sent,
 		.received = c->received,
 		.observed_valid = c->observed_valid,

@@ -18,6 +18,7 @@
 #include "diag.h"
 #include "probe_verdict.h"
 #include "probe_wire.h"
+#include "provider.h"
 #include "rendezvous.h"
 #include "route_info.h"
 #include "rtt_stats.h"
@@ -82,7 +83,7 @@ struct probe_session {
 	struct ah_port_facts facts;
 	char hostname[256];	/* names the source in merged reports */
 	const char *device;
-	bool stack_ignores_ah_hop_limit;
+	enum provider provider;	/* who runs the device: its AH rules */
 	struct probe_cell *cells;
 	size_t cell_count;
 	struct probe_in_flight *flight;

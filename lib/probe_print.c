@@ -1,5 +1,6 @@
 /* One probe result through the output layer: see probe_print.h. */
 #include "ah_print.h"
+#include "diag.h"
 #include "gid.h"
 #include "output.h"
 #include "probe_print.h"
@@ -25,7 +26,11 @@ static void print_observed(const struct probe_cell *c)
 	} else {
 		out_text(" no GRH");
 	}
-	out_uint("sl", NULL, o->sl);
+	/* On RoCE wc.sl holds no SL (provider_wc_sl_is_sl): unknown. */
+	if (o->sl_valid)
+		out_uint("sl", NULL, o->sl);
+	else
+		out_null("sl", NULL);
 	out_uint("slid", NULL, o->slid);
 	out_uint("src_qp", NULL, o->src_qp);
 	out_uint("pkey_index", NULL, o->pkey_index);
@@ -63,6 +68,7 @@ static void print_source(const struct probe_session *r, const struct probe_cell 
 	out_string("host", NULL, r->hostname);
 	out_string("device", NULL, r->device);
 	out_uint("port_num", NULL, r->facts.port_num);
+	out_string("provider", NULL, provider_name(r->provider));
 	out_uint("lid", NULL, r->facts.lid);
 	if (sgid)
 		out_string("sgid", NULL, gid_format(&sgid->gid, gid, sizeof(gid)));
@@ -107,6 +113,8 @@ void probe_cell_print(const struct probe_session *r,
 		out_null("hop_limit_sent", NULL);
 	out_string("hop_limit_source", NULL,
 		   hop_limit_source_name(v->hop_limit_source));
+	out_string("hop_limit_rule", diag_verbosity > 0 ?
+		   "\n    hop limit rule: %s" : NULL, v->hop_limit_why);
 	if (v->hops >= 0)
 		out_int("hops", " hops %lld", v->hops);
 	else
@@ -115,7 +123,7 @@ void probe_cell_print(const struct probe_session *r,
 	out_newline();
 	out_open_array("verdicts");
 	out_element_string(NULL, reachability_name(v->reach));
-	for (flag = 1; flag <= VERDICT_NO_GRH; flag <<= 1)
+	for (flag = 1; flag <= VERDICT_FLAG_LAST; flag <<= 1)
 		if (v->flags & flag)
 			out_element_string(NULL, verdict_flag_name(
 							 (enum verdict_flag)flag));

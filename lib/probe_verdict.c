@@ -37,6 +37,7 @@ const char *verdict_flag_name(enum verdict_flag flag)
 	case VERDICT_FLOW_LABEL_NOT_CARRIED: return "flow_label_not_carried";
 	case VERDICT_FLOW_LABEL_CHANGED: return "flow_label_changed";
 	case VERDICT_NO_GRH: return "no_grh";
+	case VERDICT_SL_CHANGED: return "sl_changed";
 	}
 	return "?";
 }
@@ -54,28 +55,75 @@ static void say(struct verdict *v, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Which hop limit left the sender. The AH's, unless the stack is known
- * to use the route's, or what arrived is more than was asked for (no
- * router increments it). */
+static void sent_from(struct verdict *v, enum hop_limit_source source,
+		      int value)
+{
+	v->hop_limit_source = source;
+	v->hop_limit_sent = value;
+}
+
+/* Which hop limit left the sender: the provider's rule says whose (the
+ * AH's or the route's); what arrived can contradict it (no router
+ * increments a hop limit), and then only a value at least as large as
+ * what arrived can have been sent. Unknown stays unknown: no hop count is
+ * better than a wrong one. */
 static void judge_hop_limit_sent(const struct verdict_input *in,
 				 struct verdict *v)
 {
-	bool above_asked = in->observed_valid && in->observed.grh_present &&
-			   in->observed.hop_limit > in->asked.hop_limit;
+	int asked = in->asked.hop_limit;
+	int route = in->link_ethernet && in->route_known ? in->route_hop_limit
+							 : -1;
+	int arrived = in->observed_valid && in->observed.grh_present
+			      ? in->observed.hop_limit : -1;
 
-	v->hop_limit_source = HOP_LIMIT_FROM_AH;
-	v->hop_limit_sent = in->asked.hop_limit;
-	if (in->link_ethernet && in->route_known &&
-	    (in->stack_ignores_ah_hop_limit || above_asked)) {
-		v->hop_limit_source = HOP_LIMIT_FROM_ROUTE;
-		v->hop_limit_sent = in->route_hop_limit;
-	} else if (above_asked) {
-		v->hop_limit_source = HOP_LIMIT_UNKNOWN;
-		v->hop_limit_sent = -1;
+	snprintf(v->hop_limit_why, sizeof(v->hop_limit_why), "%s",
+		 in->hop_limit_rule_why ? in->hop_limit_rule_why : "");
+	sent_from(v, HOP_LIMIT_UNKNOWN, -1);
+	switch (in->hop_limit_rule) {
+	case HOP_LIMIT_RULE_AH:
+		if (arrived <= asked)
+			sent_from(v, HOP_LIMIT_FROM_AH, asked);
+		else if (route >= arrived)
+			sent_from(v, HOP_LIMIT_FROM_ROUTE, route);
+		break;
+	case HOP_LIMIT_RULE_ROUTE:
+		if (route >= 0 && arrived <= route)
+			sent_from(v, HOP_LIMIT_FROM_ROUTE, route);
+		break;
+	case HOP_LIMIT_RULE_UNKNOWN: {
+		/* Either could have left: decided only when one alone fits
+		 * what arrived, or both are the same number. */
+		bool ah_fits = arrived <= asked;
+		bool route_fits = route >= 0 && arrived <= route;
+
+		if (ah_fits && route_fits && route != asked)
+			break;
+		if (ah_fits)
+			sent_from(v, HOP_LIMIT_FROM_AH, asked);
+		else if (route_fits)
+			sent_from(v, HOP_LIMIT_FROM_ROUTE, route);
+		break;
 	}
-	if (v->hop_limit_source != HOP_LIMIT_FROM_AH &&
-	    v->hop_limit_sent != in->asked.hop_limit)
+	}
+	if (v->hop_limit_source == HOP_LIMIT_FROM_ROUTE &&
+	    v->hop_limit_sent != asked)
 		v->flags |= VERDICT_HOP_LIMIT_NOT_HONOURED;
+	if (arrived > asked && v->hop_limit_source != HOP_LIMIT_FROM_ROUTE)
+		v->flags |= VERDICT_HOP_LIMIT_NOT_HONOURED;
+}
+
+/* On InfiniBand the responder's wc.sl is the SL from the packet's LRH,
+ * which switches never rewrite: a difference means the AH carried
+ * another SL than was asked. On RoCE the responder leaves sl_valid clear
+ * (provider_wc_sl_is_sl), so nothing is judged there. */
+static void judge_sl(const struct verdict_input *in, struct verdict *v)
+{
+	const struct probe_observed *o = &in->observed;
+
+	if (o->sl_valid && o->sl != in->asked.sl) {
+		v->flags |= VERDICT_SL_CHANGED;
+		say(v, "sent SL %u, arrived SL %u", in->asked.sl, o->sl);
+	}
 }
 
 static void judge_grh(const struct verdict_input *in, struct verdict *v)
@@ -91,10 +139,14 @@ static void judge_grh(const struct verdict_input *in, struct verdict *v)
 	}
 	if (v->hop_limit_sent >= 0 && o->hop_limit <= v->hop_limit_sent)
 		v->hops = v->hop_limit_sent - o->hop_limit;
-	if (v->hop_limit_source == HOP_LIMIT_UNKNOWN)
+	if (v->hop_limit_source == HOP_LIMIT_UNKNOWN &&
+	    o->hop_limit > in->asked.hop_limit)
 		say(v, "hop limit not honoured by the sending stack: asked %u, "
-		       "arrived %u (more than was sent)",
+		       "arrived %u (more than was sent); hop count unknown",
 		    in->asked.hop_limit, o->hop_limit);
+	else if (v->hop_limit_source == HOP_LIMIT_UNKNOWN)
+		say(v, "hop count unknown: the hop limit that left this host "
+		       "is not known (%s)", v->hop_limit_why);
 	else if (v->flags & VERDICT_HOP_LIMIT_NOT_HONOURED)
 		say(v, "hop limit not honoured by the sending stack: asked %u, "
 		       "sent %d (the route's), arrived %u",
@@ -162,7 +214,9 @@ void verdict_judge(const struct verdict_input *in, struct verdict *v)
 		    in->sent - in->received, in->sent);
 	else if (v->reach == REACH_UNREACHABLE)
 		say(v, "unreachable: none of %u probes answered", in->sent);
-	if (in->observed_valid)
+	if (in->observed_valid) {
 		judge_grh(in, v);
+		judge_sl(in, v);
+	}
 	judge_loss(in, v);
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "probe_wire.h"
+#include "provider.h"
 
 enum reachability {
 	REACH_REACHABLE,	/* every probe answered */
@@ -29,7 +30,10 @@ struct verdict_input {
 	bool route_known;		/* RoCE: the route toward the dest */
 	uint8_t route_hop_limit;
 	bool route_has_gateway;
-	bool stack_ignores_ah_hop_limit;	/* known from the driver */
+	/* Whose hop limit leaves the host, from the provider's code
+	 * (provider_hop_limit_rule), and why, for the findings. */
+	enum hop_limit_rule hop_limit_rule;
+	const char *hop_limit_rule_why;
 	uint32_t sent, received;
 	bool observed_valid;		/* at least one reply */
 	struct probe_observed observed;
@@ -45,7 +49,9 @@ enum verdict_flag {
 	VERDICT_FLOW_LABEL_NOT_CARRIED = 1u << 4,	/* arrived as 0 */
 	VERDICT_FLOW_LABEL_CHANGED = 1u << 5,
 	VERDICT_NO_GRH = 1u << 6,		/* arrived without a GRH */
+	VERDICT_SL_CHANGED = 1u << 7,		/* IB: arrived on another SL */
 };
+#define VERDICT_FLAG_LAST VERDICT_SL_CHANGED
 
 #define VERDICT_TEXT_MAX 8
 struct verdict {
@@ -53,6 +59,7 @@ struct verdict {
 	enum hop_limit_source hop_limit_source;
 	int hop_limit_sent;		/* -1: unknown */
 	int hops;			/* L3 hops; -1: unknown */
+	char hop_limit_why[200];	/* the rule applied, in words */
 	unsigned flags;
 	size_t text_count;
 	char text[VERDICT_TEXT_MAX][160];	/* one sentence per finding */

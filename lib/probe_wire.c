@@ -29,6 +29,7 @@ enum {
 	OBS_GRH_PRESENT = 1u << 0,
 	OBS_GRH_IPV4 = 1u << 1,
 	OBS_REVERSE_CREATED = 1u << 2,
+	OBS_SL_VALID = 1u << 3,	/* wc.sl is the SL: an InfiniBand port */
 };
 
 const char *probe_decode_error_name(enum probe_decode_error err)
@@ -86,6 +87,8 @@ size_t probe_encode_reply(const struct probe_reply *r, uint8_t *b)
 		flags |= OBS_GRH_IPV4;
 	if (r->reverse_created)
 		flags |= OBS_REVERSE_CREATED;
+	if (o->sl_valid)
+		flags |= OBS_SL_VALID;
 	wire_put8(b, OFF_OBS_FLAGS, flags);
 	wire_put8(b, OFF_OBS_IP_VERSION, o->ip_version);
 	wire_put8(b, OFF_OBS_TCLASS, o->traffic_class);
@@ -168,6 +171,7 @@ enum probe_decode_error probe_decode_reply(const uint8_t *b, size_t len,
 	o->grh_present = flags & OBS_GRH_PRESENT;
 	o->grh_ipv4 = flags & OBS_GRH_IPV4;
 	r->reverse_created = flags & OBS_REVERSE_CREATED;
+	o->sl_valid = flags & OBS_SL_VALID;
 	o->ip_version = b[OFF_OBS_IP_VERSION];
 	o->traffic_class = b[OFF_OBS_TCLASS];
 	o->hop_limit = b[OFF_OBS_HOP_LIMIT];

@@ -18,7 +18,10 @@
  *   28   4  flow_label asked for
  *  reply only:
  *   32   1  observed flags (bit 0 GRH present, bit 1 GRH form IPv4,
- *           bit 2 reverse AH created)
+ *           bit 2 reverse AH created, bit 3 wc.sl is an SL: the
+ *           responder's port is InfiniBand; on RoCE drivers put other
+ *           things there, so a responder that leaves it clear says the
+ *           SL it saw is unknown)
  *   33   1  ip_version                34 1 traffic_class
  *   35   1  hop_limit                 36 4 flow_label
  *   40   2  wc.slid                   42 1 wc.sl
@@ -85,6 +88,7 @@ struct probe_observed {
 	uint32_t flow_label;
 	union ibv_gid sgid, dgid;
 	uint16_t slid;
+	bool sl_valid;		/* sl is the packet's SL (InfiniBand) */
 	uint8_t sl;
 	uint8_t dlid_path_bits;
 	uint16_t pkey_index;

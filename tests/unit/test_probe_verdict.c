@@ -58,7 +58,7 @@ static void test_hops_and_hop_limit(void)
 	in.link_ethernet = true;
 	in.route_known = true;
 	in.route_hop_limit = 64;
-	in.stack_ignores_ah_hop_limit = true;
+	in.hop_limit_rule = HOP_LIMIT_RULE_ROUTE;
 	verdict_judge(&in, &v);
 	is_int(v.hops, 1, "known-ignoring stack: hops from the route");
 
@@ -67,6 +67,99 @@ static void test_hops_and_hop_limit(void)
 	verdict_judge(&in, &v);
 	is_int(v.hops, -1, "no trustworthy sent value: hops unknown");
 	ok(said(&v, "more than was sent"), "and says why");
+}
+
+/* The provider's rule decides whose hop limit left; what arrived can
+ * only narrow it down, and an undecidable case gives no hop count. */
+static void test_provider_rules(void)
+{
+	struct verdict_input in;
+	struct verdict v;
+
+	/* mlx5 on RoCE sends the AH's 7 even though the route says 64. */
+	in = reached(7, 5);
+	in.link_ethernet = true;
+	in.route_known = true;
+	in.route_hop_limit = 64;
+	in.hop_limit_rule = HOP_LIMIT_RULE_AH;
+	in.hop_limit_rule_why = "mlx5 builds the address vector in user space";
+	verdict_judge(&in, &v);
+	is_int(v.hop_limit_source, HOP_LIMIT_FROM_AH, "mlx5: the AH's");
+	is_int(v.hops, 2, "mlx5: 7 sent, 5 arrived: 2 hops");
+	ok(!(v.flags & VERDICT_HOP_LIMIT_NOT_HONOURED), "honoured");
+	ok(strstr(v.hop_limit_why, "user space") != NULL,
+	   "the rule applied is kept for the report");
+
+	/* irdma/bnxt_re: the kernel puts the route's 64 out, whatever the
+	 * AH asks, even below what was asked. */
+	in = reached(200, 63);
+	in.link_ethernet = true;
+	in.route_known = true;
+	in.route_hop_limit = 64;
+	in.hop_limit_rule = HOP_LIMIT_RULE_ROUTE;
+	verdict_judge(&in, &v);
+	is_int(v.hops, 1, "kernel AH: hops from the route's 64");
+	ok(v.flags & VERDICT_HOP_LIMIT_NOT_HONOURED, "200 asked, 64 sent");
+	in.route_known = false;
+	verdict_judge(&in, &v);
+	is_int(v.hops, -1, "kernel AH, route unknown: no hop count");
+	ok(said(&v, "hop count unknown"), "and it says so");
+
+	/* Unknown provider: both candidates fit what arrived. */
+	in = reached(10, 8);
+	in.link_ethernet = true;
+	in.route_known = true;
+	in.route_hop_limit = 64;
+	in.hop_limit_rule = HOP_LIMIT_RULE_UNKNOWN;
+	verdict_judge(&in, &v);
+	is_int(v.hops, -1, "unknown provider, 10 or 64 could have left 8: "
+	       "no hop count");
+	in = reached(10, 62);
+	in.link_ethernet = true;
+	in.route_known = true;
+	in.route_hop_limit = 64;
+	in.hop_limit_rule = HOP_LIMIT_RULE_UNKNOWN;
+	verdict_judge(&in, &v);
+	is_int(v.hop_limit_source, HOP_LIMIT_FROM_ROUTE,
+	       "unknown provider, 62 arrived above 10 asked: the route's");
+	is_int(v.hops, 2, "2 hops from 64");
+	in = reached(100, 80);
+	in.link_ethernet = true;
+	in.route_known = true;
+	in.route_hop_limit = 64;
+	in.hop_limit_rule = HOP_LIMIT_RULE_UNKNOWN;
+	verdict_judge(&in, &v);
+	is_int(v.hop_limit_source, HOP_LIMIT_FROM_AH,
+	       "80 arrived above the route's 64: the AH's 100");
+	is_int(v.hops, 20, "20 hops");
+	in = reached(64, 62);
+	in.link_ethernet = true;
+	in.route_known = true;
+	in.route_hop_limit = 64;
+	in.hop_limit_rule = HOP_LIMIT_RULE_UNKNOWN;
+	verdict_judge(&in, &v);
+	is_int(v.hops, 2, "asked = route = 64: either way 2 hops");
+}
+
+/* wc.sl is judged only when the responder says it is an SL (IB). */
+static void test_sl(void)
+{
+	struct verdict_input in = reached(64, 64);
+	struct verdict v;
+
+	in.asked.sl = 3;
+	in.observed.sl = 0;
+	in.observed.grh_present = false;	/* in-subnet IB: no GRH */
+	in.observed.sl_valid = true;
+	verdict_judge(&in, &v);
+	ok(v.flags & VERDICT_SL_CHANGED, "IB: sent SL 3, arrived SL 0");
+	ok(said(&v, "sent SL 3, arrived SL 0"), "in those words");
+	in.observed.sl_valid = false;	/* RoCE: mlx5 puts the L3 type there */
+	in.observed.sl = 2;
+	verdict_judge(&in, &v);
+	ok(!(v.flags & VERDICT_SL_CHANGED), "RoCE: wc.sl is no SL, not judged");
+	is_str(verdict_flag_name(VERDICT_SL_CHANGED), "sl_changed",
+	       "JSON name");
 }
 
 static void test_grh_changes(void)
@@ -124,7 +217,7 @@ static void test_loss(void)
 	in.route_known = true;
 	in.route_hop_limit = 1;
 	in.route_has_gateway = true;
-	in.stack_ignores_ah_hop_limit = true;
+	in.hop_limit_rule = HOP_LIMIT_RULE_ROUTE;
 	in.known_hops = -1;
 	verdict_judge(&in, &v);
 	is_int(v.reach, REACH_UNREACHABLE, "none answered: unreachable");
@@ -149,6 +242,8 @@ static void test_loss(void)
 int main(void)
 {
 	test_hops_and_hop_limit();
+	test_provider_rules();
+	test_sl();
 	test_grh_changes();
 	test_loss();
 	return tap_done();

@@ -1,0 +1,83 @@
+/* Unit tests of provider identification and its rules, for the hardware
+ * this machine does not have: each case is what the upstream driver code
+ * named in lib/provider.c does. */
+#include "provider.h"
+#include "tap.h"
+
+static enum provider id(const char *driver, uint32_t vendor)
+{
+	struct provider_facts f = { driver, vendor };
+
+	return provider_identify(&f);
+}
+
+static void test_identify(void)
+{
+	is_int(id("mlx5_core", 0x02c9), PROVIDER_MLX5, "mlx5_core");
+	is_int(id("mlx4_core", 0x02c9), PROVIDER_MLX4,
+	       "mlx4_core: the driver tells mlx4 from mlx5");
+	is_int(id("", 0x02c9), PROVIDER_MLX5, "Mellanox OUI, no driver link");
+	is_int(id("ice", 0x8086), PROVIDER_IRDMA, "E810 (ice): irdma");
+	is_int(id("i40e", 0x8086), PROVIDER_IRDMA, "X722 (i40e): irdma");
+	is_int(id("bnxt_en", 0x14e4), PROVIDER_BNXT_RE, "bnxt_en: bnxt_re");
+	is_int(id("hns3", 0x19e5), PROVIDER_HNS, "hns3: hns");
+	is_int(id("", 0xffffff), PROVIDER_RXE, "no parent, 0xffffff: rxe");
+	is_int(id(NULL, 0x626d74), PROVIDER_SIW, "siw");
+	is_int(id("", 0x1234), PROVIDER_UNKNOWN, "anything else: unknown");
+	is_int(id("somenic", 0x1234), PROVIDER_UNKNOWN, "unknown driver too");
+	is_str(provider_name(PROVIDER_BNXT_RE), "bnxt_re", "names");
+}
+
+static enum hop_limit_rule rule(enum provider p, enum link_layer ll,
+				bool v1, bool link_local)
+{
+	struct hop_limit_rule_input in = { p, ll, v1, link_local };
+	char why[200];
+
+	return provider_hop_limit_rule(&in, why, sizeof(why));
+}
+
+static void test_hop_limit_rules(void)
+{
+	struct hop_limit_rule_input in = { PROVIDER_IRDMA,
+					   LINK_LAYER_ETHERNET, false, false };
+	char why[200];
+
+	is_int(rule(PROVIDER_MLX5, LINK_LAYER_ETHERNET, false, false),
+	       HOP_LIMIT_RULE_AH, "mlx5 RoCE: the AH's (user-space AV)");
+	is_int(rule(PROVIDER_MLX4, LINK_LAYER_ETHERNET, false, false),
+	       HOP_LIMIT_RULE_AH, "mlx4 RoCE: the AH's");
+	is_int(rule(PROVIDER_HNS, LINK_LAYER_ETHERNET, false, false),
+	       HOP_LIMIT_RULE_AH, "hns: the AH's");
+	is_int(rule(PROVIDER_RXE, LINK_LAYER_ETHERNET, false, false),
+	       HOP_LIMIT_RULE_ROUTE, "rxe: the route's");
+	is_int(rule(PROVIDER_IRDMA, LINK_LAYER_ETHERNET, false, false),
+	       HOP_LIMIT_RULE_ROUTE, "irdma: the route's");
+	is_int(rule(PROVIDER_BNXT_RE, LINK_LAYER_ETHERNET, false, false),
+	       HOP_LIMIT_RULE_ROUTE, "bnxt_re: the route's");
+	is_int(rule(PROVIDER_BNXT_RE, LINK_LAYER_ETHERNET, true, true),
+	       HOP_LIMIT_RULE_AH, "RoCE v1 to a link-local GID skips the "
+	       "route (ib_resolve_unicast_gid_dmac)");
+	is_int(rule(PROVIDER_BNXT_RE, LINK_LAYER_ETHERNET, true, false),
+	       HOP_LIMIT_RULE_ROUTE, "RoCE v1 to a global GID: the route's");
+	is_int(rule(PROVIDER_UNKNOWN, LINK_LAYER_ETHERNET, false, false),
+	       HOP_LIMIT_RULE_UNKNOWN, "unknown provider: judged by what "
+	       "arrives");
+	is_int(rule(PROVIDER_MLX5, LINK_LAYER_IB, false, false),
+	       HOP_LIMIT_RULE_AH, "InfiniBand: the AH's");
+	is_int(rule(PROVIDER_UNKNOWN, LINK_LAYER_IB, false, false),
+	       HOP_LIMIT_RULE_AH, "InfiniBand, any provider: the AH's");
+	provider_hop_limit_rule(&in, why, sizeof(why));
+	ok(strstr(why, "irdma") && strstr(why, "kernel"),
+	   "the reason names the provider and the kernel: %s", why);
+	ok(!provider_wc_sl_is_sl(LINK_LAYER_ETHERNET),
+	   "RoCE: wc.sl is no SL (mlx5 L3 type, bnxt_re IP version)");
+	ok(provider_wc_sl_is_sl(LINK_LAYER_IB), "IB: wc.sl is the SL");
+}
+
+int main(void)
+{
+	test_identify();
+	test_hop_limit_rules();
+	return tap_done();
+}
