@@ -148,6 +148,8 @@ static int run_probes(const struct common_opts *common,
 		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
 	probe_session_prepare(s);
 	rc = probe_session_run(s, &interrupted);
+	if (rc && s->fatal[0])
+		return cli_fail(EXIT_ENVIRONMENT, "%s", s->fatal);
 	if (rc)
 		return cli_fail(EXIT_ENVIRONMENT, "polling completions failed: "
 				"%s", strerror(-rc));

@@ -408,8 +408,10 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	rc = probe_session_run(&s, &interrupted);
 	if (rc) {
-		rc = cli_fail(EXIT_ENVIRONMENT, "polling completions failed: "
-			      "%s", strerror(-rc));
+		rc = s.fatal[0] ? cli_fail(EXIT_ENVIRONMENT, "%s", s.fatal)
+				: cli_fail(EXIT_ENVIRONMENT, "polling "
+					   "completions failed: %s",
+					   strerror(-rc));
 		goto out;
 	}
 	probe_session_judge(&s);

@@ -3,14 +3,17 @@
  * builds from the completion (ibv_init_ah_from_wc), and answers
  * rendezvous queries on TCP with its QPN, Q_Key, LID and GIDs. */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "ah_cache.h"
+#include "ah_worker.h"
 #include "cli.h"
 #include "device.h"
 #include "diag.h"
@@ -21,8 +24,11 @@
 #include "parse.h"
 #include "probe_wire.h"
 #include "rendezvous.h"
+#include "provider.h"
 #include "responder_discovery.h"
+#include "reverse_cache.h"
 #include "ud_endpoint.h"
+#include "wc_failure.h"
 
 enum serve_option {
 	SERVE_OPT_QKEY, SERVE_OPT_LISTEN, SERVE_OPT_NO_LISTEN, SERVE_OPT_COUNT,
@@ -58,6 +64,8 @@ static const struct opt_spec serve_options[] = {
 #define SERVE_DEFAULT_MAX_RATE 20000
 #define SERVE_RECV_DEPTH 256
 #define SERVE_SEND_DEPTH 128
+/* Larger than SERVE_SEND_DEPTH: some entry always has no send in flight
+ * and can be evicted. */
 #define SERVE_AH_CACHE 256
 #define SERVE_POLL_BATCH 32
 
@@ -119,7 +127,7 @@ static int serve_option(int index, const char *arg)
 enum drop_reason {
 	DROP_TRUNCATED, DROP_BAD_MAGIC, DROP_BAD_VERSION, DROP_BAD_KIND,
 	DROP_BAD_LENGTH, DROP_NOT_REQUEST, DROP_RECV_ERROR, DROP_REVERSE_AH,
-	DROP_RATE_LIMIT, DROP_SEND_FAILED, DROP_COUNT,
+	DROP_REVERSE_BUSY, DROP_RATE_LIMIT, DROP_SEND_FAILED, DROP_COUNT,
 };
 
 static const char *const drop_names[DROP_COUNT] = {
@@ -127,18 +135,37 @@ static const char *const drop_names[DROP_COUNT] = {
 	[DROP_BAD_VERSION] = "bad_version", [DROP_BAD_KIND] = "bad_kind",
 	[DROP_BAD_LENGTH] = "bad_length", [DROP_NOT_REQUEST] = "not_request",
 	[DROP_RECV_ERROR] = "recv_error", [DROP_REVERSE_AH] = "reverse_ah",
+	[DROP_REVERSE_BUSY] = "reverse_ah_busy",
 	[DROP_RATE_LIMIT] = "rate_limited", [DROP_SEND_FAILED] = "send_failed",
 };
 
 struct server {
 	struct ud_endpoint ep;
-	struct ah_cache ahs;
+	struct reverse_cache reverse;
+	struct ah_workers workers;
+	uint32_t epoch;		/* bumped when cached reply AHs are dropped */
+	/* Dropped AHs whose sends are still in flight: destroyed once they
+	 * complete, so a port event never blocks the loop on a drain. */
+	struct reverse_retired retired[SERVE_AH_CACHE];
+	size_t retired_count;
+	struct device_list devices;
+	const struct device_info *dev;
 	const struct port_info *port;
+	/* The port's GIDs, as the GRH decoder compares them. */
+	union ibv_gid *local_gids;
+	size_t local_gid_count;
 	struct responder_info info;
 	int listen_fd;
 	struct responder_registration reg;
+	/* SA lease renewal runs in its own thread: an SA that does not
+	 * answer must not delay replies. */
+	pthread_t renewer;
+	bool renewer_running;
+	atomic_bool renewer_stop, reregister;
 	uint64_t answered;
 	uint64_t dropped[DROP_COUNT];
+	uint64_t repost_failed, send_errors, async_events;
+	char fatal[DIAG_MSG_MAX * 2];	/* set: stop, exit 3 */
 	/* Token bucket for the reply rate cap. */
 	double tokens;
 	uint64_t last_refill_ns;
@@ -177,51 +204,93 @@ static enum drop_reason drop_for(enum probe_decode_error err)
 	}
 }
 
-/* Fills what the responder observed from the GRH area and the wc. */
-static void observe(const struct ibv_wc *wc, const uint8_t *grh_area,
-		    struct probe_observed *o)
+/* Fills what the responder observed from the decoded GRH and the wc. */
+static void observe(const struct server *s, const struct ibv_wc *wc,
+		    const struct grh_fields *grh, struct probe_observed *o)
 {
-	struct grh_fields grh;
-	char err[DIAG_MSG_MAX];
-
 	memset(o, 0, sizeof(*o));
 	o->slid = wc->slid;
-	o->sl = wc->sl;
+	/* On RoCE wc.sl is no SL (provider_wc_sl_is_sl): say unknown. */
+	o->sl_valid = provider_wc_sl_is_sl(s->port->link_layer);
+	o->sl = o->sl_valid ? wc->sl : 0;
 	o->dlid_path_bits = wc->dlid_path_bits;
 	o->pkey_index = wc->pkey_index;
 	o->src_qp = wc->src_qp;
 	o->wc_flags = wc->wc_flags;
-	if (grh_decode(grh_area, wc->wc_flags & IBV_WC_GRH, GRH_HINT_AUTO,
-		       &grh, err, sizeof(err)) != 0) {
-		diag_verbose(1, "undecodable GRH from qp 0x%x: %s", wc->src_qp,
-			     err);
-		return;
-	}
-	if (!grh.present)
+	if (!grh->present)
 		return;
 	o->grh_present = true;
-	o->grh_ipv4 = grh.form == GRH_FORM_IPV4;
-	o->ip_version = grh.ip_version;
-	o->traffic_class = grh.traffic_class;
-	o->hop_limit = grh.hop_limit;
-	o->flow_label = grh.flow_label;
-	o->sgid = grh.sgid;
-	o->dgid = grh.dgid;
+	o->grh_ipv4 = grh->form == GRH_FORM_IPV4;
+	o->ip_version = grh->ip_version;
+	o->traffic_class = grh->traffic_class;
+	o->hop_limit = grh->hop_limit;
+	o->flow_label = grh->flow_label;
+	o->sgid = grh->sgid;
+	o->dgid = grh->dgid;
+}
+
+static void send_reply(struct server *s, struct reverse_entry *e,
+		       struct probe_reply *reply, uint32_t remote_qpn)
+{
+	uint8_t out[PROBE_REPLY_SIZE];
+
+	reply->reverse_ah = e->attr;
+	reply->reverse_created = true;
+	reply->reverse_errno = 0;
+	probe_encode_reply(reply, out);
+	if (ud_send(&s->ep, e->ah, remote_qpn, opts.qkey, out, sizeof(out))) {
+		s->dropped[DROP_SEND_FAILED]++;
+		return;
+	}
+	e->last_send = s->ep.sends_posted;
+	s->answered++;
+	diag_verbose(2, "answered seq %u from qp 0x%x",
+		     reply->header.sequence, remote_qpn);
+}
+
+/* A new sender: a slot for its reply AH, made by a worker; the reply
+ * waits parked until then. */
+static void start_reverse(struct server *s, const struct reverse_key *key,
+			  const struct ibv_wc *wc, const uint8_t *grh_area,
+			  struct probe_reply *reply)
+{
+	struct ibv_ah *evicted;
+	struct reverse_entry *e;
+	struct ah_job job = { 0 };
+
+	e = reverse_cache_claim(&s->reverse, key, s->ep.sends_completed,
+				&evicted);
+	if (evicted)
+		ibv_destroy_ah(evicted);
+	if (!e) {
+		s->dropped[DROP_REVERSE_BUSY]++;
+		return;
+	}
+	job.slot = reverse_cache_index(&s->reverse, e);
+	job.generation = e->generation;
+	job.epoch = s->epoch;
+	job.wc = *wc;
+	memcpy(job.grh, grh_area, GRH_BYTES);
+	job.asked_sl = reply->header.asked.sl;
+	if (ah_workers_submit(&s->workers, &job)) {
+		reverse_entry_forget(e);
+		s->dropped[DROP_REVERSE_BUSY]++;
+		return;
+	}
+	reverse_entry_park(e, reply, wc->src_qp);
 }
 
 static void answer(struct server *s, const struct ibv_wc *wc, uint8_t *buf)
 {
 	const uint8_t *payload = buf + UD_GRH_BYTES;
 	struct probe_reply reply = { 0 };
-	uint8_t out[PROBE_REPLY_SIZE];
 	enum probe_decode_error derr;
-	struct ibv_ah *ah;
-	int rc, error = 0;
+	struct grh_local_gids local = { s->local_gids, s->local_gid_count };
+	struct grh_fields grh;
+	struct reverse_key key;
+	struct reverse_entry *e;
+	char err[DIAG_MSG_MAX];
 
-	if (wc->status != IBV_WC_SUCCESS) {
-		s->dropped[DROP_RECV_ERROR]++;
-		return;
-	}
 	if (wc->byte_len < UD_GRH_BYTES) {
 		s->dropped[DROP_TRUNCATED]++;
 		return;
@@ -240,38 +309,118 @@ static void answer(struct server *s, const struct ibv_wc *wc, uint8_t *buf)
 		s->dropped[DROP_RATE_LIMIT]++;
 		return;
 	}
-	observe(wc, buf, &reply.observed);
-	/* The reverse path as the verbs library builds it; its hop limit is
-	 * the received, already decremented one. */
-	rc = ibv_init_ah_from_wc(s->ep.context, s->port->port_num,
-				 (struct ibv_wc *)wc, (struct ibv_grh *)buf,
-				 &reply.reverse_ah);
-	if (rc) {
-		reply.reverse_errno = errno ? errno : EINVAL;
-		s->dropped[DROP_REVERSE_AH]++;
-		diag_verbose(1, "no reverse AH for qp 0x%x: %s", wc->src_qp,
-			     strerror(reply.reverse_errno));
-		return;
+	if (grh_decode_local(buf, wc->wc_flags & IBV_WC_GRH, &local, &grh, err,
+			     sizeof(err))) {
+		diag_verbose(1, "undecodable GRH from qp 0x%x: %s", wc->src_qp,
+			     err);
+		memset(&grh, 0, sizeof(grh));
 	}
-	ah = ah_cache_get(&s->ahs, &s->ep, &reply.reverse_ah, &error);
-	if (!ah) {
-		s->dropped[DROP_REVERSE_AH]++;
-		diag_verbose(1, "cannot create the reverse AH for qp 0x%x: %s",
-			     wc->src_qp, strerror(error));
-		return;
-	}
-	reply.reverse_created = true;
+	observe(s, wc, &grh, &reply.observed);
 	reply.responder_time_ns = monotonic_ns();
-	probe_encode_reply(&reply, out);
-	rc = ud_send(&s->ep, ah, wc->src_qp, opts.qkey, out, sizeof(out));
-	if (rc) {
-		s->dropped[DROP_SEND_FAILED]++;
+	/* The reply AH is looked up by what arrived, before any verbs call:
+	 * ibv_init_ah_from_wc scans the GID table, and ibv_create_ah may
+	 * wait for a neighbour; neither belongs in every round trip. */
+	reverse_key_build(wc, &grh, s->port->link_layer,
+			  reply.header.asked.sl, &key);
+	e = reverse_cache_find(&s->reverse, &key, reply.responder_time_ns);
+	if (!e) {
+		start_reverse(s, &key, wc, buf, &reply);
 		return;
 	}
-	ah_cache_note_send(&s->ahs, ah, &s->ep);
-	s->answered++;
-	diag_verbose(2, "answered seq %u from qp 0x%x", reply.header.sequence,
-		     wc->src_qp);
+	switch (e->state) {
+	case REVERSE_READY:
+		send_reply(s, e, &reply, wc->src_qp);
+		break;
+	case REVERSE_PENDING:
+		if (!reverse_entry_park(e, &reply, wc->src_qp))
+			s->dropped[DROP_REVERSE_BUSY]++;
+		break;
+	default:	/* failed a moment ago: not retried before its TTL */
+		s->dropped[DROP_REVERSE_AH]++;
+		break;
+	}
+}
+
+static void say_reverse_failure(const struct ah_job *job)
+{
+	char gid[GID_TEXT_MAX];
+
+	if (job->attr.is_global)
+		gid_format(&job->attr.grh.dgid, gid, sizeof(gid));
+	else
+		snprintf(gid, sizeof(gid), "lid %u", job->wc.slid);
+	diag_verbose(1, "no reverse AH to %s (qp 0x%x): %s%s; its probes go "
+		     "unanswered for %llu s", gid, job->wc.src_qp,
+		     job->init_failed ? "ibv_init_ah_from_wc: " : "",
+		     job->error ? strerror(job->error)
+				: "the driver gave no reason",
+		     REVERSE_FAILURE_TTL_NS / 1000000000ull);
+}
+
+/* Results of the AH workers: send what was parked, or remember the
+ * failure for its TTL. */
+static void take_reverse_results(struct server *s)
+{
+	struct ah_job jobs[16];
+	size_t n;
+
+	while ((n = ah_workers_take(&s->workers, jobs, 16)) > 0) {
+		for (size_t i = 0; i < n; i++) {
+			struct ah_job *job = &jobs[i];
+			struct reverse_entry *e = reverse_cache_pending(
+				&s->reverse, job->slot, job->generation);
+			uint64_t now = monotonic_ns();
+
+			if (!e || job->epoch != s->epoch) {
+				/* The port changed meanwhile: the AH may
+				 * point the old way. */
+				if (job->ah)
+					ibv_destroy_ah(job->ah);
+				if (e) {
+					s->dropped[DROP_REVERSE_AH] +=
+						e->parked_count;
+					reverse_entry_forget(e);
+				}
+				continue;
+			}
+			if (!job->ah) {
+				s->reverse.failed++;
+				s->dropped[DROP_REVERSE_AH] += e->parked_count;
+				say_reverse_failure(job);
+				reverse_entry_failed(e, job->error,
+						     job->init_failed, now);
+				continue;
+			}
+			s->reverse.created++;
+			reverse_entry_ready(e, job->ah, &job->attr);
+			for (unsigned k = 0; k < e->parked_count; k++)
+				send_reply(s, e, &e->parked[k].reply,
+					   e->parked[k].remote_qpn);
+			e->parked_count = 0;
+		}
+	}
+}
+
+/* A failed completion: counted while the QP works, the end of serve when
+ * it does not (wc_failure_judge). */
+static void completion_failed(struct server *s, const struct ibv_wc *wc)
+{
+	enum ibv_qp_state state = IBV_QPS_ERR;
+	bool known = ud_qp_state(&s->ep, &state);
+	bool recv = ud_wc_is_recv(wc);
+
+	if (wc_failure_judge(wc->status, recv, known, state) ==
+	    WC_FAILURE_FATAL) {
+		if (!s->fatal[0])
+			wc_failure_describe(wc->status, recv, known, state,
+					    s->dev->name, s->fatal,
+					    sizeof(s->fatal));
+		return;
+	}
+	if (recv)
+		s->dropped[DROP_RECV_ERROR]++;
+	else
+		s->send_errors++;
 }
 
 static void handle_completions(struct server *s)
@@ -279,12 +428,20 @@ static void handle_completions(struct server *s)
 	struct ibv_wc wcs[SERVE_POLL_BATCH];
 	int n;
 
-	while ((n = ud_poll(&s->ep, wcs, SERVE_POLL_BATCH, 0)) > 0) {
+	while (!s->fatal[0] &&
+	       (n = ud_poll(&s->ep, wcs, SERVE_POLL_BATCH, 0)) > 0) {
 		for (int i = 0; i < n; i++) {
-			if (!ud_wc_is_recv(&wcs[i]))
-				continue;
-			answer(s, &wcs[i], ud_recv_buffer(&s->ep, &wcs[i]));
-			ud_repost_recv(&s->ep, &wcs[i]);
+			if (wcs[i].status != IBV_WC_SUCCESS) {
+				completion_failed(s, &wcs[i]);
+				if (s->fatal[0])
+					return;
+			} else if (ud_wc_is_recv(&wcs[i])) {
+				answer(s, &wcs[i],
+				       ud_recv_buffer(&s->ep, &wcs[i]));
+			}
+			if (ud_wc_is_recv(&wcs[i]) &&
+			    ud_repost_recv(&s->ep, &wcs[i]))
+				s->repost_failed++;
 		}
 		if (opts.count && s->answered >= opts.count)
 			return;
@@ -361,7 +518,14 @@ static void print_summary(const struct server *s, const char *why)
 	out_uint("answered", ", answered %llu", s->answered);
 	out_uint("dropped_total", ", dropped %llu", dropped);
 	out_uint("reverse_ahs_created", ", reverse AHs created %llu",
-		 s->ahs.created);
+		 s->reverse.created);
+	out_uint("reverse_ahs_failed", s->reverse.failed ? ", failed %llu"
+							 : NULL,
+		 s->reverse.failed);
+	out_uint("repost_failed", s->repost_failed ? ", receive reposts "
+			 "failed %llu" : NULL, s->repost_failed);
+	out_uint("send_errors", s->send_errors ? ", send errors %llu" : NULL,
+		 s->send_errors);
 	out_open_object("dropped");
 	for (int i = 0; i < DROP_COUNT; i++)
 		if (s->dropped[i] || out_is_json())
@@ -378,9 +542,14 @@ static void print_summary(const struct server *s, const char *why)
 static void renew_registration(struct server *s)
 {
 	char err[DIAG_MSG_MAX * 3];
-	int rc = registration_renew_if_due(&s->reg, monotonic_ns(), err,
-					   sizeof(err));
+	int rc;
 
+	/* A client reregister event: the SM lost its records (restart,
+	 * failover) and asks us to register again now. */
+	if (atomic_exchange(&s->reregister, false))
+		s->reg.renew_at_ns = 1;
+	rc = registration_renew_if_due(&s->reg, monotonic_ns(), err,
+				       sizeof(err));
 	if (rc < 0 && s->reg.renew_failures == 1)
 		diag_warn("%s; retrying every second (the record lapses %u s "
 			  "after the last renewal)", err,
@@ -388,6 +557,30 @@ static void renew_registration(struct server *s)
 	else if (rc > 0 && s->reg.recovered_after)
 		diag_warn("registered with the SA again, after %u failed "
 			  "renewals", s->reg.recovered_after);
+}
+
+static void *renewer_main(void *arg)
+{
+	struct server *s = arg;
+
+	while (!atomic_load(&s->renewer_stop)) {
+		renew_registration(s);
+		/* Short naps: stopping must not wait for a whole second. */
+		for (int i = 0; i < 10 && !atomic_load(&s->renewer_stop) &&
+				!atomic_load(&s->reregister);
+		     i++)
+			usleep(100000);
+	}
+	return NULL;
+}
+
+static void stop_renewer(struct server *s)
+{
+	if (!s->renewer_running)
+		return;
+	atomic_store(&s->renewer_stop, true);
+	pthread_join(s->renewer, NULL);
+	s->renewer_running = false;
 }
 
 /* Registers the QP, once it is up; the rendezvous port goes along so
@@ -398,6 +591,7 @@ static int register_responder(struct server *s, const char *bound,
 	struct responder_record *r = &s->reg.responder;
 	const char *colon = strrchr(bound, ':');
 	char err[DIAG_MSG_MAX * 3];
+	int rc;
 
 	if (registration_open(&s->reg, s->info.device, s->info.port_num,
 			      timeout_ms, err, sizeof(err)) != SA_CLIENT_OK)
@@ -410,6 +604,11 @@ static int register_responder(struct server *s, const char *bound,
 		r->host[0] = '\0';
 	if (registration_set(&s->reg, err, sizeof(err)))
 		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	rc = pthread_create(&s->renewer, NULL, renewer_main, s);
+	if (rc)
+		return cli_fail(EXIT_ENVIRONMENT, "cannot start the lease "
+				"renewal thread: %s", strerror(rc));
+	s->renewer_running = true;
 	return 0;
 }
 
@@ -419,6 +618,7 @@ static void unregister_responder(struct server *s)
 	char err[DIAG_MSG_MAX * 3];
 	int rc;
 
+	stop_renewer(s);
 	if (!s->reg.registered)
 		return;
 	rc = registration_delete(&s->reg, err, sizeof(err));
@@ -429,6 +629,124 @@ static void unregister_responder(struct server *s)
 			     "ran out");
 }
 
+static int load_local_gids(struct server *s)
+{
+	union ibv_gid *gids = calloc(s->port->gid_count + 1, sizeof(*gids));
+
+	if (!gids)
+		return -1;
+	for (size_t i = 0; i < s->port->gid_count; i++)
+		gids[i] = s->port->gids[i].gid;
+	free(s->local_gids);
+	s->local_gids = gids;
+	s->local_gid_count = s->port->gid_count;
+	return 0;
+}
+
+/* The port's facts again (GIDs, LID, state) after an event changed them;
+ * the old ones stay when the query fails. */
+static void reload_port(struct server *s)
+{
+	struct device_list fresh;
+	const struct device_info *dev;
+	const struct port_info *port;
+	char err[DIAG_MSG_MAX];
+
+	if (device_discover(&fresh, s->dev->name, err, sizeof(err))) {
+		diag_warn("cannot read %s again: %s", s->dev->name, err);
+		return;
+	}
+	port = device_pick_port(&fresh, s->dev->name, s->port->port_num, &dev,
+				err, sizeof(err));
+	if (!port) {
+		/* A down port is no ACTIVE port: keep the old facts. */
+		device_list_free(&fresh);
+		return;
+	}
+	device_list_free(&s->devices);
+	s->devices = fresh;
+	s->dev = dev;
+	s->port = port;
+	if (load_local_gids(s))
+		diag_warn("out of memory reading the GID table");
+	fill_info(s, dev->name);
+}
+
+/* Reply AHs made before a port or GID change may point the wrong way:
+ * take them out of the cache (those being made are discarded when they
+ * come back, by the epoch), and destroy each once its sends completed. */
+static void drop_reverse_ahs(struct server *s)
+{
+	size_t room = SERVE_AH_CACHE - s->retired_count;
+
+	s->retired_count += reverse_cache_drop_ready(
+		&s->reverse, s->retired + s->retired_count, room);
+	s->epoch++;
+}
+
+static void reap_retired(struct server *s)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < s->retired_count; i++) {
+		if (s->retired[i].last_send <= s->ep.sends_completed)
+			ibv_destroy_ah(s->retired[i].ah);
+		else
+			s->retired[kept++] = s->retired[i];
+	}
+	s->retired_count = kept;
+}
+
+/* Asynchronous events of the device (ibv_get_async_event(3)): port and
+ * GID changes drop the cached reply AHs; an error of our QP, CQ or the
+ * device ends serve, which must not keep advertising a dead responder. */
+static void handle_async_event(struct server *s)
+{
+	struct ibv_async_event ev;
+	enum ibv_event_type type;
+
+	if (ibv_get_async_event(s->ep.context, &ev))
+		return;
+	type = ev.event_type;
+	ibv_ack_async_event(&ev);
+	s->async_events++;
+	switch (type) {
+	case IBV_EVENT_QP_FATAL:
+	case IBV_EVENT_QP_REQ_ERR:
+	case IBV_EVENT_QP_ACCESS_ERR:
+	case IBV_EVENT_CQ_ERR:
+	case IBV_EVENT_DEVICE_FATAL:
+		snprintf(s->fatal, sizeof(s->fatal), "%s reported %s: the "
+			 "responder cannot answer any more",
+			 s->dev->name, ibv_event_type_str(type));
+		return;
+	case IBV_EVENT_PORT_ERR:
+	case IBV_EVENT_PORT_ACTIVE:
+	case IBV_EVENT_LID_CHANGE:
+	case IBV_EVENT_PKEY_CHANGE:
+	case IBV_EVENT_GID_CHANGE:
+	case IBV_EVENT_SM_CHANGE:
+	case IBV_EVENT_CLIENT_REREGISTER:
+		if (ev.element.port_num != s->port->port_num)
+			return;
+		diag_warn("%s port %u: %s%s; cached reply AHs dropped",
+			  s->dev->name, ev.element.port_num,
+			  ibv_event_type_str(type),
+			  type == IBV_EVENT_PORT_ERR
+				  ? " (no replies until the port is up)" : "");
+		drop_reverse_ahs(s);
+		reload_port(s);
+		if (type == IBV_EVENT_CLIENT_REREGISTER ||
+		    type == IBV_EVENT_SM_CHANGE)
+			atomic_store(&s->reregister, true);
+		return;
+	default:
+		diag_verbose(1, "%s: %s", s->dev->name,
+			     ibv_event_type_str(type));
+		return;
+	}
+}
+
 static int serve_loop(struct server *s, const char **why)
 {
 	uint64_t end_ns = opts.duration_s
@@ -436,12 +754,18 @@ static int serve_loop(struct server *s, const char **why)
 				  : 0;
 
 	for (;;) {
-		struct pollfd fds[2] = {
+		struct pollfd fds[4] = {
 			{ .fd = ud_event_fd(&s->ep), .events = POLLIN },
+			{ .fd = ah_workers_fd(&s->workers), .events = POLLIN },
+			{ .fd = s->ep.context->async_fd, .events = POLLIN },
 			{ .fd = s->listen_fd, .events = POLLIN },
 		};
 		int timeout = 1000, n;
 
+		if (s->fatal[0]) {
+			*why = "error";
+			return -1;
+		}
 		if (stop_requested) {
 			*why = stop_requested == SIGINT ? "SIGINT" : "SIGTERM";
 			return 0;
@@ -460,34 +784,88 @@ static int serve_loop(struct server *s, const char **why)
 			if ((end_ns - now) / 1000000 < (uint64_t)timeout)
 				timeout = (int)((end_ns - now) / 1000000) + 1;
 		}
-		renew_registration(s);
-		if (ud_arm(&s->ep))
-			return -1;
-		handle_completions(s);
-		if (opts.count && s->answered >= opts.count)
+		if (ud_arm(&s->ep)) {
+			snprintf(s->fatal, sizeof(s->fatal), "cannot arm the "
+				 "completion queue of %s", s->dev->name);
 			continue;
-		n = poll(fds, s->listen_fd >= 0 ? 2 : 1, timeout);
-		if (n < 0 && errno != EINTR)
-			return -1;
+		}
+		handle_completions(s);
+		take_reverse_results(s);
+		reap_retired(s);
+		if (s->fatal[0] || (opts.count && s->answered >= opts.count))
+			continue;
+		n = poll(fds, s->listen_fd >= 0 ? 4 : 3, timeout);
+		if (n < 0 && errno != EINTR) {
+			snprintf(s->fatal, sizeof(s->fatal), "waiting for "
+				 "completions failed: %s", strerror(errno));
+			continue;
+		}
 		if (n <= 0)
 			continue;
 		if (fds[0].revents & POLLIN)
 			ud_consume_event(&s->ep);
-		if (s->listen_fd >= 0 && (fds[1].revents & POLLIN))
+		if (fds[2].revents & POLLIN)
+			handle_async_event(s);
+		if (s->listen_fd >= 0 && (fds[3].revents & POLLIN))
 			rendezvous_answer(s->listen_fd, &s->info);
 	}
 }
 
-static int serve_run(const struct common_opts *common, int argc, char **argv)
+/* Verbs-facing set-up: endpoint, reply-AH cache and its workers, and the
+ * asynchronous event fd (non-blocking, in the poll set). */
+static int open_responder(struct server *s, char *err, size_t len)
 {
-	struct device_list devices;
-	const struct device_info *dev;
-	struct server s = { .listen_fd = -1 };
 	struct ud_config config = {
+		.device = s->dev->name,
+		.port_num = s->port->port_num,
+		.qkey = opts.qkey,
 		.recv_depth = SERVE_RECV_DEPTH,
 		.send_depth = SERVE_SEND_DEPTH,
 		.max_payload = PROBE_MAX_SIZE,
 	};
+	int flags;
+
+	if (ud_endpoint_open(&s->ep, &config, err, len))
+		return -1;
+	if (reverse_cache_init(&s->reverse, SERVE_AH_CACHE) ||
+	    load_local_gids(s)) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	if (ah_workers_start(&s->workers, s->ep.context, s->ep.pd,
+			     s->port->port_num, s->port->link_layer, err, len))
+		return -1;
+	flags = fcntl(s->ep.context->async_fd, F_GETFL);
+	if (flags < 0 ||
+	    fcntl(s->ep.context->async_fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+		snprintf(err, len, "cannot watch %s's events: %s",
+			 s->dev->name, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Workers first (one may still be creating an AH), then the AHs: after
+ * the sends that use them, or after the QP when those never finish. */
+static void close_responder(struct server *s)
+{
+	ah_workers_stop(&s->workers);
+	if (s->reverse.entries)
+		drop_reverse_ahs(s);
+	if (s->ep.qp && ud_drain_sends(&s->ep, 1000, NULL, NULL))
+		ud_endpoint_destroy_qp(&s->ep);
+	for (size_t i = 0; i < s->retired_count; i++)
+		ibv_destroy_ah(s->retired[i].ah);
+	s->retired_count = 0;
+	reverse_cache_free(&s->reverse);
+	ud_endpoint_close(&s->ep);
+	free(s->local_gids);
+	s->local_gids = NULL;
+}
+
+static int serve_run(const struct common_opts *common, int argc, char **argv)
+{
+	struct server s = { .listen_fd = -1 };
 	struct sigaction sa = { .sa_handler = on_signal };
 	char err[DIAG_MSG_MAX], bound[128] = "";
 	const char *why = "?";
@@ -501,37 +879,30 @@ static int serve_run(const struct common_opts *common, int argc, char **argv)
 				       "each other");
 	if (common->json)
 		out_init(OUT_JSONL, false);
-	if (device_discover(&devices, common->device, err, sizeof(err)))
+	if (device_discover(&s.devices, common->device, err, sizeof(err)))
 		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
-	s.port = device_pick_port(&devices, common->device, common->port, &dev,
-				  err, sizeof(err));
+	s.port = device_pick_port(&s.devices, common->device, common->port,
+				  &s.dev, err, sizeof(err));
 	if (!s.port) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out_devices;
 	}
-	if (dev->source != DEVICE_FROM_VERBS) {
+	if (s.dev->source != DEVICE_FROM_VERBS) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s is visible through umad "
-			      "only: serve needs a verbs device", dev->name);
+			      "only: serve needs a verbs device", s.dev->name);
 		goto out_devices;
 	}
 	if (opts.register_sa && s.port->link_layer == LINK_LAYER_ETHERNET) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "--register needs an InfiniBand "
 			      "port: %s port %u is RoCE, which has no SA; "
 			      "probers find this responder through the "
-			      "rendezvous instead", dev->name,
+			      "rendezvous instead", s.dev->name,
 			      s.port->port_num);
 		goto out_devices;
 	}
-	config.device = dev->name;
-	config.port_num = s.port->port_num;
-	config.qkey = opts.qkey;
-	if (ud_endpoint_open(&s.ep, &config, err, sizeof(err))) {
+	if (open_responder(&s, err, sizeof(err))) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
-		goto out_devices;
-	}
-	if (ah_cache_init(&s.ahs, SERVE_AH_CACHE)) {
-		rc = cli_fail(EXIT_ENVIRONMENT, "out of memory");
-		goto out_endpoint;
+		goto out_responder;
 	}
 	if (!opts.no_listen) {
 		s.listen_fd = rendezvous_listen(opts.listen, bound,
@@ -539,10 +910,10 @@ static int serve_run(const struct common_opts *common, int argc, char **argv)
 						sizeof(err));
 		if (s.listen_fd < 0) {
 			rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
-			goto out_cache;
+			goto out_responder;
 		}
 	}
-	fill_info(&s, dev->name);
+	fill_info(&s, s.dev->name);
 	/* Before registering: a signal meanwhile ends the loop at once, and
 	 * the record is still deleted. */
 	sigaction(SIGINT, &sa, NULL);
@@ -556,23 +927,19 @@ static int serve_run(const struct common_opts *common, int argc, char **argv)
 	s.tokens = 1;
 	print_ready(&s, s.listen_fd >= 0 ? bound : NULL);
 	rc = serve_loop(&s, &why);
-	if (rc)
-		why = "error";
+	/* Unregister first: a dead responder must not stay advertised. */
 	unregister_responder(&s);
 	print_summary(&s, why);
-	rc = rc ? cli_fail(EXIT_ENVIRONMENT, "waiting for completions "
-			   "failed: %s", strerror(errno))
-		: EXIT_FINE;
+	rc = rc ? cli_fail(EXIT_ENVIRONMENT, "%s", s.fatal) : EXIT_FINE;
 out_listen:
+	stop_renewer(&s);
 	registration_close(&s.reg);
 	if (s.listen_fd >= 0)
 		close(s.listen_fd);
-out_cache:
-	ah_cache_destroy(&s.ahs, &s.ep);
-out_endpoint:
-	ud_endpoint_close(&s.ep);
+out_responder:
+	close_responder(&s);
 out_devices:
-	device_list_free(&devices);
+	device_list_free(&s.devices);
 	return rc;
 }
 

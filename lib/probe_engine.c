@@ -11,8 +11,27 @@
 #include "parallel.h"
 #include "probe_engine.h"
 #include "sgid_select.h"
+#include "wc_failure.h"
 
 #define POLL_BATCH 32
+/* Sequences remembered for matching replies: far more than can be in
+ * flight or late within any deadline at the engine's rates. */
+#define SEQUENCE_RING 65536
+
+enum sequence_state {
+	SEQ_UNUSED,
+	SEQ_IN_FLIGHT,
+	SEQ_ANSWERED,
+	SEQ_EXPIRED,		/* deadline passed unanswered */
+	SEQ_LATE,		/* answered after its deadline */
+};
+
+struct probe_sequence {
+	uint32_t sequence;
+	uint32_t cell;		/* index into s->cells */
+	enum sequence_state state;
+	uint64_t deadline_ns;
+};
 
 struct probe_in_flight {
 	bool used;
@@ -144,7 +163,8 @@ int probe_session_open(struct probe_session *s, const struct device_info *dev,
 		}
 	}
 	s->flight = calloc(set->window, sizeof(*s->flight));
-	if (!s->flight) {
+	s->sequences = calloc(SEQUENCE_RING, sizeof(*s->sequences));
+	if (!s->flight || !s->sequences) {
 		snprintf(err, len, "out of memory");
 		return -1;
 	}
@@ -323,6 +343,10 @@ static void judge(struct probe_session *s, struct probe_cell *c)
 		.hop_limit_rule_why = why,
 		.sent = c->sent,
 		.received = c->received,
+		.late = c->late,
+		.late_max_ns = c->late_max_ns,
+		.timeout_ms = s->settings.timeout_ms,
+		.duplicates = c->duplicates,
 		.observed_valid = c->observed_valid,
 		.observed = c->last_reply.observed,
 		.known_hops = c->target->known_hops,
@@ -379,14 +403,25 @@ static int send_probe(struct probe_session *s, struct probe_cell *c)
 		.sent_ns = now,
 		.deadline_ns = now + (uint64_t)s->settings.timeout_ms * 1000000u,
 	};
+	s->sequences[h.sequence % SEQUENCE_RING] = (struct probe_sequence){
+		.sequence = h.sequence,
+		.cell = (uint32_t)(c - s->cells),
+		.state = SEQ_IN_FLIGHT,
+		.deadline_ns = slot->deadline_ns,
+	};
 	return 0;
 }
 
+/* A reply goes to the cell its sequence was sent for, whatever its
+ * parameters: cells with equal parameters (and responders with equal
+ * QPNs: every rxe device's first QP is 17) are never confused. */
 static void take_reply(struct probe_session *s, const struct ibv_wc *wc,
 		       uint64_t now)
 {
 	const uint8_t *buf = ud_recv_buffer(&s->ep, wc);
+	struct probe_sequence *seq;
 	struct probe_reply reply;
+	struct probe_cell *c;
 
 	if (wc->status != IBV_WC_SUCCESS || wc->byte_len < UD_GRH_BYTES)
 		return;
@@ -394,28 +429,38 @@ static void take_reply(struct probe_session *s, const struct ibv_wc *wc,
 			       &reply) != PROBE_OK ||
 	    reply.header.probe_id != s->probe_id)
 		return;	/* not ours: another run's late reply, or junk */
+	seq = &s->sequences[reply.header.sequence % SEQUENCE_RING];
+	if (seq->state == SEQ_UNUSED || seq->sequence != reply.header.sequence) {
+		s->unmatched++;
+		return;
+	}
+	c = &s->cells[seq->cell];
+	switch (seq->state) {
+	case SEQ_IN_FLIGHT:
+		break;
+	case SEQ_EXPIRED:
+		seq->state = SEQ_LATE;
+		c->late++;
+		if (now - seq->deadline_ns > c->late_max_ns)
+			c->late_max_ns = now - seq->deadline_ns;
+		return;
+	default:	/* answered, or late, already: a duplicate */
+		c->duplicates++;
+		return;
+	}
+	seq->state = SEQ_ANSWERED;
 	for (uint32_t i = 0; i < s->settings.window; i++) {
 		struct probe_in_flight *f = &s->flight[i];
 
 		if (!f->used || f->sequence != reply.header.sequence)
 			continue;
 		f->used = false;
-		f->cell->received++;
-		rtt_add(&f->cell->rtt, now - f->sent_ns);
-		f->cell->observed_valid = true;
-		f->cell->last_reply = reply;
-		finish_cell_if_done(s, f->cell);
+		c->received++;
+		rtt_add(&c->rtt, now - f->sent_ns);
+		c->observed_valid = true;
+		c->last_reply = reply;
+		finish_cell_if_done(s, c);
 		return;
-	}
-	/* Its slot expired already: a late reply, counted apart. */
-	for (size_t i = 0; i < s->cell_count; i++) {
-		struct probe_cell *c = &s->cells[i];
-
-		if (memcmp(&c->asked, &reply.header.asked, sizeof(c->asked)) == 0 &&
-		    c->target->info.qpn == wc->src_qp) {
-			c->late++;
-			break;
-		}
 	}
 }
 
@@ -425,7 +470,13 @@ static void expire(struct probe_session *s, uint64_t now)
 		struct probe_in_flight *f = &s->flight[i];
 
 		if (f->used && now >= f->deadline_ns) {
+			struct probe_sequence *seq =
+				&s->sequences[f->sequence % SEQUENCE_RING];
+
 			f->used = false;
+			if (seq->sequence == f->sequence &&
+			    seq->state == SEQ_IN_FLIGHT)
+				seq->state = SEQ_EXPIRED;
 			finish_cell_if_done(s, f->cell);
 		}
 	}
@@ -509,6 +560,39 @@ static bool send_next(struct probe_session *s, size_t *rr, uint64_t now,
 	return false;
 }
 
+/* Our own QP failed: the run ends with a local error (exit 3). Returns
+ * true when the failure is fatal (wc_failure_judge). */
+static bool completion_failed(struct probe_session *s, const struct ibv_wc *wc)
+{
+	enum ibv_qp_state state = IBV_QPS_ERR;
+	bool known = ud_qp_state(&s->ep, &state);
+	bool recv = ud_wc_is_recv(wc);
+
+	if (wc_failure_judge(wc->status, recv, known, state) !=
+	    WC_FAILURE_FATAL)
+		return false;
+	wc_failure_describe(wc->status, recv, known, state, s->device,
+			    s->fatal, sizeof(s->fatal));
+	return true;
+}
+
+static bool repost_failed(struct probe_session *s)
+{
+	enum ibv_qp_state state;
+
+	if (ud_qp_state(&s->ep, &state) && state != IBV_QPS_ERR)
+		return false;
+	snprintf(s->fatal, sizeof(s->fatal), "the local UD QP on %s failed: "
+		 "a receive could not be posted again (QP state ERR); this "
+		 "is not the destination's fault", s->device);
+	return true;
+}
+
+static void drained_reply(void *ctx, const struct ibv_wc *wc)
+{
+	take_reply(ctx, wc, monotonic_ns());
+}
+
 int probe_session_run(struct probe_session *s,
 		      const volatile sig_atomic_t *stop)
 {
@@ -537,16 +621,24 @@ int probe_session_run(struct probe_session *s,
 			return n;
 		now = monotonic_ns();
 		for (int i = 0; i < n; i++) {
+			if (wcs[i].status != IBV_WC_SUCCESS &&
+			    completion_failed(s, &wcs[i]))
+				return -EIO;
 			if (!ud_wc_is_recv(&wcs[i]))
 				continue;
 			take_reply(s, &wcs[i], now);
-			ud_repost_recv(&s->ep, &wcs[i]);
+			if (ud_repost_recv(&s->ep, &wcs[i]) &&
+			    repost_failed(s))
+				return -EIO;
 		}
 		progress(s, start, now, &last_progress);
 		shown = shown || last_progress;
 	}
 	if (shown)
 		fputs("\r\033[K", stderr);
+	/* The last sends' completions: replies that arrive meanwhile are
+	 * taken (late or duplicate), not thrown away before the verdicts. */
+	ud_drain_sends(&s->ep, 1000, drained_reply, s);
 	return 0;
 }
 
@@ -564,8 +656,10 @@ void probe_session_judge(struct probe_session *s)
 
 void probe_session_close(struct probe_session *s)
 {
-	if (s->ep.qp)
-		ud_drain_sends(&s->ep, 1000);
+	/* An AH goes only after the sends using it, or after the QP that
+	 * holds them when they never complete. */
+	if (s->ep.qp && ud_drain_sends(&s->ep, 1000, NULL, NULL))
+		ud_endpoint_destroy_qp(&s->ep);
 	for (size_t i = 0; i < s->cell_count; i++) {
 		if (s->cells[i].ah)
 			ibv_destroy_ah(s->cells[i].ah);
@@ -576,4 +670,6 @@ void probe_session_close(struct probe_session *s)
 		ud_endpoint_close(&s->ep);
 	free(s->flight);
 	s->flight = NULL;
+	free(s->sequences);
+	s->sequences = NULL;
 }

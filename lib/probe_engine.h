@@ -65,7 +65,12 @@ struct probe_cell {
 	struct ibv_ah *ah;
 	char error[DIAG_MSG_MAX * 2];
 	uint64_t create_usec;
-	uint32_t sent, received, late, send_errors;
+	uint32_t sent, received, send_errors;
+	/* Replies after their deadline, matched by sequence; the latest
+	 * of them this long past its deadline. */
+	uint32_t late;
+	uint64_t late_max_ns;
+	uint32_t duplicates;	/* a second reply to one probe */
 	uint64_t next_send_ns;
 	struct rtt_samples rtt;
 	bool observed_valid;
@@ -76,6 +81,7 @@ struct probe_cell {
 };
 
 struct probe_in_flight;
+struct probe_sequence;
 
 struct probe_session {
 	struct probe_settings settings;
@@ -87,7 +93,14 @@ struct probe_session {
 	struct probe_cell *cells;
 	size_t cell_count;
 	struct probe_in_flight *flight;
+	/* Every recent probe's cell by sequence, so a reply is credited to
+	 * its own cell, in time, late or twice. */
+	struct probe_sequence *sequences;
+	uint64_t unmatched;	/* replies of ours too old to place */
 	uint32_t probe_id, next_sequence;
+	/* Set when our own QP failed (wc_failure_judge): the run ends, and
+	 * the failure is the local host's, never a destination's. */
+	char fatal[DIAG_MSG_MAX * 2];
 	/* Called once per cell as soon as its last probe resolved (judged
 	 * already), for streaming output; NULL: none. */
 	void (*on_done)(struct probe_session *s, struct probe_cell *c);
@@ -120,8 +133,9 @@ void probe_session_prepare(struct probe_session *s);
 bool probe_cell_active(const struct probe_cell *c);
 
 /* Sends and receives until every active cell is done, or *stop is set
- * (then in-flight probes still get their deadline). Returns 0 or a
- * negative errno when polling failed. */
+ * (then in-flight probes still get their deadline). Returns 0, or a
+ * negative errno when polling failed or the local QP failed (s->fatal
+ * then says how: exit 3, not a destination's failure). */
 int probe_session_run(struct probe_session *s,
 		      const volatile sig_atomic_t *stop);
 

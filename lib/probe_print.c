@@ -105,6 +105,7 @@ void probe_cell_print(const struct probe_session *r,
 	out_uint("received", " recv %u", c->received);
 	out_uint("lost", " lost %u", c->sent - c->received);
 	out_uint("late", NULL, c->late);
+	out_uint("duplicates", NULL, c->duplicates);
 	print_rtt(c);
 	print_observed(c);
 	if (v->hop_limit_sent >= 0)

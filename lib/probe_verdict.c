@@ -214,6 +214,15 @@ void verdict_judge(const struct verdict_input *in, struct verdict *v)
 		    in->sent - in->received, in->sent);
 	else if (v->reach == REACH_UNREACHABLE)
 		say(v, "unreachable: none of %u probes answered", in->sent);
+	if (in->late)
+		say(v, "%u repl%s came after the %u ms deadline, the latest "
+		       "%llu ms after it: a longer -t counts them",
+		    in->late, in->late == 1 ? "y" : "ies", in->timeout_ms,
+		    (unsigned long long)((in->late_max_ns + 999999) / 1000000));
+	if (in->duplicates)
+		say(v, "%u duplicate repl%s (a probe or reply was duplicated "
+		       "on the way); counted once", in->duplicates,
+		    in->duplicates == 1 ? "y" : "ies");
 	if (in->observed_valid) {
 		judge_grh(in, v);
 		judge_sl(in, v);

@@ -35,6 +35,10 @@ struct verdict_input {
 	enum hop_limit_rule hop_limit_rule;
 	const char *hop_limit_rule_why;
 	uint32_t sent, received;
+	uint32_t late;			/* answered after the deadline */
+	uint64_t late_max_ns;		/* the latest, past its deadline */
+	uint32_t timeout_ms;		/* the deadline (-t) */
+	uint32_t duplicates;
 	bool observed_valid;		/* at least one reply */
 	struct probe_observed observed;
 	/* From other sets to the same destination: its distance, if known. */

@@ -162,10 +162,28 @@ fail:
 	return -1;
 }
 
-void ud_endpoint_close(struct ud_endpoint *ep)
+void ud_endpoint_destroy_qp(struct ud_endpoint *ep)
 {
 	if (ep->qp)
 		ibv_destroy_qp(ep->qp);
+	ep->qp = NULL;
+	ep->sends_in_flight = 0;
+}
+
+bool ud_qp_state(struct ud_endpoint *ep, enum ibv_qp_state *state)
+{
+	struct ibv_qp_attr attr;
+	struct ibv_qp_init_attr init;
+
+	if (!ep->qp || ibv_query_qp(ep->qp, &attr, IBV_QP_STATE, &init))
+		return false;
+	*state = attr.qp_state;
+	return true;
+}
+
+void ud_endpoint_close(struct ud_endpoint *ep)
+{
+	ud_endpoint_destroy_qp(ep);
 	if (ep->mr)
 		ibv_dereg_mr(ep->mr);
 	free(ep->buffers);
@@ -308,14 +326,14 @@ int ud_poll(struct ud_endpoint *ep, struct ibv_wc *wcs, int max,
 	}
 }
 
-int ud_drain_sends(struct ud_endpoint *ep, int timeout_ms)
+int ud_drain_sends(struct ud_endpoint *ep, int timeout_ms,
+		   void (*on_recv)(void *ctx, const struct ibv_wc *wc),
+		   void *ctx)
 {
 	int64_t deadline = now_ms() + timeout_ms;
 	struct ibv_wc wcs[16];
 
-	/* Receives that arrive meanwhile are reposted unread: draining is
-	 * for shutdown and AH eviction, where no one waits for them. */
-	while (ep->sends_in_flight) {
+	while (ep->sends_in_flight && ep->qp) {
 		int left = (int)(deadline - now_ms());
 		int n;
 
@@ -324,10 +342,16 @@ int ud_drain_sends(struct ud_endpoint *ep, int timeout_ms)
 		n = ud_poll(ep, wcs, 16, left);
 		if (n < 0)
 			return n;
-		for (int i = 0; i < n; i++)
-			if (ud_wc_is_recv(&wcs[i]) &&
-			    wcs[i].status == IBV_WC_SUCCESS)
+		for (int i = 0; i < n; i++) {
+			if (!ud_wc_is_recv(&wcs[i]))
+				continue;
+			if (on_recv)
+				on_recv(ctx, &wcs[i]);
+			/* A flushed receive means the QP is in error:
+			 * posting it again would only be flushed again. */
+			if (wcs[i].status == IBV_WC_SUCCESS)
 				ud_repost_recv(ep, &wcs[i]);
+		}
 	}
 	return 0;
 }

@@ -75,7 +75,19 @@ int ud_poll(struct ud_endpoint *ep, struct ibv_wc *wcs, int max,
 	    int timeout_ms);
 
 /* Waits until every posted send has completed, at most timeout_ms: call
- * before destroying an AH those sends used. Returns 0 or -ETIMEDOUT. */
-int ud_drain_sends(struct ud_endpoint *ep, int timeout_ms);
+ * before destroying an AH those sends used. Receives that complete
+ * meanwhile go to on_recv (when given) and are reposted after it: a reply
+ * that arrives while draining still counts. Returns 0 or -ETIMEDOUT. */
+int ud_drain_sends(struct ud_endpoint *ep, int timeout_ms,
+		   void (*on_recv)(void *ctx, const struct ibv_wc *wc),
+		   void *ctx);
+
+/* Destroys the QP ahead of the rest: after a drain that timed out, the
+ * AHs its outstanding sends use can only be destroyed once the QP that
+ * holds those sends is gone. */
+void ud_endpoint_destroy_qp(struct ud_endpoint *ep);
+
+/* The QP's current state; false when the query failed. */
+bool ud_qp_state(struct ud_endpoint *ep, enum ibv_qp_state *state);
 
 #endif

@@ -103,7 +103,7 @@ int main(int argc, char **argv)
 		if (rc)
 			failed++;
 	}
-	if (ud_drain_sends(&ep, 2000))
+	if (ud_drain_sends(&ep, 2000, NULL, NULL))
 		failed++;
 	ibv_destroy_ah(ah);
 	ud_endpoint_close(&ep);

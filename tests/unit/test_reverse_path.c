@@ -1,0 +1,167 @@
+/* Unit tests of the responder's reverse path: the reply AH's finishing
+ * (hop limit 255, the asked SL on Ethernet), the key that lets one AH
+ * serve a sender, and the cache's pending and negative entries. */
+#include <string.h>
+
+#include "reverse_ah.h"
+#include "reverse_cache.h"
+#include "tap.h"
+
+/* What libibverbs' ibv_init_ah_from_wc builds from an IPv4 RoCE v2 probe
+ * that crossed two routers: hop limit 62 copied from the TTL, sl from
+ * wc.sl, which mlx5 fills with the L3 header type (3: IPv4). */
+static void init_ah_like_libibverbs(struct ibv_ah_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->is_global = 1;
+	attr->sl = 3;
+	attr->port_num = 1;
+	attr->grh.hop_limit = 62;
+	attr->grh.traffic_class = 0x28;
+	attr->grh.sgid_index = 3;
+	attr->grh.dgid.raw[10] = attr->grh.dgid.raw[11] = 0xff;
+	attr->grh.dgid.raw[12] = 10;
+	attr->grh.dgid.raw[15] = 11;
+}
+
+static void test_finish(void)
+{
+	struct ibv_ah_attr attr;
+
+	init_ah_like_libibverbs(&attr);
+	reverse_ah_finish(&attr, LINK_LAYER_ETHERNET, 5);
+	is_int(attr.grh.hop_limit, REVERSE_HOP_LIMIT,
+	       "hop limit 255, not the received 62 (the kernel's "
+	       "ib_init_ah_attr_from_wc)");
+	is_int(attr.sl, 5, "RoCE: the SL the probe was sent with, not wc.sl");
+	is_int(attr.grh.traffic_class, 0x28, "traffic class kept");
+	is_int(attr.grh.sgid_index, 3, "sgid_index kept");
+
+	/* InfiniBand without a GRH: SL and LID from the wc stay. */
+	memset(&attr, 0, sizeof(attr));
+	attr.dlid = 7;
+	attr.sl = 2;
+	attr.src_path_bits = 1;
+	reverse_ah_finish(&attr, LINK_LAYER_IB, 5);
+	ok(attr.dlid == 7 && attr.sl == 2 && attr.src_path_bits == 1,
+	   "IB: dlid, wc.sl and path bits as received");
+	is_int(attr.grh.hop_limit, 0, "no GRH: no hop limit set");
+
+	/* IB through a router: GRH, hop limit 255 too. */
+	attr.is_global = 1;
+	attr.grh.hop_limit = 1;
+	reverse_ah_finish(&attr, LINK_LAYER_IB, 5);
+	is_int(attr.grh.hop_limit, 255, "IB with GRH: 255");
+	is_int(attr.sl, 2, "IB: wc.sl kept");
+}
+
+static struct grh_fields grh_from(uint8_t last, uint8_t hop_limit)
+{
+	struct grh_fields g;
+
+	memset(&g, 0, sizeof(g));
+	g.present = true;
+	g.form = GRH_FORM_IPV4;
+	g.hop_limit = hop_limit;
+	g.traffic_class = 0x28;
+	g.sgid.raw[15] = last;
+	g.dgid.raw[15] = 2;
+	return g;
+}
+
+static void test_key(void)
+{
+	struct ibv_wc wc = { .slid = 0, .sl = 3, .src_qp = 17 };
+	struct grh_fields g1 = grh_from(1, 62), g2 = grh_from(1, 61);
+	struct grh_fields g3 = grh_from(9, 62);
+	struct reverse_key a, b;
+
+	reverse_key_build(&wc, &g1, LINK_LAYER_ETHERNET, 0, &a);
+	reverse_key_build(&wc, &g2, LINK_LAYER_ETHERNET, 0, &b);
+	ok(reverse_key_equal(&a, &b), "hop limit is no part of the key: "
+	   "the reply takes 255 anyway");
+	reverse_key_build(&wc, &g3, LINK_LAYER_ETHERNET, 0, &b);
+	ok(!reverse_key_equal(&a, &b), "another sender GID: another key");
+	reverse_key_build(&wc, &g1, LINK_LAYER_ETHERNET, 4, &b);
+	ok(!reverse_key_equal(&a, &b), "RoCE: another asked SL, another "
+	   "reply AH");
+	is_int(a.sl, 0, "RoCE: the key takes the asked SL, not wc.sl 3");
+	g2 = g1;
+	g2.traffic_class = 0;
+	reverse_key_build(&wc, &g2, LINK_LAYER_ETHERNET, 0, &b);
+	ok(!reverse_key_equal(&a, &b), "another traffic class: another key");
+	reverse_key_build(&wc, NULL, LINK_LAYER_IB, 0, &a);
+	is_int(a.sl, 3, "IB: wc.sl is the key's SL");
+	ok(!a.global, "no GRH: not global");
+}
+
+static void test_cache(void)
+{
+	struct reverse_cache cache;
+	struct reverse_key k1 = { .slid = 1 }, k2 = { .slid = 2 };
+	struct reverse_key k3 = { .slid = 3 };
+	struct reverse_entry *e, *e2;
+	struct ibv_ah *evicted, *fake = (struct ibv_ah *)&cache;
+	struct ibv_ah_attr attr = { .dlid = 1 };
+	struct probe_reply reply = { 0 };
+	struct reverse_retired out[4];
+	uint64_t now = 1000000000000ull;
+	size_t idx;
+	uint32_t gen;
+
+	is_int(reverse_cache_init(&cache, 2), 0, "cache of 2");
+	ok(reverse_cache_find(&cache, &k1, now) == NULL, "empty: miss");
+	e = reverse_cache_claim(&cache, &k1, 0, &evicted);
+	ok(e && e->state == REVERSE_PENDING && !evicted, "claimed: pending");
+	idx = reverse_cache_index(&cache, e);
+	gen = e->generation;
+	for (int i = 0; i < REVERSE_PARK_MAX; i++)
+		reverse_entry_park(e, &reply, 17);
+	ok(!reverse_entry_park(e, &reply, 17), "parking is bounded");
+	ok(reverse_cache_find(&cache, &k1, now) == e, "pending is found");
+	ok(reverse_cache_pending(&cache, idx, gen) == e,
+	   "a worker's result finds its entry");
+
+	/* The creation failed: remembered for the TTL, then retried. */
+	reverse_entry_failed(e, 113, false, now);
+	e2 = reverse_cache_find(&cache, &k1, now + 1);
+	ok(e2 == e && e2->state == REVERSE_FAILED,
+	   "a failed sender is not retried at once");
+	ok(reverse_cache_find(&cache, &k1, now + REVERSE_FAILURE_TTL_NS) ==
+		   NULL, "after the TTL it is tried again");
+	ok(reverse_cache_pending(&cache, idx, gen) == NULL,
+	   "a stale result no longer finds the reused slot");
+
+	/* Eviction: never an AH with a send in flight. */
+	e = reverse_cache_claim(&cache, &k1, 0, &evicted);
+	reverse_entry_ready(e, fake, &attr);
+	e->last_send = 10;
+	e2 = reverse_cache_claim(&cache, &k2, 0, &evicted);
+	reverse_entry_ready(e2, fake, &attr);
+	e2->last_send = 10;
+	ok(reverse_cache_claim(&cache, &k3, 9, &evicted) == NULL,
+	   "every AH has sends in flight: no slot, nothing destroyed");
+	e2->last_send = 9;
+	e = reverse_cache_claim(&cache, &k3, 9, &evicted);
+	ok(e && evicted == fake, "the AH whose sends completed is evicted "
+	   "and handed back for destroying");
+	reverse_entry_failed(e, 113, false, now);
+	e = reverse_cache_claim(&cache, &k2, 0, &evicted);
+	ok(e && !evicted && e->key.slid == 2,
+	   "a failed entry goes before a ready one");
+	is_int(reverse_cache_drop_ready(&cache, out, 4), 1,
+	   "a port change takes the ready AH out");
+	is_int(out[0].last_send, 10, "with the sends it must wait for");
+	ok(reverse_cache_find(&cache, &k2, now) == e,
+	   "a pending entry survives the drop (its result is discarded "
+	   "by epoch)");
+	reverse_cache_free(&cache);
+}
+
+int main(void)
+{
+	test_finish();
+	test_key();
+	test_cache();
+	return tap_done();
+}
