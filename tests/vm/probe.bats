@@ -49,6 +49,15 @@ probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe "$@"; }
 		map(.observed.hop_limit) == [64, 63, 62]'
 }
 
+@test "the reply AH: hop limit 255 (not the decremented one), the asked SL, no wc.sl on RoCE" {
+	run -0 probe_a -c 2 --sl 3 -j b:18516 d:18518
+	echo "$output" | jq -e '
+		all(.[]; .reverse_ah.grh.hop_limit == 255 and .reverse_ah.sl == 3 and
+			.observed.sl == null and .source.provider == "rxe" and
+			(.hop_limit_rule | test("rxe creates AHs in the kernel"))) and
+		map(.observed.hop_limit) == [64, 62]'
+}
+
 @test "IPv6: hops as well; the flow label is not carried by rxe, and the report says so" {
 	# First IPv6 contact: the responders' reverse AHs resolve their
 	# neighbours (~1 s on rxe) while the probes wait: see probe(8) NOTES.
