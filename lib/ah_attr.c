@@ -316,11 +316,15 @@ static void check_sgid(const struct ibv_ah_attr *attr,
 		       gid_is_ipv4_mapped(&attr->grh.dgid) ? "IPv4" : "IPv6");
 }
 
-static bool gid_same_subnet(const union ibv_gid *a, const union ibv_gid *b)
+/* Visibly another subnet: a different /64 prefix. An IPv4-mapped GID
+ * has no prefix length in it, so an IPv4 destination is never visibly
+ * off-subnet here (the route, where the prober knows it, says more). */
+static bool gid_visibly_other_subnet(const union ibv_gid *a,
+				     const union ibv_gid *b)
 {
 	if (gid_is_ipv4_mapped(a) || gid_is_ipv4_mapped(b))
-		return false;	/* no prefix to compare: unknown */
-	return memcmp(a->raw, b->raw, 8) == 0;
+		return false;
+	return memcmp(a->raw, b->raw, 8) != 0;
 }
 
 static void check_hop_limit(const struct ibv_ah_attr *attr,
@@ -337,7 +341,7 @@ static void check_hop_limit(const struct ibv_ah_attr *attr,
 	r->checked[AH_RULE_HOP_LIMIT_ROUTED] = true;
 	/* Only say so where the DGID is visibly off our subnet. */
 	if (sgid && !gid_is_link_local(&attr->grh.dgid) &&
-	    !gid_same_subnet(&sgid->gid, &attr->grh.dgid))
+	    gid_visibly_other_subnet(&sgid->gid, &attr->grh.dgid))
 		broken(r, AH_RULE_HOP_LIMIT_ROUTED, AH_WARNING,
 		       "hop_limit %u: no router forwards the packet, so a "
 		       "routed destination is unreachable",

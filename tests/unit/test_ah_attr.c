@@ -188,6 +188,12 @@ static void test_rules(void)
 	       "hop limit 1 towards another subnet");
 	a.grh.dgid = fixture_gid("2001:db8:1::2");
 	is_str(broken_rules(&a, &roce), "", "hop limit 1 on the own subnet");
+	/* IPv4-mapped GIDs carry no prefix length: an on-link IPv4
+	 * destination is no routed one (it was warned about before). */
+	a.grh.dgid = fixture_gid("10.0.0.2");
+	a.grh.sgid_index = 3;
+	is_str(broken_rules(&a, &roce), "", "hop limit 1 to an IPv4 "
+	       "destination: not visibly routed, no warning");
 	a = good_ib;
 	a.src_path_bits = 4;
 	is_str(broken_rules(&a, &ib), "src_path_bits_within_lmc:warning",
