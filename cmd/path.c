@@ -130,10 +130,20 @@ static int path_option(int index, const char *arg)
 static void print_result(const struct dest *d, const struct path_result *res)
 {
 	const struct path_record *p = &res->record;
-	char gid[GID_TEXT_MAX];
+	char gid[GID_TEXT_MAX], guid[24];
 
 	out_open_object(NULL);
 	out_string("dest", "%s", d->text);
+	/* guid: and node: rows name the port: a node has one row per port. */
+	if (res->port_num) {
+		snprintf(guid, sizeof(guid), "0x%016llx",
+			 (unsigned long long)res->port_guid);
+		out_uint("port_num", " port %u", res->port_num);
+		out_string("port_guid", " guid %s", guid);
+	} else {
+		out_null("port_num", NULL);
+		out_null("port_guid", NULL);
+	}
 	if (res->status != PATH_OK) {
 		out_string("status", ": %s", "error");
 		out_string("error", " %s", res->error);
@@ -179,33 +189,30 @@ static int path_run(const struct common_opts *common, int argc, char **argv)
 	struct path_result *results = NULL;
 	struct path_session session;
 	char err[DIAG_MSG_MAX * 2];
-	size_t failed = 0;
+	size_t failed = 0, count = 0;
 	int rc;
 
 	rc = collect_dests(argc, argv, &dests);
 	if (rc)
 		goto out;
-	results = calloc(dests.count, sizeof(*results));
-	if (!results) {
-		rc = cli_fail(EXIT_ENVIRONMENT, "out of memory");
-		goto out;
-	}
 	if (path_session_open(&session, common->device, common->port, err,
 			      sizeof(err)) != SA_CLIENT_OK) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out;
 	}
-	rc = path_resolve_all(&session, &dests, &opts.want, opts.window,
-			      common->timeout_ms, opts.retries, results, err,
-			      sizeof(err));
+	/* Every port of a node: an admin asking for node:NAME wants to see
+	 * each way into it. */
+	rc = path_resolve_every_port(&session, &dests, &opts.want, opts.window,
+				     common->timeout_ms, opts.retries,
+				     &results, &count, err, sizeof(err));
 	path_session_close(&session);
 	if (rc) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out;
 	}
 	out_open_array(NULL);
-	for (size_t i = 0; i < dests.count; i++) {
-		print_result(&dests.items[i], &results[i]);
+	for (size_t i = 0; i < count; i++) {
+		print_result(&dests.items[results[i].dest_index], &results[i]);
 		failed += results[i].status != PATH_OK;
 	}
 	out_close_array();

@@ -59,7 +59,7 @@ static int ports_run(const struct common_opts *common, int argc, char **argv)
 {
 	struct device_list list;
 	char err[DIAG_MSG_MAX], guid[24];
-	size_t shown = 0;
+	size_t shown = 0, readable = 0;
 
 	(void)argv;
 	if (argc > 0)
@@ -77,6 +77,27 @@ static int ports_run(const struct common_opts *common, int argc, char **argv)
 		snprintf(guid, sizeof(guid), "0x%016llx",
 			 (unsigned long long)dev->node_guid);
 		out_string("node_guid", " node_guid %s", guid);
+		/* InfiniBand and RoCE both say "InfiniBand" here; the port's
+		 * link layer tells them apart. Only the others need words. */
+		out_string("transport", dev->transport == IBV_TRANSPORT_IB
+						? NULL : " transport %s",
+			   device_transport_name(dev->transport));
+		out_bool("ud_probes", NULL, dev->ud == DEVICE_UD_OK);
+		if (dev->ud != DEVICE_UD_OK)
+			out_string("ud_unsupported", ": not usable for UD "
+				   "probes: %s", device_ud_reason(dev->ud));
+		else
+			out_null("ud_unsupported", NULL);
+		/* A device that could not be read is a row of its own. */
+		out_string("status", NULL, dev->error[0] ? "error" : "ok");
+		if (dev->error[0]) {
+			out_string("error", ": error %s", dev->error);
+			out_int("errno", NULL, dev->error_errno);
+		} else {
+			out_null("error", NULL);
+			out_null("errno", NULL);
+			readable++;
+		}
 		out_newline();
 		out_open_array("ports");
 		for (size_t p = 0; p < dev->port_count; p++) {
@@ -91,6 +112,12 @@ static int ports_run(const struct common_opts *common, int argc, char **argv)
 	}
 	out_close_array();
 	device_list_free(&list);
+	/* The rows say why each failed; with none readable the environment
+	 * is at fault. */
+	if (readable == 0) {
+		diag_error("no RDMA device could be read: each row says why");
+		return EXIT_ENVIRONMENT;
+	}
 	if (common->port && shown == 0)
 		return cli_fail(EXIT_ENVIRONMENT,
 				"no port %u on %s; 'ibahprobe ports' lists the "

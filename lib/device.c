@@ -2,6 +2,7 @@
  * fallback view where verbs sees no device. */
 #include <endian.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <infiniband/umad.h>
 
 #include "device.h"
+#include "diag.h"
 #include "gid.h"
 
 const char *link_layer_name(enum link_layer ll)
@@ -47,6 +49,63 @@ const char *port_state_name(enum ibv_port_state state)
 const char *device_source_name(enum device_source source)
 {
 	return source == DEVICE_FROM_UMAD ? "umad" : "verbs";
+}
+
+const char *device_transport_name(enum ibv_transport_type transport)
+{
+	switch (transport) {
+	case IBV_TRANSPORT_IB: return "InfiniBand";
+	case IBV_TRANSPORT_IWARP: return "iWARP";
+	case IBV_TRANSPORT_USNIC: return "usNIC";
+	case IBV_TRANSPORT_USNIC_UDP: return "usNIC UDP";
+	case IBV_TRANSPORT_UNSPECIFIED: return "unspecified";
+	case IBV_TRANSPORT_UNKNOWN: break;
+	}
+	return "unknown";
+}
+
+enum device_ud_support device_ud_support(enum ibv_node_type node_type,
+					 enum ibv_transport_type transport)
+{
+	/* The node type decides (libibverbs try_driver() maps it to the
+	 * transport); the transport covers a node type this build does not
+	 * know. */
+	switch (node_type) {
+	case IBV_NODE_CA:
+	case IBV_NODE_SWITCH:
+	case IBV_NODE_ROUTER:
+		return DEVICE_UD_OK;
+	case IBV_NODE_RNIC:
+		return DEVICE_UD_IWARP;
+	case IBV_NODE_USNIC:
+	case IBV_NODE_USNIC_UDP:
+		return DEVICE_UD_USNIC;
+	case IBV_NODE_UNSPECIFIED:
+	case IBV_NODE_UNKNOWN:
+		break;
+	}
+	switch (transport) {
+	case IBV_TRANSPORT_IB: return DEVICE_UD_OK;
+	case IBV_TRANSPORT_IWARP: return DEVICE_UD_IWARP;
+	case IBV_TRANSPORT_USNIC:
+	case IBV_TRANSPORT_USNIC_UDP: return DEVICE_UD_USNIC;
+	default: return DEVICE_UD_OTHER;
+	}
+}
+
+const char *device_ud_reason(enum device_ud_support support)
+{
+	switch (support) {
+	case DEVICE_UD_OK: return NULL;
+	case DEVICE_UD_IWARP:
+		return "iWARP has no UD QPs (UD needs InfiniBand or RoCE)";
+	case DEVICE_UD_USNIC:
+		return "usNIC has no InfiniBand UD QPs (UD needs InfiniBand "
+		       "or RoCE)";
+	case DEVICE_UD_OTHER: break;
+	}
+	return "its transport is neither InfiniBand nor RoCE, and UD probes "
+	       "need one of them";
 }
 
 static uint16_t mtu_enum_to_bytes(enum ibv_mtu mtu)
@@ -153,40 +212,69 @@ static int verbs_port_gids(struct ibv_context *ctx, struct port_info *port,
 	return 0;
 }
 
+/* The device could not be read: it stays listed, with why and no ports. */
+static void device_failed(struct device_info *dev, int errnum,
+			  const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void device_failed(struct device_info *dev, int errnum,
+			  const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(dev->error, sizeof(dev->error), fmt, ap);
+	va_end(ap);
+	dev->error_errno = errnum;
+	for (size_t p = 0; p < dev->port_count; p++)
+		free(dev->ports[p].gids);
+	free(dev->ports);
+	dev->ports = NULL;
+	dev->port_count = 0;
+}
+
+/* Reads one device. Returns 0 (with dev->error set when the device could
+ * not be read), or -1 with err set when memory ran out. */
 static int verbs_device(struct ibv_device *ibdev, struct device_info *dev,
 			char *err, size_t errlen)
 {
 	struct ibv_device_attr attr;
 	struct ibv_context *ctx;
-	int rc = -1;
+	int rc = 0;
 
 	snprintf(dev->name, sizeof(dev->name), "%s", ibv_get_device_name(ibdev));
 	dev->source = DEVICE_FROM_VERBS;
 	dev->node_guid = be64toh(ibv_get_device_guid(ibdev));
+	/* Known before opening: an iWARP device is listed even when it
+	 * cannot be opened. */
+	dev->node_type = ibdev->node_type;
+	dev->transport = ibdev->transport_type;
+	dev->ud = device_ud_support(dev->node_type, dev->transport);
 	ctx = ibv_open_device(ibdev);
 	if (!ctx) {
-		snprintf(err, errlen, "cannot open %s: %s (is ib_uverbs "
-			 "loaded, and may you open /dev/infiniband?)",
-			 dev->name, strerror(errno));
-		return -1;
+		device_failed(dev, errno, "cannot open %s: %s (is ib_uverbs "
+			      "loaded, and may you open /dev/infiniband?)",
+			      dev->name, strerror(errno));
+		return 0;
 	}
 	if (ibv_query_device(ctx, &attr)) {
-		snprintf(err, errlen, "cannot query %s: %s", dev->name,
-			 strerror(errno));
+		device_failed(dev, errno, "cannot query %s: %s", dev->name,
+			      strerror(errno));
 		goto out;
 	}
 	dev->ports = calloc(attr.phys_port_cnt, sizeof(*dev->ports));
-	if (!dev->ports) {
+	if (!dev->ports && attr.phys_port_cnt) {
 		snprintf(err, errlen, "out of memory");
+		rc = -1;
 		goto out;
 	}
 	for (uint8_t p = 1; p <= attr.phys_port_cnt; p++) {
 		struct port_info *port = &dev->ports[dev->port_count];
 		struct ibv_port_attr pa;
+		char why[DIAG_MSG_MAX];
 
 		if (ibv_query_port(ctx, p, &pa)) {
-			snprintf(err, errlen, "cannot query %s port %u: %s",
-				 dev->name, p, strerror(errno));
+			device_failed(dev, errno, "cannot query %s port %u: %s",
+				      dev->name, p, strerror(errno));
 			goto out;
 		}
 		dev->port_count++;
@@ -206,10 +294,11 @@ static int verbs_device(struct ibv_device *ibdev, struct device_info *dev,
 						 pa.active_speed);
 		port->grh_required = pa.flags & IBV_QPF_GRH_REQUIRED;
 		port->gid_table_len = pa.gid_tbl_len > 0 ? pa.gid_tbl_len : 0;
-		if (verbs_port_gids(ctx, port, err, errlen))
+		if (verbs_port_gids(ctx, port, why, sizeof(why))) {
+			device_failed(dev, errno, "%s", why);
 			goto out;
+		}
 	}
-	rc = 0;
 out:
 	ibv_close_device(ctx);
 	return rc;
@@ -220,13 +309,23 @@ static int umad_device(const char *ca_name, struct device_info *dev,
 {
 	umad_ca_t ca;
 
+	snprintf(dev->name, sizeof(dev->name), "%.*s", (int)sizeof(dev->name) - 1,
+		 ca_name);
+	dev->source = DEVICE_FROM_UMAD;
+	/* umad serves InfiniBand and RoCE ports only (ib_umad binds to
+	 * ports with IB MADs): no iWARP here. */
+	dev->node_type = IBV_NODE_CA;
+	dev->transport = IBV_TRANSPORT_IB;
 	if (umad_get_ca(ca_name, &ca) < 0) {
-		snprintf(err, errlen, "cannot query %s through umad", ca_name);
-		return -1;
+		device_failed(dev, errno, "cannot query %s through umad: %s",
+			      ca_name, strerror(errno));
+		return 0;
 	}
 	snprintf(dev->name, sizeof(dev->name), "%s", ca.ca_name);
-	dev->source = DEVICE_FROM_UMAD;
 	dev->node_guid = be64toh(ca.node_guid);
+	dev->node_type = ca.node_type > 0 ? (enum ibv_node_type)ca.node_type
+					  : IBV_NODE_CA;
+	dev->ud = device_ud_support(dev->node_type, dev->transport);
 	dev->ports = calloc(ca.numports > 0 ? ca.numports : 1,
 			    sizeof(*dev->ports));
 	if (!dev->ports) {
@@ -309,6 +408,9 @@ static int discover_verbs(struct device_list *list, const char *only,
 			break;
 		}
 		rc = verbs_device(devs[i], dev, err, errlen);
+		/* One bad device does not hide the others. */
+		if (rc == 0 && dev->error[0])
+			diag_warn("skipping %s: %s", dev->name, dev->error);
 	}
 	ibv_free_device_list(devs);
 	return rc;
@@ -342,6 +444,8 @@ static int discover_umad(struct device_list *list, const char *only,
 		}
 		if (umad_device(names[i], dev, err, errlen))
 			return -1;
+		if (dev->error[0])
+			diag_warn("skipping %s: %s", dev->name, dev->error);
 	}
 	return 0;
 }
@@ -391,26 +495,62 @@ void device_list_free(struct device_list *list)
 	memset(list, 0, sizeof(*list));
 }
 
+/* The device's port to use: the one numbered port, or the first ACTIVE. */
+static const struct port_info *port_of(const struct device_info *dev,
+				       uint8_t port)
+{
+	for (size_t p = 0; p < dev->port_count; p++) {
+		const struct port_info *pi = &dev->ports[p];
+
+		if (port ? pi->port_num == port : pi->state == IBV_PORT_ACTIVE)
+			return pi;
+	}
+	return NULL;
+}
+
 const struct port_info *device_pick_port(const struct device_list *list,
 					 const char *device, uint8_t port,
 					 const struct device_info **dev_out,
 					 char *err, size_t errlen)
 {
+	size_t skipped = 0;
+	char why[160] = "";
+
 	for (size_t d = 0; d < list->count; d++) {
 		const struct device_info *dev = &list->devices[d];
+		const struct port_info *pi;
 
 		if (device && strcmp(device, dev->name) != 0)
 			continue;
-		for (size_t p = 0; p < dev->port_count; p++) {
-			const struct port_info *pi = &dev->ports[p];
-
-			if (port ? pi->port_num != port
-				 : pi->state != IBV_PORT_ACTIVE)
-				continue;
+		/* Asked for by name: say why it cannot serve. */
+		if (device && dev->error[0]) {
+			snprintf(err, errlen, "%s", dev->error);
+			return NULL;
+		}
+		if (device && dev->ud != DEVICE_UD_OK) {
+			snprintf(err, errlen, "%s is an %s device: %s; "
+				 "'ibahprobe ports' lists the devices",
+				 dev->name, device_transport_name(dev->transport),
+				 device_ud_reason(dev->ud));
+			return NULL;
+		}
+		/* Chosen automatically: never one that failed or cannot
+		 * run UD, so a broken or iWARP device first in the list
+		 * does not take the place of a good one. */
+		if (dev->error[0] || dev->ud != DEVICE_UD_OK) {
+			if (!skipped++)
+				snprintf(why, sizeof(why), " (%s skipped: %s)",
+					 dev->name, dev->error[0]
+						 ? "it could not be read"
+						 : device_ud_reason(dev->ud));
+			continue;
+		}
+		pi = port_of(dev, port);
+		if (pi) {
 			*dev_out = dev;
 			return pi;
 		}
-		if (port) {
+		if (port && device) {
 			snprintf(err, errlen,
 				 "%s has no port %u; 'ibahprobe ports' lists "
 				 "its ports",
@@ -418,9 +558,14 @@ const struct port_info *device_pick_port(const struct device_list *list,
 			return NULL;
 		}
 	}
-	snprintf(err, errlen,
-		 "no ACTIVE port%s%s; 'ibahprobe ports' shows the port "
-		 "states (is the link up, and is a subnet manager running?)",
-		 device ? " on " : "", device ? device : "");
+	if (port)
+		snprintf(err, errlen, "no device has a port %u%s; 'ibahprobe "
+			 "ports' lists the ports", port, why);
+	else
+		snprintf(err, errlen,
+			 "no ACTIVE port%s%s%s; 'ibahprobe ports' shows the port "
+			 "states (is the link up, and is a subnet manager "
+			 "running?)",
+			 device ? " on " : "", device ? device : "", why);
 	return NULL;
 }

@@ -53,10 +53,33 @@ enum device_source {
 	DEVICE_FROM_UMAD,
 };
 
+/* Whether UD probes can run on a device, from what libibverbs knows of it
+ * before it is opened (ibv_device node_type and transport_type, which
+ * libibverbs' try_driver() derives from the sysfs node type, as the
+ * kernel's rdma_node_get_transport() does). UD QPs exist on InfiniBand
+ * and RoCE (transport IB) only. */
+enum device_ud_support {
+	DEVICE_UD_OK,
+	DEVICE_UD_IWARP,	/* RNIC: iWARP is connected-only (RC over TCP) */
+	DEVICE_UD_USNIC,	/* Cisco usNIC: its own UDP QPs, no IB UD */
+	DEVICE_UD_OTHER,	/* unspecified or unknown transport */
+};
+enum device_ud_support device_ud_support(enum ibv_node_type node_type,
+					 enum ibv_transport_type transport);
+/* Why not, in words ("iWARP has no UD QPs"); NULL for DEVICE_UD_OK. */
+const char *device_ud_reason(enum device_ud_support support);
+
 struct device_info {
 	char name[64];
 	enum device_source source;
 	uint64_t node_guid;	/* host order */
+	enum ibv_node_type node_type;
+	enum ibv_transport_type transport;
+	enum device_ud_support ud;
+	/* Non-empty: the device could not be opened or queried (it has no
+	 * ports then); the other devices are listed all the same. */
+	char error[256];
+	int error_errno;
 	size_t port_count;
 	struct port_info *ports;
 };
@@ -68,14 +91,19 @@ struct device_list {
 
 /* Fills list from verbs, or from umad when verbs has no device. With
  * only_device set, just that device (an unknown name is an error that lists
- * the ones present). Returns 0, or -1 with err set: no device at all, or a
- * query failed. */
+ * the ones present). A device that cannot be opened or queried stays in the
+ * list with its error set and a warning naming it and the errno; the
+ * others are read as if it were not there. Returns 0, or -1 with err set:
+ * no device at all, or out of memory. */
 int device_discover(struct device_list *list, const char *only_device,
 		    char *err, size_t errlen);
 void device_list_free(struct device_list *list);
 
 /* Chooses the device/port to work on: the requested ones, or the first
- * port in state ACTIVE. NULL with err set when there is none. */
+ * port in state ACTIVE of a device that can run UD probes (never one that
+ * failed, never iWARP). NULL with err set when there is none, or when the
+ * requested device failed or cannot run UD probes (named with the
+ * reason). A pure function of the list. */
 const struct port_info *device_pick_port(const struct device_list *list,
 					 const char *device, uint8_t port,
 					 const struct device_info **dev_out,
@@ -85,5 +113,6 @@ const char *link_layer_name(enum link_layer ll);
 const char *gid_kind_name(enum gid_kind kind);
 const char *port_state_name(enum ibv_port_state state);
 const char *device_source_name(enum device_source source);
+const char *device_transport_name(enum ibv_transport_type transport);
 
 #endif

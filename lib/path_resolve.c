@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "gid.h"
 #include "path_resolve.h"
 
@@ -20,11 +21,72 @@ void path_session_close(struct path_session *s)
 	sa_client_close(&s->sa);
 }
 
-/* Phase 1: guid: and node: specs become LIDs. */
+static int by_port_num(const void *a, const void *b)
+{
+	const struct node_port *x = a, *y = b;
+
+	return (int)x->port_num - (int)y->port_num;
+}
+
+int node_ports_from_table(const uint8_t *msg, size_t len,
+			  struct node_ports *np, char *err, size_t errlen)
+{
+	struct sa_table t;
+
+	memset(np, 0, sizeof(*np));
+	if (sa_table_layout(msg, len, NODE_RECORD_BYTES, &t, err, errlen))
+		return -1;
+	np->truncated = t.truncated;
+	np->expected = t.expected;
+	np->ports = calloc(t.count ? t.count : 1, sizeof(*np->ports));
+	if (!np->ports) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < t.count; i++) {
+		struct node_record rec;
+		bool seen = false;
+
+		noderec_decode(msg + SA_HEADER_BYTES + i * t.stride, &rec);
+		for (size_t k = 0; k < np->count; k++)
+			seen |= np->ports[k].port_guid == rec.port_guid;
+		if (seen)
+			continue;
+		np->ports[np->count].lid = rec.lid;
+		np->ports[np->count].port_num = rec.local_port;
+		np->ports[np->count].port_guid = rec.port_guid;
+		np->count++;
+	}
+	qsort(np->ports, np->count, sizeof(*np->ports), by_port_num);
+	return 0;
+}
+
+void node_ports_free(struct node_ports *np)
+{
+	free(np->ports);
+	memset(np, 0, sizeof(*np));
+}
+
+/* The words for a node answer cut to its first packet. */
+static void warn_truncated(const struct dest *d, const struct node_ports *np)
+{
+	char whole[32];
+
+	if (np->expected)
+		snprintf(whole, sizeof(whole), "of %zu", np->expected);
+	else
+		snprintf(whole, sizeof(whole), "of more");
+	diag_warn("%s: only the first packet of the SA's answer arrived (%zu "
+		  "NodeRecords %s): this port's MAD stack did not reassemble "
+		  "the multi-packet (RMPP) answer; ports of the node are "
+		  "missing", d->text, np->count, whole);
+}
+
+/* Phase 1: guid: and node: specs become the ports they name. */
 static int resolve_nodes(struct path_session *s, struct dest_list *dests,
 			 unsigned window, uint32_t timeout_ms,
-			 unsigned retries, struct path_result *results,
-			 uint16_t *lids, char *err, size_t errlen)
+			 unsigned retries, struct path_result *first,
+			 struct node_ports *found, char *err, size_t errlen)
 {
 	struct sa_query *q;
 	size_t *index, n = 0;
@@ -43,22 +105,24 @@ static int resolve_nodes(struct path_session *s, struct dest_list *dests,
 
 		if (d->kind != DEST_GUID && d->kind != DEST_NODE)
 			continue;
+		/* GetTable: a description names every port of a CA. */
 		sa_encode_node_query(q[n].request, 0, 0,
 				     d->kind == DEST_GUID ? d->guid : 0,
 				     d->kind == DEST_NODE ? d->name : NULL);
-		/* One record is expected: Get, not GetTable. */
-		q[n].request[3] = SA_METHOD_GET;
 		index[n++] = i;
 	}
 	rc = n ? sa_client_run(&s->sa, q, n, window, timeout_ms, retries, err,
 			       errlen)
 	       : 0;
 	for (size_t k = 0; rc == 0 && k < n; k++) {
-		struct path_result *r = &results[index[k]];
+		struct path_result *r = &first[index[k]];
 		const struct dest *d = &dests->items[index[k]];
-		struct node_record node;
+		struct node_ports *np = &found[index[k]];
+		const uint8_t *msg;
+		char why[DIAG_MSG_MAX / 2];
+		size_t len;
 
-		if (q[k].result != SA_RESULT_OK) {
+		if (q[k].result != SA_RESULT_OK && q[k].status != 0x0300) {
 			r->status = q[k].result == SA_RESULT_TIMEOUT
 					    ? PATH_TIMEOUT : PATH_ERROR;
 			sa_query_describe(&q[k], d->kind == DEST_GUID
@@ -66,21 +130,35 @@ static int resolve_nodes(struct path_session *s, struct dest_list *dests,
 					 : "node name lookup",
 					 timeout_ms, r->error,
 					 sizeof(r->error));
-			if (q[k].status != 0x0300)
-				continue;
-			if (d->kind == DEST_GUID)
-				snprintf(r->error, sizeof(r->error),
-					 "no port with GUID %#018" PRIx64
-					 " in the subnet (SA NodeRecord: no "
-					 "records)", d->guid);
-			else
-				snprintf(r->error, sizeof(r->error),
-					 "no node named '%s' in the subnet (SA "
-					 "NodeRecord: no records)", d->name);
 			continue;
 		}
-		noderec_decode(q[k].response + SA_HEADER_BYTES, &node);
-		lids[index[k]] = node.lid;
+		if (q[k].result == SA_RESULT_OK) {
+			msg = sa_query_answer(&q[k], &len);
+			if (node_ports_from_table(msg, len, np, why,
+						  sizeof(why))) {
+				r->status = PATH_ERROR;
+				snprintf(r->error, sizeof(r->error), "the SA's "
+					 "NodeRecord answer is unusable: %s",
+					 why);
+				continue;
+			}
+		}
+		if (np->truncated)
+			warn_truncated(d, np);
+		if (np->count)
+			continue;
+		/* GetTable answers "none" with an empty table; a Get (an
+		 * older SA's way) with status 0x0300. */
+		r->status = PATH_ERROR;
+		if (d->kind == DEST_GUID)
+			snprintf(r->error, sizeof(r->error),
+				 "no port with GUID %#018" PRIx64
+				 " in the subnet (SA NodeRecord: no "
+				 "records)", d->guid);
+		else
+			snprintf(r->error, sizeof(r->error),
+				 "no node named '%s' in the subnet (SA "
+				 "NodeRecord: no records)", d->name);
 	}
 	sa_queries_release(q, n);
 	free(q);
@@ -88,9 +166,10 @@ static int resolve_nodes(struct path_session *s, struct dest_list *dests,
 	return rc;
 }
 
-/* Fills the path query of one destination, or says why it cannot. */
+/* Fills the path query of one result, or says why it cannot. */
 static int path_query_for(struct path_session *s, struct dest *d,
-			  uint16_t lid, const struct path_constraints *want,
+			  uint16_t lid,
+			  const struct path_constraints *want,
 			  struct path_constraints *q, char *err, size_t errlen)
 {
 	*q = *want;
@@ -112,49 +191,97 @@ static int path_query_for(struct path_session *s, struct dest *d,
 	return 0;
 }
 
-int path_resolve_all(struct path_session *s, struct dest_list *dests,
-		     const struct path_constraints *want, unsigned window,
-		     uint32_t timeout_ms, unsigned retries,
-		     struct path_result *results, char *err, size_t errlen)
+/* The results before any PathRecord: one per destination, or one per
+ * port of a node when every_port; each with the LID to ask a path to. */
+static struct path_result *plan_rows(const struct dest_list *dests,
+				     const struct path_result *first,
+				     const struct node_ports *found,
+				     bool every_port, uint16_t **lids,
+				     size_t *count)
 {
-	struct sa_query *q;
-	uint16_t *lids;
-	size_t *index, n = 0, timeouts = 0;
-	int rc;
+	struct path_result *rows;
+	size_t n = 0, r = 0;
 
-	lids = calloc(dests->count, sizeof(*lids));
-	q = calloc(dests->count, sizeof(*q));
-	index = calloc(dests->count, sizeof(*index));
-	if (!lids || !q || !index) {
+	for (size_t i = 0; i < dests->count; i++)
+		n += every_port && found[i].count > 1 ? found[i].count : 1;
+	rows = calloc(n ? n : 1, sizeof(*rows));
+	*lids = calloc(n ? n : 1, sizeof(**lids));
+	if (!rows || !*lids) {
+		free(rows);
+		free(*lids);
+		*lids = NULL;
+		return NULL;
+	}
+	for (size_t i = 0; i < dests->count; i++) {
+		size_t ports = found[i].count;
+		size_t take = every_port && ports > 1 ? ports : 1;
+
+		for (size_t p = 0; p < take; p++, r++) {
+			rows[r] = first[i];
+			rows[r].dest_index = i;
+			if (!ports)
+				continue;
+			rows[r].port_num = found[i].ports[p].port_num;
+			rows[r].port_guid = found[i].ports[p].port_guid;
+			rows[r].node_ports = ports;
+			(*lids)[r] = found[i].ports[p].lid;
+		}
+	}
+	*count = n;
+	return rows;
+}
+
+static int resolve(struct path_session *s, struct dest_list *dests,
+		   const struct path_constraints *want, unsigned window,
+		   uint32_t timeout_ms, unsigned retries, bool every_port,
+		   struct path_result **out, size_t *out_count, char *err,
+		   size_t errlen)
+{
+	struct path_result *first = NULL, *rows = NULL;
+	struct node_ports *found = NULL;
+	struct sa_query *q = NULL;
+	uint16_t *lids = NULL;
+	size_t *index = NULL, n = 0, count = 0, timeouts = 0;
+	int rc = -1;
+
+	*out = NULL;
+	*out_count = 0;
+	first = calloc(dests->count ? dests->count : 1, sizeof(*first));
+	found = calloc(dests->count ? dests->count : 1, sizeof(*found));
+	if (!first || !found) {
 		snprintf(err, errlen, "out of memory");
-		rc = -1;
 		goto out;
 	}
-	for (size_t i = 0; i < dests->count; i++)
-		results[i].status = PATH_OK;
-	rc = resolve_nodes(s, dests, window, timeout_ms, retries, results,
-			   lids, err, errlen);
-	if (rc)
+	if (resolve_nodes(s, dests, window, timeout_ms, retries, first, found,
+			  err, errlen))
 		goto out;
-	for (size_t i = 0; i < dests->count; i++) {
+	rows = plan_rows(dests, first, found, every_port, &lids, &count);
+	q = calloc(count ? count : 1, sizeof(*q));
+	index = calloc(count ? count : 1, sizeof(*index));
+	if (!rows || !q || !index) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	for (size_t r = 0; r < count; r++) {
+		struct path_result *row = &rows[r];
 		struct path_constraints pq;
 
-		if (results[i].status != PATH_OK)
+		if (row->status != PATH_OK)
 			continue;
-		if (path_query_for(s, &dests->items[i], lids[i], want, &pq,
-				   results[i].error,
-				   sizeof(results[i].error))) {
-			results[i].status = PATH_ERROR;
+		if (path_query_for(s, &dests->items[row->dest_index], lids[r],
+				   want, &pq, row->error,
+				   sizeof(row->error))) {
+			row->status = PATH_ERROR;
 			continue;
 		}
 		sa_encode_path_query(q[n].request, 0, &pq);
-		index[n++] = i;
+		index[n++] = r;
 	}
-	rc = n ? sa_client_run(&s->sa, q, n, window, timeout_ms, retries, err,
-			       errlen)
-	       : 0;
-	for (size_t k = 0; rc == 0 && k < n; k++) {
-		struct path_result *r = &results[index[k]];
+	if (n && sa_client_run(&s->sa, q, n, window, timeout_ms, retries, err,
+			       errlen))
+		goto out;
+	for (size_t k = 0; k < n; k++) {
+		struct path_result *r = &rows[index[k]];
 
 		if (q[k].result == SA_RESULT_OK) {
 			pathrec_decode(q[k].response + SA_HEADER_BYTES,
@@ -166,21 +293,58 @@ int path_resolve_all(struct path_session *s, struct dest_list *dests,
 		sa_query_describe(&q[k], "path record", timeout_ms, r->error,
 				 sizeof(r->error));
 	}
-	for (size_t i = 0; rc == 0 && i < dests->count; i++)
-		timeouts += results[i].status == PATH_TIMEOUT;
-	if (rc == 0 && dests->count && timeouts == dests->count) {
+	for (size_t r = 0; r < count; r++)
+		timeouts += rows[r].status == PATH_TIMEOUT;
+	if (count && timeouts == count) {
 		snprintf(err, errlen, "no answer from the SA (SM LID %u via %s "
 			 "port %u) for any destination: %s; is the subnet "
 			 "manager running?", s->sa.sm_lid, s->sa.ca,
-			 s->sa.port_num, results[0].error);
-		rc = -1;
+			 s->sa.port_num, rows[0].error);
+		goto out;
 	}
+	*out = rows;
+	*out_count = count;
+	rows = NULL;
+	rc = 0;
 out:
+	for (size_t i = 0; found && i < dests->count; i++)
+		node_ports_free(&found[i]);
+	free(found);
+	free(first);
+	free(rows);
 	free(lids);
-	sa_queries_release(q, n);
+	if (q)
+		sa_queries_release(q, n);
 	free(q);
 	free(index);
 	return rc;
+}
+
+int path_resolve_every_port(struct path_session *s, struct dest_list *dests,
+			    const struct path_constraints *want,
+			    unsigned window, uint32_t timeout_ms,
+			    unsigned retries, struct path_result **results,
+			    size_t *count, char *err, size_t errlen)
+{
+	return resolve(s, dests, want, window, timeout_ms, retries, true,
+		       results, count, err, errlen);
+}
+
+int path_resolve_all(struct path_session *s, struct dest_list *dests,
+		     const struct path_constraints *want, unsigned window,
+		     uint32_t timeout_ms, unsigned retries,
+		     struct path_result *results, char *err, size_t errlen)
+{
+	struct path_result *rows;
+	size_t count;
+
+	if (resolve(s, dests, want, window, timeout_ms, retries, false, &rows,
+		    &count, err, errlen))
+		return -1;
+	/* One row per destination, in order. */
+	memcpy(results, rows, count * sizeof(*rows));
+	free(rows);
+	return 0;
 }
 
 void path_record_to_ah_path(const struct path_record *p, struct ah_path *a)

@@ -1,6 +1,8 @@
 /* Destinations to path records through the SA: guid: and node: specs are
- * looked up with NodeRecord queries first, then one PathRecord Get per
- * destination, all through one windowed SA client. */
+ * looked up with NodeRecord GetTable queries first (a node description
+ * matches one record per CA port: a Get of a dual-port CA is answered
+ * "too many records", opensm's osm_sa_respond(), C15-0.1.30), then one
+ * PathRecord Get per destination, all through one windowed SA client. */
 #ifndef IBAHPROBE_PATH_RESOLVE_H
 #define IBAHPROBE_PATH_RESOLVE_H
 
@@ -24,7 +26,33 @@ struct path_result {
 	enum path_status status;
 	char error[DIAG_MSG_MAX];
 	struct path_record record;
+	size_t dest_index;	/* the destination this result is for */
+	/* guid: and node: destinations: the port the path goes to, from its
+	 * NodeRecord (port_num 0: not looked up), and how many ports of the
+	 * node the SA's answer named. */
+	uint8_t port_num;
+	uint64_t port_guid;
+	size_t node_ports;
 };
+
+/* The ports a NodeRecord table names, in port order. */
+struct node_port {
+	uint16_t lid;
+	uint8_t port_num;
+	uint64_t port_guid;
+};
+struct node_ports {
+	size_t count;
+	struct node_port *ports;
+	bool truncated;		/* the answer arrived cut (no RMPP) */
+	size_t expected;	/* records the whole answer held; 0 unknown */
+};
+/* The ports of a NodeRecord GetTableResp message (one MAD, or a whole
+ * RMPP message as the kernel reassembles it): sorted by port number, one
+ * per port GUID. -1 with err set when the message is malformed. */
+int node_ports_from_table(const uint8_t *msg, size_t len,
+			  struct node_ports *np, char *err, size_t errlen);
+void node_ports_free(struct node_ports *np);
 
 struct path_session {
 	struct sa_client sa;
@@ -36,12 +64,22 @@ enum sa_client_error path_session_open(struct path_session *s,
 				       char *err, size_t errlen);
 void path_session_close(struct path_session *s);
 
-/* Fills one result per destination, in input order. Returns 0; -1 with
- * err set when the port failed or the SA answered none of them. */
+/* Fills one result per destination, in input order; a node: destination
+ * with several ports in the subnet gets a path to the lowest-numbered one.
+ * Returns 0; -1 with err set when the port failed, the SA answered none of
+ * them, or it redirects to where the client cannot follow. */
 int path_resolve_all(struct path_session *s, struct dest_list *dests,
 		     const struct path_constraints *want, unsigned window,
 		     uint32_t timeout_ms, unsigned retries,
 		     struct path_result *results, char *err, size_t errlen);
+/* As path_resolve_all, but a node: destination gets one result per port
+ * the SA names (dest_index tells whose, in input order, ports in port
+ * order): *results (free() it) holds *count of them. */
+int path_resolve_every_port(struct path_session *s, struct dest_list *dests,
+			    const struct path_constraints *want,
+			    unsigned window, uint32_t timeout_ms,
+			    unsigned retries, struct path_result **results,
+			    size_t *count, char *err, size_t errlen);
 
 /* The fields of a path record an AH is built from. */
 void path_record_to_ah_path(const struct path_record *p, struct ah_path *a);

@@ -37,7 +37,8 @@ enum {
 /* NodeRecord offsets (NodeInfo starts at 4). */
 enum {
 	NR_LID = 0, NR_NODE_TYPE = 4 + 2, NR_NUM_PORTS = 4 + 3,
-	NR_NODE_GUID = 4 + 12, NR_PORT_GUID = 4 + 20, NR_DESCRIPTION = 44,
+	NR_NODE_GUID = 4 + 12, NR_PORT_GUID = 4 + 20, NR_LOCAL_PORT = 4 + 36,
+	NR_DESCRIPTION = 44,
 };
 
 static uint8_t selector_octet(uint8_t selector, uint8_t code)
@@ -173,6 +174,7 @@ void noderec_decode(const uint8_t *d, struct node_record *r)
 	r->lid = wire_get16(d, NR_LID);
 	r->node_type = d[NR_NODE_TYPE];
 	r->num_ports = d[NR_NUM_PORTS];
+	r->local_port = d[NR_LOCAL_PORT];
 	r->node_guid = wire_get64(d, NR_NODE_GUID);
 	r->port_guid = wire_get64(d, NR_PORT_GUID);
 	memcpy(r->description, d + NR_DESCRIPTION, 64);

@@ -14,7 +14,9 @@
  * 56 PacketLifeTimeSelector:2 PacketLifeTime:6, 57 Preference.
  *
  * NodeRecord (108 bytes): 0 LID, 4 NodeInfo (40: NodeGUID at 12, PortGUID
- * at 20), 44 NodeDescription (64). */
+ * at 20, LocalPortNum at 36), 44 NodeDescription (64). A CA has one
+ * NodeRecord per port in the subnet, each with that port's LID, GUID and
+ * number. */
 #ifndef IBAHPROBE_PATHREC_H
 #define IBAHPROBE_PATHREC_H
 
@@ -111,6 +113,7 @@ struct node_record {
 	uint16_t lid;
 	uint8_t node_type;
 	uint8_t num_ports;
+	uint8_t local_port;	/* the port this record is for (CA) */
 	uint64_t node_guid, port_guid;
 	char description[65];	/* NUL-terminated */
 };
@@ -160,7 +163,8 @@ void sa_encode_request(uint8_t *mad, enum sa_method method,
 /* PathRecord Get with the constraints' exact mask. */
 void sa_encode_path_query(uint8_t *mad, uint64_t tid,
 			  const struct path_constraints *want);
-/* NodeRecord Get by LID, port GUID or node description (one of them). */
+/* NodeRecord GetTable by LID, port GUID or node description (one of
+ * them): a description or a node's LID matches one record per CA port. */
 void sa_encode_node_query(uint8_t *mad, uint64_t tid, uint16_t lid,
 			  uint64_t port_guid, const char *description);
 

@@ -9,6 +9,7 @@
 #include "monotonic.h"
 #include "output.h"
 #include "responder_discovery.h"
+#include "text_escape.h"
 #include "wire_bytes.h"
 
 enum sa_client_error registration_open(struct responder_registration *g,
@@ -392,7 +393,7 @@ void discovery_truncation_message(const struct discovery *d, char *buf,
 
 void discovery_print(const struct discovery *d)
 {
-	char gid[GID_TEXT_MAX];
+	char gid[GID_TEXT_MAX], host[TEXT_ESCAPE_SIZE(SERVICE_NAME_BYTES)];
 
 	out_open_array(NULL);
 	for (size_t i = 0; i < d->count; i++) {
@@ -408,7 +409,12 @@ void discovery_print(const struct discovery *d)
 			out_close_object();
 			continue;
 		}
-		out_string("host", " host %s", p->host[0] ? p->host : "-");
+		/* The host is the registrant's word: escaped, in text and
+		 * JSON alike (JSON stays valid UTF-8). */
+		out_string("host", " host %s",
+			   p->host[0] ? text_escape(p->host, sizeof(p->host),
+						    host, sizeof(host))
+				      : "-");
 		out_string("status", ": %s", r->path_ok ? "ok" : "error");
 		if (r->path_ok)
 			out_uint("lid", " lid %u", r->dlid);

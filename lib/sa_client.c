@@ -10,6 +10,7 @@
 
 #include "monotonic.h"
 #include "sa_client.h"
+#include "sa_status.h"
 #include "wire_bytes.h"
 
 /* The MAD layer rewrites the upper 32 TID bits with the agent's id. */
@@ -17,6 +18,20 @@
 #define MAD_TID_OFFSET 8
 #define MAD_METHOD_OFFSET 3
 #define RECV_BATCH 64
+/* Redirects one query follows: a redirect that points back (or around in
+ * a circle) must not bounce it for good. */
+#define MAX_REDIRECTS 4
+
+/* Queries go to the SM's SA, QP 1, until a redirect says otherwise. */
+static void target_the_sm(struct sa_client *c)
+{
+	c->sa_lid = c->sm_lid;
+	c->sa_sl = c->sm_sl;
+	c->sa_qpn = SA_QPN;
+	c->sa_qkey = SA_QKEY;
+	c->sa_pkey_index = 0;
+	c->redirected = false;
+}
 
 enum sa_client_error sa_client_open(struct sa_client *c, const char *ca,
 				    uint8_t port, char *err, size_t errlen)
@@ -82,6 +97,7 @@ enum sa_client_error sa_client_open(struct sa_client *c, const char *ca,
 	}
 	c->umad_len = umad_size() + SA_MAD_BYTES;
 	c->next_tid = (uint32_t)monotonic_ns();
+	target_the_sm(c);
 	return SA_CLIENT_OK;
 }
 
@@ -95,6 +111,8 @@ int sa_client_refresh_sm(struct sa_client *c)
 	c->sm_lid = (uint16_t)up.sm_lid;
 	c->sm_sl = (uint8_t)up.sm_sl;
 	umad_release_port(&up);
+	/* A new SM may run its SA without the old one's redirect. */
+	target_the_sm(c);
 	return 0;
 }
 
@@ -117,7 +135,9 @@ static int send_query(struct sa_client *c, struct sa_query *q, void *umad,
 	memcpy(mad, q->request, SA_MAD_BYTES);
 	q->tid = c->next_tid++;
 	wire_put64(mad, MAD_TID_OFFSET, q->tid);
-	umad_set_addr(umad, c->sm_lid, SA_QPN, c->sm_sl, SA_QKEY);
+	umad_set_addr(umad, c->sa_lid, (int)c->sa_qpn, c->sa_sl,
+		      (int)c->sa_qkey);
+	umad_set_pkey(umad, c->sa_pkey_index);
 	q->attempts++;
 	q->umad_error = 0;
 	/* The kernel also times the request out and hands it back with
@@ -146,31 +166,84 @@ static struct sa_query *find_by_tid(struct sa_query *queries, size_t n,
 static void attempt_failed(struct sa_query *q, unsigned retries)
 {
 	q->in_flight = false;
-	if (q->attempts > retries)
+	if (++q->timed_out > retries)
 		q->result = SA_RESULT_TIMEOUT;
 }
 
+/* Each timeout doubles the next attempt's; a busy SA answered, so busy
+ * answers do not. */
 static uint32_t attempt_timeout(const struct sa_query *q, uint32_t timeout_ms)
 {
-	unsigned shift = q->attempts < 8 ? q->attempts : 8;
+	unsigned shift = q->timed_out < 8 ? q->timed_out : 8;
 
 	return timeout_ms << shift;
 }
 
-/* Returns whether umad carried an answer of the SA to one of our queries. */
-static bool take_response(struct sa_query *queries, size_t n, void *umad,
-			  int len)
+/* Follows the ClassPortInfo redirect in mad: later queries go there.
+ * Returns 0, or -1 with err set when it cannot be followed. */
+static int follow_redirect(struct sa_client *c, const uint8_t *mad,
+			   size_t len, char *err, size_t errlen)
+{
+	struct sa_redirect r;
+	umad_port_t up;
+	char why[160];
+	int rc;
+
+	if (umad_get_port(c->ca, c->port_num, &up) < 0) {
+		snprintf(err, errlen, "the SA (LID %u) redirects its clients, "
+			 "and %s port %u cannot be read again to follow it",
+			 c->sa_lid, c->ca, c->port_num);
+		return -1;
+	}
+	rc = sa_redirect_decode(mad, len, up.pkeys, up.pkeys_size, &r, why,
+				sizeof(why));
+	umad_release_port(&up);
+	if (rc) {
+		snprintf(err, errlen, "the SA (LID %u) redirects its clients "
+			 "elsewhere (MAD status \"redirect required\"), and %s; "
+			 "ibahprobe cannot follow this redirect",
+			 c->sa_lid, why);
+		return -1;
+	}
+	c->sa_lid = r.lid;
+	c->sa_sl = r.sl;
+	c->sa_qpn = r.qpn;
+	c->sa_qkey = r.qkey;
+	c->sa_pkey_index = r.pkey_index;
+	c->redirected = true;
+	return 0;
+}
+
+/* What every query of one run is allowed. */
+struct sa_run_limits {
+	uint32_t timeout_ms;	/* of a first attempt */
+	uint64_t budget_ns;	/* of a query, from its first send */
+};
+
+enum take {
+	TAKE_NOTHING,	/* not an answer to a query of ours */
+	TAKE_ANSWER,	/* the SA answered (a result, busy or redirect) */
+	TAKE_FAILED,	/* a redirect that cannot be followed: err is set */
+};
+
+/* Takes what umad carried: an answer of the SA to one of our queries. */
+static enum take take_response(struct sa_client *c, struct sa_query *queries,
+			       size_t n, void *umad, int len,
+			       const struct sa_run_limits *lim, char *err,
+			       size_t errlen)
 {
 	uint8_t *mad = umad_get_mad(umad);
 	struct sa_query *q;
+	uint16_t status;
 	uint32_t tid;
+	uint64_t now;
 
 	if (len < SA_HEADER_BYTES)
-		return false;
+		return TAKE_NOTHING;
 	tid = (uint32_t)(wire_get64(mad, MAD_TID_OFFSET) & TID_MASK);
 	q = find_by_tid(queries, n, tid);
 	if (!q)
-		return false;	/* a late answer to an attempt we gave up on */
+		return TAKE_NOTHING;	/* a late answer to an attempt we gave up on */
 	if (umad_status(umad) != 0) {
 		/* The kernel's timeout (ETIMEDOUT) or a send error. The
 		 * attempt still ends at its own deadline: a stack that fails
@@ -178,18 +251,46 @@ static bool take_response(struct sa_query *queries, size_t n, void *umad,
 		 * retry within a millisecond, that is what the backoff is
 		 * for. */
 		q->umad_error = umad_status(umad);
-		return false;
+		return TAKE_NOTHING;
 	}
 	/* Our TID with another method is not the answer (a request of the
 	 * SA's own, or a broken agent): keep waiting for the real one. */
 	if (mad[MAD_METHOD_OFFSET] != sa_response_method(q->request[MAD_METHOD_OFFSET]))
-		return false;
+		return TAKE_NOTHING;
+	status = wire_get16(mad, 4);
+	now = monotonic_ns();
+	switch (sa_status_action(status)) {
+	case SA_STATUS_BUSY:
+		/* IBA 13.4.7: busy means the SA discarded the request; ask
+		 * again, later, while the deadline allows. */
+		q->in_flight = false;
+		q->busy_answers++;
+		if (sa_busy_retry(now, q->first_sent_ns + lim->budget_ns,
+				  q->busy_answers, lim->timeout_ms,
+				  &q->resend_at_ns))
+			return TAKE_ANSWER;
+		break;	/* stayed busy: that is the result */
+	case SA_STATUS_REDIRECT:
+		q->in_flight = false;
+		if (++q->redirects > MAX_REDIRECTS) {
+			snprintf(err, errlen, "the SA redirected a query %u "
+				 "times (now to LID %u QP %u): a redirect "
+				 "loop", q->redirects, c->sa_lid, c->sa_qpn);
+			return TAKE_FAILED;
+		}
+		if (follow_redirect(c, mad, (size_t)len, err, errlen))
+			return TAKE_FAILED;
+		q->resend_at_ns = 0;	/* at once, to the new place */
+		return TAKE_ANSWER;
+	case SA_STATUS_DONE:
+		break;
+	}
 	free(q->message);
 	q->message = NULL;
 	if ((size_t)len > SA_MAD_BYTES) {
 		q->message = malloc((size_t)len);
 		if (!q->message)
-			return false;	/* retried at the deadline */
+			return TAKE_NOTHING;	/* retried at the deadline */
 		memcpy(q->message, mad, (size_t)len);
 	}
 	q->in_flight = false;
@@ -197,9 +298,9 @@ static bool take_response(struct sa_query *queries, size_t n, void *umad,
 	memcpy(q->response, mad, len < SA_MAD_BYTES ? (size_t)len : SA_MAD_BYTES);
 	if ((size_t)len < SA_MAD_BYTES)
 		memset(q->response + len, 0, SA_MAD_BYTES - (size_t)len);
-	q->status = wire_get16(mad, 4);
+	q->status = status;
 	q->result = q->status == 0 ? SA_RESULT_OK : SA_RESULT_STATUS;
-	return true;
+	return TAKE_ANSWER;
 }
 
 const uint8_t *sa_query_answer(const struct sa_query *q, size_t *len)
@@ -211,7 +312,13 @@ const uint8_t *sa_query_answer(const struct sa_query *q, size_t *len)
 void sa_query_describe(const struct sa_query *q, const char *what,
 		       uint32_t timeout_ms, char *buf, size_t len)
 {
-	if (q->result == SA_RESULT_STATUS)
+	if (q->result == SA_RESULT_STATUS &&
+	    sa_status_action(q->status) == SA_STATUS_BUSY)
+		snprintf(buf, len, "%s: the SA stayed busy (status 0x%04x, "
+			 "%u busy answers to %u tries, backing off each time): "
+			 "try again later, or with a longer -t", what,
+			 q->status, q->busy_answers, q->attempts);
+	else if (q->result == SA_RESULT_STATUS)
 		snprintf(buf, len, "%s: SA answered %s (status 0x%04x)", what,
 			 sa_status_str(q->status), q->status);
 	else if (q->abandoned)
@@ -291,6 +398,10 @@ int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
 		  unsigned window, uint32_t timeout_ms, unsigned retries,
 		  char *err, size_t errlen)
 {
+	const struct sa_run_limits lim = {
+		.timeout_ms = timeout_ms,
+		.budget_ns = sa_query_budget_ns(timeout_ms, retries),
+	};
 	size_t umad_len = c->umad_len;
 	void *umad = calloc(1, umad_len);
 	uint64_t last_answer_ns = 0;
@@ -307,6 +418,10 @@ int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		queries[i].result = SA_RESULT_PENDING;
 		queries[i].attempts = 0;
+		queries[i].timed_out = 0;
+		queries[i].busy_answers = 0;
+		queries[i].redirects = 0;
+		queries[i].resend_at_ns = 0;
 		queries[i].in_flight = false;
 		queries[i].abandoned = false;
 		queries[i].first_sent_ns = 0;
@@ -344,6 +459,11 @@ int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
 
 			if (q->result != SA_RESULT_PENDING || q->in_flight)
 				continue;
+			/* Busy: its backoff keeps its place in the window. */
+			if (q->resend_at_ns > now) {
+				in_flight++;
+				continue;
+			}
 			if (send_query(c, q, umad, attempt_timeout(q, timeout_ms)))
 				q->result = SA_RESULT_SEND_FAILED;
 			else
@@ -360,9 +480,15 @@ int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
 		oldest = first_unfinished(queries, oldest, next);
 		if (oldest == n)
 			break;
-		for (size_t i = oldest; i < next; i++)
-			if (queries[i].in_flight && queries[i].deadline_ns < wake)
-				wake = queries[i].deadline_ns;
+		for (size_t i = oldest; i < next; i++) {
+			const struct sa_query *q = &queries[i];
+
+			if (q->in_flight && q->deadline_ns < wake)
+				wake = q->deadline_ns;
+			if (!q->in_flight && q->result == SA_RESULT_PENDING &&
+			    q->resend_at_ns > now && q->resend_at_ns < wake)
+				wake = q->resend_at_ns;
+		}
 		int wait_ms = (int)((wake > now ? wake - now : 0) / 1000000) + 1;
 		int pr = poll(&pfd, 1, wait_ms);
 
@@ -373,11 +499,15 @@ int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
 		}
 		for (int k = 0; pr > 0 && k < RECV_BATCH; k++) {
 			int len = receive(c, &umad, &umad_len);
+			enum take took;
 
 			if (len < 0)
 				break;
-			if (take_response(queries + oldest, next - oldest, umad,
-					  len))
+			took = take_response(c, queries + oldest, next - oldest,
+					     umad, len, &lim, err, errlen);
+			if (took == TAKE_FAILED)
+				goto out;
+			if (took == TAKE_ANSWER)
 				last_answer_ns = monotonic_ns();
 		}
 		oldest = first_unfinished(queries, oldest, next);

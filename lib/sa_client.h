@@ -25,6 +25,13 @@ struct sa_client {
 	union ibv_gid port_gid;
 	size_t umad_len;
 	uint32_t next_tid;
+	/* Where queries go: the SM's LID, QP 1, the GSI Q_Key, unless the
+	 * SA redirected its clients with a ClassPortInfo. */
+	uint16_t sa_lid;
+	uint8_t sa_sl;
+	uint32_t sa_qpn, sa_qkey;
+	uint16_t sa_pkey_index;
+	bool redirected;
 };
 
 enum sa_client_error {
@@ -46,7 +53,8 @@ int sa_client_refresh_sm(struct sa_client *c);
 enum sa_result {
 	SA_RESULT_PENDING,
 	SA_RESULT_OK,		/* response with status 0 */
-	SA_RESULT_STATUS,	/* response with a non-zero MAD status */
+	SA_RESULT_STATUS,	/* response with a non-zero MAD status (busy:
+				 * it stayed busy until the deadline) */
 	SA_RESULT_TIMEOUT,	/* no response after every retry */
 	SA_RESULT_SEND_FAILED,
 };
@@ -62,13 +70,17 @@ struct sa_query {
 	uint8_t response[SA_MAD_BYTES];
 	size_t response_len;	/* bytes of the whole answer */
 	uint8_t *message;	/* NULL unless response_len > SA_MAD_BYTES */
-	unsigned attempts;
+	unsigned attempts;	/* requests sent */
+	unsigned timed_out;	/* attempts that got no answer */
+	unsigned busy_answers;
 	int umad_error;		/* last attempt's umad status (ETIMEDOUT...) */
 	bool abandoned;		/* given up unsent or mid-way: the SA went silent */
 	/* Engine state. */
 	uint32_t tid;
 	uint64_t deadline_ns;
 	uint64_t first_sent_ns;
+	uint64_t resend_at_ns;	/* busy: not before this */
+	unsigned redirects;
 	bool in_flight;
 };
 
@@ -77,8 +89,13 @@ struct sa_query {
  * each time. When a query used up every retry and the SA answered nothing
  * at all since that query was first sent, the SA is gone (SM killed, link
  * down): the queries not yet answered end as timeouts (abandoned) at once
- * instead of each waiting out its own retries. Returns 0, or -1 with err
- * set when the port failed. */
+ * instead of each waiting out its own retries.
+ * A busy answer is no result: the query is asked again after a backoff
+ * (sa_busy_retry) for as long as its deadline, the time all its tries
+ * would take, allows. A redirect (ClassPortInfo) moves every later query
+ * of the client to where it points, and the query is asked there. Returns
+ * 0, or -1 with err set when the port failed or the SA redirects to where
+ * this client cannot follow. */
 int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
 		  unsigned window, uint32_t timeout_ms, unsigned retries,
 		  char *err, size_t errlen);

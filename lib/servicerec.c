@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "servicerec.h"
+#include "text_escape.h"
 #include "wire_bytes.h"
 
 _Static_assert(SERVICE_RECORD_BYTES <= SA_DATA_BYTES,
@@ -119,6 +120,7 @@ int servicerec_to_responder(const struct service_record *rec,
 			    size_t errlen)
 {
 	size_t plen = strlen(IBAHPROBE_SERVICE_PREFIX);
+	char name[TEXT_ESCAPE_SIZE(SERVICE_NAME_BYTES)];
 
 	memset(r, 0, sizeof(*r));
 	if (rec->id != IBAHPROBE_SERVICE_ID) {
@@ -128,8 +130,12 @@ int servicerec_to_responder(const struct service_record *rec,
 	}
 	if (strncmp(rec->name, IBAHPROBE_SERVICE_PREFIX, plen) != 0 ||
 	    (rec->name[plen] != '\0' && rec->name[plen] != ':')) {
+		/* Anyone may register under the ServiceID: the name is
+		 * shown escaped. */
 		snprintf(err, errlen, "service name '%s' is not "
-			 "'" IBAHPROBE_SERVICE_PREFIX "[:HOST]'", rec->name);
+			 "'" IBAHPROBE_SERVICE_PREFIX "[:HOST]'",
+			 text_escape(rec->name, SERVICE_NAME_BYTES, name,
+				     sizeof(name)));
 		return -1;
 	}
 	if (rec->data16[RESP_DATA16_FORMAT] != IBAHPROBE_SERVICE_FORMAT) {

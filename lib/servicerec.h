@@ -93,6 +93,8 @@ struct responder_record {
 	uint16_t lid;
 	uint16_t rendezvous_port;	/* 0: none */
 	uint32_t lease;
+	/* As registered: anything but a NUL. Shown only through
+	 * text_escape(). */
 	char host[SERVICE_NAME_BYTES + 1];
 };
 

@@ -150,6 +150,28 @@ saquery_services() {
 		(.[0].error | test("is not an ibahprobe responder.s: service name .someone-else."))'
 }
 
+@test "a ServiceName with escapes, bidi overrides and bytes that are no UTF-8 reaches no terminal raw" {
+	# Ours by its prefix, so its host is shown: ESC [31m, RIGHT-TO-LEFT
+	# OVERRIDE (U+202E), a C1 CSI (U+009B), a lone 0xff, a backslash.
+	start_service evil H2 -N $'ibahprobe:ev\e[31mil\u202egpj\u009b2J\xff\\' 0x123 0x1ab4e0be
+	run -0 --separate-stderr iba_on H1 probe --discover --list
+	assert_output --partial 'host ev\x1b[31mil\u{202e}gpj\u{9b}2J\xff\\: ok'
+	[[ $output != *$'\e'* && $output != *$'\u202e'* && $output != *$'\xff'* ]] ||
+		fail "raw control bytes on stdout: $(od -c <<<"$output" | head)"
+	run -0 --separate-stderr iba_on H1 probe --discover --list -j
+	echo "$output" | jq -e '.[0].host == "ev\\x1b[31mil\\u{202e}gpj\\u{9b}2J\\xff\\\\"' ||
+		fail "$output"
+	iconv -f UTF-8 -t UTF-8 <<<"$output" >/dev/null || fail "JSON is not UTF-8"
+}
+
+@test "a foreign ServiceName with escapes is named escaped in the warning" {
+	start_service other H3 -N $'someone\e]0;owned\a' 0x123 0x1ab4e0be
+	run -1 --separate-stderr iba_on H1 -v probe --discover --list
+	[[ $stderr == *"service name 'someone\x1b]0;owned\x07' is not 'ibahprobe[:HOST]'"* ]] ||
+		fail "$stderr"
+	[[ $stderr != *$'\e'* ]] || fail "raw ESC on stderr"
+}
+
 @test "SM restarted: a holder keeps renewing, warns once, and its record is back in the new SA" {
 	start_service h2 H2 -l 3 -t 100 0x123 0x1ab4e0be
 	sim_kill_sm
