@@ -312,9 +312,18 @@ static void build_from_sa(const struct common_opts *common,
 			continue;
 		}
 		path_record_to_ah_path(&results[k].record, &path);
-		o->built = true;
 		o->source = "path";
-		ah_build_from_path(&path, &opts.fields, facts, &o->attr);
+		if (ah_build_from_path(&path, &opts.fields, facts, &o->attr)) {
+			char gid[GID_TEXT_MAX];
+
+			snprintf(o->error, sizeof(o->error),
+				 "the path's SGID %s is not in the GID table "
+				 "of port %u", gid_format(&path.sgid, gid,
+							  sizeof(gid)),
+				 facts->port_num);
+			continue;
+		}
+		o->built = true;
 	}
 	goto out;
 fail:
