@@ -79,7 +79,7 @@ saquery_fields() {	# DLID
 		fail "H3: saquery says $(saquery_fields "$(sim_lid H3)")"
 	[ "$(jq -S -c '.[1].path' <<<"$output")" = "$(saquery_fields "$(sim_lid H4)")" ] ||
 		fail "H4: saquery says $(saquery_fields "$(sim_lid H4)")"
-	run -0 iba_on H1 probe --dry-run "$h3"
+	run -0 --separate-stderr iba_on H1 probe --dry-run "$h3"
 	assert_line --index 0 "$h3: resolved"
 	assert_output --partial "dgid $(sim_gid H3) (the responder's port GID, index 0)"
 	assert_output --regexp "is_global 0 dlid $(sim_lid H3) sl 3 "
@@ -87,7 +87,7 @@ saquery_fields() {	# DLID
 
 @test "--sl overrides the path's SL; the other parameters sweep as given" {
 	start_peer 127.0.0.3 -L "$(sim_lid H4)" "$(sim_gid H4)"
-	run -0 iba_on H1 probe --dry-run -j --sl 0,7 "$PEER"
+	run -0 --separate-stderr iba_on H1 probe --dry-run -j --sl 0,7 "$PEER"
 	echo "$output" | jq -e '.[0].path.sl == 5 and
 		([.[0].ahs[].ah_attr.sl] == [0, 7]) and ([.[0].ahs[].params.sl] == [0, 7])'
 }
@@ -100,13 +100,14 @@ saquery_fields() {	# DLID
 	echo "$output" | jq -e '(.[0] | .status == "error" and
 		(.error | test("no records")) and .dgid == "fe80::dead:beef" and
 		.ahs == []) and .[1].status == "resolved"'
-	run -1 iba_on H1 probe --dry-run "$bad"
+	run -1 --separate-stderr iba_on H1 probe --dry-run "$bad"
 	assert_line --index 0 --regexp "^$bad: error path record: SA answered no records"
 }
 
 @test "a RoCE responder has no DGID for an IB port; the IPv4-mapped entry is never used" {
 	start_peer 127.0.0.6 -t Ethernet "fe80::1,RoCE v1,0" "::ffff:127.0.0.6,RoCE v2,1"
-	run -1 iba_on H1 probe --dry-run -j "$PEER"
+	run -1 --separate-stderr iba_on H1 probe --dry-run -j "$PEER"
+	echo "$output" | jq . >/dev/null || fail "stdout is not JSON: $output; stderr: $stderr"
 	echo "$output" | jq -e '.[0].status == "error" and .[0].dgid == null and
 		(.[0].error | test("no InfiniBand GID: it is on RoCE"))'
 }
@@ -117,15 +118,15 @@ saquery_fields() {	# DLID
 	start_peer 127.0.0.8 "$(sim_gid H2)"
 	# opensm answers H1 -> H3 in 0x8012 (both full members), H1 -> H2
 	# in the default partition: one QP cannot be in both.
-	run -1 iba_on H1 probe --dry-run -j "$h3" "$PEER"
+	run -1 --separate-stderr iba_on H1 probe --dry-run -j "$h3" "$PEER"
 	echo "$output" | jq -e '(.[0] | .status == "resolved" and
 		.path.pkey == 32786 and .pkey == 32786 and .pkey_index == 1) and
 		(.[1] | .status == "error" and .path.pkey == 65535 and
 		 (.error | test("P_Key 0xffff is another partition than the QP.s 0x8012.*--pkey 0xffff")))'
-	run -0 iba_on H1 probe --dry-run -j --pkey 0xffff "$h3" "$PEER"
+	run -0 --separate-stderr iba_on H1 probe --dry-run -j --pkey 0xffff "$h3" "$PEER"
 	echo "$output" | jq -e 'map(.status == "resolved" and .path.pkey == 65535 and
 		.pkey_index == 0) | all'
-	run -1 iba_on H1 probe --dry-run -j --pkey 0x0012 "$h3" "$PEER"
+	run -1 --separate-stderr iba_on H1 probe --dry-run -j --pkey 0x0012 "$h3" "$PEER"
 	echo "$output" | jq -e '(.[0] | .status == "resolved" and .pkey_index == 1) and
 		(.[1] | .status == "error" and (.error | test("no records")))'
 }
@@ -143,7 +144,7 @@ saquery_fields() {	# DLID
 }
 
 @test "ah: an IPv4-mapped DGID on the IB port is refused by its named rule" {
-	run -1 iba_on H1 ah --dry-run -j --dlid "$(sim_lid H3)" 10.0.0.3
+	run -1 --separate-stderr iba_on H1 ah --dry-run -j --dlid "$(sim_lid H3)" 10.0.0.3
 	echo "$output" | jq -e '.[0].status == "invalid" and
 		(.[0].violations | map(.rule) | index("dgid_not_ipv4_mapped_on_ib") != null)'
 }

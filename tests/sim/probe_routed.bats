@@ -40,7 +40,7 @@ start_peer() {	# NAME ADDR GID
 	start_peer peer1 127.0.0.11 fec0:0:0:2::1
 	local far=$PEER
 	start_peer peer2 127.0.0.12 "$(sim_gid H2)"
-	run -0 iba_on H1 probe --dry-run -j "$far" "$PEER"
+	run -0 --separate-stderr iba_on H1 probe --dry-run -j "$far" "$PEER"
 	echo "$output" | jq -e --argjson r "$(sim_lid R1)" --argjson h2 "$(sim_lid H2)" '
 		(.[0] | .path.hop_limit == 255 and .path.dlid == $r and
 		 (.ahs[0].ah_attr | .is_global == 1 and .dlid == $r and
@@ -56,7 +56,7 @@ start_peer() {	# NAME ADDR GID
 	start_peer peer3 127.0.0.13 fec0:0:0:9::1
 	local none=$PEER
 	start_peer peer4 127.0.0.14 "$(sim_gid H2)"
-	run -1 iba_on H1 probe --dry-run -j "$none" "$PEER"
+	run -1 --separate-stderr iba_on H1 probe --dry-run -j "$none" "$PEER"
 	echo "$output" | jq -e '(.[0] | .status == "error" and (.error | test("no records"))) and
 		.[1].status == "resolved"'
 }
