@@ -168,7 +168,7 @@ struct ah_outcome {
 
 static const char *outcome_status(const struct ah_outcome *o)
 {
-	if (!o->built || (o->tried && o->trial.error))
+	if (!o->built || (o->tried && o->trial.failed))
 		return "error";
 	if (o->check.errors)
 		return "invalid";
@@ -191,10 +191,10 @@ static void print_outcome(const struct ah_outcome *o)
 	}
 	if (o->tried) {
 		out_uint("create_usec",
-			 o->trial.error ? "\n    ibv_create_ah failed after %llu us"
+			 o->trial.failed ? "\n    ibv_create_ah failed after %llu us"
 					: "\n    created in %llu us",
 			 (unsigned long long)o->trial.create_usec);
-		if (!o->trial.error)
+		if (!o->trial.failed)
 			out_string(NULL, ", destroyed%s",
 				   o->trial.destroy_error ? " with an error"
 							  : "");
@@ -236,7 +236,7 @@ static void check_and_create(const struct common_opts *common,
 		return;
 	o->tried = true;
 	ah_try_create(vp, &o->attr, &o->trial);
-	if (o->trial.error)
+	if (o->trial.failed)
 		ah_explain_errno(o->trial.error, &o->attr, facts, o->error,
 				 sizeof(o->error));
 }
@@ -312,9 +312,18 @@ static void build_from_sa(const struct common_opts *common,
 			continue;
 		}
 		path_record_to_ah_path(&results[k].record, &path);
-		o->built = true;
 		o->source = "path";
-		ah_build_from_path(&path, &opts.fields, facts, &o->attr);
+		if (ah_build_from_path(&path, &opts.fields, facts, &o->attr)) {
+			char gid[GID_TEXT_MAX];
+
+			snprintf(o->error, sizeof(o->error),
+				 "the path's SGID %s is not in the GID table "
+				 "of port %u", gid_format(&path.sgid, gid,
+							  sizeof(gid)),
+				 facts->port_num);
+			continue;
+		}
+		o->built = true;
 	}
 	goto out;
 fail:

@@ -60,6 +60,7 @@ struct entry_state {
 	struct path_record path;
 	bool ah_known;
 	struct ibv_ah_attr ah;
+	char ah_error[DIAG_MSG_MAX];
 };
 
 static volatile sig_atomic_t interrupted;
@@ -140,6 +141,9 @@ static int run_probes(const struct common_opts *common,
 			.flow_label = e->send.flow_label,
 			.sl = e->send.sl,
 		};
+		/* Without sl=, the probe goes on the SL of the path (IB),
+		 * the one path_sl= judges. */
+		c->sl_given = e->has_sl;
 		st[i].cell = c;
 	}
 	s->cell_count = n;
@@ -154,11 +158,23 @@ static int run_probes(const struct common_opts *common,
 		return cli_fail(EXIT_ENVIRONMENT, "polling completions failed: "
 				"%s", strerror(-rc));
 	probe_session_judge(s);
-	for (size_t i = 0; i < list->count; i++)
-		if (st[i].cell && st[i].cell->ah) {
+	for (size_t i = 0; i < list->count; i++) {
+		const struct probe_target *t;
+
+		if (!st[i].cell)
+			continue;
+		if (st[i].cell->ah) {
 			st[i].ah_known = true;
 			st[i].ah = st[i].cell->attr;
 		}
+		/* The path the probe went by is the one path_sl= and
+		 * path_mtu= judge: one SA answer for both. */
+		t = st[i].cell->target;
+		if (t->has_path) {
+			st[i].path_valid = true;
+			st[i].path = t->path;
+		}
+	}
 	return 0;
 }
 
@@ -166,7 +182,7 @@ static int run_probes(const struct common_opts *common,
  * expectation that no probe answers. */
 static bool wants_sa(const struct check_entry *e, const struct entry_state *st)
 {
-	return entry_needs(e, NEED_PATH) ||
+	return (entry_needs(e, NEED_PATH) && !st->path_valid) ||
 	       (entry_needs(e, NEED_AH) && !st->ah_known);
 }
 
@@ -221,8 +237,13 @@ static int resolve_paths(const struct common_opts *common,
 		s->path = results[k].record;
 		if (!s->ah_known) {
 			path_record_to_ah_path(&s->path, &ap);
-			ah_build_from_path(&ap, &no_overrides, facts, &s->ah);
-			s->ah_known = true;
+			if (ah_build_from_path(&ap, &no_overrides, facts,
+					       &s->ah) == 0)
+				s->ah_known = true;
+			else
+				snprintf(s->ah_error, sizeof(s->ah_error),
+					 "the path's SGID is not in the GID "
+					 "table of port %u", facts->port_num);
 		}
 	}
 out:
@@ -303,7 +324,9 @@ static void measure(const struct entry_state *st, bool roce,
 	m->ah_known = st->ah_known;
 	m->ah_is_global = st->ah.is_global;
 	if (!st->ah_known)
-		m->ah_error = m->probe_error ? m->probe_error : m->path_error;
+		m->ah_error = st->ah_error[0]   ? st->ah_error
+			      : m->probe_error ? m->probe_error
+					       : m->path_error;
 }
 
 /* -v: what was measured for a probed entry, as TAP comments. */
@@ -428,6 +451,8 @@ static int check_run(const struct common_opts *common, int argc, char **argv)
 	roce = port->link_layer == LINK_LAYER_ETHERNET;
 	/* The port's facts serve the probes and the path and AH checks. */
 	probe_session_init(&s, dev, port);
+	if (probes && probe_session_read_pkeys(&s, dev, err, sizeof(err)))
+		diag_verbose(1, "%s; the QP takes P_Key index 0", err);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	if (probes) {

@@ -13,6 +13,8 @@
 #include "diag.h"
 #include "output.h"
 #include "parse.h"
+#include "pkey_table.h"
+#include "probe_dry_run.h"
 #include "probe_engine.h"
 #include "probe_print.h"
 #include "responder_discovery.h"
@@ -21,7 +23,7 @@ enum probe_option {
 	PR_OPT_QPN, PR_OPT_QKEY, PR_OPT_HOP_LIMIT, PR_OPT_TCLASS,
 	PR_OPT_FLOW_LABEL, PR_OPT_SL, PR_OPT_COUNT, PR_OPT_INTERVAL,
 	PR_OPT_SIZE, PR_OPT_WINDOW, PR_OPT_JSONL, PR_OPT_FILE,
-	PR_OPT_DISCOVER, PR_OPT_LIST, PR_OPT_END,
+	PR_OPT_DISCOVER, PR_OPT_LIST, PR_OPT_PKEY, PR_OPT_DRY_RUN, PR_OPT_END,
 };
 
 static const struct opt_spec probe_options[] = {
@@ -40,7 +42,8 @@ static const struct opt_spec probe_options[] = {
 				"try (20 bits; default 0)", COMPLETE_NONE,
 				NULL },
 	[PR_OPT_SL] = { "sl", 0, "LIST", "service levels to try (0-15; "
-			"default 0)", COMPLETE_NONE, NULL },
+			"default: the path's on InfiniBand, else 0)",
+			COMPLETE_NONE, NULL },
 	[PR_OPT_COUNT] = { "count", 'c', "N", "probes per destination and "
 			   "parameter set (default 5)", COMPLETE_NONE, NULL },
 	[PR_OPT_INTERVAL] = { "interval", 'i', "MS", "least time between two "
@@ -62,6 +65,12 @@ static const struct opt_spec probe_options[] = {
 	[PR_OPT_LIST] = { "list", 0, NULL, "with --discover: list the "
 			  "registered responders, probe nothing",
 			  COMPLETE_NONE, NULL },
+	[PR_OPT_PKEY] = { "pkey", 0, "PKEY", "the partition to probe in "
+			  "(default: the path's P_Key on InfiniBand, else "
+			  "P_Key index 0)", COMPLETE_NONE, NULL },
+	[PR_OPT_DRY_RUN] = { "dry-run", 'n', NULL, "resolve every destination "
+			     "and build its AHs, probe nothing (works "
+			     "without a verbs device)", COMPLETE_NONE, NULL },
 	[PR_OPT_END] = OPT_END,
 };
 
@@ -75,6 +84,9 @@ static struct {
 	bool jsonl;
 	const char *file;
 	bool discover, list;
+	bool has_pkey;
+	uint16_t pkey;
+	bool dry_run;
 } opts = {
 	.qkey = UD_DEFAULT_QKEY, .count = PROBE_DEFAULT_COUNT,
 	.size = PROBE_REQUEST_MIN_SIZE, .window = PROBE_DEFAULT_WINDOW,
@@ -127,6 +139,13 @@ static int probe_option(int index, const char *arg)
 		break;
 	case PR_OPT_LIST:
 		opts.list = true;
+		break;
+	case PR_OPT_PKEY:
+		opts.has_pkey = true;
+		rc = pkey_parse_partition(arg, &opts.pkey, err, sizeof(err));
+		break;
+	case PR_OPT_DRY_RUN:
+		opts.dry_run = true;
 		break;
 	}
 	return rc ? cli_usage_error("%s", err) : 0;
@@ -264,6 +283,7 @@ static void take_discovered(const struct discovered_responder *found,
 			    struct probe_target *t)
 {
 	t->known_hops = -1;
+	t->preset = true;
 	if (!found->path_ok) {
 		snprintf(t->error, sizeof(t->error), "%s", found->error);
 		return;
@@ -273,6 +293,8 @@ static void take_discovered(const struct discovered_responder *found,
 	t->info.qkey = t->qkey = found->responder.qkey;
 	t->dgid = found->responder.gid;
 	t->has_dgid = true;
+	snprintf(t->dgid_source, sizeof(t->dgid_source),
+		 "its SA ServiceRecord");
 	t->dlid = found->dlid;
 	t->ready = true;
 }
@@ -329,6 +351,14 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 					 &disc, &dests);
 		goto out;
 	}
+	if (opts.jsonl && opts.dry_run) {
+		rc = cli_usage_error("--dry-run prints what it resolved at "
+				     "once: use -j, not --jsonl");
+		goto out;
+	}
+	s.settings.has_pkey = opts.has_pkey;
+	s.settings.pkey = opts.pkey;
+	s.settings.dry_run = opts.dry_run;
 	if (opts.jsonl) {
 		out_init(OUT_JSONL, false);
 		s.on_done = stream_cell;
@@ -339,10 +369,12 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 	}
 	port = device_pick_port(&devices, common->device, common->port, &dev,
 				err, sizeof(err));
-	if (!port || dev->source != DEVICE_FROM_VERBS) {
+	/* A dry run opens no QP: the umad view (no verbs) is enough. */
+	if (!port || (dev->source != DEVICE_FROM_VERBS && !opts.dry_run)) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s",
 			      port ? "probing needs a verbs device; this one "
-				     "is visible through umad only"
+				     "is visible through umad only (--dry-run "
+				     "resolves and builds without one)"
 				   : err);
 		goto out;
 	}
@@ -366,6 +398,13 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 			goto out;
 	}
 	probe_session_init(&s, dev, port);
+	if (probe_session_read_pkeys(&s, dev, err, sizeof(err))) {
+		if (opts.has_pkey) {
+			rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
+			goto out;
+		}
+		diag_verbose(1, "%s; the QP takes P_Key index 0", err);
+	}
 	targets = calloc(dests.count, sizeof(*targets));
 	s.cell_count = dests.count * sw.count;
 	s.cells = calloc(s.cell_count, sizeof(*s.cells));
@@ -385,10 +424,15 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 
 			c->target = &targets[t];
 			c->asked = sweep_params(&sw, i);
+			c->sl_given = opts.lists[3] != NULL;
 		}
 	}
-	if (!opts.discover)
-		probe_session_resolve_targets(&s);
+	probe_session_resolve_targets(&s);
+	if (opts.dry_run) {
+		probe_session_prepare(&s);
+		rc = probe_dry_run_print(&s) ? EXIT_FINE : EXIT_PROBLEM;
+		goto out;
+	}
 	for (size_t t = 0; t < dests.count; t++)
 		ready += targets[t].ready;
 	if (ready == 0 && !opts.has_qpn) {

@@ -22,6 +22,7 @@
 #include "monotonic.h"
 #include "output.h"
 #include "parse.h"
+#include "pkey_table.h"
 #include "probe_wire.h"
 #include "rendezvous.h"
 #include "provider.h"
@@ -33,7 +34,7 @@
 enum serve_option {
 	SERVE_OPT_QKEY, SERVE_OPT_LISTEN, SERVE_OPT_NO_LISTEN, SERVE_OPT_COUNT,
 	SERVE_OPT_DURATION, SERVE_OPT_MAX_RATE, SERVE_OPT_REGISTER,
-	SERVE_OPT_END,
+	SERVE_OPT_PKEY, SERVE_OPT_END,
 };
 
 static const struct opt_spec serve_options[] = {
@@ -58,6 +59,9 @@ static const struct opt_spec serve_options[] = {
 				 "--discover' finds this responder "
 				 "(InfiniBand; removed on exit)", COMPLETE_NONE,
 				 NULL },
+	[SERVE_OPT_PKEY] = { "pkey", 0, "PKEY", "the partition of the UD QP "
+			     "(default: P_Key index 0); probers of another "
+			     "partition get no answer", COMPLETE_NONE, NULL },
 	[SERVE_OPT_END] = OPT_END,
 };
 
@@ -77,6 +81,8 @@ static struct {
 	uint32_t duration_s;
 	uint32_t max_rate;
 	bool register_sa;
+	bool has_pkey;
+	uint16_t pkey;
 } opts = { .qkey = UD_DEFAULT_QKEY, .max_rate = SERVE_DEFAULT_MAX_RATE };
 
 static int serve_option(int index, const char *arg)
@@ -119,6 +125,10 @@ static int serve_option(int index, const char *arg)
 	case SERVE_OPT_REGISTER:
 		opts.register_sa = true;
 		break;
+	case SERVE_OPT_PKEY:
+		opts.has_pkey = true;
+		rc = pkey_parse_partition(arg, &opts.pkey, err, sizeof(err));
+		break;
 	}
 	return rc ? cli_usage_error("%s", err) : 0;
 }
@@ -144,6 +154,7 @@ struct server {
 	struct reverse_cache reverse;
 	struct ah_workers workers;
 	uint32_t epoch;		/* bumped when cached reply AHs are dropped */
+	uint16_t pkey_index;	/* the QP's partition (--pkey) */
 	/* Dropped AHs whose sends are still in flight: destroyed once they
 	 * complete, so a port event never blocks the loop on a drain. */
 	struct reverse_retired retired[SERVE_AH_CACHE];
@@ -818,6 +829,7 @@ static int open_responder(struct server *s, char *err, size_t len)
 	struct ud_config config = {
 		.device = s->dev->name,
 		.port_num = s->port->port_num,
+		.pkey_index = s->pkey_index,
 		.qkey = opts.qkey,
 		.recv_depth = SERVE_RECV_DEPTH,
 		.send_depth = SERVE_SEND_DEPTH,
@@ -899,6 +911,22 @@ static int serve_run(const struct common_opts *common, int argc, char **argv)
 			      "rendezvous instead", s.dev->name,
 			      s.port->port_num);
 		goto out_devices;
+	}
+	if (opts.has_pkey) {
+		struct pkey_table pkeys;
+		int index = -1;
+
+		if (pkey_table_read(s.dev, s.port->port_num, &pkeys, err,
+				    sizeof(err)) == 0 &&
+		    (index = pkey_table_find(&pkeys, opts.pkey)) < 0)
+			snprintf(err, sizeof(err), "%s port %u is not a member "
+				 "of partition 0x%04x (--pkey)", s.dev->name,
+				 s.port->port_num, opts.pkey);
+		if (index < 0) {
+			rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
+			goto out_devices;
+		}
+		s.pkey_index = (uint16_t)index;
 	}
 	if (open_responder(&s, err, sizeof(err))) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);

@@ -109,11 +109,33 @@ void ah_build_from_gid(const union ibv_gid *dgid, const struct ah_fields *fields
 	apply_fields(fields, attr);
 }
 
-void ah_build_from_path(const struct ah_path *path, const struct ah_fields *fields,
-			const struct ah_port_facts *facts,
-			struct ibv_ah_attr *attr)
+int ah_facts_find_gid(const struct ah_port_facts *facts,
+		      const union ibv_gid *gid)
 {
+	for (size_t i = 0; i < facts->gid_count; i++)
+		if (memcmp(facts->gids[i].gid.raw, gid->raw, 16) == 0 &&
+		    (facts->link_layer != LINK_LAYER_IB ||
+		     facts->gids[i].kind == GID_KIND_IB))
+			return (int)facts->gids[i].index;
+	return -1;
+}
+
+int ah_build_from_path(const struct ah_path *path, const struct ah_fields *fields,
+		       const struct ah_port_facts *facts,
+		       struct ibv_ah_attr *attr)
+{
+	int sgid_index = ah_facts_find_gid(facts, &path->sgid);
+	int rc = 0;
+
 	start(facts, attr);
+	/* The kernel's init_ah_attr_grh_fields looks the path's SGID up in
+	 * the port's GID table (rdma_find_gid_by_port) and fails without
+	 * it: the SGID is where the path starts, so index 0 would be a
+	 * guess. An assumed port (dry run) has no table to look in. */
+	if (sgid_index >= 0 && sgid_index <= UINT8_MAX)
+		attr->grh.sgid_index = (uint8_t)sgid_index;
+	else if (facts->gid_table_known && !gid_is_zero(&path->sgid))
+		rc = -1;
 	attr->dlid = path->dlid;
 	attr->sl = path->sl;
 	attr->static_rate = path->rate;
@@ -134,12 +156,14 @@ void ah_build_from_path(const struct ah_path *path, const struct ah_fields *fiel
 	apply_fields(fields, attr);
 	if (fields->has_dgid)
 		attr->is_global = 1;
+	return rc;
 }
 
 static const char *const rule_names[AH_RULE_COUNT] = {
 	[AH_RULE_ROCE_NEEDS_GRH] = "roce_needs_grh",
 	[AH_RULE_PORT_REQUIRES_GRH] = "port_requires_grh",
 	[AH_RULE_DGID_EMPTY] = "dgid_set",
+	[AH_RULE_DGID_IPV4_MAPPED_ON_IB] = "dgid_not_ipv4_mapped_on_ib",
 	[AH_RULE_DLID_VALID] = "dlid_valid",
 	[AH_RULE_MULTICAST_NEEDS_GRH] = "multicast_needs_grh",
 	[AH_RULE_FLOW_LABEL_WIDTH] = "flow_label_20_bits",
@@ -203,6 +227,22 @@ static void check_grh_presence(const struct ibv_ah_attr *attr,
 		broken(r, AH_RULE_DGID_EMPTY, AH_ERROR,
 		       "is_global is 1 but dgid is ::, which addresses no "
 		       "port; give --dgid");
+	/* No InfiniBand port has an IPv4-mapped GID: the responder's
+	 * ibv_init_ah_from_wc finds no such entry in its GID table and the
+	 * reply is never sent. An IP address only names a host on IB. */
+	r->checked[AH_RULE_DGID_IPV4_MAPPED_ON_IB] =
+		f->link_layer == LINK_LAYER_IB;
+	if (f->link_layer == LINK_LAYER_IB && attr->is_global &&
+	    gid_is_ipv4_mapped(&attr->grh.dgid)) {
+		char text[GID_TEXT_MAX];
+
+		broken(r, AH_RULE_DGID_IPV4_MAPPED_ON_IB, AH_ERROR,
+		       "dgid %s is an IPv4-mapped GID, which no InfiniBand "
+		       "port has: on InfiniBand an IP address or host name is "
+		       "not a GID; give the port GID (gid:, from 'ibahprobe "
+		       "ports' there) or a LID",
+		       gid_format(&attr->grh.dgid, text, sizeof(text)));
+	}
 }
 
 static void check_lid(const struct ibv_ah_attr *attr,
@@ -368,6 +408,14 @@ void ah_explain_errno(int err, const struct ibv_ah_attr *attr,
 	const char *netdev = sgid && sgid->netdev[0] ? sgid->netdev : "?";
 
 	switch (err) {
+	case 0:
+		/* Some providers return NULL without setting errno (a
+		 * create_ah that fails before any system call). */
+		snprintf(buf, len,
+			 "ibv_create_ah failed and the driver gave no reason "
+			 "(errno 0) although every check passed: compare with "
+			 "'ibahprobe ports' and the driver's limits");
+		break;
 	case EINVAL:
 		snprintf(buf, len,
 			 "the driver rejected an attribute (EINVAL) although "

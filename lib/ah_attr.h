@@ -64,17 +64,24 @@ void ah_build_from_gid(const union ibv_gid *dgid, const struct ah_fields *fields
 		       struct ibv_ah_attr *attr);
 
 /* (a) A path record's fields, following the kernel's rule for path
- * records: GRH iff hop_limit > 0, RoCE, or the port requires a GRH.
- * Fields override what the path says. */
+ * records (ib_init_ah_attr_from_path): GRH iff hop_limit > 0, RoCE, or the
+ * port requires a GRH; sgid_index is the index of the path's SGID in the
+ * port's GID table. Fields override what the path says. Returns 0, or -1
+ * when the GID table is known and lacks the path's SGID (the kernel fails
+ * there too; sgid_index is then 0). */
 struct ah_path {
 	uint16_t dlid, slid;
 	union ibv_gid dgid, sgid;
 	uint8_t sl, hop_limit, traffic_class, rate;	/* rate: ibv_rate */
 	uint32_t flow_label;
 };
-void ah_build_from_path(const struct ah_path *path, const struct ah_fields *fields,
-			const struct ah_port_facts *facts,
-			struct ibv_ah_attr *attr);
+int ah_build_from_path(const struct ah_path *path, const struct ah_fields *fields,
+		       const struct ah_port_facts *facts,
+		       struct ibv_ah_attr *attr);
+/* The index of gid in the port's GID table (of the port's link layer's
+ * kind on IB); -1 when it is not there. */
+int ah_facts_find_gid(const struct ah_port_facts *facts,
+		      const union ibv_gid *gid);
 
 enum ah_severity {
 	AH_ERROR,	/* ibv_create_ah would fail, or the AH cannot work */
@@ -85,6 +92,7 @@ enum ah_rule {
 	AH_RULE_ROCE_NEEDS_GRH,
 	AH_RULE_PORT_REQUIRES_GRH,
 	AH_RULE_DGID_EMPTY,
+	AH_RULE_DGID_IPV4_MAPPED_ON_IB,
 	AH_RULE_DLID_VALID,
 	AH_RULE_MULTICAST_NEEDS_GRH,
 	AH_RULE_FLOW_LABEL_WIDTH,

@@ -65,8 +65,10 @@ void ah_try_create(struct verbs_port *vp, struct ibv_ah_attr *attr,
 	ah = ibv_create_ah(vp->pd, attr);
 	trial->create_usec = monotonic_usec() - start;
 	if (!ah) {
-		/* Some providers return NULL without setting errno. */
-		trial->error = errno ? errno : EINVAL;
+		/* Some providers return NULL without setting errno: 0
+		 * stays 0, explained as "no reason given". */
+		trial->failed = true;
+		trial->error = errno;
 		return;
 	}
 	trial->destroy_error = ibv_destroy_ah(ah);

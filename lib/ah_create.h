@@ -5,6 +5,7 @@
 #define IBAHPROBE_AH_CREATE_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <infiniband/verbs.h>
@@ -20,7 +21,8 @@ int verbs_port_open(const char *device, struct verbs_port *vp, char *err,
 void verbs_port_close(struct verbs_port *vp);
 
 struct ah_trial {
-	int error;		/* 0, or the errno of ibv_create_ah */
+	bool failed;		/* ibv_create_ah returned NULL */
+	int error;		/* its errno; 0 also when the driver gave none */
 	uint64_t create_usec;	/* how long ibv_create_ah took */
 	int destroy_error;	/* 0, or the errno of ibv_destroy_ah */
 };

@@ -7,8 +7,10 @@
 #include <unistd.h>
 
 #include "gid.h"
+#include "ib_target.h"
 #include "monotonic.h"
 #include "parallel.h"
+#include "path_resolve.h"
 #include "probe_engine.h"
 #include "sgid_select.h"
 #include "wc_failure.h"
@@ -58,33 +60,83 @@ static void rendezvous_host(const struct dest *d, char *host, size_t len)
 		gid_format_address(&d->gid, host, len);
 }
 
+/* With --qpn there is no rendezvous: the destination itself must say
+ * where the responder is. */
+static int given_qpn_target(const struct ah_port_facts *facts,
+			    struct probe_target *t)
+{
+	const struct dest *d = t->dest;
+	bool ib = facts->link_layer == LINK_LAYER_IB;
+
+	/* On IB an address is no GID and a name finds only a rendezvous;
+	 * guid: and node: the SA resolves with the paths. */
+	if (ib && (d->kind == DEST_ADDR || d->kind == DEST_HOST)) {
+		snprintf(t->error, sizeof(t->error),
+			 "on InfiniBand an address or host name only finds "
+			 "the responder's rendezvous, which --qpn skips: give "
+			 "its port GID (gid:), LID, guid: or node:");
+		return -1;
+	}
+	if (!ib && !t->has_dgid && d->kind != DEST_LID) {
+		snprintf(t->error, sizeof(t->error),
+			 "with --qpn, a destination is a GID, an address or a "
+			 "LID, not a %s", dest_kind_name(d->kind));
+		return -1;
+	}
+	t->info.qpn = t->qpn;
+	t->info.qkey = t->qkey;
+	if (t->has_dgid)
+		snprintf(t->dgid_source, sizeof(t->dgid_source), "as given");
+	return 0;
+}
+
+/* On IB, the DGID is the port GID the responder advertises, not the
+ * address its rendezvous answered at. */
+static int ib_rendezvous_dgid(struct probe_target *t)
+{
+	const struct dest *d = t->dest;
+	char why[DIAG_MSG_MAX], text[GID_TEXT_MAX];
+	bool listed;
+
+	if (ib_responder_dgid(&t->info, d->kind == DEST_GID ? &d->gid : NULL,
+			      &t->dgid, &listed, why, sizeof(why))) {
+		snprintf(t->error, sizeof(t->error), "%s", why);
+		return -1;
+	}
+	t->has_dgid = true;
+	snprintf(t->dgid_source, sizeof(t->dgid_source), "%s", why);
+	if (!listed)
+		diag_warn("%s: the responder does not list %s among its GIDs; "
+			  "probing it anyway", d->text,
+			  gid_format(&t->dgid, text, sizeof(text)));
+	return 0;
+}
+
 static void probe_target_resolve(const struct probe_settings *settings,
 				 const struct ah_port_facts *facts,
 				 struct probe_target *t)
 {
 	struct dest *d = (struct dest *)t->dest;
+	bool ib = facts->link_layer == LINK_LAYER_IB;
 	char host[GID_TEXT_MAX];
 
 	t->known_hops = -1;
+	if (t->preset)
+		return;
 	if (d->kind == DEST_HOST &&
 	    dest_resolve_host(d, t->error, sizeof(t->error)))
 		return;
-	if (d->has_gid) {
+	/* On IB the address of a name is where the rendezvous listens,
+	 * never the DGID; the rendezvous answer or the SA gives that. */
+	if (d->has_gid && (!ib || d->kind == DEST_GID)) {
 		t->dgid = d->gid;
 		t->has_dgid = true;
 	}
 	if (d->kind == DEST_LID)
 		t->dlid = d->lid;
 	if (t->has_qpn) {
-		if (!t->has_dgid && d->kind != DEST_LID) {
-			snprintf(t->error, sizeof(t->error),
-				 "with --qpn, a destination is a GID, an "
-				 "address or a LID, not a %s",
-				 dest_kind_name(d->kind));
+		if (given_qpn_target(facts, t))
 			return;
-		}
-		t->info.qpn = t->qpn;
-		t->info.qkey = t->qkey;
 	} else {
 		if (d->kind != DEST_ADDR && d->kind != DEST_HOST &&
 		    d->kind != DEST_GID) {
@@ -102,10 +154,19 @@ static void probe_target_resolve(const struct probe_settings *settings,
 				     settings->timeout_ms, &t->info, t->error,
 				     sizeof(t->error)))
 			return;
-		if (!responder_has_gid(&t->info, &t->dgid))
-			diag_warn("%s: the responder does not list %s among "
-				  "its GIDs; probing it anyway", d->text,
-				  gid_format(&t->dgid, host, sizeof(host)));
+		t->from_rendezvous = true;
+		if (ib) {
+			if (ib_rendezvous_dgid(t))
+				return;
+		} else {
+			snprintf(t->dgid_source, sizeof(t->dgid_source),
+				 "the destination's address");
+			if (!responder_has_gid(&t->info, &t->dgid))
+				diag_warn("%s: the responder does not list %s "
+					  "among its GIDs; probing it anyway",
+					  d->text, gid_format(&t->dgid, host,
+							      sizeof(host)));
+		}
 		if (!t->dlid)
 			t->dlid = t->info.lid;
 	}
@@ -134,6 +195,7 @@ int probe_session_open(struct probe_session *s, const struct device_info *dev,
 	struct ud_config config = {
 		.device = dev->name,
 		.port_num = port->port_num,
+		.pkey_index = s->pkey_index,
 		.qkey = UD_DEFAULT_QKEY,
 		.recv_depth = set->window * 2 + 16,
 		.send_depth = set->window,
@@ -200,6 +262,31 @@ static void lookup_route(const struct ah_port_facts *facts,
 		diag_verbose(1, "%s: %s", t->dest->text, err);
 }
 
+/* InfiniBand with a PathRecord: the kernel's path rule
+ * (ib_init_ah_attr_from_path): DLID, SL, rate, source path bits and
+ * sgid_index from the path, a GRH only off the subnet or where the port
+ * requires one. The asked GRH fields apply to that GRH; the asked SL only
+ * when the user chose it. */
+static int build_from_path(struct probe_session *s, struct probe_cell *c,
+			   struct ah_fields *f)
+{
+	struct probe_target *t = c->target;
+	char text[GID_TEXT_MAX];
+	struct ah_path ap;
+
+	f->has_sl = c->sl_given;
+	path_record_to_ah_path(&t->path, &ap);
+	if (ah_build_from_path(&ap, f, &s->facts, &c->attr)) {
+		snprintf(c->error, sizeof(c->error),
+			 "the path's SGID %s is not in the GID table of port "
+			 "%u", gid_format(&ap.sgid, text, sizeof(text)),
+			 s->facts.port_num);
+		return -1;
+	}
+	c->asked.sl = c->attr.sl;
+	return 0;
+}
+
 static void probe_cell_prepare(struct probe_session *s,
 			       struct probe_cell *c)
 {
@@ -213,7 +300,10 @@ static void probe_cell_prepare(struct probe_session *s,
 	char reason[DIAG_MSG_MAX];
 	uint64_t start;
 
-	if (t->has_dgid) {
+	if (t->has_path) {
+		if (build_from_path(s, c, &f))
+			return;
+	} else if (t->has_dgid) {
 		f.has_dlid = t->dlid != 0;
 		f.dlid = t->dlid;
 		ah_build_from_gid(&t->dgid, &f, &s->facts, &c->attr);
@@ -222,7 +312,8 @@ static void probe_cell_prepare(struct probe_session *s,
 		f.dlid = t->dlid;
 		ah_build_from_fields(&f, &s->facts, &c->attr);
 	}
-	if (c->attr.is_global) {
+	/* A path's SGID chose the source already (-g went into the query). */
+	if (c->attr.is_global && !t->has_path) {
 		if (s->settings.gid_index >= 0)
 			c->attr.grh.sgid_index = (uint8_t)s->settings.gid_index;
 		else if (sgid_select(&s->facts, &c->attr.grh.dgid,
@@ -236,13 +327,15 @@ static void probe_cell_prepare(struct probe_session *s,
 			 c->check.items[0].message);
 		return;
 	}
+	if (s->settings.dry_run)
+		return;
 	lookup_route(&s->facts, c);
 	start = monotonic_ns();
 	errno = 0;
 	c->ah = ibv_create_ah(s->ep.pd, &c->attr);
 	c->create_usec = (monotonic_ns() - start) / 1000;
 	if (!c->ah)
-		ah_explain_errno(errno ? errno : EINVAL, &c->attr, &s->facts,
+		ah_explain_errno(errno, &c->attr, &s->facts,
 				 c->error, sizeof(c->error));
 }
 
@@ -285,9 +378,168 @@ static void for_each_target(struct probe_session *s,
 	parallel_for(s->cell_count, targets, job, s);
 }
 
+int probe_session_read_pkeys(struct probe_session *s,
+			     const struct device_info *dev, char *err,
+			     size_t len)
+{
+	s->pkeys_known = pkey_table_read(dev, s->facts.port_num, &s->pkeys,
+					 err, len) == 0;
+	return s->pkeys_known ? 0 : -1;
+}
+
+/* The one destination the SA is asked about for t: its DGID, else its
+ * LID, else the guid: or node: the SA looks up first. The copy shares
+ * the original's strings. */
+static struct dest path_dest_of(const struct probe_target *t)
+{
+	struct dest d = *t->dest;
+
+	if (t->has_dgid) {
+		d.kind = DEST_GID;
+		d.gid = t->dgid;
+		d.has_gid = true;
+	} else if (t->dlid) {
+		d.kind = DEST_LID;
+		d.lid = t->dlid;
+		d.has_gid = false;
+	}
+	return d;
+}
+
+/* A failed PathRecord is its target's error. Only a lid: destination
+ * makes an AH without one, and only when the SA did not answer at all
+ * (an admin expects a LID to work with no SM around; "no records" is an
+ * answer, and it says the LID leads nowhere). */
+static void take_path(struct probe_target *t, bool sa_answered,
+		      const struct path_result *r, const char *sa_error)
+{
+	if (sa_answered && r->status == PATH_OK) {
+		t->has_path = true;
+		t->path = r->record;
+		t->dlid = r->record.dlid;
+		if (!t->has_dgid) {
+			t->dgid = r->record.dgid;
+			t->has_dgid = true;
+			snprintf(t->dgid_source, sizeof(t->dgid_source),
+				 "the PathRecord's");
+		}
+		return;
+	}
+	if (t->dest->kind == DEST_LID &&
+	    (!sa_answered || r->status == PATH_TIMEOUT)) {
+		t->has_dgid = false;
+		snprintf(t->path_note, sizeof(t->path_note),
+			 "no PathRecord (%s): LID %u only, no GRH, SL as "
+			 "asked", sa_answered ? r->error : sa_error, t->dlid);
+		diag_warn("%s: %s", t->dest->text, t->path_note);
+		return;
+	}
+	t->ready = false;
+	if (sa_answered)
+		snprintf(t->error, sizeof(t->error), "%s", r->error);
+	else
+		snprintf(t->error, sizeof(t->error),
+			 "needs an SA PathRecord: %s", sa_error);
+}
+
+/* IB: one windowed SA batch for every ready target (path_resolve_all). */
+static void ib_resolve_paths(struct probe_session *s)
+{
+	struct path_constraints want = { 0 };
+	struct dest_list batch = { 0 };
+	struct probe_target **targets;
+	struct path_result *results;
+	struct path_session ps;
+	char err[DIAG_MSG_MAX * 2] = "";
+	bool answered = false;
+
+	targets = calloc(s->cell_count, sizeof(*targets));
+	batch.items = calloc(s->cell_count, sizeof(*batch.items));
+	results = calloc(s->cell_count, sizeof(*results));
+	if (!targets || !batch.items || !results) {
+		snprintf(err, sizeof(err), "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < s->cell_count; i++) {
+		struct probe_target *t = s->cells[i].target;
+
+		if (!starts_run(s, i) || !t->ready)
+			continue;
+		targets[batch.count] = t;
+		batch.items[batch.count++] = path_dest_of(t);
+	}
+	if (batch.count == 0)
+		goto out;
+	/* The partition and source GID the QP will use are constraints. */
+	if (s->settings.has_pkey) {
+		want.has_pkey = true;
+		want.pkey = s->settings.pkey;
+	}
+	if (s->settings.gid_index >= 0 &&
+	    ah_facts_gid(&s->facts, (uint32_t)s->settings.gid_index)) {
+		want.has_sgid = true;
+		want.sgid = ah_facts_gid(&s->facts,
+					 (uint32_t)s->settings.gid_index)->gid;
+	}
+	if (path_session_open(&ps, s->device, s->facts.port_num, err,
+			      sizeof(err)) == SA_CLIENT_OK) {
+		answered = path_resolve_all(&ps, &batch, &want,
+					    PATH_DEFAULT_WINDOW,
+					    s->settings.timeout_ms,
+					    PATH_DEFAULT_RETRIES, results, err,
+					    sizeof(err)) == 0;
+		path_session_close(&ps);
+	}
+out:
+	for (size_t k = 0; k < batch.count; k++)
+		take_path(targets[k], answered, &results[k], err);
+	free(targets);
+	free(batch.items);	/* copies: the strings are the targets' */
+	free(results);
+}
+
+/* One QP, one pkey_index: the user's partition or the first path's;
+ * targets whose path lies in another partition cannot be probed here. */
+static void choose_partition(struct probe_session *s)
+{
+	const struct probe_target *first = NULL;
+	char err[DIAG_MSG_MAX];
+	int rc;
+
+	for (size_t i = 0; i < s->cell_count && !first; i++)
+		if (s->cells[i].target->ready && s->cells[i].target->has_path)
+			first = s->cells[i].target;
+	rc = ib_partition_choose(s->settings.has_pkey, s->settings.pkey,
+				 first != NULL, first ? first->path.pkey : 0,
+				 s->pkeys_known ? &s->pkeys : NULL, &s->pkey,
+				 &s->pkey_index, err, sizeof(err));
+	for (size_t i = 0; i < s->cell_count; i++) {
+		struct probe_target *t = s->cells[i].target;
+
+		if (!starts_run(s, i) || !t->ready)
+			continue;
+		if (rc) {
+			t->ready = false;
+			snprintf(t->error, sizeof(t->error), "%s", err);
+		} else if (t->has_path && s->pkey &&
+			   !pkey_same_partition(t->path.pkey, s->pkey)) {
+			t->ready = false;
+			snprintf(t->error, sizeof(t->error),
+				 "its path's P_Key 0x%04x is another partition "
+				 "than the QP's 0x%04x: one QP is in one "
+				 "partition; probe it in a run of its own "
+				 "(--pkey 0x%04x)", t->path.pkey, s->pkey,
+				 t->path.pkey);
+		}
+	}
+}
+
 void probe_session_resolve_targets(struct probe_session *s)
 {
 	for_each_target(s, resolve_run);
+	if (s->facts.link_layer == LINK_LAYER_IB)
+		ib_resolve_paths(s);
+	choose_partition(s);
 }
 
 void probe_session_prepare(struct probe_session *s)

@@ -16,6 +16,8 @@
 #include "dest.h"
 #include "device.h"
 #include "diag.h"
+#include "pathrec.h"
+#include "pkey_table.h"
 #include "probe_verdict.h"
 #include "probe_wire.h"
 #include "provider.h"
@@ -36,6 +38,9 @@ struct probe_settings {
 	uint32_t window;	/* probes in flight across all cells */
 	uint32_t timeout_ms;	/* per-probe deadline; also the rendezvous' */
 	int gid_index;		/* -1: choose per destination */
+	bool has_pkey;		/* --pkey: the partition of the QP */
+	uint16_t pkey;
+	bool dry_run;		/* build and check the AHs, create none */
 };
 
 /* A responder, as the rendezvous (or a given QPN) describes it. */
@@ -44,12 +49,23 @@ struct probe_target {
 	/* Given QPN and Q_Key: skip the rendezvous. */
 	bool has_qpn;
 	uint32_t qpn, qkey;
+	/* Set up by the caller already (probe --discover): ready or not,
+	 * the rendezvous is skipped; on IB the path is still asked. */
+	bool preset;
 	bool ready;
 	char error[DIAG_MSG_MAX * 2];
 	struct responder_info info;
+	bool from_rendezvous;	/* info is a rendezvous answer */
 	union ibv_gid dgid;
 	bool has_dgid;
+	char dgid_source[DIAG_MSG_MAX];	/* where the DGID came from */
 	uint16_t dlid;
+	/* InfiniBand: the SA PathRecord the AH is built from. Without it (a
+	 * lid: destination while the SA is unreachable) the AH has the LID
+	 * only; path_note says why. */
+	bool has_path;
+	struct path_record path;
+	char path_note[DIAG_MSG_MAX];
 	struct route_info route;
 	bool route_known;
 	int known_hops;
@@ -59,6 +75,9 @@ struct probe_target {
 struct probe_cell {
 	struct probe_target *target;
 	struct probe_params asked;
+	/* The user chose asked.sl; else on IB the path's SL replaces it
+	 * (under QoS routing the SL is part of the route). */
+	bool sl_given;
 	uint32_t count;		/* probes to send; 0: the session's count */
 	struct ibv_ah_attr attr;
 	struct ah_check check;
@@ -90,6 +109,13 @@ struct probe_session {
 	char hostname[256];	/* names the source in merged reports */
 	const char *device;
 	enum provider provider;	/* who runs the device: its AH rules */
+	/* The QP's partition: the P_Key table of the port (pkeys_known),
+	 * the P_Key chosen (--pkey or the first path's; 0: none) and its
+	 * index. */
+	struct pkey_table pkeys;
+	bool pkeys_known;
+	uint16_t pkey;
+	uint16_t pkey_index;
 	struct probe_cell *cells;
 	size_t cell_count;
 	struct probe_in_flight *flight;
@@ -111,11 +137,20 @@ struct probe_session {
 void probe_session_init(struct probe_session *s, const struct device_info *dev,
 			const struct port_info *port);
 
+/* Reads the port's P_Key table into s (for --pkey and the paths'
+ * P_Keys). Returns 0, or -1 with err set (the table stays unknown). */
+int probe_session_read_pkeys(struct probe_session *s,
+			     const struct device_info *dev, char *err,
+			     size_t len);
+
 /* Learns every cell's target (cells of one target stand together): its
  * QPN and Q_Key from the rendezvous unless t->has_qpn, and the address to
  * probe; a target that fails keeps ready false and says why in t->error.
  * All targets at once: a session with many dead peers waits one
- * rendezvous deadline, not one each. */
+ * rendezvous deadline, not one each. On InfiniBand the DGID is the
+ * responder's port GID and every ready target then gets an SA PathRecord,
+ * all in one windowed batch; the session's partition (s->pkey_index) is
+ * chosen, and targets whose path is in another partition fail. */
 void probe_session_resolve_targets(struct probe_session *s);
 
 /* Opens the UD endpoint on dev/port for the cells (targets resolved). One
@@ -124,8 +159,8 @@ void probe_session_resolve_targets(struct probe_session *s);
 int probe_session_open(struct probe_session *s, const struct device_info *dev,
 		       const struct port_info *port, char *err, size_t len);
 
-/* Builds, checks and creates the AH of every cell of a ready target
- * (c->error says why one failed). The cells of one target in turn: the
+/* Builds, checks and (unless settings.dry_run) creates the AH of every
+ * cell of a ready target (c->error says why one failed). The cells of one target in turn: the
  * first resolves the next hop, the others find it cached. The targets at
  * once: a silent next hop costs ~1 s on rxe, more on some drivers, once
  * for all of them. */

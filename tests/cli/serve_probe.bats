@@ -13,6 +13,7 @@ serve_bad_values() {
 --count|0|x|-1||count
 --duration|0|31536001|x||duration
 --max-rate|0|10000001|x||max rate
+--pkey|0x10000|x|0x8000|0||p_key
 TABLE
 }
 
@@ -27,6 +28,7 @@ probe_bad_values() {
 --interval|-1|3600001|x||interval
 --size|10|135|4097|x||probe size
 --window|0|1025|x||window
+--pkey|0x10000|x|0x8000|0||p_key
 TABLE
 }
 
@@ -64,4 +66,19 @@ TABLE
 	assert_json_error 3
 	run -3 --separate-stderr "$IBAHPROBE" probe -j h1
 	assert_json_error 3
+}
+
+@test "probe --dry-run with --jsonl is refused: the dry run prints at once" {
+	run -2 --separate-stderr "$IBAHPROBE" probe --dry-run --jsonl h1
+	[ -z "$output" ] || fail "stdout: $output"
+	[[ $stderr == "ibahprobe: error: --dry-run prints what it resolved at once"* ]] || fail "$stderr"
+}
+
+@test "ah --dry-run on an assumed IB port: an IPv4 DGID breaks dgid_not_ipv4_mapped_on_ib" {
+	run -1 "$IBAHPROBE" ah --dry-run --link-layer ib --dlid 3 --dgid 10.0.0.2 -j
+	echo "$output" | jq -e '.[0].status == "invalid" and
+		.[0].violations[0].rule == "dgid_not_ipv4_mapped_on_ib" and
+		.[0].violations[0].severity == "error"'
+	run -0 "$IBAHPROBE" ah --dry-run --link-layer ib --dlid 3 --dgid fe80::10:3 -j
+	run -0 "$IBAHPROBE" ah --dry-run --link-layer eth --dgid 10.0.0.2 -j
 }

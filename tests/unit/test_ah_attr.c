@@ -92,6 +92,63 @@ static void test_builds(void)
 	ok(attr.sl == 9 && attr.dlid == 7, "fields override the path");
 }
 
+/* The kernel's init_ah_attr_grh_fields: the path's SGID, found in the
+ * port's GID table, is the source; a path from a GID the port does not
+ * have is refused. */
+static void test_path_sgid_index(void)
+{
+	struct ah_port_facts ib, dry;
+	struct ibv_ah_attr attr;
+	struct ah_path path = {
+		.dlid = 9, .slid = 1, .hop_limit = 255,
+		.dgid = fixture_gid("fec0:0:0:2::1"),
+		.sgid = fixture_gid("fec0:0:0:1::10:1"),
+	};
+
+	ib_facts(&ib);
+	is_int(ah_build_from_path(&path, &(struct ah_fields){ 0 }, &ib, &attr),
+	       0, "path from GID 1 of the port: built");
+	ok(attr.is_global && attr.grh.sgid_index == 1,
+	   "sgid_index 1: the index of the path's SGID, not 0");
+	path.sgid = fixture_gid("fe80::10:1");
+	ah_build_from_path(&path, &(struct ah_fields){ 0 }, &ib, &attr);
+	is_int(attr.grh.sgid_index, 0, "SGID fe80::10:1 is index 0");
+	path.sgid = fixture_gid("fe80::99");
+	is_int(ah_build_from_path(&path, &(struct ah_fields){ 0 }, &ib, &attr),
+	       -1, "an SGID the port lacks: refused");
+	is_int(ah_facts_find_gid(&ib, &path.sgid), -1, "and not found");
+	ib_gids[1].kind = GID_KIND_ROCE_V2;
+	is_int(ah_facts_find_gid(&ib, &ib_gids[1].gid), -1,
+	       "on IB only an IB GID counts");
+	ib_facts(&ib);
+	ah_port_facts_assumed(LINK_LAYER_IB, false, 1, &dry);
+	is_int(ah_build_from_path(&path, &(struct ah_fields){ 0 }, &dry, &attr),
+	       0, "an assumed port has no table to refuse from");
+}
+
+static void test_ipv4_mapped_on_ib(void)
+{
+	struct ah_port_facts ib, roce;
+	struct ibv_ah_attr a;
+
+	ib_facts(&ib);
+	roce_facts(&roce);
+	memset(&a, 0, sizeof(a));
+	a.dlid = 4;
+	a.port_num = 1;
+	a.is_global = 1;
+	a.grh.hop_limit = 64;
+	a.grh.dgid = fixture_gid("10.0.0.2");
+	is_str(broken_rules(&a, &ib), "dgid_not_ipv4_mapped_on_ib:error",
+	       "an IPv4-mapped DGID on an IB port");
+	a.grh.dgid = fixture_gid("fe80::10:3");
+	is_str(broken_rules(&a, &ib), "", "the port GID instead: valid");
+	a.dlid = 0;
+	a.grh.dgid = fixture_gid("10.0.0.2");
+	a.grh.sgid_index = 3;
+	is_str(broken_rules(&a, &roce), "", "IPv4-mapped on RoCE: fine");
+}
+
 /* Starts from a valid IB or RoCE AH and breaks one thing at a time. */
 static void test_rules(void)
 {
@@ -242,6 +299,10 @@ static void test_errno(void)
 	   "ENETUNREACH: no route: %s", buf);
 	ah_explain_errno(EINVAL, &a, &roce, buf, sizeof(buf));
 	ok(strstr(buf, "EINVAL") != NULL, "EINVAL: %s", buf);
+	/* A provider that returns NULL without errno: not taken for EINVAL. */
+	ah_explain_errno(0, &a, &roce, buf, sizeof(buf));
+	ok(strstr(buf, "gave no reason") != NULL && !strstr(buf, "EINVAL"),
+	   "errno 0: the driver gave no reason: %s", buf);
 	ah_explain_errno(EPERM, &a, &roce, buf, sizeof(buf));
 	ok(strstr(buf, "root") != NULL, "EPERM: %s", buf);
 	ah_explain_errno(ENODATA, &a, &roce, buf, sizeof(buf));
@@ -253,6 +314,8 @@ static void test_errno(void)
 int main(void)
 {
 	test_builds();
+	test_path_sgid_index();
+	test_ipv4_mapped_on_ib();
 	test_rules();
 	test_errno();
 	return tap_done();

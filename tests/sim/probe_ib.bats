@@ -1,0 +1,162 @@
+#!/usr/bin/env bats
+# probe on InfiniBand, up to the AHs it would create (--dry-run: there are
+# no verbs here): a destination by name or address finds a rendezvous peer
+# (tests/tools/rendezvous_peer on 127.0.0.x, answering like serve), whose
+# advertised IB port GID is the DGID; DLID, SL (opensm's QoS policy: H3 SL
+# 3, H4 SL 5), rate and P_Key come from the SA's PathRecords, compared
+# with saquery -p; a partition (0x0012: H1, H3 full, H4 limited; opensm
+# answers paths among them in it) gives the QP's P_Key index. The last
+# test kills the SM.
+
+load helpers
+
+RENDEZVOUS_PEER=$(dirname "$IBAHPROBE")/tests/tools/rendezvous_peer
+[ -x "$RENDEZVOUS_PEER" ] || RENDEZVOUS_PEER=$TOP/build/tests/tools/rendezvous_peer
+
+setup_file() {
+	[ -x "$RENDEZVOUS_PEER" ] || skip "tests/tools/rendezvous_peer is not built (make check-build)"
+	local parts=$BATS_FILE_TMPDIR/partitions.conf
+	# Port GUIDs of two-switch.topo: H1 0x100001, H3 0x100005, H4 0x100007.
+	printf '%s\n' 'Default=0x7fff, ipoib : ALL=full ;' \
+		'storage=0x0012 : 0x0000000000100001=full, 0x0000000000100005=full, 0x0000000000100007=limited ;' >"$parts"
+	sim_setup_file two-switch.topo -Q -Y "$BATS_TEST_DIRNAME/topo/qos-policy.conf" -P "$parts"
+}
+teardown_file() { sim_stop; }
+
+PEERS=()
+
+# A rendezvous peer on ADDR (port chosen by the kernel) answering with the
+# given options and GIDs; its ADDR:PORT lands in PEER.
+start_peer() {	# ADDR RENDEZVOUS_PEER_ARGS...
+	local addr=$1 name i
+	shift
+	name=peer${#PEERS[@]}
+	"$RENDEZVOUS_PEER" -l "$addr:0" -p "$SIM_DIR/$name.pid" "$@" \
+		>"$SIM_DIR/$name.out" 2>&1 &
+	PEERS+=("$name")
+	for ((i = 0; i < 50; i++)); do
+		PEER=$(sed -n 's/^listening //p' "$SIM_DIR/$name.out" 2>/dev/null || true)
+		[ -n "$PEER" ] && return 0
+		sleep 0.1
+	done
+	fail "rendezvous_peer on $addr did not start: $(cat "$SIM_DIR/$name.out")"
+}
+
+teardown() {
+	local name
+	for name in "${PEERS[@]}"; do
+		[ -f "$SIM_DIR/$name.pid" ] && kill "$(cat "$SIM_DIR/$name.pid")" 2>/dev/null
+		rm -f "$SIM_DIR/$name.pid"
+	done
+	PEERS=()
+}
+
+# The PathRecord fields both show, from saquery -p H1 -> LID.
+saquery_fields() {	# DLID
+	sim_saquery_path H1 "$(sim_lid H1)" "$1" | jq -S -c \
+		'{slid, dlid, sgid, dgid, sl, pkey, mtu, rate_gbps, hop_limit, flow_label, traffic_class}'
+}
+
+@test "by name and address: the responder's IB GID, the PathRecord's DLID and SL, as saquery says" {
+	local h3 h4
+	# The rendezvous LIDs are wrong on purpose: the DLID is the SA's.
+	start_peer 127.0.0.1 -L 999 -q 0x33 "$(sim_gid H3)" "::ffff:10.0.0.3,RoCE v2,1"
+	h3=localhost:${PEER##*:}
+	start_peer 127.0.0.2 -L 998 -q 0x44 "::ffff:10.0.0.4,IB,0" "$(sim_gid H4),IB,1"
+	h4=$PEER
+	run -0 --separate-stderr iba_on H1 probe --dry-run -j "$h3" "$h4"
+	echo "$output" | jq -e --arg g3 "$(sim_gid H3)" --arg g4 "$(sim_gid H4)" \
+		--argjson l3 "$(sim_lid H3)" --argjson l4 "$(sim_lid H4)" '
+		(.[0] | .status == "resolved" and .dgid == $g3 and .qpn == 51 and
+		 .rendezvous.lid == 999 and .path.dlid == $l3 and
+		 .ahs[0].ah_attr.dlid == $l3 and .ahs[0].ah_attr.sl == 3 and
+		 .ahs[0].params.sl == 3 and .ahs[0].ah_attr.grh == null and
+		 .ahs[0].ah_attr.static_rate == 3 and .ahs[0].status == "valid") and
+		(.[1] | .status == "resolved" and .dgid == $g4 and
+		 .path.dlid == $l4 and .ahs[0].ah_attr.dlid == $l4 and
+		 .ahs[0].ah_attr.sl == 5)'
+	[ "$(jq -S -c '.[0].path' <<<"$output")" = "$(saquery_fields "$(sim_lid H3)")" ] ||
+		fail "H3: saquery says $(saquery_fields "$(sim_lid H3)")"
+	[ "$(jq -S -c '.[1].path' <<<"$output")" = "$(saquery_fields "$(sim_lid H4)")" ] ||
+		fail "H4: saquery says $(saquery_fields "$(sim_lid H4)")"
+	run -0 --separate-stderr iba_on H1 probe --dry-run "$h3"
+	assert_line --index 0 "$h3: resolved"
+	assert_output --partial "dgid $(sim_gid H3) (the responder's port GID, index 0)"
+	assert_output --regexp "is_global 0 dlid $(sim_lid H3) sl 3 "
+}
+
+@test "--sl overrides the path's SL; the other parameters sweep as given" {
+	start_peer 127.0.0.3 -L "$(sim_lid H4)" "$(sim_gid H4)"
+	run -0 --separate-stderr iba_on H1 probe --dry-run -j --sl 0,7 "$PEER"
+	echo "$output" | jq -e '.[0].path.sl == 5 and
+		([.[0].ahs[].ah_attr.sl] == [0, 7]) and ([.[0].ahs[].params.sl] == [0, 7])'
+}
+
+@test "a destination whose PathRecord fails is that row's error, exit 1; the others resolve" {
+	start_peer 127.0.0.4 -L 77 fe80::dead:beef
+	local bad=$PEER
+	start_peer 127.0.0.5 -L "$(sim_lid H2)" "$(sim_gid H2)"
+	run -1 --separate-stderr iba_on H1 probe --dry-run -j "$bad" "$PEER"
+	echo "$output" | jq -e '(.[0] | .status == "error" and
+		(.error | test("no records")) and .dgid == "fe80::dead:beef" and
+		.ahs == []) and .[1].status == "resolved"'
+	run -1 --separate-stderr iba_on H1 probe --dry-run "$bad"
+	assert_line --index 0 --regexp "^$bad: error path record: SA answered no records"
+}
+
+@test "a RoCE responder has no DGID for an IB port; the IPv4-mapped entry is never used" {
+	start_peer 127.0.0.6 -t Ethernet "fe80::1,RoCE v1,0" "::ffff:127.0.0.6,RoCE v2,1"
+	run -1 --separate-stderr iba_on H1 probe --dry-run -j "$PEER"
+	echo "$output" | jq . >/dev/null || fail "stdout is not JSON: $output; stderr: $stderr"
+	echo "$output" | jq -e '.[0].status == "error" and .[0].dgid == null and
+		(.[0].error | test("no InfiniBand GID: it is on RoCE"))'
+}
+
+@test "partition: the first path's P_Key sets the QP's P_Key index; another partition is that row's error; --pkey chooses" {
+	start_peer 127.0.0.7 "$(sim_gid H3)"
+	local h3=$PEER
+	start_peer 127.0.0.8 "$(sim_gid H2)"
+	# opensm answers H1 -> H3 in 0x8012 (both full members), H1 -> H2
+	# in the default partition: one QP cannot be in both.
+	run -1 --separate-stderr iba_on H1 probe --dry-run -j "$h3" "$PEER"
+	echo "$output" | jq -e '(.[0] | .status == "resolved" and
+		.path.pkey == 32786 and .pkey == 32786 and .pkey_index == 1) and
+		(.[1] | .status == "error" and .path.pkey == 65535 and
+		 (.error | test("P_Key 0xffff is another partition than the QP.s 0x8012.*--pkey 0xffff")))'
+	run -0 --separate-stderr iba_on H1 probe --dry-run -j --pkey 0xffff "$h3" "$PEER"
+	echo "$output" | jq -e 'map(.status == "resolved" and .path.pkey == 65535 and
+		.pkey_index == 0) | all'
+	run -1 --separate-stderr iba_on H1 probe --dry-run -j --pkey 0x0012 "$h3" "$PEER"
+	echo "$output" | jq -e '(.[0] | .status == "resolved" and .pkey_index == 1) and
+		(.[1] | .status == "error" and (.error | test("no records")))'
+}
+
+@test "--qpn: gid:, lid: and node: resolve through the SA; an address is refused" {
+	run -1 --separate-stderr iba_on H1 probe --dry-run -j --qpn 0x10 \
+		"gid:$(sim_gid H3)" "lid:$(sim_lid H4)" node:H3 10.0.0.9
+	echo "$output" | jq -e --argjson l3 "$(sim_lid H3)" --arg g4 "$(sim_gid H4)" '
+		(.[0] | .status == "resolved" and .dgid_source == "as given" and
+		 .ahs[0].ah_attr.dlid == $l3 and .ahs[0].ah_attr.sl == 3) and
+		(.[1] | .status == "resolved" and .dgid == $g4 and .ahs[0].ah_attr.sl == 5) and
+		(.[2] | .status == "resolved" and .ahs[0].ah_attr.dlid == $l3) and
+		(.[3] | .status == "error" and
+		 (.error | test("only finds the responder.s rendezvous")))'
+}
+
+@test "ah: an IPv4-mapped DGID on the IB port is refused by its named rule" {
+	run -1 --separate-stderr iba_on H1 ah --dry-run -j --dlid "$(sim_lid H3)" 10.0.0.3
+	echo "$output" | jq -e '.[0].status == "invalid" and
+		(.[0].violations | map(.rule) | index("dgid_not_ipv4_mapped_on_ib") != null)'
+}
+
+@test "without the SM: lid: with --qpn falls back to the LID alone, the others fail" {
+	sim_kill_sm
+	run -1 --separate-stderr iba_on H1 -t 200 probe --dry-run -j --qpn 0x10 \
+		"lid:$(sim_lid H3)" "gid:$(sim_gid H3)"
+	echo "$output" | jq -e --argjson l3 "$(sim_lid H3)" '
+		(.[0] | .status == "resolved" and .path == null and
+		 (.path_note | test("no PathRecord")) and
+		 .ahs[0].ah_attr.dlid == $l3 and .ahs[0].ah_attr.grh == null) and
+		(.[1] | .status == "error" and (.error | test("needs an SA PathRecord")))'
+	[[ $stderr == *"lid:$(sim_lid H3): no PathRecord"* ]] || fail "no warning: $stderr"
+}
