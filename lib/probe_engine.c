@@ -199,9 +199,9 @@ static void probe_cell_prepare(struct probe_session *s,
 		ah_build_from_fields(&f, &s->facts, &c->attr);
 	}
 	if (c->attr.is_global) {
-		if (s->settings.gid_index >= 0)
+		if (s->settings.gid_index >= 0) {
 			c->attr.grh.sgid_index = (uint8_t)s->settings.gid_index;
-		else {
+		} else {
 			if (sgid_select(&s->facts, &c->attr.grh.dgid,
 					t->dest->scope, &c->sgid_choice) == 0)
 				c->attr.grh.sgid_index = c->sgid_choice.index;
