@@ -160,7 +160,9 @@ struct ah_outcome {
 	char error[DIAG_MSG_MAX * 2];	/* resolution or creation failure */
 	struct ibv_ah_attr attr;
 	struct ah_check check;
-	char sgid_reason[DIAG_MSG_MAX];
+	const char *scope;		/* link-local destination's interface */
+	bool auto_sgid;			/* -g auto chose the source GID */
+	struct sgid_choice sgid_choice;
 	const char *source;		/* flags, gid, path */
 	bool tried;
 	struct ah_trial trial;
@@ -182,8 +184,8 @@ static void print_outcome(const struct ah_outcome *o)
 	out_string("status", ": %s", outcome_status(o));
 	if (o->built) {
 		out_string("source", " (from %s)", o->source);
-		if (o->sgid_reason[0])
-			out_string("sgid_choice", NULL, o->sgid_reason);
+		if (o->auto_sgid)
+			sgid_choice_print("sgid_choice", &o->sgid_choice);
 		out_newline();
 		out_text("    ");
 		ah_attr_print("ah_attr", &o->attr);
@@ -210,20 +212,20 @@ static void choose_sgid(const struct common_opts *common,
 			const struct ah_port_facts *facts,
 			struct ah_outcome *o)
 {
+	char why[DIAG_MSG_MAX * 3];
+
 	if (!o->attr.is_global || opts.fields.has_sgid_index)
 		return;
 	if (common->gid_index != GID_INDEX_AUTO) {
 		o->attr.grh.sgid_index = (uint8_t)common->gid_index;
 		return;
 	}
-	if (sgid_select(facts, &o->attr.grh.dgid, &o->attr.grh.sgid_index,
-			o->sgid_reason, sizeof(o->sgid_reason)) == 0)
-		diag_verbose(1, "%s: sgid_index %u: %s",
-			     o->dest ? o->dest : "flags",
-			     o->attr.grh.sgid_index, o->sgid_reason);
-	else
-		diag_verbose(1, "%s: %s", o->dest ? o->dest : "flags",
-			     o->sgid_reason);
+	o->auto_sgid = true;
+	if (sgid_select(facts, &o->attr.grh.dgid, o->scope,
+			&o->sgid_choice) == 0)
+		o->attr.grh.sgid_index = o->sgid_choice.index;
+	diag_verbose(1, "%s: %s", o->dest ? o->dest : "flags",
+		     sgid_choice_describe(&o->sgid_choice, why, sizeof(why)));
 }
 
 static void check_and_create(const struct common_opts *common,
@@ -250,6 +252,7 @@ static bool build_direct(struct dest *d, const struct ah_port_facts *facts,
 	bool eth = facts->link_layer == LINK_LAYER_ETHERNET;
 
 	o->dest = d->text;
+	o->scope = d->scope;
 	if (d->kind == DEST_HOST &&
 	    dest_resolve_host(d, o->error, sizeof(o->error)))
 		return false;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ah_print.h"
 #include "check_expect.h"
 #include "checklist.h"
 #include "cli.h"
@@ -387,6 +388,9 @@ static size_t print_results(const char *file, const struct checklist *list,
 			out_string("got", o.ok ? NULL : " # got %s", o.got);
 			out_string("expected", o.ok ? NULL : ", expected %s",
 				   o.expected);
+			if (st[i].cell && st[i].cell->sgid_choice.reason[0])
+				sgid_choice_print("sgid_choice",
+						  &st[i].cell->sgid_choice);
 			out_newline();
 			out_close_object();
 		}

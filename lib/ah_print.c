@@ -45,3 +45,34 @@ void ah_check_print(const char *key, const struct ah_check *check)
 	}
 	out_close_array();
 }
+
+static void string_or_null(const char *key, bool known, const char *value)
+{
+	if (known && value[0])
+		out_string(key, NULL, value);
+	else
+		out_null(key, NULL);
+}
+
+void sgid_choice_print(const char *key, const struct sgid_choice *choice)
+{
+	char gid[GID_TEXT_MAX] = "";
+
+	if (choice->has_gid)
+		gid_format(&choice->gid, gid, sizeof(gid));
+	out_open_object(key);
+	if (choice->chosen)
+		out_uint("index", NULL, choice->index);
+	else
+		out_null("index", NULL);
+	string_or_null("gid", choice->has_gid, gid);
+	string_or_null("gid_type", choice->has_gid,
+		       gid_kind_name(choice->kind));
+	string_or_null("netdev", choice->has_gid, choice->netdev);
+	out_string("rule", NULL, sgid_rule_name(choice->rule));
+	out_string("reason", NULL, choice->reason);
+	string_or_null("route_oif", choice->route_known, choice->route_oif);
+	string_or_null("route_source", choice->route_known,
+		       choice->route_source);
+	out_close_object();
+}

@@ -103,14 +103,43 @@ static int split_port(char *text, char **host, struct dest *dest, char *err,
 	return 0;
 }
 
+/* "fe80::2%eth1": a scope means something for an IPv6 link-local address
+ * only, and names an interface of this host. */
+static int parse_scope(const char *host, const char *scope, struct dest *dest,
+		       char *err, size_t errlen)
+{
+	unsigned char v6[16];
+
+	if (inet_pton(AF_INET6, host, v6) != 1 || v6[0] != 0xfe ||
+	    (v6[1] & 0xc0) != 0x80) {
+		snprintf(err, errlen, "destination '%s': a scope (%%IF) goes "
+			 "with an IPv6 link-local address only", dest->text);
+		return -1;
+	}
+	if (!*scope || strlen(scope) >= sizeof(dest->scope) ||
+	    !if_nametoindex(scope)) {
+		snprintf(err, errlen, "destination '%s': no interface '%s' on "
+			 "this host ('ip link' lists them)", dest->text, scope);
+		return -1;
+	}
+	snprintf(dest->scope, sizeof(dest->scope), "%s", scope);
+	return 0;
+}
+
 static int parse_address_or_host(char *text, struct dest *dest, char *err,
 				 size_t errlen)
 {
-	char *host;
+	char *host, *percent;
 	struct in_addr v4;
 
 	if (split_port(text, &host, dest, err, errlen))
 		return -1;
+	percent = strchr(host, '%');
+	if (percent) {
+		*percent = '\0';
+		if (parse_scope(host, percent + 1, dest, err, errlen))
+			return -1;
+	}
 	if (inet_pton(AF_INET6, host, dest->gid.raw) == 1 ||
 	    inet_pton(AF_INET, host, &v4) == 1) {
 		if (parse_gid(host, &dest->gid, err, errlen))

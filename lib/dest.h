@@ -6,10 +6,13 @@
  *   IPv4 / IPv6 address              RoCE: the IPv4-mapped or IPv6 GID
  *   host name                        resolved to an address
  * An address or host name may carry a port, "host:PORT" or "[v6]:PORT",
- * where a responder's rendezvous listens. */
+ * where a responder's rendezvous listens. An IPv6 link-local address may
+ * carry its scope, "fe80::2%eth1" or "[fe80::2%eth1]:PORT": the local
+ * interface it is reached through (the kernel's route needs it). */
 #ifndef IBAHPROBE_DEST_H
 #define IBAHPROBE_DEST_H
 
+#include <net/if.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +38,7 @@ struct dest {
 	bool has_gid;
 	bool has_port;
 	uint16_t port;		/* rendezvous port, when given */
+	char scope[IF_NAMESIZE];	/* link-local scope, "" when none */
 };
 
 const char *dest_kind_name(enum dest_kind kind);

@@ -297,7 +297,7 @@ static void probe_cell_prepare(struct probe_session *s,
 		.has_sl = true, .sl = c->asked.sl,
 	};
 	struct probe_target *t = c->target;
-	char reason[DIAG_MSG_MAX];
+	char why[DIAG_MSG_MAX * 3];
 	uint64_t start;
 
 	if (t->has_path) {
@@ -314,13 +314,16 @@ static void probe_cell_prepare(struct probe_session *s,
 	}
 	/* A path's SGID chose the source already (-g went into the query). */
 	if (c->attr.is_global && !t->has_path) {
-		if (s->settings.gid_index >= 0)
+		if (s->settings.gid_index >= 0) {
 			c->attr.grh.sgid_index = (uint8_t)s->settings.gid_index;
-		else if (sgid_select(&s->facts, &c->attr.grh.dgid,
-				     &c->attr.grh.sgid_index, reason,
-				     sizeof(reason)) == 0)
-			diag_verbose(1, "%s: sgid_index %u: %s", t->dest->text,
-				     c->attr.grh.sgid_index, reason);
+		} else {
+			if (sgid_select(&s->facts, &c->attr.grh.dgid,
+					t->dest->scope, &c->sgid_choice) == 0)
+				c->attr.grh.sgid_index = c->sgid_choice.index;
+			diag_verbose(1, "%s: %s", t->dest->text,
+				     sgid_choice_describe(&c->sgid_choice, why,
+							  sizeof(why)));
+		}
 	}
 	if (ah_check(&c->attr, &s->facts, &c->check)) {
 		snprintf(c->error, sizeof(c->error), "%s",

@@ -24,6 +24,7 @@
 #include "rendezvous.h"
 #include "route_info.h"
 #include "rtt_stats.h"
+#include "sgid_select.h"
 #include "ud_endpoint.h"
 
 #define PROBE_DEFAULT_COUNT 5
@@ -80,6 +81,7 @@ struct probe_cell {
 	bool sl_given;
 	uint32_t count;		/* probes to send; 0: the session's count */
 	struct ibv_ah_attr attr;
+	struct sgid_choice sgid_choice;	/* -g auto; reason "" otherwise */
 	struct ah_check check;
 	struct ibv_ah *ah;
 	char error[DIAG_MSG_MAX * 2];

@@ -92,6 +92,10 @@ void probe_cell_print(const struct probe_session *r,
 	out_uint("flow_label", " fl 0x%05x", c->asked.flow_label);
 	out_uint("sl", " sl %u", c->asked.sl);
 	out_close_object();
+	/* With -g auto: which source GID and why, also when the AH failed
+	 * (a GID whose netdev does not route to the destination is a cause). */
+	if (c->sgid_choice.reason[0])
+		sgid_choice_print("sgid_choice", &c->sgid_choice);
 	if (!c->target->ready || !c->ah) {
 		out_string("status", ": %s", "error");
 		out_string("error", " %s",

@@ -117,6 +117,7 @@ static int parse_answer(struct nlmsghdr *nh, int len, struct route_info *info,
 		}
 		if (nh->nlmsg_type != RTM_NEWROUTE)
 			continue;
+		info->local = rt->rtm_type == RTN_LOCAL;
 		alen = (int)RTM_PAYLOAD(nh);
 		for (struct rtattr *a = RTM_RTA(rt); RTA_OK(a, alen);
 		     a = RTA_NEXT(a, alen)) {
@@ -149,9 +150,52 @@ static int parse_answer(struct nlmsghdr *nh, int len, struct route_info *info,
 	return -1;
 }
 
+/* The kernel's source address for a datagram to dst, when the route
+ * answer named none: connect(2) on a UDP socket runs the same source
+ * selection (ip_route_connect, ip6_dst_lookup) without sending anything.
+ * scope_id binds a link-local destination to its interface. */
+static void source_by_connect(int family, const unsigned char *dst,
+			      unsigned int scope_id, struct route_info *info)
+{
+	struct sockaddr_storage peer = { 0 }, self;
+	socklen_t len = sizeof(self);
+	socklen_t peer_len;
+	int sock;
+
+	if (family == AF_INET) {
+		struct sockaddr_in *in = (struct sockaddr_in *)&peer;
+
+		in->sin_family = AF_INET;
+		in->sin_port = htons(4791);	/* any port: nothing is sent */
+		memcpy(&in->sin_addr, dst, 4);
+		peer_len = sizeof(*in);
+	} else {
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&peer;
+
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons(4791);
+		memcpy(&in6->sin6_addr, dst, 16);
+		in6->sin6_scope_id = scope_id;
+		peer_len = sizeof(*in6);
+	}
+	sock = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (sock < 0)
+		return;
+	if (connect(sock, (struct sockaddr *)&peer, peer_len) == 0 &&
+	    getsockname(sock, (struct sockaddr *)&self, &len) == 0) {
+		const void *addr = family == AF_INET
+			? (const void *)&((struct sockaddr_in *)&self)->sin_addr
+			: (const void *)&((struct sockaddr_in6 *)&self)->sin6_addr;
+
+		inet_ntop(family, addr, info->source, sizeof(info->source));
+	}
+	close(sock);
+}
+
 int route_lookup(const char *address, const char *oif, struct route_info *info,
 		 char *err, size_t errlen)
 {
+	unsigned int ifindex = 0;
 	struct route_request req = { 0 };
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 	struct timeval timeout = { .tv_sec = 1 };
@@ -173,13 +217,15 @@ int route_lookup(const char *address, const char *oif, struct route_info *info,
 	req.rt.rtm_dst_len = info->family == AF_INET ? 32 : 128;
 	add_attr(&req, RTA_DST, dst, info->family == AF_INET ? 4 : 16);
 	if (oif) {
-		int ifindex = (int)if_nametoindex(oif);
+		int oif_index;
 
+		ifindex = if_nametoindex(oif);
 		if (!ifindex) {
 			snprintf(err, errlen, "no interface '%s'", oif);
 			return -1;
 		}
-		add_attr(&req, RTA_OIF, &ifindex, sizeof(ifindex));
+		oif_index = (int)ifindex;
+		add_attr(&req, RTA_OIF, &oif_index, sizeof(oif_index));
 	}
 	sock = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
 	if (sock < 0) {
@@ -202,6 +248,12 @@ int route_lookup(const char *address, const char *oif, struct route_info *info,
 	rc = parse_answer((struct nlmsghdr *)answer, len, info, err, errlen);
 	if (rc)
 		return rc;
+	/* A socket bound to an interface needs privileges; a link-local
+	 * destination's scope is bound through sin6_scope_id instead. */
+	if (!info->source[0] &&
+	    (!oif || (info->family == AF_INET6 && dst[0] == 0xfe &&
+		      (dst[1] & 0xc0) == 0x80)))
+		source_by_connect(info->family, dst, ifindex, info);
 	metric_seen = info->hop_limit_from_route;
 	if (!metric_seen)
 		default_hop_limit(info);

@@ -85,6 +85,31 @@ TABLE
 	done
 }
 
+@test "a link-local scope names an interface of this host, on fe80:: only: exit 2 otherwise" {
+	run -2 --separate-stderr "$IBAHPROBE" ah --dry-run --link-layer eth 'fe80::2%no-such-if0'
+	[ -z "$output" ]
+	assert_equal "$stderr" "ibahprobe: error: destination 'fe80::2%no-such-if0': no interface 'no-such-if0' on this host ('ip link' lists them)"
+	run -2 --separate-stderr "$IBAHPROBE" ah --dry-run --link-layer eth '2001:db8::1%lo' -j
+	assert_json_error 2
+	echo "$output" | jq -e '.error | contains("IPv6 link-local address only")'
+	run -0 "$IBAHPROBE" ah --dry-run --link-layer eth 'fe80::2%lo' '[fe80::3%lo]:99' -j
+	echo "$output" | jq -e 'map(.ah_attr.grh.dgid) == ["fe80::2", "fe80::3"]'
+}
+
+@test "-g auto: sgid_choice has exactly the documented keys, and says why" {
+	run -0 --separate-stderr "$IBAHPROBE" -v ah --dry-run --link-layer eth 10.0.0.2 -j
+	assert_equal "$(echo "$output" | jq -c '.[0].sgid_choice | keys')" \
+		'["gid","gid_type","index","netdev","reason","route_oif","route_source","rule"]'
+	echo "$output" | jq -e '.[0].sgid_choice == {index: 0, gid: null,
+		gid_type: null, netdev: null, rule: "table_unknown",
+		reason: "GID table unknown (no device): index 0", route_oif: null,
+		route_source: null}'
+	assert_equal "$stderr" "ibahprobe: 10.0.0.2: sgid_index 0 (because GID table unknown (no device): index 0)"
+	# A given index is no choice.
+	run -0 "$IBAHPROBE" -g 1 ah --dry-run --link-layer eth 10.0.0.2 -j
+	echo "$output" | jq -e '.[0] | has("sgid_choice") | not'
+}
+
 @test "destination file: comments, blanks, and a bad line named by number" {
 	printf '# nodes\n\n10.0.0.2  # a\n10.0.0.3\n' >"$BATS_TEST_TMPDIR/dests"
 	run -0 "$IBAHPROBE" ah --dry-run --link-layer eth -f "$BATS_TEST_TMPDIR/dests" -j

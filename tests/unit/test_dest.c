@@ -60,6 +60,40 @@ static void test_forms(void)
 		       cases[i].text);
 }
 
+/* A link-local address with its scope: lo is the one interface every
+ * host has. */
+static void test_scope(void)
+{
+	struct dest d;
+	char gid[GID_TEXT_MAX];
+
+	is_int(dest_parse("fe80::2%lo", &d, err, sizeof(err)), 0, "fe80::2%%lo");
+	is_str(d.scope, "lo", "scope kept");
+	is_str(gid_format(&d.gid, gid, sizeof(gid)), "fe80::2", "address without it");
+	is_str(d.text, "fe80::2%lo", "text as given");
+	dest_clear(&d);
+	is_int(dest_parse("[fe80::2%lo]:99", &d, err, sizeof(err)), 0,
+	       "with a port");
+	is_str(d.scope, "lo", "scope kept");
+	is_int(d.port, 99, "port kept");
+	dest_clear(&d);
+	is_int(dest_parse("fe80::2", &d, err, sizeof(err)), 0, "no scope");
+	is_str(d.scope, "", "empty scope");
+	dest_clear(&d);
+	is_str(describe("2001:db8::1%lo"), "error: destination '2001:db8::1%lo': "
+	       "a scope (%IF) goes with an IPv6 link-local address only",
+	       "scope on a global address refused");
+	is_str(describe("10.0.0.1%lo"), "error: destination '10.0.0.1%lo': "
+	       "a scope (%IF) goes with an IPv6 link-local address only",
+	       "scope on IPv4 refused");
+	is_str(describe("fe80::2%no-such-if0"), "error: destination "
+	       "'fe80::2%no-such-if0': no interface 'no-such-if0' on this host "
+	       "('ip link' lists them)", "unknown interface refused");
+	is_str(describe("fe80::2%"), "error: destination 'fe80::2%': no "
+	       "interface '' on this host ('ip link' lists them)",
+	       "empty scope refused");
+}
+
 static void test_mistakes(void)
 {
 	static const struct {
@@ -185,6 +219,7 @@ static void test_lists(void)
 int main(void)
 {
 	test_forms();
+	test_scope();
 	test_mistakes();
 	test_host_resolution();
 	test_lists();
