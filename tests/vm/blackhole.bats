@@ -30,11 +30,10 @@ both_probe() {
 	timeout 120 "$IBAHPROBE" -d "$FABRIC_C_RXE" -g auto probe -c 200 -i 5 -j "b:$port" \
 		>"$BATS_TEST_TMPDIR/c.json" 2>"$BATS_TEST_TMPDIR/c.err" &
 	cpid=$!
+	A_RC=0 C_RC=0
 	timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe -c 200 -i 5 -j "b:$port" \
-		>"$BATS_TEST_TMPDIR/a.json" 2>"$BATS_TEST_TMPDIR/a.err"
-	A_RC=$?
-	wait "$cpid"
-	C_RC=$?
+		>"$BATS_TEST_TMPDIR/a.json" 2>"$BATS_TEST_TMPDIR/a.err" || A_RC=$?
+	wait "$cpid" || C_RC=$?
 	echo "A: status $A_RC, $(jq -c '.[0] | {status, received, lost, late}' "$BATS_TEST_TMPDIR/a.json" 2>&1) $(cat "$BATS_TEST_TMPDIR/a.err")"
 	echo "C: status $C_RC, $(jq -c '.[0] | {status, received, lost, late}' "$BATS_TEST_TMPDIR/c.json" 2>&1) $(cat "$BATS_TEST_TMPDIR/c.err")"
 }
@@ -74,10 +73,12 @@ stop_and_summary() {
 	summary=$(stop_and_summary "$log")
 	"$BATS_TEST_DIRNAME/blackhole-reverse" b "$FABRIC_C_IP4" off
 	echo "serve: $summary"
-	jq -e '.[0] | .received == 0 and .status == "unreachable"' "$BATS_TEST_TMPDIR/c.json"
-	[ "$C_RC" -eq 1 ]
+	# A first: today serve, stuck ~1 s in each failed reverse AH to C, does
+	# not even answer A's rendezvous in time (A exits 3, nothing set up).
+	[ "$A_RC" -eq 0 ] || fail "A: exit status $A_RC while B failed to answer C"
 	jq -e '.[0] | .status == "reachable" and .received == 200 and .lost == 0 and .late == 0' \
 		"$BATS_TEST_TMPDIR/a.json" || fail "A lost probes while B failed to answer C"
-	[ "$A_RC" -eq 0 ]
+	jq -e '.[0] | .received == 0 and .status == "unreachable"' "$BATS_TEST_TMPDIR/c.json"
+	[ "$C_RC" -eq 1 ]
 	jq -e '.dropped.reverse_ah >= 1 and .answered >= 200' <<<"$summary"
 }

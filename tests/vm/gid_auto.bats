@@ -61,7 +61,7 @@ probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" probe "$@"; }
 		.ah_attr.grh.sgid_index == $want and .source.sgid == $src and
 		.status == "reachable" and .received == 3'
 	# -v says which GID and why: the route's netdev.
-	[[ $stderr == *"sgid_index $want "* && $stderr == *"$FABRIC_A_VLAN_NETDEV"* ]] ||
+	[[ $stderr =~ sgid_index\ $want[^0-9] && $stderr == *"$FABRIC_A_VLAN_NETDEV"* ]] ||
 		fail "-v does not name sgid_index $want and $FABRIC_A_VLAN_NETDEV: $stderr"
 }
 
@@ -74,6 +74,6 @@ probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" probe "$@"; }
 	echo "$output" | jq -e --argjson want "$want" --arg src "::ffff:$FABRIC_A_IP4" '.[0] |
 		.ah_attr.grh.sgid_index == $want and .source.sgid == $src and
 		.status == "reachable" and .received == 3'
-	[[ $stderr == *"sgid_index $want "* && $stderr == *"$FABRIC_A_NETDEV"* ]] ||
+	[[ $stderr =~ sgid_index\ $want[^0-9] && $stderr =~ [[:space:]]$FABRIC_A_NETDEV([^.]|$) ]] ||
 		fail "-v does not name sgid_index $want and $FABRIC_A_NETDEV: $stderr"
 }

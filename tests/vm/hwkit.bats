@@ -35,7 +35,7 @@ row() { grep -F "| $1" <<<"$output" | head -n1; }
 	for s in "ports on A: $FABRIC_A_RXE | ok" "ports on B: $FABRIC_B_RXE | ok" \
 		"ah from A to $FABRIC_B_IP4 | ok" "serve on B: $FABRIC_B_RXE | ok" \
 		"probe A -> B | ok" "probe A -> B, hop-limit sweep 1,2,3,64,255 | ok" \
-		"probe A -> B, traffic-class sweep | ok" "check on A | ok | 3 expectations held" \
+		"probe A -> B, traffic-class sweep | ok" "check on A | ok | 4 expectations held" \
 		"capture on B: IPv4 hop limit, traffic class on $FABRIC_B_NETDEV | ok | wire and ibahprobe agree: 64,40" \
 		"serve summary | ok"; do
 		[[ $output == *"| $s"* ]] || fail "no row '| $s'"
