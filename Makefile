@@ -4,6 +4,8 @@
 #   make SANITIZE=1      the same with -fsanitize=address,undefined (in build-san/)
 #   make deps            install build and test dependencies from Debian packages
 #   make check           deps, both builds, every test suite, one summary line
+#                        (the VM suite on both kernel series, 6.1 and 6.12)
+#   make check-vm-all    the VM suite on 6.1 and on 6.12 only
 #   make demo            deps, build, boot the soft-RoCE fabric and run the main job
 #   make install         PREFIX (default /usr/local) and DESTDIR are honoured
 
@@ -44,7 +46,7 @@ TOOL_BIN := $(TOOL_SRC:%.c=$(O)/%)
 LIBA := $(O)/lib/libibahprobe.a
 BIN := $(O)/ibahprobe
 
-.PHONY: all deps check check-build unit cli sim vm demo install clean format bench
+.PHONY: all deps check check-build check-vm-all vm-build unit cli sim vm demo install clean format bench
 all: $(BIN) lib/libibahprobe.a ibahprobe
 
 # The default build is also exposed at the top level, as users expect.
@@ -88,6 +90,13 @@ check: deps
 	$(MAKE) check-build ibahprobe lib/libibahprobe.a
 	$(MAKE) SANITIZE=1 check-build
 	@tools/run-suites
+
+# What the VM suite runs in the guest: ./ibahprobe and the packet injector.
+# tests/vm/run makes this before a suite run, so plain `make` is enough.
+vm-build: ibahprobe $(O)/tests/tools/ud_inject
+
+check-vm-all: deps vm-build
+	@tools/run-suites vm vm-6.12
 
 unit: $(UNIT_BIN)
 	@tools/run-suites unit

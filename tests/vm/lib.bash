@@ -175,3 +175,31 @@ pcap_fields() {
 			(IFS=,; echo "${out[*]}")
 		done
 }
+
+# gid_index_on DEV NETDEV GID: the index of the RoCE v2 GID GID (sysfs form)
+# whose netdev, as the kernel records it in gid_attrs/ndevs, is NETDEV. A
+# VLAN netdev's GIDs sit on the rxe device of its lower veth, each with the
+# VLAN netdev as ndev.
+gid_index_on() {
+	local dev=$1 ndev=$2 want=$3 g i v t n
+	for g in /sys/class/infiniband/"$dev"/ports/1/gids/*; do
+		i=${g##*/}
+		read -r v <"$g" 2>/dev/null || continue
+		[ "$v" = "$want" ] || continue
+		read -r t <"/sys/class/infiniband/$dev/ports/1/gid_attrs/types/$i" 2>/dev/null || continue
+		read -r n <"/sys/class/infiniband/$dev/ports/1/gid_attrs/ndevs/$i" 2>/dev/null || continue
+		[ "$t" = "RoCE v2" ] && [ "$n" = "$ndev" ] || continue
+		echo "$i"
+		return 0
+	done
+	echo "no RoCE v2 GID $want with netdev $ndev on $dev" >&2
+	return 1
+}
+
+# gid_sysfs ADDR4: the IPv4-mapped GID of ADDR4 as sysfs writes it.
+gid_sysfs() {
+	local IFS=.
+	# shellcheck disable=SC2086
+	set -- $1
+	printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$1" "$2" "$3" "$4"
+}
