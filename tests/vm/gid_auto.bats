@@ -52,11 +52,6 @@ probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" probe "$@"; }
 }
 
 @test "-g auto: a destination routed through the VLAN netdev gets the VLAN GID's index, and answers" {
-	# Every endpoint address is local to the guest's one network
-	# namespace, so an unbound route lookup answers "local, dev lo" and
-	# -g auto falls back to the family rule there; the route rule itself
-	# is held by tests/unit/test_sgid_select.c (VLAN netdev tables).
-	skip "the single-namespace VM cannot show a route-following -g auto"
 	local want
 	want=$(gid_index_on "$FABRIC_A_RXE" "$FABRIC_A_VLAN_NETDEV" "$FABRIC_A_VLAN_GID4")
 	run -0 --separate-stderr probe_a -g auto -v -c 3 -t 3000 -j "c-via-vlan:$PORT"
@@ -71,11 +66,6 @@ probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" probe "$@"; }
 }
 
 @test "-g auto: a destination routed through the plain veth gets the plain GID's index" {
-	# Every endpoint address is local to the guest's one network
-	# namespace, so an unbound route lookup answers "local, dev lo" and
-	# -g auto falls back to the family rule there; the route rule itself
-	# is held by tests/unit/test_sgid_select.c (VLAN netdev tables).
-	skip "the single-namespace VM cannot show a route-following -g auto"
 	local want
 	want=$(gid_index_on "$FABRIC_A_RXE" "$FABRIC_A_NETDEV" "$FABRIC_A_GID4")
 	run -0 --separate-stderr probe_a -g auto -v -c 3 -t 3000 -j "c-via-plain:$PORT"
