@@ -26,8 +26,9 @@ const struct opt_spec common_options[] = {
 			 "first with an active port)", COMPLETE_DEVICE, NULL },
 	[OPT_PORT] = { "port", 'P', "N", "port number (default: the first "
 		       "active port)", COMPLETE_NONE, NULL },
-	[OPT_GID_INDEX] = { "gid-index", 'g', "N|auto", "source GID table "
-			    "index, or auto to choose per destination",
+	[OPT_GID_INDEX] = { "gid-index", 'g', "N|auto", "source GID index, "
+			    "or auto: the GID of the route to each "
+			    "destination",
 			    COMPLETE_WORDS, "auto" },
 	[OPT_TIMEOUT] = { "timeout", 't', "MS", "per-query or per-probe "
 			  "deadline in milliseconds (default 1000)",

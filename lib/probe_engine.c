@@ -54,10 +54,18 @@ static bool responder_has_gid(const struct responder_info *info,
 /* The rendezvous' host: the name as given, or the address of the GID. */
 static void rendezvous_host(const struct dest *d, char *host, size_t len)
 {
-	if (d->kind == DEST_HOST)
+	size_t n;
+
+	if (d->kind == DEST_HOST) {
 		snprintf(host, len, "%s", d->name);
-	else
-		gid_format_address(&d->gid, host, len);
+		return;
+	}
+	gid_format_address(&d->gid, host, len);
+	/* A link-local address means nothing without its interface:
+	 * getaddrinfo takes the scope as "fe80::2%eth1". */
+	n = strlen(host);
+	if (d->scope[0] && n < len)
+		snprintf(host + n, len - n, "%%%s", d->scope);
 }
 
 /* With --qpn there is no rendezvous: the destination itself must say
