@@ -35,10 +35,26 @@ teardown_file() {
 	run -1 timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe -c 10 \
 		-i 100 -t 150 -j b:18571 d:18572
 	ip netns exec r2 tc qdisc del dev r2-d root
+	echo "$output" | jq -c '.[] | {dest, status, received, late, duplicates}'
 	echo "$output" | jq -e '
 		(.[] | select(.dest == "b:18571") | .status == "reachable" and
 			.late == 0 and .duplicates == 0) and
 		(.[] | select(.dest == "d:18572") | .status == "unreachable" and
 			.late >= 3 and
 			any(.findings[]; test("^[0-9]+ replies came after the 150 ms deadline")))'
+}
+
+@test "duplicated replies count as duplicates, never as late or received twice" {
+	# netem on R2's link to D duplicates every packet towards D: each
+	# request arrives twice, and each copy is answered. The second reply
+	# to the last probe may come after the run ended: at least 8 of 10.
+	ip netns exec r2 tc qdisc add dev r2-d root netem duplicate 100%
+	run -0 timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe -c 10 \
+		-i 20 -t 1000 -j d:18572
+	ip netns exec r2 tc qdisc del dev r2-d root
+	echo "$output" | jq -c '.[0] | {status, received, lost, late, duplicates, findings}'
+	echo "$output" | jq -e '.[0] | .status == "reachable" and
+		.received == 10 and .lost == 0 and .late == 0 and
+		.duplicates >= 8 and
+		any(.findings[]; test("^[0-9]+ duplicate repl"))'
 }
