@@ -21,6 +21,7 @@
 #include "grh.h"
 #include "monotonic.h"
 #include "output.h"
+#include "parallel.h"
 #include "parse.h"
 #include "pkey_table.h"
 #include "probe_wire.h"
@@ -137,7 +138,8 @@ static int serve_option(int index, const char *arg)
 enum drop_reason {
 	DROP_TRUNCATED, DROP_BAD_MAGIC, DROP_BAD_VERSION, DROP_BAD_KIND,
 	DROP_BAD_LENGTH, DROP_NOT_REQUEST, DROP_RECV_ERROR, DROP_REVERSE_AH,
-	DROP_REVERSE_BUSY, DROP_RATE_LIMIT, DROP_SEND_FAILED, DROP_COUNT,
+	DROP_REVERSE_BUSY, DROP_BAD_GRH, DROP_RATE_LIMIT, DROP_SEND_FAILED,
+	DROP_COUNT,
 };
 
 static const char *const drop_names[DROP_COUNT] = {
@@ -145,7 +147,7 @@ static const char *const drop_names[DROP_COUNT] = {
 	[DROP_BAD_VERSION] = "bad_version", [DROP_BAD_KIND] = "bad_kind",
 	[DROP_BAD_LENGTH] = "bad_length", [DROP_NOT_REQUEST] = "not_request",
 	[DROP_RECV_ERROR] = "recv_error", [DROP_REVERSE_AH] = "reverse_ah",
-	[DROP_REVERSE_BUSY] = "reverse_ah_busy",
+	[DROP_REVERSE_BUSY] = "reverse_ah_busy", [DROP_BAD_GRH] = "bad_grh",
 	[DROP_RATE_LIMIT] = "rate_limited", [DROP_SEND_FAILED] = "send_failed",
 };
 
@@ -173,6 +175,13 @@ struct server {
 	pthread_t renewer;
 	bool renewer_running;
 	atomic_bool renewer_stop, reregister;
+	bool registered;	/* the main thread's copy, for print_ready */
+	/* The port's LID and GID after an event, for the renewer to put in
+	 * the record (it owns s->reg). */
+	pthread_mutex_t reg_lock;
+	bool reg_update;
+	uint16_t new_lid;
+	union ibv_gid new_gid;
 	uint64_t answered;
 	uint64_t dropped[DROP_COUNT];
 	uint64_t repost_failed, send_errors, async_events;
@@ -320,11 +329,14 @@ static void answer(struct server *s, const struct ibv_wc *wc, uint8_t *buf)
 		s->dropped[DROP_RATE_LIMIT]++;
 		return;
 	}
+	/* A GRH we cannot read gives no key that tells its sender from
+	 * others: sharing a reply AH would answer the wrong host. */
 	if (grh_decode_local(buf, wc->wc_flags & IBV_WC_GRH, &local, &grh, err,
 			     sizeof(err))) {
 		diag_verbose(1, "undecodable GRH from qp 0x%x: %s", wc->src_qp,
 			     err);
-		memset(&grh, 0, sizeof(grh));
+		s->dropped[DROP_BAD_GRH]++;
+		return;
 	}
 	observe(s, wc, &grh, &reply.observed);
 	reply.responder_time_ns = monotonic_ns();
@@ -501,7 +513,7 @@ static void print_ready(const struct server *s, const char *bound)
 		out_string("rendezvous", " rendezvous %s", bound);
 	else
 		out_null("rendezvous", " rendezvous %s");
-	out_bool("registered", " registered %s", s->reg.registered);
+	out_bool("registered", " registered %s", s->registered);
 	out_open_array("gids");
 	for (size_t i = 0; i < info->gid_count; i++) {
 		out_open_object(NULL);
@@ -548,6 +560,34 @@ static void print_summary(const struct server *s, const char *why)
 	out_flush_record();
 }
 
+/* A LID or GID change reaches the record: a new GID is a new record (the
+ * old one is deleted, or lapses), a new LID a new Set of the same one. */
+static void take_port_change(struct server *s)
+{
+	char err[DIAG_MSG_MAX * 3];
+	union ibv_gid gid;
+	uint16_t lid;
+	bool update;
+
+	pthread_mutex_lock(&s->reg_lock);
+	update = s->reg_update;
+	s->reg_update = false;
+	gid = s->new_gid;
+	lid = s->new_lid;
+	pthread_mutex_unlock(&s->reg_lock);
+	if (!update || (lid == s->reg.responder.lid &&
+			memcmp(gid.raw, s->reg.responder.gid.raw, 16) == 0))
+		return;
+	if (memcmp(gid.raw, s->reg.responder.gid.raw, 16) != 0 &&
+	    registration_delete(&s->reg, err, sizeof(err)) < 0)
+		diag_warn("%s", err);
+	s->reg.responder.gid = gid;
+	s->reg.responder.lid = lid;
+	s->reg.renew_at_ns = 1;
+	diag_warn("the port's LID or GID changed: registering the record "
+		  "again (LID %u)", lid);
+}
+
 /* The SA record lives as long as its lease: renew it in time; say once
  * when renewing starts failing, and when it works again. */
 static void renew_registration(struct server *s)
@@ -555,6 +595,7 @@ static void renew_registration(struct server *s)
 	char err[DIAG_MSG_MAX * 3];
 	int rc;
 
+	take_port_change(s);
 	/* A client reregister event: the SM lost its records (restart,
 	 * failover) and asks us to register again now. */
 	if (atomic_exchange(&s->reregister, false))
@@ -615,7 +656,8 @@ static int register_responder(struct server *s, const char *bound,
 		r->host[0] = '\0';
 	if (registration_set(&s->reg, err, sizeof(err)))
 		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
-	rc = pthread_create(&s->renewer, NULL, renewer_main, s);
+	s->registered = true;
+	rc = thread_start_signal_free(&s->renewer, renewer_main, s);
 	if (rc)
 		return cli_fail(EXIT_ENVIRONMENT, "cannot start the lease "
 				"renewal thread: %s", strerror(rc));
@@ -683,18 +725,6 @@ static void reload_port(struct server *s)
 	fill_info(s, dev->name);
 }
 
-/* Reply AHs made before a port or GID change may point the wrong way:
- * take them out of the cache (those being made are discarded when they
- * come back, by the epoch), and destroy each once its sends completed. */
-static void drop_reverse_ahs(struct server *s)
-{
-	size_t room = SERVE_AH_CACHE - s->retired_count;
-
-	s->retired_count += reverse_cache_drop_ready(
-		&s->reverse, s->retired + s->retired_count, room);
-	s->epoch++;
-}
-
 static void reap_retired(struct server *s)
 {
 	size_t kept = 0;
@@ -706,6 +736,43 @@ static void reap_retired(struct server *s)
 			s->retired[kept++] = s->retired[i];
 	}
 	s->retired_count = kept;
+}
+
+/* Reply AHs made before a port or GID change may point the wrong way:
+ * take them out of the cache (those being made are discarded when they
+ * come back, by the epoch), and destroy each once its sends completed. */
+static void drop_reverse_ahs(struct server *s)
+{
+	size_t n;
+
+	do {
+		if (s->retired_count == SERVE_AH_CACHE) {
+			/* Rare: a second change while the first one's AHs
+			 * still have sends out. Wait for them here. */
+			ud_drain_sends(&s->ep, 1000, NULL, NULL);
+			reap_retired(s);
+			if (s->retired_count == SERVE_AH_CACHE)
+				break;
+		}
+		n = reverse_cache_drop_ready(
+			&s->reverse, s->retired + s->retired_count,
+			SERVE_AH_CACHE - s->retired_count);
+		s->retired_count += n;
+	} while (n > 0);
+	s->epoch++;
+}
+
+
+/* The record carries the port's GID 0 and LID (registration_open). */
+static void note_port_for_renewer(struct server *s)
+{
+	pthread_mutex_lock(&s->reg_lock);
+	for (size_t i = 0; i < s->port->gid_count; i++)
+		if (s->port->gids[i].index == 0)
+			s->new_gid = s->port->gids[i].gid;
+	s->new_lid = s->port->lid;
+	s->reg_update = true;
+	pthread_mutex_unlock(&s->reg_lock);
 }
 
 /* Asynchronous events of the device (ibv_get_async_event(3)): port and
@@ -747,6 +814,8 @@ static void handle_async_event(struct server *s)
 				  ? " (no replies until the port is up)" : "");
 		drop_reverse_ahs(s);
 		reload_port(s);
+		if (s->renewer_running)
+			note_port_for_renewer(s);
 		if (type == IBV_EVENT_CLIENT_REREGISTER ||
 		    type == IBV_EVENT_SM_CHANGE)
 			atomic_store(&s->reregister, true);
@@ -861,14 +930,19 @@ static int open_responder(struct server *s, char *err, size_t len)
  * the sends that use them, or after the QP when those never finish. */
 static void close_responder(struct server *s)
 {
+	struct reverse_retired left[32];
+	size_t n;
+
 	ah_workers_stop(&s->workers);
-	if (s->reverse.entries)
-		drop_reverse_ahs(s);
 	if (s->ep.qp && ud_drain_sends(&s->ep, 1000, NULL, NULL))
 		ud_endpoint_destroy_qp(&s->ep);
 	for (size_t i = 0; i < s->retired_count; i++)
 		ibv_destroy_ah(s->retired[i].ah);
 	s->retired_count = 0;
+	while (s->reverse.entries &&
+	       (n = reverse_cache_drop_ready(&s->reverse, left, 32)) > 0)
+		for (size_t i = 0; i < n; i++)
+			ibv_destroy_ah(left[i].ah);
 	reverse_cache_free(&s->reverse);
 	ud_endpoint_close(&s->ep);
 	free(s->local_gids);
@@ -877,7 +951,8 @@ static void close_responder(struct server *s)
 
 static int serve_run(const struct common_opts *common, int argc, char **argv)
 {
-	struct server s = { .listen_fd = -1 };
+	struct server s = { .listen_fd = -1,
+			    .reg_lock = PTHREAD_MUTEX_INITIALIZER };
 	struct sigaction sa = { .sa_handler = on_signal };
 	char err[DIAG_MSG_MAX], bound[128] = "";
 	const char *why = "?";

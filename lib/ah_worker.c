@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "ah_worker.h"
+#include "parallel.h"
 #include "reverse_ah.h"
 
 void ah_job_run(struct ibv_context *context, struct ibv_pd *pd,
@@ -79,8 +80,8 @@ int ah_workers_start(struct ah_workers *w, struct ibv_context *context,
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->work, NULL);
 	for (; w->threads < AH_WORKER_THREADS; w->threads++) {
-		int rc = pthread_create(&w->tids[w->threads], NULL, worker_main,
-					w);
+		int rc = thread_start_signal_free(&w->tids[w->threads],
+						  worker_main, w);
 
 		if (rc) {
 			snprintf(err, errlen, "cannot start an AH worker: %s",

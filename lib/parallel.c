@@ -1,6 +1,7 @@
 /* A fixed set of threads taking job indices from a shared counter: see
  * parallel.h. */
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 
 #include "parallel.h"
@@ -35,9 +36,23 @@ void parallel_for(size_t n, unsigned max_threads,
 	/* The caller is one of the workers; a thread that cannot be
 	 * started only means fewer at once. */
 	while (started + 1 < want &&
-	       pthread_create(&threads[started], NULL, worker, &w) == 0)
+	       thread_start_signal_free(&threads[started], worker, &w) == 0)
 		started++;
 	worker(&w);
 	for (size_t t = 0; t < started; t++)
 		pthread_join(threads[t], NULL);
+}
+
+int thread_start_signal_free(pthread_t *thread, void *(*fn)(void *),
+			     void *arg)
+{
+	sigset_t all, old;
+	int rc;
+
+	/* The new thread inherits the mask in force when it is created. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	rc = pthread_create(thread, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
 }

@@ -4,6 +4,7 @@
 #ifndef IBAHPROBE_PARALLEL_H
 #define IBAHPROBE_PARALLEL_H
 
+#include <pthread.h>
 #include <stddef.h>
 
 #define PARALLEL_MAX_THREADS 32
@@ -14,5 +15,12 @@
  * turn. */
 void parallel_for(size_t n, unsigned max_threads,
 		  void (*job)(size_t i, void *arg), void *arg);
+
+/* pthread_create with SIGINT, SIGTERM and the other asynchronous signals
+ * blocked in the new thread: they reach the main thread, whose poll()
+ * they must interrupt, and never a helper in the middle of a system
+ * call. Returns 0 or an errno. */
+int thread_start_signal_free(pthread_t *thread, void *(*fn)(void *),
+			     void *arg);
 
 #endif

@@ -577,6 +577,15 @@ static struct probe_in_flight *flight_slot(struct probe_session *s)
 	return NULL;
 }
 
+/* The kernel's rdma_link_local_addr, which ib_resolve_unicast_gid_dmac
+ * asks: fe80::/64 exactly, narrower than the fe80::/10 of IPv6. */
+static bool kernel_link_local(const union ibv_gid *gid)
+{
+	static const uint8_t prefix[8] = { 0xfe, 0x80 };
+
+	return memcmp(gid->raw, prefix, sizeof(prefix)) == 0;
+}
+
 static enum hop_limit_rule cell_hop_limit_rule(const struct probe_session *s,
 					       const struct probe_cell *c,
 					       char *why, size_t len)
@@ -587,7 +596,7 @@ static enum hop_limit_rule cell_hop_limit_rule(const struct probe_session *s,
 		.provider = s->provider,
 		.link_layer = s->facts.link_layer,
 		.sgid_roce_v1 = sgid && sgid->kind == GID_KIND_ROCE_V1,
-		.dgid_link_local = gid_is_link_local(&c->attr.grh.dgid),
+		.dgid_link_local = kernel_link_local(&c->attr.grh.dgid),
 	};
 
 	return provider_hop_limit_rule(&in, why, len);
@@ -878,7 +887,9 @@ int probe_session_run(struct probe_session *s,
 		if (!more && !any_in_flight(s))
 			break;
 		n = ud_poll(&s->ep, wcs, POLL_BATCH,
-			    (int)((next_event_ns(s, now, can_send) - now +
+			    (int)((next_event_ns(s, now,
+						 can_send && !window_full) -
+				   now +
 				   999999) / 1000000));
 		if (n < 0)
 			return n;

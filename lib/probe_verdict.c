@@ -96,7 +96,9 @@ static void judge_hop_limit_sent(const struct verdict_input *in,
 		bool ah_fits = arrived <= asked;
 		bool route_fits = route >= 0 && arrived <= route;
 
-		if (ah_fits && route_fits && route != asked)
+		/* Without the route's value the route's cannot be ruled
+		 * out: a hop count would be a guess. */
+		if (route < 0 || (ah_fits && route_fits && route != asked))
 			break;
 		if (ah_fits)
 			sent_from(v, HOP_LIMIT_FROM_AH, asked);

@@ -61,6 +61,13 @@ static const struct {
 
 enum provider provider_identify(const struct provider_facts *facts)
 {
+	/* The software providers first: before Linux 5.11 rxe and siw set
+	 * their ib_device's parent to the NIC they run on
+	 * (rxe_dma_device), so the driver link names mlx5_core or hns3. */
+	if (facts->vendor_id == 0xffffff)
+		return PROVIDER_RXE;
+	if (facts->vendor_id == 0x626d74)
+		return PROVIDER_SIW;
 	if (facts->driver && facts->driver[0])
 		for (size_t i = 0; i < sizeof(by_driver) / sizeof(by_driver[0]);
 		     i++)

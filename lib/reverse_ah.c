@@ -10,7 +10,7 @@ void reverse_key_build(const struct ibv_wc *wc, const struct grh_fields *grh,
 {
 	memset(key, 0, sizeof(*key));
 	key->slid = wc->slid;
-	key->sl = provider_wc_sl_is_sl(link_layer) ? wc->sl : asked_sl;
+	key->sl = provider_wc_sl_is_sl(link_layer) ? wc->sl : asked_sl & 0xf;
 	key->dlid_path_bits = wc->dlid_path_bits;
 	if (!grh || !grh->present)
 		return;
@@ -40,7 +40,8 @@ void reverse_ah_finish(struct ibv_ah_attr *attr, enum link_layer link_layer,
 	if (attr->is_global)
 		attr->grh.hop_limit = REVERSE_HOP_LIMIT;
 	if (link_layer == LINK_LAYER_ETHERNET) {
-		attr->sl = asked_sl;
+		/* The SL byte comes off the wire: 4 bits at most. */
+		attr->sl = asked_sl & 0xf;
 		attr->dlid = 0;
 		attr->src_path_bits = 0;
 	}

@@ -139,6 +139,14 @@ static void test_provider_rules(void)
 	in.hop_limit_rule = HOP_LIMIT_RULE_UNKNOWN;
 	verdict_judge(&in, &v);
 	is_int(v.hops, 2, "asked = route = 64: either way 2 hops");
+	/* Unknown provider, route lookup failed: 255 asked, 62 arrived;
+	 * the route's 64 may have left as well as the AH's 255. */
+	in = reached(255, 62);
+	in.link_ethernet = true;
+	in.hop_limit_rule = HOP_LIMIT_RULE_UNKNOWN;
+	verdict_judge(&in, &v);
+	is_int(v.hops, -1, "unknown provider, unknown route: no hop count "
+	       "(not 193)");
 }
 
 /* wc.sl is judged only when the responder says it is an SL (IB). */

@@ -22,6 +22,8 @@ static void test_identify(void)
 	is_int(id("bnxt_en", 0x14e4), PROVIDER_BNXT_RE, "bnxt_en: bnxt_re");
 	is_int(id("hns3", 0x19e5), PROVIDER_HNS, "hns3: hns");
 	is_int(id("", 0xffffff), PROVIDER_RXE, "no parent, 0xffffff: rxe");
+	is_int(id("mlx5_core", 0xffffff), PROVIDER_RXE,
+	       "rxe on a ConnectX before 5.11 (parent = the NIC): still rxe");
 	is_int(id(NULL, 0x626d74), PROVIDER_SIW, "siw");
 	is_int(id("", 0x1234), PROVIDER_UNKNOWN, "anything else: unknown");
 	is_int(id("somenic", 0x1234), PROVIDER_UNKNOWN, "unknown driver too");
