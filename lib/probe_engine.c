@@ -894,6 +894,9 @@ int probe_session_run(struct probe_session *s,
 		if (n < 0)
 			return n;
 		now = monotonic_ns();
+		/* Deadlines first: a reply that comes after its probe's
+		 * deadline is late, even when the two land in one wake-up. */
+		expire(s, now);
 		for (int i = 0; i < n; i++) {
 			if (wcs[i].status != IBV_WC_SUCCESS &&
 			    completion_failed(s, &wcs[i]))
