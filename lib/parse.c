@@ -58,7 +58,11 @@ int parse_u64(const char *text, const char *what, uint64_t min, uint64_t max,
 	}
 	errno = 0;
 	if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-		if (!isxdigit((unsigned char)text[2])) {
+		/* strtoull would take a second "0x" ("0x0x28"): only hex
+		 * digits may follow the prefix. */
+		if (!isxdigit((unsigned char)text[2]) ||
+		    strspn(text + 2, "0123456789abcdefABCDEF") !=
+			    strlen(text + 2)) {
 			range_message(err, errlen, text, what, min, max,
 				      "is not a number");
 			return -1;
@@ -193,27 +197,39 @@ int parse_gid(const char *text, union ibv_gid *gid, char *err, size_t errlen)
 	return -1;
 }
 
-static int value_list_add(struct value_list *list, size_t max_count,
-			  uint32_t value, const char *what, char *err,
-			  size_t errlen)
-{
-	uint32_t *grown;
-	size_t i;
+/* Values seen so far, for dropping repeats in constant time: a bitmap
+ * over min..max, so a long list ("0-4095,0-4095,...") stays linear. */
+struct seen_values {
+	uint8_t *bits;
+	uint32_t min;
+	size_t capacity;	/* of list->values */
+};
 
-	for (i = 0; i < list->count; i++)
-		if (list->values[i] == value)
-			return 0;
+static int value_list_add(struct value_list *list, struct seen_values *seen,
+			  size_t max_count, uint32_t value, const char *what,
+			  char *err, size_t errlen)
+{
+	uint32_t bit = value - seen->min;
+
+	if (seen->bits[bit / 8] & (1u << bit % 8))
+		return 0;
 	if (list->count >= max_count) {
 		snprintf(err, errlen, "%s list has more than %zu values", what,
 			 max_count);
 		return -1;
 	}
-	grown = realloc(list->values, (list->count + 1) * sizeof(*grown));
-	if (!grown) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
+	if (list->count == seen->capacity) {
+		size_t want = seen->capacity ? seen->capacity * 2 : 16;
+		uint32_t *grown = realloc(list->values, want * sizeof(*grown));
+
+		if (!grown) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		list->values = grown;
+		seen->capacity = want;
 	}
-	list->values = grown;
+	seen->bits[bit / 8] |= (uint8_t)(1u << bit % 8);
 	list->values[list->count++] = value;
 	return 0;
 }
@@ -224,6 +240,7 @@ int parse_value_list(const char *text, const char *what, uint32_t min,
 {
 	char *copy, *item, *save = NULL, *dash;
 	uint32_t first, last, v;
+	struct seen_values seen = { .min = min };
 	int rc = -1;
 
 	list->count = 0;
@@ -234,7 +251,11 @@ int parse_value_list(const char *text, const char *what, uint32_t min,
 		return -1;
 	}
 	copy = strdup(text);
-	if (!copy) {
+	/* Lists are of 8- and 20-bit fields: at most 128 KiB of bits. */
+	seen.bits = calloc(((size_t)max - min) / 8 + 1, 1);
+	if (!copy || !seen.bits) {
+		free(copy);
+		free(seen.bits);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -263,8 +284,8 @@ int parse_value_list(const char *text, const char *what, uint32_t min,
 			goto out;
 		}
 		for (v = first;; v++) {
-			if (value_list_add(list, max_count, v, what, err,
-					   errlen))
+			if (value_list_add(list, &seen, max_count, v, what,
+					   err, errlen))
 				goto out;
 			if (v == last)
 				break;
@@ -273,6 +294,7 @@ int parse_value_list(const char *text, const char *what, uint32_t min,
 	rc = 0;
 out:
 	free(copy);
+	free(seen.bits);
 	if (rc)
 		value_list_free(list);
 	return rc;

@@ -43,7 +43,8 @@ int parse_gid(const char *text, union ibv_gid *gid, char *err, size_t errlen);
 
 /* A list of values and inclusive ranges, "0-3,7" or "0x28,0x48", each
  * checked against [min, max]. Values are expanded in the order given,
- * duplicates dropped; at most max_count of them. */
+ * duplicates dropped; at most max_count of them. For fields of up to
+ * about 24 bits: repeats are found in a bitmap of max - min + 1 bits. */
 struct value_list {
 	size_t count;
 	uint32_t *values;

@@ -39,7 +39,8 @@ static void test_numbers(void)
 	       "overflow is out of range, not garbage");
 
 	static const char *const junk[] = { " 1", "1 ", "+1", "-0", "-1", "1e3",
-					    "0x", "x1", "1.0", "0x1g", "١" };
+					    "0x", "x1", "1.0", "0x1g", "١",
+					    "0x0x5", "0X0x5", "0x 5" };
 	for (size_t i = 0; i < sizeof(junk) / sizeof(*junk); i++) {
 		char want[DIAG_MSG_MAX];
 
@@ -200,6 +201,26 @@ static void test_lists(void)
 					sizeof(err)), -1, "list '%s' refused",
 		       bad[i]);
 		is_int(list.count, 0, "and left empty");
+	}
+	/* A long list of repeats: each value once, in first-seen order
+	 * (linear: the repeats cost a bit test each). */
+	{
+		size_t n = 1000, len = n * 7 + 1;
+		char *text = malloc(len);
+		bool ordered = true;
+
+		text[0] = '\0';
+		for (size_t i = 0; i < n; i++)
+			strcat(text, i ? ",0-4095" : "0-4095");
+		is_int(parse_value_list(text, "fl", 0, 0xfffff, 4096, &list,
+					err, sizeof(err)), 0,
+		       "'0-4095' a thousand times");
+		is_int(list.count, 4096, "4096 distinct values");
+		for (size_t i = 0; i < list.count; i++)
+			ordered = ordered && list.values[i] == i;
+		ok(ordered, "in first-seen order");
+		value_list_free(&list);
+		free(text);
 	}
 	is_int(parse_value_list("0-255", "tc", 0, 255, 100, &list, err,
 				sizeof(err)), -1, "more values than allowed");
