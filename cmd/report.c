@@ -3,6 +3,7 @@
  * as text, JSON, an SVG heat map or an HTML page. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,16 +113,66 @@ static int read_inputs(struct report *r, int argc, char **argv)
 	return 0;
 }
 
+static int write_all(int fd, const char *data, size_t len)
+{
+	for (size_t done = 0; done < len;) {
+		ssize_t n = write(fd, data + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/* A FIFO or a device is written through, as the shell's > would: there
+ * is nothing to replace. */
+static int write_through(const char *path, const char *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC), saved;
+
+	if (fd < 0 || write_all(fd, data, len)) {
+		saved = errno;
+		if (fd >= 0)
+			close(fd);
+		return cli_fail(EXIT_ENVIRONMENT, "cannot write %s: %s", path,
+				strerror(saved));
+	}
+	if (close(fd))
+		return cli_fail(EXIT_ENVIRONMENT, "cannot write %s: %s", path,
+				strerror(errno));
+	return 0;
+}
+
 /* Temp file in the same directory, then rename: a web server or a reader
- * of FILE sees the old report or the new one, never half of one. */
+ * of FILE sees the old report or the new one, never half of one. An
+ * existing file keeps its mode and owner; a symbolic link is never
+ * replaced by a file (its target would silently stop being updated). */
 static int write_atomically(const char *path, const char *data, size_t len)
 {
 	size_t plen = strlen(path);
-	char *tmp = malloc(plen + 8);
-	mode_t mask = umask(0);
+	char *tmp;
+	mode_t mask = umask(0), mode;
+	struct stat old;
+	bool exists;
 	int fd = -1, saved;
 
 	umask(mask);
+	exists = lstat(path, &old) == 0;
+	if (exists && S_ISLNK(old.st_mode))
+		return cli_usage_error("-o %s is a symbolic link: give the "
+				       "file it points to, which is then "
+				       "replaced", path);
+	if (exists && S_ISDIR(old.st_mode))
+		return cli_usage_error("-o %s is a directory: give a file "
+				       "name", path);
+	if (exists && (S_ISFIFO(old.st_mode) || S_ISCHR(old.st_mode) ||
+		       S_ISBLK(old.st_mode) || S_ISSOCK(old.st_mode)))
+		return write_through(path, data, len);
+	mode = exists ? old.st_mode & 07777 : 0666 & ~mask;
+	tmp = malloc(plen + 8);
 	if (!tmp)
 		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
 	snprintf(tmp, plen + 8, "%s.XXXXXX", path);
@@ -132,16 +183,26 @@ static int write_atomically(const char *path, const char *data, size_t len)
 		return cli_fail(EXIT_ENVIRONMENT, "cannot write %s: %s", path,
 				strerror(saved));
 	}
-	for (size_t done = 0; done < len;) {
-		ssize_t n = write(fd, data + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			goto fail;
-		done += (size_t)n;
+	if (write_all(fd, data, len))
+		goto fail;
+	/* Owner first: chown clears the set-id bits that fchmod sets. A
+	 * file of another owner that we may not give away is written in
+	 * place instead, which keeps its owner but is not atomic. */
+	if (exists && (old.st_uid != geteuid() || old.st_gid != getegid()) &&
+	    fchown(fd, old.st_uid, old.st_gid)) {
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		diag_warn("cannot give the new %s to its owner (uid %u): "
+			  "rewriting it in place", path,
+			  (unsigned)old.st_uid);
+		fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 || write_all(fd, data, len) || close(fd))
+			return cli_fail(EXIT_ENVIRONMENT, "cannot write %s: %s",
+					path, strerror(errno));
+		return 0;
 	}
-	if (fchmod(fd, 0666 & ~mask) || fsync(fd) || close(fd)) {
+	if (fchmod(fd, mode) || fsync(fd) || close(fd)) {
 		fd = -1;
 		goto fail;
 	}

@@ -184,6 +184,36 @@ FOUR=("$DATA/report-node01.jsonl" "$DATA/report-node02.jsonl"
 		fail "$stderr"
 }
 
+@test "-o never replaces a symlink or a directory (exit 2), writes through a FIFO, keeps mode and owner" {
+	local d=$BATS_TEST_TMPDIR/o
+	mkdir "$d"
+	echo target >"$d/target.html"
+	ln -s target.html "$d/link.html"
+	run -2 --separate-stderr "$IBAHPROBE" report --html -o "$d/link.html" "${FOUR[@]}"
+	[ -z "$output" ] && [[ $stderr == *"link.html is a symbolic link"* ]] || fail "$stderr"
+	[ -L "$d/link.html" ] && [ "$(cat "$d/target.html")" = target ] ||
+		fail "the link or its target was touched"
+	run -2 --separate-stderr "$IBAHPROBE" report --svg -o "$d" "${FOUR[@]}"
+	[[ $stderr == *"is a directory"* ]] || fail "$stderr"
+	# A FIFO gets the document, as > would give it.
+	mkfifo "$d/fifo"
+	cat "$d/fifo" >"$d/from-fifo" &
+	run -1 --separate-stderr "$IBAHPROBE" report --svg -o "$d/fifo" "${FOUR[@]}"
+	wait
+	[ -p "$d/fifo" ] || fail "the FIFO was replaced"
+	grep -q '<svg' "$d/from-fifo" || fail "nothing came through the FIFO"
+	# An existing file keeps its mode, and (as root) its owner.
+	echo old >"$d/kept.html"
+	chmod 0640 "$d/kept.html"
+	if [ "$(id -u)" -eq 0 ]; then chown nobody "$d/kept.html"; fi
+	run -1 --separate-stderr "$IBAHPROBE" report --html -o "$d/kept.html" "${FOUR[@]}"
+	head -n 1 "$d/kept.html" | grep -qx '<!DOCTYPE html>' || fail "not written"
+	[ "$(stat -c %a "$d/kept.html")" = 640 ] || fail "mode $(stat -c %a "$d/kept.html")"
+	if [ "$(id -u)" -eq 0 ]; then
+		[ "$(stat -c %U "$d/kept.html")" = nobody ] || fail "owner $(stat -c %U "$d/kept.html")"
+	fi
+}
+
 @test "conflicting options: exit 2, the reason on stderr, nothing on stdout" {
 	run -2 --separate-stderr "$IBAHPROBE" report --svg --html "${FOUR[@]}"
 	[ -z "$output" ] && [[ $stderr == *"--svg and --html exclude each other"* ]]
