@@ -6,10 +6,14 @@
 
 #include "checklist.h"
 #include "diag.h"
+#include "line_reader.h"
 #include "parse.h"
 #include "ud_endpoint.h"
 
 #define LINE_MAX_BYTES 4096
+/* A checklist of more lines than this is a mistake (/dev/zero, an
+ * endless pipe), not a fabric. */
+#define CHECKLIST_MAX_LINES 100000
 #define ENTRY_MAX_WORDS 64
 #define WORD_MAX_BYTES 256
 
@@ -482,27 +486,25 @@ int checklist_add_line(struct checklist *list, const char *text,
 int checklist_read(struct checklist *list, FILE *in, const char *label,
 		   char *err, size_t errlen)
 {
-	char *text = NULL, msg[DIAG_MSG_MAX * 2];
-	size_t cap = 0;
-	ssize_t len;
-	unsigned line = 0;
+	struct line_reader lines;
+	char msg[DIAG_MSG_MAX * 2];
+	int rc;
 
-	errno = 0;
-	while ((len = getline(&text, &cap, in)) >= 0) {
-		line++;
-		if (len > 0 && text[len - 1] == '\n')
-			text[len - 1] = '\0';
-		if (checklist_add_line(list, text, line, msg, sizeof(msg))) {
+	if (line_reader_init(&lines, in, label, LINE_MAX_BYTES - 1,
+			     CHECKLIST_MAX_LINES)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	while ((rc = line_reader_next(&lines, err, errlen)) > 0) {
+		if (checklist_add_line(list, lines.buf, (unsigned)lines.line,
+				       msg, sizeof(msg))) {
 			snprintf(err, errlen, "%s:%s", label, msg);
-			free(text);
-			checklist_free(list);
-			return -1;
+			rc = -1;
+			break;
 		}
 	}
-	free(text);
-	if (ferror(in)) {
-		snprintf(err, errlen, "%s: cannot read: %s", label,
-			 strerror(errno ? errno : EIO));
+	line_reader_free(&lines);
+	if (rc < 0) {
 		checklist_free(list);
 		return -1;
 	}

@@ -71,7 +71,8 @@ struct checklist {
 };
 
 /* Parses a whole checklist. On error returns -1 with err as
- * "LABEL:LINE:COLUMN: what is wrong" and frees what it built. */
+ * "LABEL:LINE:COLUMN: what is wrong" and frees what it built. Lines are of
+ * 4095 characters at most, without NUL bytes, 100,000 at most. */
 int checklist_read(struct checklist *list, FILE *in, const char *label,
 		   char *err, size_t errlen);
 /* Parses one line (no newline) as line number `line`; an empty or

@@ -8,10 +8,14 @@
 
 #include "dest.h"
 #include "diag.h"
+#include "line_reader.h"
 #include "parse.h"
 
 /* Longest spec we accept: a node description is at most 64 bytes. */
 #define DEST_TEXT_MAX 256
+/* A list file of more lines than this is a mistake (/dev/zero, an
+ * endless pipe), not a fabric. */
+#define DEST_LIST_MAX_LINES 1000000
 
 const char *dest_kind_name(enum dest_kind kind)
 {
@@ -316,21 +320,21 @@ int dest_list_add(struct dest_list *list, const char *text, char *err,
 int dest_list_read(struct dest_list *list, FILE *in, const char *label,
 		   char *err, size_t errlen)
 {
-	char line[DEST_TEXT_MAX + 2], msg[DIAG_MSG_MAX];
-	unsigned int lineno = 0;
+	struct line_reader lines;
+	char msg[DIAG_MSG_MAX];
 	char *start, *end;
+	int rc;
 
-	while (fgets(line, sizeof(line), in)) {
-		lineno++;
-		if (!strchr(line, '\n') && !feof(in)) {
-			snprintf(err, errlen, "%s:%u: line is longer than %d "
-				 "characters", label, lineno, DEST_TEXT_MAX);
-			return -1;
-		}
-		end = strchr(line, '#');
+	if (line_reader_init(&lines, in, label, DEST_TEXT_MAX,
+			     DEST_LIST_MAX_LINES)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	while ((rc = line_reader_next(&lines, err, errlen)) > 0) {
+		end = strchr(lines.buf, '#');
 		if (end)
 			*end = '\0';
-		for (start = line; isspace((unsigned char)*start); start++)
+		for (start = lines.buf; isspace((unsigned char)*start); start++)
 			;
 		end = start + strlen(start);
 		while (end > start && isspace((unsigned char)end[-1]))
@@ -338,16 +342,14 @@ int dest_list_read(struct dest_list *list, FILE *in, const char *label,
 		if (!*start)
 			continue;
 		if (dest_list_add(list, start, msg, sizeof(msg))) {
-			snprintf(err, errlen, "%s:%u: %s", label, lineno, msg);
-			return -1;
+			snprintf(err, errlen, "%s:%lu: %s", label, lines.line,
+				 msg);
+			rc = -1;
+			break;
 		}
 	}
-	if (ferror(in)) {
-		snprintf(err, errlen, "cannot read %s: %s", label,
-			 strerror(errno));
-		return -1;
-	}
-	return 0;
+	line_reader_free(&lines);
+	return rc < 0 ? -1 : 0;
 }
 
 int dest_list_collect(struct dest_list *list, int argc, char **argv,
@@ -367,7 +369,7 @@ int dest_list_collect(struct dest_list *list, int argc, char **argv,
 			 file, strerror(errno));
 		return -1;
 	}
-	rc = dest_list_read(list, in, strcmp(file, "-") ? file : "(stdin)",
+	rc = dest_list_read(list, in, strcmp(file, "-") ? file : "<stdin>",
 			    err, errlen);
 	if (in != stdin)
 		fclose(in);

@@ -56,7 +56,8 @@ struct dest_list {
 int dest_list_add(struct dest_list *list, const char *text, char *err,
 		  size_t errlen);
 /* One spec per line; '#' starts a comment, blank lines are skipped. Errors
- * name the file (label) and line. */
+ * name the file (label) and line: a line over 256 characters, a NUL byte
+ * (with its column), more than 1,000,000 lines. */
 int dest_list_read(struct dest_list *list, FILE *in, const char *label,
 		   char *err, size_t errlen);
 /* The destinations of a command line: the operands, then the lines of

@@ -52,7 +52,7 @@ TABLE
 	run -2 --separate-stderr "$IBAHPROBE" path -f "$BATS_TEST_TMPDIR/dests"
 	[[ $stderr == *"$BATS_TEST_TMPDIR/dests:3: lid '0'"* ]] || fail "$stderr"
 	run -2 --separate-stderr bash -c "printf 'lid:1\n\nlid:0\n' | '$IBAHPROBE' path -f -"
-	[[ $stderr == *"(stdin):3: lid '0'"* ]] || fail "$stderr"
+	[[ $stderr == *"<stdin>:3: lid '0'"* ]] || fail "$stderr"
 }
 
 @test "no InfiniBand port: exit 3, clear message, JSON error with -j" {

@@ -264,7 +264,7 @@ bad_input() {
 
 @test "empty input, an empty file, a missing file, a directory: exit 2" {
 	bad_input "$DATA/report-empty.jsonl:1: no probe results (empty input)" "${FOUR[0]}" "$DATA/report-empty.jsonl"
-	bad_input "stdin:1: no probe results (empty input)" </dev/null
+	bad_input "<stdin>:1: no probe results (empty input)" </dev/null
 	bad_input "cannot open $DATA/no-such-file.jsonl: No such file or directory" "$DATA/no-such-file.jsonl"
 	bad_input "cannot read $DATA: Is a directory" "$DATA"
 }
