@@ -158,6 +158,7 @@ static int run_probes(const struct common_opts *common,
 	if (rc)
 		return cli_fail(EXIT_ENVIRONMENT, "polling completions failed: "
 				"%s", strerror(-rc));
+	probe_session_recheck(s);
 	probe_session_judge(s);
 	for (size_t i = 0; i < list->count; i++) {
 		const struct probe_target *t;

@@ -458,6 +458,7 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 					   strerror(-rc));
 		goto out;
 	}
+	probe_session_recheck(&s);
 	probe_session_judge(&s);
 	if (!opts.jsonl)
 		out_open_array(NULL);

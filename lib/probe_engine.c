@@ -191,6 +191,7 @@ void probe_session_init(struct probe_session *s, const struct device_info *dev,
 			const struct port_info *port)
 {
 	ah_port_facts_from_port(port, &s->facts);
+	s->port_mtu = port->active_mtu;
 	s->device = dev->name;
 	if (gethostname(s->hostname, sizeof(s->hostname) - 1))
 		snprintf(s->hostname, sizeof(s->hostname), "unknown");
@@ -619,6 +620,13 @@ static void judge(struct probe_session *s, struct probe_cell *c)
 		.late_max_ns = c->late_max_ns,
 		.timeout_ms = s->settings.timeout_ms,
 		.duplicates = c->duplicates,
+		.size = s->settings.size,
+		.port_mtu = s->port_mtu,
+		.rendezvous_answered = c->target->rechecked &&
+				       c->target->rendezvous_again,
+		.responder_restarted = c->target->restarted,
+		.old_qpn = c->target->info.qpn,
+		.new_qpn = c->target->new_qpn,
 		.observed_valid = c->observed_valid,
 		.observed = c->last_reply.observed,
 		.known_hops = c->target->known_hops,
@@ -917,6 +925,45 @@ int probe_session_run(struct probe_session *s,
 	 * taken (late or duplicate), not thrown away before the verdicts. */
 	ud_drain_sends(&s->ep, 1000, drained_reply, s);
 	return 0;
+}
+
+static bool target_lost_probes(const struct probe_session *s, size_t i)
+{
+	const struct probe_target *t = s->cells[i].target;
+
+	for (size_t k = i; k < s->cell_count && s->cells[k].target == t; k++)
+		if (s->cells[k].ah && s->cells[k].received < s->cells[k].sent)
+			return true;
+	return false;
+}
+
+static void recheck_run(size_t i, void *arg)
+{
+	struct probe_session *s = arg;
+	struct probe_target *t = s->cells[i].target;
+	struct responder_info again;
+	char host[GID_TEXT_MAX + IF_NAMESIZE + 1], err[DIAG_MSG_MAX * 2];
+
+	if (!starts_run(s, i) || !t->ready || !t->from_rendezvous ||
+	    !target_lost_probes(s, i))
+		return;
+	rendezvous_host(t->dest, host, sizeof(host));
+	t->rechecked = true;
+	if (rendezvous_query(host, t->dest->has_port ? t->dest->port
+						     : RENDEZVOUS_DEFAULT_PORT,
+			     s->settings.timeout_ms, &again, err,
+			     sizeof(err)))
+		return;
+	t->rendezvous_again = true;
+	if (again.qpn != t->info.qpn) {
+		t->restarted = true;
+		t->new_qpn = again.qpn;
+	}
+}
+
+void probe_session_recheck(struct probe_session *s)
+{
+	for_each_target(s, recheck_run);
 }
 
 void probe_session_judge(struct probe_session *s)

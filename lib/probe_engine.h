@@ -57,6 +57,10 @@ struct probe_target {
 	char error[DIAG_MSG_MAX * 2];
 	struct responder_info info;
 	bool from_rendezvous;	/* info is a rendezvous answer */
+	/* Asked again after a run with loss: the responder answered with
+	 * another QPN (it restarted), or answered at all. */
+	bool rechecked, rendezvous_again, restarted;
+	uint32_t new_qpn;
 	union ibv_gid dgid;
 	bool has_dgid;
 	char dgid_source[DIAG_MSG_MAX];	/* where the DGID came from */
@@ -108,6 +112,7 @@ struct probe_session {
 	struct probe_settings settings;
 	struct ud_endpoint ep;
 	struct ah_port_facts facts;
+	uint32_t port_mtu;	/* active MTU in bytes; 0 unknown */
 	char hostname[256];	/* names the source in merged reports */
 	const char *device;
 	enum provider provider;	/* who runs the device: its AH rules */
@@ -175,6 +180,12 @@ bool probe_cell_active(const struct probe_cell *c);
  * then says how: exit 3, not a destination's failure). */
 int probe_session_run(struct probe_session *s,
 		      const volatile sig_atomic_t *stop);
+
+/* After a run: asks the rendezvous of every target that lost probes
+ * again, all at once, to tell a responder that restarted (another QPN)
+ * or is up but unreachable over UD from one that is gone. Cells already
+ * streamed (on_done) were judged without it. */
+void probe_session_recheck(struct probe_session *s);
 
 /* Judges the cells not judged yet: those that answered first, since
  * their hop counts explain the losses of other sets to the same target. */

@@ -38,6 +38,9 @@ const char *verdict_flag_name(enum verdict_flag flag)
 	case VERDICT_FLOW_LABEL_CHANGED: return "flow_label_changed";
 	case VERDICT_NO_GRH: return "no_grh";
 	case VERDICT_SL_CHANGED: return "sl_changed";
+	case VERDICT_RESPONDER_RESTARTED: return "responder_restarted";
+	case VERDICT_DATA_PATH_BLOCKED: return "data_path_blocked";
+	case VERDICT_SIZE_SUSPECT: return "size_suspect";
 	}
 	return "?";
 }
@@ -200,6 +203,37 @@ static void judge_loss(const struct verdict_input *in, struct verdict *v)
 	}
 }
 
+/* Loss with causes a prober can see from its side: the responder came
+ * back with another QPN (the rest went to its old QP); the responder is
+ * up (its rendezvous answered over TCP) but no datagram came back; the
+ * probes were large, so a narrower link may drop them. */
+static void judge_loss_cause(const struct verdict_input *in, struct verdict *v)
+{
+	if (v->reach == REACH_REACHABLE)
+		return;
+	if (in->responder_restarted) {
+		v->flags |= VERDICT_RESPONDER_RESTARTED;
+		say(v, "the responder restarted during the run (QPN %u, now "
+		       "%u): probes after that went to its old QP", in->old_qpn,
+		    in->new_qpn);
+		return;
+	}
+	if (v->reach != REACH_UNREACHABLE)
+		return;
+	if (in->port_mtu && in->size > in->port_mtu / 2) {
+		v->flags |= VERDICT_SIZE_SUSPECT;
+		say(v, "every %u-byte probe was lost: a link narrower than the "
+		       "port's MTU %u may drop them (an MTU blackhole); try a "
+		       "smaller --size", in->size, in->port_mtu);
+	}
+	if (in->rendezvous_answered) {
+		v->flags |= VERDICT_DATA_PATH_BLOCKED;
+		say(v, "the responder is up (its rendezvous answered over "
+		       "TCP); RoCE v2 (UDP 4791) or the IB data path is "
+		       "blocked on the way");
+	}
+}
+
 void verdict_judge(const struct verdict_input *in, struct verdict *v)
 {
 	memset(v, 0, sizeof(*v));
@@ -230,4 +264,5 @@ void verdict_judge(const struct verdict_input *in, struct verdict *v)
 		judge_sl(in, v);
 	}
 	judge_loss(in, v);
+	judge_loss_cause(in, v);
 }

@@ -39,6 +39,13 @@ struct verdict_input {
 	uint64_t late_max_ns;		/* the latest, past its deadline */
 	uint32_t timeout_ms;		/* the deadline (-t) */
 	uint32_t duplicates;
+	uint32_t size;			/* probe bytes */
+	uint32_t port_mtu;		/* the local port's active MTU; 0 unknown */
+	/* After a run with loss the rendezvous was asked again: it
+	 * answered (the responder is up), with another QPN (restarted). */
+	bool rendezvous_answered;
+	bool responder_restarted;
+	uint32_t old_qpn, new_qpn;
 	bool observed_valid;		/* at least one reply */
 	struct probe_observed observed;
 	/* From other sets to the same destination: its distance, if known. */
@@ -54,8 +61,11 @@ enum verdict_flag {
 	VERDICT_FLOW_LABEL_CHANGED = 1u << 5,
 	VERDICT_NO_GRH = 1u << 6,		/* arrived without a GRH */
 	VERDICT_SL_CHANGED = 1u << 7,		/* IB: arrived on another SL */
+	VERDICT_RESPONDER_RESTARTED = 1u << 8,	/* new QPN during the run */
+	VERDICT_DATA_PATH_BLOCKED = 1u << 9,	/* rendezvous up, UD lost */
+	VERDICT_SIZE_SUSPECT = 1u << 10,	/* large probes all lost */
 };
-#define VERDICT_FLAG_LAST VERDICT_SL_CHANGED
+#define VERDICT_FLAG_LAST VERDICT_SIZE_SUSPECT
 
 #define VERDICT_TEXT_MAX 8
 struct verdict {

@@ -170,6 +170,46 @@ static void test_sl(void)
 	       "JSON name");
 }
 
+/* Causes of loss the prober can name from its side. */
+static void test_loss_causes(void)
+{
+	struct verdict_input in;
+	struct verdict v;
+
+	memset(&in, 0, sizeof(in));
+	in.sent = 10;
+	in.received = 4;
+	in.known_hops = -1;
+	in.responder_restarted = true;
+	in.old_qpn = 17;
+	in.new_qpn = 18;
+	verdict_judge(&in, &v);
+	ok(v.flags & VERDICT_RESPONDER_RESTARTED, "a new QPN: restarted");
+	ok(said(&v, "QPN 17, now 18"), "both QPNs named");
+
+	memset(&in, 0, sizeof(in));
+	in.sent = 5;
+	in.known_hops = -1;
+	in.size = 1000;
+	in.port_mtu = 1024;
+	in.rendezvous_answered = true;
+	verdict_judge(&in, &v);
+	ok(v.flags & VERDICT_SIZE_SUSPECT, "1000 bytes of 1024 all lost: the "
+	   "size is suspect");
+	ok(said(&v, "every 1000-byte probe was lost") && said(&v, "--size"),
+	   "named, with what to try");
+	ok(v.flags & VERDICT_DATA_PATH_BLOCKED, "rendezvous up, UD lost");
+	ok(said(&v, "UDP 4791"), "the data path named");
+	in.size = 136;
+	verdict_judge(&in, &v);
+	ok(!(v.flags & VERDICT_SIZE_SUSPECT), "136 bytes: the size is not "
+	   "suspect");
+	in.received = 5;
+	verdict_judge(&in, &v);
+	ok(!(v.flags & (VERDICT_DATA_PATH_BLOCKED | VERDICT_SIZE_SUSPECT)),
+	   "nothing lost: no cause named");
+}
+
 static void test_grh_changes(void)
 {
 	struct verdict_input in = reached(64, 63);
@@ -252,6 +292,7 @@ int main(void)
 	test_hops_and_hop_limit();
 	test_provider_rules();
 	test_sl();
+	test_loss_causes();
 	test_grh_changes();
 	test_loss();
 	return tap_done();
