@@ -152,9 +152,17 @@ probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe "$@"; }
 
 @test "a responder killed mid-run: loss reported for it, the others probed on, exit 1, no hang" {
 	local log=$BATS_FILE_TMPDIR/serve.victim
-	start_serve c "$log" 18521
-	# The pid file holds timeout(1)'s pid, which cannot pass SIGKILL on.
-	(sleep 2; pkill -KILL -P "$(cat "$log.pid")") &
+	start_serve c "$log" 18521 -vv
+	# Killed once it has answered (its -vv lines say so), not after a
+	# fixed time: on a loaded machine the prober's set-up alone can take
+	# longer than the run. The pid file holds timeout(1)'s pid, which
+	# cannot pass SIGKILL on.
+	(for ((i = 0; i < 600; i++)); do
+		grep -q "answered seq" "$log" && break
+		sleep 0.05
+	done
+	sleep 0.5
+	pkill -KILL -P "$(cat "$log.pid")") &
 	run -1 probe_a -c 20 -i 200 -t 500 -j b:18516 c:18521
 	wait
 	echo "$output" | jq -e '.[0].status == "reachable" and .[0].received == 20 and
