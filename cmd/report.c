@@ -102,7 +102,7 @@ static int read_inputs(struct report *r, int argc, char **argv)
 			return cli_usage_error("cannot open %s: %s", argv[i],
 					       strerror(errno));
 		rc = report_read_stream(r, is_stdin ? "<stdin>" : argv[i], f,
-					err, sizeof(err));
+					NULL, err, sizeof(err));
 		if (!is_stdin)
 			fclose(f);
 		if (rc)
