@@ -120,12 +120,19 @@ int report_add(struct report *r, struct report_record *rec)
 int report_add_failed_run(struct report *r, const char *where,
 			  const char *error, int exit_status)
 {
-	struct report_failed_run *grown, *f;
+	struct report_failed_run *f;
 
-	grown = realloc(r->failed, (r->failed_count + 1) * sizeof(*grown));
-	if (!grown)
-		return -1;
-	r->failed = grown;
+	/* Geometric growth: an input of a million failed runs is linear. */
+	if (r->failed_count == r->failed_capacity) {
+		size_t cap = r->failed_capacity ? r->failed_capacity * 2 : 16;
+		struct report_failed_run *grown =
+			realloc(r->failed, cap * sizeof(*grown));
+
+		if (!grown)
+			return -1;
+		r->failed = grown;
+		r->failed_capacity = cap;
+	}
 	f = &r->failed[r->failed_count];
 	f->where = strdup(where);
 	f->error = strdup(error);
