@@ -10,6 +10,7 @@
 #include "dest.h"
 #include "gid.h"
 #include "report_matrix.h"
+#include "text_escape.h"
 
 static const char *const status_names[REPORT_STATUS_COUNT] = {
 	[REPORT_REACHABLE] = "reachable",
@@ -568,10 +569,18 @@ int report_build(struct report *r, char *err, size_t errlen)
 	int rc = -1;
 
 	if (r->record_count == 0 && r->failed_count) {
+		/* For a terminal: both come from the input. */
+		char where[256], error[512];
+
 		snprintf(err, errlen, "no probe results in the input, only "
 			 "%zu failed run%s (%s: %s)", r->failed_count,
-			 r->failed_count > 1 ? "s" : "", r->failed[0].where,
-			 r->failed[0].error);
+			 r->failed_count > 1 ? "s" : "",
+			 text_escape(r->failed[0].where,
+				     strlen(r->failed[0].where), where,
+				     sizeof(where)),
+			 text_escape(r->failed[0].error,
+				     strlen(r->failed[0].error), error,
+				     sizeof(error)));
 		return -1;
 	}
 	if (r->record_count == 0) {

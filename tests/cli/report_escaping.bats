@@ -76,6 +76,14 @@ xml_ok() {	# FILE: well-formed, or fail with xmllint's complaint
 	run -2 --separate-stderr "$IBAHPROBE" report -j "$in"
 	assert_json_error 2
 	echo "$output" | jq -e '.error | contains("fine\\x1b[2J\\u{85}")' >/dev/null || fail "$output"
+	# A failed run, alone, and a file name that cannot be opened.
+	echo '{"error":"no device\u001b]0;owned\u0007\u202e","exit_status":3}' >"$BATS_TEST_TMPDIR/failed"
+	run -2 --separate-stderr "$IBAHPROBE" report "$BATS_TEST_TMPDIR/failed"
+	no_raw_controls "$stderr"
+	[[ $stderr == *"failed:1: no device\x1b]0;owned\x07\u{202e})" ]] || fail "$stderr"
+	run -2 --separate-stderr "$IBAHPROBE" report "$BATS_TEST_TMPDIR/"$'\e[2Jgone'
+	no_raw_controls "$stderr"
+	[[ $stderr == *'/\x1b[2Jgone: No such file or directory' ]] || fail "$stderr"
 }
 
 @test "a \\u0000 in a string or a key, or a control character unescaped, is refused with FILE:LINE:COL" {
