@@ -550,6 +550,14 @@ static int fail_not_json(struct reader *rd, enum json_tokener_error jerr)
 		    quoted, took < rd->head_len || rd->head_cut ? "..." : "");
 }
 
+/* The value under way is past the limit: named by its first line. */
+static int fail_too_long(struct reader *rd)
+{
+	rd->line = rd->value_line;
+	return fail(rd, "a JSON value longer than %zu bytes starts here: no "
+		    "probe result is that long", rd->limits->value_bytes);
+}
+
 /* A complete value: read it as a result, with messages about its content
  * naming the line where it starts. */
 static int take_value(struct reader *rd, json_object *o)
@@ -559,10 +567,7 @@ static int take_value(struct reader *rd, json_object *o)
 
 	if (rd->value_bytes > rd->limits->value_bytes) {
 		json_object_put(o);
-		rd->line = rd->value_line;
-		return fail(rd, "a JSON value longer than %zu bytes starts "
-			    "here: no probe result is that long",
-			    rd->limits->value_bytes);
+		return fail_too_long(rd);
 	}
 	rd->in_value = false;
 	rd->line_blank = 0;
@@ -609,12 +614,8 @@ static int feed(struct reader *rd)
 	rd->value_bytes += used;
 	if (jerr == json_tokener_success)
 		return take_value(rd, o);
-	if (rd->value_bytes > rd->limits->value_bytes) {
-		rd->line = rd->value_line;
-		return fail(rd, "a JSON value longer than %zu bytes starts "
-			    "here: no probe result is that long",
-			    rd->limits->value_bytes);
-	}
+	if (rd->value_bytes > rd->limits->value_bytes)
+		return fail_too_long(rd);
 	if (used < avail && !p[used])
 		return fail_at(rd, rd->line, rd->col, "not JSON: a NUL byte");
 	if (used < avail && problem > LEX_END)
