@@ -16,6 +16,7 @@
 #include "report_input.h"
 #include "report_matrix.h"
 #include "report_render.h"
+#include "text_escape.h"
 
 enum report_option {
 	RP_OPT_SVG, RP_OPT_HTML, RP_OPT_OUTPUT, RP_OPT_TITLE, RP_OPT_END,
@@ -98,11 +99,19 @@ static int read_inputs(struct report *r, int argc, char **argv)
 		FILE *f = is_stdin ? stdin : fopen(argv[i], "r");
 		int rc;
 
-		if (!f)
-			return cli_usage_error("cannot open %s: %s", argv[i],
-					       strerror(errno));
+		if (!f) {
+			/* A name from a glob is anyone's: no escape
+			 * sequence from it reaches the terminal. */
+			char name[1024];
+
+			return cli_usage_error(
+				"cannot open %s: %s",
+				text_escape(argv[i], strlen(argv[i]), name,
+					    sizeof(name)),
+				strerror(errno));
+		}
 		rc = report_read_stream(r, is_stdin ? "<stdin>" : argv[i], f,
-					err, sizeof(err));
+					NULL, err, sizeof(err));
 		if (!is_stdin)
 			fclose(f);
 		if (rc)

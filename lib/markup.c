@@ -1,29 +1,46 @@
 /* XML/HTML escaping; see markup.h. */
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/types.h>
 
 #include "markup.h"
+#include "text_escape.h"
+
+#define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD */
+
+/* Characters no document should carry: see markup.h. */
+static bool unwanted(uint32_t cp)
+{
+	if (cp < 0x20)
+		return cp != '\t' && cp != '\n' && cp != '\r';
+	return cp == 0x7f || text_is_hidden_control(cp) ||
+	       (cp >= 0xfdd0 && cp <= 0xfdef) || (cp & 0xfffe) == 0xfffe;
+}
 
 void markup_escape(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	size_t len = s ? strlen(s) : 0;
 
-		switch (c) {
+	for (size_t at = 0; at < len;) {
+		uint32_t cp;
+		size_t n = text_utf8_decode(s + at, len - at, &cp);
+
+		if (n == 0 || unwanted(cp)) {
+			fputs(REPLACEMENT, f);
+			at += n ? n : 1;
+			continue;
+		}
+		switch (cp) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
 		case '"': fputs("&quot;", f); break;
 		case '\'': fputs("&#39;", f); break;
-		case '\t': case '\n': case '\r': fputc(c, f); break;
-		default:
-			if (c < 0x20 || c == 0x7f)
-				fputs("\xef\xbf\xbd", f);	/* U+FFFD */
-			else
-				fputc(c, f);
+		default: fwrite(s + at, 1, n, f);
 		}
+		at += n;
 	}
 }
 

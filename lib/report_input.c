@@ -1,5 +1,6 @@
-/* Probe results from JSON text into report records, with the line of every
- * value kept for messages; see report_input.h. */
+/* Probe results from JSON text into report records, read as a stream in
+ * chunks within the bounds of report_input.h, with the line of every
+ * value kept for messages. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -10,28 +11,127 @@
 #include <json-c/json.h>
 
 #include "report_input.h"
+#include "text_escape.h"
 
-/* Where in which input, and the message buffer of the one error. */
+/* json_tokener_parse_ex() takes an int length: the input goes to it in
+ * chunks of this size, never as a whole. */
+#define CHUNK_BYTES 65536
+/* An error quotes the start of its line: this many bytes of it are kept,
+ * and this many characters of their escaped form shown. */
+#define HEAD_BYTES 80
+#define QUOTE_CHARS 56
+
+/* Where the reader is between values. */
+enum place {
+	TOP,		/* a result, or the '[' of an array of them */
+	ARRAY_FIRST,	/* after '[': an element or ']' */
+	ARRAY_AFTER,	/* after an element: ',' or ']' */
+	ARRAY_NEXT,	/* after ',': an element */
+};
+
+/* What the bytes of a value hold beyond what json-c checks; see lex(). */
+enum lex_problem {
+	LEX_OK,
+	LEX_END,		/* the value is complete (no problem) */
+	LEX_NUL_ESCAPE,
+	LEX_CONTROL,
+	LEX_BAD_BYTE,
+	LEX_CUT_SHORT,
+	LEX_OVERLONG,
+	LEX_SURROGATE,
+	LEX_PAST_MAX,
+};
+
+struct lexer {
+	unsigned depth;		/* of objects and arrays */
+	bool in_string;
+	unsigned escape;	/* 1 after '\\', 2-5 in the digits of \u */
+	uint32_t hex;		/* of \u so far */
+	unsigned need, seq_len;	/* UTF-8: bytes still due, of how many */
+	uint32_t cp;
+	unsigned char byte;	/* the byte a problem is about */
+	/* Where the escape or the UTF-8 sequence under way started. */
+	unsigned long long line, col;
+};
+
 struct reader {
 	struct report *report;
+	const struct report_limits *limits;
 	const char *label;
-	unsigned line;
 	char *err;
 	size_t errlen;
+	/* The input: a stream, or bytes in memory. */
+	FILE *in;
+	const char *mem;
+	size_t mem_left;
+	/* The chunk at hand: data[pos..len). */
+	char *buf;
+	const char *data;
+	size_t len, pos;
+	/* Where data[pos] is, and the start of its line for quotes. */
+	unsigned long long line, col;
+	char head[HEAD_BYTES];
+	size_t head_len;
+	bool head_cut;
+	size_t line_blank;	/* bytes of this line outside values */
+	enum place place;
+	json_tokener *tok;
+	/* The value under way. */
+	bool in_value;
+	unsigned long long value_line;
+	size_t value_bytes;
+	struct lexer lex;
+	size_t values;
 };
 
 static int fail(const struct reader *rd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static int fail(const struct reader *rd, const char *fmt, ...)
 {
-	char msg[256];
+	char msg[512], label[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	snprintf(rd->err, rd->errlen, "%s:%u: %s", rd->label, rd->line, msg);
+	/* The label is a file name: any bytes but '/' and NUL. */
+	snprintf(rd->err, rd->errlen, "%s:%llu: %s",
+		 text_escape(rd->label, strlen(rd->label), label,
+			     sizeof(label)),
+		 rd->line, msg);
 	return -1;
+}
+
+/* The same with a column, for a byte or a character. */
+static int fail_at(const struct reader *rd, unsigned long long line,
+		   unsigned long long col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int fail_at(const struct reader *rd, unsigned long long line,
+		   unsigned long long col, const char *fmt, ...)
+{
+	char msg[512], label[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(rd->err, rd->errlen, "%s:%llu:%llu: %s",
+		 text_escape(rd->label, strlen(rd->label), label,
+			     sizeof(label)),
+		 line, col, msg);
+	return -1;
+}
+
+/* Up to QUOTE_CHARS of s escaped for a terminal (text_escape.h), with
+ * "..." when that is not all of it. */
+static const char *quote(const char *s, size_t len, char *out,
+			 size_t outlen)
+{
+	size_t took = text_escape_prefix(s, len, out, outlen - 3);
+
+	if (took < len)
+		strcat(out, "...");
+	return out;
 }
 
 /* The member at a dotted path ("source.sgid"); NULL if any step lacks
@@ -193,6 +293,7 @@ static int read_probed(const struct reader *rd, json_object *o,
 static int read_result(const struct reader *rd, json_object *o)
 {
 	struct report_record *rec = calloc(1, sizeof(*rec));
+	char quoted[QUOTE_CHARS + 4];
 	json_object *v;
 	int64_t n;
 
@@ -210,7 +311,10 @@ static int read_result(const struct reader *rd, json_object *o)
 	rec->port_num = (unsigned)n;
 	if (report_status_parse(json_object_get_string(v), &rec->status)) {
 		fail(rd, "\"status\" is \"%s\", expected reachable, partial "
-		     "loss, unreachable or error", json_object_get_string(v));
+		     "loss, unreachable or error",
+		     quote(json_object_get_string(v),
+			   (size_t)json_object_get_string_len(v), quoted,
+			   sizeof(quoted)));
 		goto bad;
 	}
 	if (rec->status == REPORT_ERROR) {
@@ -233,22 +337,28 @@ bad:
 static int read_failed_run(const struct reader *rd, json_object *o)
 {
 	json_object *error, *status;
-	char where[512];
+	char *where;
+	int rc;
 
 	json_object_object_get_ex(o, "error", &error);
 	json_object_object_get_ex(o, "exit_status", &status);
-	snprintf(where, sizeof(where), "%s:%u", rd->label, rd->line);
-	if (report_add_failed_run(rd->report, where,
-				  json_object_get_string(error),
-				  json_object_get_int(status)))
+	if (asprintf(&where, "%s:%llu", rd->label, rd->line) < 0)
 		return fail(rd, "out of memory");
-	return 0;
+	rc = report_add_failed_run(rd->report, where,
+				   json_object_get_string(error),
+				   json_object_get_int(status));
+	free(where);
+	return rc ? fail(rd, "out of memory") : 0;
 }
 
 static int read_value(const struct reader *rd, json_object *o)
 {
 	json_object *error, *status, *dest;
 
+	if (rd->report->record_count + rd->report->failed_count >=
+	    rd->limits->results)
+		return fail(rd, "more than %zu results in the input: report "
+			    "merges at most that many", rd->limits->results);
 	if (!json_object_is_type(o, json_type_object))
 		return fail(rd, "%s is not a probe result (a JSON object)",
 			    o ? json_type_to_name(json_object_get_type(o))
@@ -262,237 +372,380 @@ static int read_value(const struct reader *rd, json_object *o)
 	return read_result(rd, o);
 }
 
-static void advance(struct reader *rd, const char *buf, size_t *pos,
-		    size_t to)
+/* One byte of a value, for what json-c 0.16 lets through even with
+ * JSON_TOKENER_STRICT (json_tokener.c: the string state copies any byte
+ * but the quote and the backslash; json_tokener_validate_utf8(), when
+ * asked, counts continuation bytes only): a \u0000 escape, after which
+ * json_object_get_string() and every object key are cut short; a control
+ * character not escaped (RFC 8259, section 7); and UTF-8 that RFC 3629
+ * forbids (overlong forms, surrogates, past U+10FFFF). LEX_END when the
+ * byte completes an object, array or string at the top. (line, col) is
+ * where the byte is. */
+static enum lex_problem lex(struct lexer *lx, unsigned char c,
+			    unsigned long long line, unsigned long long col)
 {
-	for (; *pos < to; (*pos)++)
-		if (buf[*pos] == '\n')
-			rd->line++;
+	if (lx->need) {
+		if ((c & 0xc0) != 0x80)
+			return LEX_CUT_SHORT;
+		lx->cp = lx->cp << 6 | (c & 0x3f);
+		if (--lx->need)
+			return LEX_OK;
+		if ((lx->seq_len == 2 && lx->cp < 0x80) ||
+		    (lx->seq_len == 3 && lx->cp < 0x800) ||
+		    (lx->seq_len == 4 && lx->cp < 0x10000))
+			return LEX_OVERLONG;
+		if (lx->cp >= 0xd800 && lx->cp <= 0xdfff)
+			return LEX_SURROGATE;
+		return lx->cp > 0x10ffff ? LEX_PAST_MAX : LEX_OK;
+	}
+	if (c >= 0x80) {
+		lx->line = line;
+		lx->col = col;
+		lx->byte = c;
+		/* C0, C1 and F5..F7 start sequences here, so that what they
+		 * encode is named: an overlong form, past U+10FFFF. */
+		if (c < 0xc0 || c > 0xf7)
+			return LEX_BAD_BYTE;
+		lx->seq_len = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+		lx->cp = c & (0x7f >> lx->seq_len);
+		lx->need = lx->seq_len - 1;
+		return LEX_OK;
+	}
+	if (!lx->in_string) {
+		if (c == '{' || c == '[')
+			lx->depth++;
+		else if ((c == '}' || c == ']') && lx->depth && !--lx->depth)
+			return LEX_END;
+		else if (c == '"')
+			lx->in_string = true;
+		return LEX_OK;
+	}
+	if (lx->escape == 1) {
+		lx->escape = c == 'u' ? 2 : 0;
+		lx->hex = 0;
+		return LEX_OK;
+	}
+	if (lx->escape) {
+		/* json-c has checked that these are hex digits. */
+		lx->hex = lx->hex << 4 |
+			  (uint32_t)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+		if (++lx->escape < 6)
+			return LEX_OK;
+		lx->escape = 0;
+		return lx->hex == 0 ? LEX_NUL_ESCAPE : LEX_OK;
+	}
+	if (c == '\\') {
+		lx->escape = 1;
+		lx->line = line;
+		lx->col = col;
+		return LEX_OK;
+	}
+	if (c == '"') {
+		lx->in_string = false;
+		return lx->depth ? LEX_OK : LEX_END;
+	}
+	if (c < 0x20) {
+		lx->line = line;
+		lx->col = col;
+		lx->byte = c;
+		return LEX_CONTROL;
+	}
+	return LEX_OK;
 }
 
-static void skip_space(struct reader *rd, const char *buf, size_t len,
-		       size_t *pos)
+static int fail_lex(const struct reader *rd, enum lex_problem problem)
 {
-	size_t end = *pos;
+	const struct lexer *lx = &rd->lex;
+	static const char *const why[] = {
+		[LEX_CUT_SHORT] = "a character cut short",
+		[LEX_OVERLONG] = "an overlong form",
+		[LEX_SURROGATE] = "a UTF-16 surrogate",
+		[LEX_PAST_MAX] = "past U+10FFFF",
+	};
 
-	while (end < len && strchr(" \t\r\n", buf[end]) && buf[end])
-		end++;
-	advance(rd, buf, pos, end);
+	switch (problem) {
+	case LEX_NUL_ESCAPE:
+		return fail_at(rd, lx->line, lx->col, "a NUL character "
+			       "(\\u0000) in a JSON string: no name or text "
+			       "of a probe result holds one");
+	case LEX_CONTROL:
+		return fail_at(rd, lx->line, lx->col, "not JSON: control "
+			       "character 0x%02x in a string (JSON writes "
+			       "it \\u%04x)", lx->byte, lx->byte);
+	case LEX_BAD_BYTE:
+		return fail_at(rd, lx->line, lx->col, "not UTF-8 (byte 0x%02x "
+			       "starts no character)", lx->byte);
+	default:
+		return fail_at(rd, lx->line, lx->col, "not UTF-8 (%s)",
+			       why[problem]);
+	}
 }
 
-/* The start of the line that holds buf[at], quoted for a message; a
- * "host: " prefix there is what pdsh and clush add without -N. */
-/* Bytes of the printable UTF-8 character at s; 0 for a control
- * character or a byte that does not start a well-formed sequence. */
-static size_t utf8_sequence_length(const char *s)
+/* The next chunk when this one is used up: 1, 0 at the end, -1 when the
+ * input cannot be read (err set). */
+static int fill(struct reader *rd)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	size_t len;
-	uint32_t cp;
+	size_t n;
 
-	if (u[0] < 0x20 || u[0] == 0x7f)
-		return 0;
-	if (u[0] < 0x80)
+	if (rd->pos < rd->len)
 		return 1;
-	if (u[0] >= 0xc2 && u[0] <= 0xdf) {
-		len = 2;
-		cp = u[0] & 0x1f;
-	} else if (u[0] >= 0xe0 && u[0] <= 0xef) {
-		len = 3;
-		cp = u[0] & 0x0f;
-	} else if (u[0] >= 0xf0 && u[0] <= 0xf4) {
-		len = 4;
-		cp = u[0] & 0x07;
-	} else {
-		return 0;
+	rd->pos = rd->len = 0;
+	if (!rd->in) {
+		n = rd->mem_left < CHUNK_BYTES ? rd->mem_left : CHUNK_BYTES;
+		rd->data = rd->mem;
+		rd->mem += n;
+		rd->mem_left -= n;
+		rd->len = n;
+		return n > 0;
 	}
-	for (size_t i = 1; i < len; i++) {
-		if ((u[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (u[i] & 0x3f);
+	errno = 0;
+	n = fread(rd->buf, 1, CHUNK_BYTES, rd->in);
+	rd->data = rd->buf;
+	rd->len = n;
+	if (n == 0 && ferror(rd->in)) {
+		char label[1024];
+
+		snprintf(rd->err, rd->errlen, "cannot read %s: %s",
+			 text_escape(rd->label, strlen(rd->label), label,
+				     sizeof(label)),
+			 strerror(errno ? errno : EIO));
+		return -1;
 	}
-	/* Overlong forms, UTF-16 surrogates, past U+10FFFF, C1 controls. */
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff ||
-	    (cp >= 0x80 && cp < 0xa0))
-		return 0;
-	return len;
+	return n > 0;
 }
 
-static const char *quote_line(const char *buf, size_t at, char *out,
-			      size_t len)
+/* Moves past data[pos], keeping count of lines and columns and the start
+ * of the line for a quote. */
+static void pass(struct reader *rd)
 {
-	size_t from = at, n = 0;
+	char c = rd->data[rd->pos++];
 
-	while (from > 0 && buf[from - 1] != '\n')
-		from--;
-	out[n++] = '\'';
-	while (buf[from] && buf[from] != '\n') {
-		size_t seq = utf8_sequence_length(buf + from);
-
-		if (n + seq + 5 >= len)
-			break;	/* cut before a whole character */
-		if (seq == 0) {
-			/* Control characters and bytes that are no UTF-8
-			 * would reach the terminal as they are. */
-			out[n++] = '?';
-			from++;
-			continue;
-		}
-		memcpy(out + n, buf + from, seq);
-		n += seq;
-		from += seq;
+	if (c == '\n') {
+		rd->line++;
+		rd->col = 1;
+		rd->head_len = 0;
+		rd->head_cut = false;
+		rd->line_blank = 0;
+		return;
 	}
-	if (buf[from] && buf[from] != '\n') {
-		memcpy(out + n, "...", 3);
-		n += 3;
-	}
-	out[n++] = '\'';
-	out[n] = '\0';
-	return out;
+	rd->col++;
+	if (rd->head_len < sizeof(rd->head))
+		rd->head[rd->head_len++] = c;
+	else
+		rd->head_cut = true;
 }
 
-/* One JSON value at *pos; *pos moves past it. */
-static int parse_one(struct reader *rd, json_tokener *tok, const char *buf,
-		     size_t len, size_t *pos, json_object **out)
+/* "not JSON" quoting the line where json-c gave up: the rest of its start
+ * is read first (the reader stops here anyway). */
+static int fail_not_json(struct reader *rd, enum json_tokener_error jerr)
 {
-	enum json_tokener_error jerr;
-	size_t start = *pos;
-	char quoted[64];
+	char quoted[QUOTE_CHARS + 4];
+	size_t took;
 
-	json_tokener_reset(tok);
-	/* The terminating NUL ends a number that ends the input. */
-	*out = json_tokener_parse_ex(tok, buf + start, (int)(len - start + 1));
-	jerr = json_tokener_get_error(tok);
-	if (jerr == json_tokener_success) {
-		advance(rd, buf, pos, start + json_tokener_get_parse_end(tok));
-		return 0;
-	}
-	json_object_put(*out);
-	*out = NULL;
-	advance(rd, buf, pos, start + json_tokener_get_parse_end(tok));
-	return fail(rd, "not JSON (%s): %s", json_tokener_error_desc(jerr),
-		    quote_line(buf, *pos, quoted, sizeof(quoted)));
+	while (!rd->head_cut && fill(rd) > 0 && rd->data[rd->pos] != '\n')
+		pass(rd);
+	took = text_escape_prefix(rd->head, rd->head_len, quoted,
+				  QUOTE_CHARS + 1);
+	return fail(rd, "not JSON (%s): '%s%s'", json_tokener_error_desc(jerr),
+		    quoted, took < rd->head_len || rd->head_cut ? "..." : "");
 }
 
-/* Parses and reads one value; messages about its content name the line
- * where it starts, *pos and the line count move past it. */
-static int parse_and_read(struct reader *rd, json_tokener *tok,
-			  const char *buf, size_t len, size_t *pos)
+/* The value under way is past the limit: named by its first line. */
+static int fail_too_long(struct reader *rd)
 {
-	unsigned start_line = rd->line, end_line;
-	json_object *o;
+	rd->line = rd->value_line;
+	return fail(rd, "a JSON value longer than %zu bytes starts here: no "
+		    "probe result is that long", rd->limits->value_bytes);
+}
+
+/* A complete value: read it as a result, with messages about its content
+ * naming the line where it starts. */
+static int take_value(struct reader *rd, json_object *o)
+{
+	unsigned long long line = rd->line;
 	int rc;
 
-	if (parse_one(rd, tok, buf, len, pos, &o))
-		return -1;
-	end_line = rd->line;
-	rd->line = start_line;
+	if (rd->value_bytes > rd->limits->value_bytes) {
+		json_object_put(o);
+		return fail_too_long(rd);
+	}
+	rd->in_value = false;
+	rd->line_blank = 0;
+	rd->place = rd->place == TOP ? TOP : ARRAY_AFTER;
+	rd->values++;
+	rd->line = rd->value_line;
 	rc = read_value(rd, o);
-	rd->line = end_line;
+	rd->line = line;
 	json_object_put(o);
 	return rc;
 }
 
-/* [ value, value, ... ]: each element read as parsed, with its own line. */
-static int read_array(struct reader *rd, json_tokener *tok, const char *buf,
-		      size_t len, size_t *pos, size_t *values)
+/* Feeds json-c the value's bytes of this chunk: as far as its end, a
+ * NUL, or the first byte that lex() refuses, whichever comes first. */
+static int feed(struct reader *rd)
 {
-	advance(rd, buf, pos, *pos + 1);
-	skip_space(rd, buf, len, pos);
-	if (*pos < len && buf[*pos] == ']') {
-		(*pos)++;
-		return 0;
+	const char *p = rd->data + rd->pos;
+	size_t avail = rd->len - rd->pos, limit = 0, used;
+	struct lexer ahead = rd->lex;
+	enum lex_problem problem = LEX_OK;
+	enum json_tokener_error jerr;
+	json_object *o;
+
+	/* A dry run of the lexer finds how far json-c may go. */
+	while (limit < avail && p[limit] &&
+	       (problem = lex(&ahead, (unsigned char)p[limit], 0, 0)) <=
+		       LEX_OK)
+		limit++;
+	if (problem == LEX_END)
+		limit++;
+	o = limit ? json_tokener_parse_ex(rd->tok, p, (int)limit) : NULL;
+	jerr = limit ? json_tokener_get_error(rd->tok) : json_tokener_continue;
+	used = limit ? json_tokener_get_parse_end(rd->tok) : 0;
+	if (jerr != json_tokener_success && jerr != json_tokener_continue) {
+		while (used--)
+			pass(rd);
+		return fail_not_json(rd, jerr);
 	}
-	for (;;) {
-		skip_space(rd, buf, len, pos);
-		if (*pos >= len)
-			return fail(rd, "not JSON: the array is cut short");
-		if (parse_and_read(rd, tok, buf, len, pos))
-			return -1;
-		(*values)++;
-		skip_space(rd, buf, len, pos);
-		if (*pos < len && buf[*pos] == ',') {
-			(*pos)++;
-			continue;
-		}
-		if (*pos < len && buf[*pos] == ']') {
-			(*pos)++;
-			return 0;
-		}
-		return fail(rd, "not JSON: expected ',' or ']' in the array");
+	for (size_t i = 0; i < used; i++) {
+		lex(&rd->lex, (unsigned char)rd->data[rd->pos], rd->line,
+		    rd->col);
+		pass(rd);
 	}
+	rd->value_bytes += used;
+	if (jerr == json_tokener_success)
+		return take_value(rd, o);
+	if (rd->value_bytes > rd->limits->value_bytes)
+		return fail_too_long(rd);
+	if (used < avail && !p[used])
+		return fail_at(rd, rd->line, rd->col, "not JSON: a NUL byte");
+	if (used < avail && problem > LEX_END)
+		return fail_lex(rd, lex(&rd->lex, (unsigned char)p[used],
+					rd->line, rd->col));
+	return 0;
 }
 
-int report_read_buffer(struct report *r, const char *label,
-		       const char *buf, size_t len, char *err, size_t errlen)
+/* Between values: blanks, and the brackets and commas of an array. Stops
+ * where a value starts. */
+static int between(struct reader *rd)
 {
-	struct reader rd = { r, label, 1, err, errlen };
-	json_tokener *tok;
-	const char *nul = memchr(buf, '\0', len);
-	size_t pos = 0, values = 0;
-	int rc = 0;
+	while (rd->pos < rd->len) {
+		char c = rd->data[rd->pos];
+		enum place next = rd->place;
 
-	if (nul) {
-		advance(&rd, buf, &pos, (size_t)(nul - buf));
-		return fail(&rd, "not JSON: a NUL byte");
-	}
-	tok = json_tokener_new();
-	if (!tok)
-		return fail(&rd, "out of memory");
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
-				    JSON_TOKENER_ALLOW_TRAILING_CHARS |
-				    JSON_TOKENER_VALIDATE_UTF8);
-	for (;;) {
-		skip_space(&rd, buf, len, &pos);
-		if (pos >= len)
-			break;
-		if (buf[pos] == '[') {
-			rc = read_array(&rd, tok, buf, len, &pos, &values);
-		} else {
-			rc = parse_and_read(&rd, tok, buf, len, &pos);
-			values++;
+		if (c == '\0')
+			return fail_at(rd, rd->line, rd->col,
+				       "not JSON: a NUL byte");
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
+			;
+		else if (rd->place == TOP && c == '[')
+			next = ARRAY_FIRST;
+		else if ((rd->place == ARRAY_FIRST ||
+			  rd->place == ARRAY_AFTER) && c == ']')
+			next = TOP;
+		else if (rd->place == ARRAY_AFTER && c == ',')
+			next = ARRAY_NEXT;
+		else if (rd->place == ARRAY_AFTER)
+			return fail(rd, "not JSON: expected ',' or ']' in the "
+				    "array");
+		else {
+			rd->in_value = true;
+			rd->value_line = rd->line;
+			rd->value_bytes = 0;
+			memset(&rd->lex, 0, sizeof(rd->lex));
+			json_tokener_reset(rd->tok);
+			return 0;
 		}
-		if (rc)
+		rd->place = next;
+		pass(rd);
+		if (c != '\n' && ++rd->line_blank > rd->limits->value_bytes)
+			return fail(rd, "a line longer than %zu bytes holds no "
+				    "result", rd->limits->value_bytes);
+	}
+	return 0;
+}
+
+/* The end of the input: a value still under way may be a number, which
+ * only its end completes (the NUL json-c takes as the end of data). */
+static int at_end(struct reader *rd)
+{
+	if (rd->in_value) {
+		json_object *o = json_tokener_parse_ex(rd->tok, "", 1);
+		enum json_tokener_error jerr = json_tokener_get_error(rd->tok);
+
+		if (jerr != json_tokener_success)
+			return fail_not_json(rd, jerr);
+		if (take_value(rd, o))
+			return -1;
+	}
+	if (rd->place != TOP)
+		return fail(rd, "not JSON: the array is cut short");
+	if (rd->values == 0) {
+		rd->line = 1;
+		return fail(rd, "no probe results (empty input)");
+	}
+	return 0;
+}
+
+static const struct report_limits default_limits = {
+	.value_bytes = REPORT_VALUE_BYTES_MAX,
+	.results = REPORT_RESULTS_MAX,
+};
+
+static int read_input(struct reader *rd)
+{
+	int rc;
+
+	rd->line = rd->col = 1;
+	rd->tok = json_tokener_new();
+	if (!rd->tok)
+		return fail(rd, "out of memory");
+	/* Not JSON_TOKENER_VALIDATE_UTF8: json-c 0.16 keeps the count of
+	 * continuation bytes due (json_tokener_validate_utf8()'s nBytes) in
+	 * a local of json_tokener_parse_ex(), so a character split between
+	 * two chunks is refused; lex() checks UTF-8 instead, and more
+	 * strictly. */
+	json_tokener_set_flags(rd->tok, JSON_TOKENER_STRICT |
+				       JSON_TOKENER_ALLOW_TRAILING_CHARS);
+	while ((rc = fill(rd)) > 0)
+		if (rd->in_value ? feed(rd) : between(rd)) {
+			rc = -1;
 			break;
-	}
-	json_tokener_free(tok);
-	if (rc == 0 && values == 0) {
-		rd.line = 1;
-		rc = fail(&rd, "no probe results (empty input)");
-	}
+		}
+	if (rc == 0)
+		rc = at_end(rd);
+	json_tokener_free(rd->tok);
 	return rc;
 }
 
 int report_read_stream(struct report *r, const char *label, FILE *f,
-		       char *err, size_t errlen)
+		       const struct report_limits *limits, char *err,
+		       size_t errlen)
 {
-	size_t len = 0, cap = 65536, n;
-	char *buf = malloc(cap + 1), *grown;
+	struct reader rd = {
+		.report = r, .limits = limits ? limits : &default_limits,
+		.label = label, .err = err, .errlen = errlen, .in = f,
+	};
 	int rc;
 
-	while (buf && (n = fread(buf + len, 1, cap - len, f)) > 0) {
-		len += n;
-		if (len < cap)
-			continue;
-		cap *= 2;
-		grown = realloc(buf, cap + 1);
-		if (!grown)
-			free(buf);
-		buf = grown;
-	}
-	if (!buf) {
-		snprintf(err, errlen, "%s: out of memory reading it", label);
+	rd.buf = malloc(CHUNK_BYTES);
+	if (!rd.buf) {
+		snprintf(err, errlen, "out of memory reading %s", label);
 		return -1;
 	}
-	if (ferror(f)) {
-		snprintf(err, errlen, "cannot read %s: %s", label,
-			 strerror(errno));
-		free(buf);
-		return -1;
-	}
-	buf[len] = '\0';
-	rc = report_read_buffer(r, label, buf, len, err, errlen);
-	free(buf);
+	rc = read_input(&rd);
+	free(rd.buf);
 	return rc;
+}
+
+int report_read_buffer(struct report *r, const char *label, const char *buf,
+		       size_t len, const struct report_limits *limits,
+		       char *err, size_t errlen)
+{
+	struct reader rd = {
+		.report = r, .limits = limits ? limits : &default_limits,
+		.label = label, .err = err, .errlen = errlen, .mem = buf,
+		.mem_left = len,
+	};
+
+	return read_input(&rd);
 }

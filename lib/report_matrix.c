@@ -10,6 +10,7 @@
 #include "dest.h"
 #include "gid.h"
 #include "report_matrix.h"
+#include "text_escape.h"
 
 static const char *const status_names[REPORT_STATUS_COUNT] = {
 	[REPORT_REACHABLE] = "reachable",
@@ -120,12 +121,19 @@ int report_add(struct report *r, struct report_record *rec)
 int report_add_failed_run(struct report *r, const char *where,
 			  const char *error, int exit_status)
 {
-	struct report_failed_run *grown, *f;
+	struct report_failed_run *f;
 
-	grown = realloc(r->failed, (r->failed_count + 1) * sizeof(*grown));
-	if (!grown)
-		return -1;
-	r->failed = grown;
+	/* Geometric growth: an input of a million failed runs is linear. */
+	if (r->failed_count == r->failed_capacity) {
+		size_t cap = r->failed_capacity ? r->failed_capacity * 2 : 16;
+		struct report_failed_run *grown =
+			realloc(r->failed, cap * sizeof(*grown));
+
+		if (!grown)
+			return -1;
+		r->failed = grown;
+		r->failed_capacity = cap;
+	}
 	f = &r->failed[r->failed_count];
 	f->where = strdup(where);
 	f->error = strdup(error);
@@ -561,10 +569,18 @@ int report_build(struct report *r, char *err, size_t errlen)
 	int rc = -1;
 
 	if (r->record_count == 0 && r->failed_count) {
+		/* For a terminal: both come from the input. */
+		char where[256], error[512];
+
 		snprintf(err, errlen, "no probe results in the input, only "
 			 "%zu failed run%s (%s: %s)", r->failed_count,
-			 r->failed_count > 1 ? "s" : "", r->failed[0].where,
-			 r->failed[0].error);
+			 r->failed_count > 1 ? "s" : "",
+			 text_escape(r->failed[0].where,
+				     strlen(r->failed[0].where), where,
+				     sizeof(where)),
+			 text_escape(r->failed[0].error,
+				     strlen(r->failed[0].error), error,
+				     sizeof(error)));
 		return -1;
 	}
 	if (r->record_count == 0) {

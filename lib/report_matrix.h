@@ -87,7 +87,7 @@ struct report_failed_run {
 
 struct report {
 	struct report_failed_run *failed;
-	size_t failed_count;
+	size_t failed_count, failed_capacity;
 	struct report_record **records;
 	size_t record_count, record_capacity;
 	struct report_node *nodes;

@@ -6,6 +6,7 @@
 
 #include "output.h"
 #include "report_render.h"
+#include "text_escape.h"
 
 const char *report_hops_text(const struct report_cell *c, char *buf,
 			     size_t len)
@@ -87,17 +88,6 @@ const char *report_summary_text(const struct report *r, char *buf,
 	return buf;
 }
 
-/* Names come from the input: no terminal control sequences from there. */
-static const char *printable(const char *s, char *buf, size_t len)
-{
-	size_t i = 0;
-
-	for (; *s && i + 1 < len; s++, i++)
-		buf[i] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
-	buf[i] = '\0';
-	return buf;
-}
-
 /* Columns line up by characters, not bytes (UTF-8 host names). */
 static size_t width(const char *s)
 {
@@ -108,31 +98,51 @@ static size_t width(const char *s)
 	return w;
 }
 
+/* Text from the input as a terminal may show it (text_escape.h: no
+ * control sequence, no bidi override), written when print is set, in
+ * pieces so that nothing is cut; returns its width. */
+static size_t shown(const char *s, bool print)
+{
+	size_t len = strlen(s), w = 0;
+	char piece[256];
+
+	while (len) {
+		size_t took = text_escape_prefix(s, len, piece, sizeof(piece));
+
+		if (print)
+			out_text("%s", piece);
+		w += width(piece);
+		s += took;
+		len -= took;
+	}
+	return w;
+}
+
+/* Input text, escaped, padded with blanks to the width to. */
 static void text_pad(const char *s, size_t to)
 {
-	out_text("%s%*s", s, (int)(to > width(s) ? to - width(s) : 0), "");
+	size_t w = shown(s, true);
+
+	out_text("%*s", (int)(to > w ? to - w : 0), "");
 }
 
 #define CORNER "source \\ destination"
-#define NAME_MAX_TEXT 256
 
 static void print_matrix(const struct report *r)
 {
 	size_t first = width(CORNER), *widths;
-	char name[NAME_MAX_TEXT], cell[128];
+	char cell[128];
 
 	widths = calloc(r->col_count ? r->col_count : 1, sizeof(*widths));
 	if (!widths)
 		return;
 	for (size_t i = 0; i < r->row_count; i++) {
-		size_t w = width(printable(r->rows[i]->source_name, name,
-					   sizeof(name)));
+		size_t w = shown(r->rows[i]->source_name, false);
 
 		first = w > first ? w : first;
 	}
 	for (size_t j = 0; j < r->col_count; j++) {
-		widths[j] = width(printable(r->cols[j]->dest_name, name,
-					    sizeof(name)));
+		widths[j] = shown(r->cols[j]->dest_name, false);
 		for (size_t i = 0; i < r->row_count; i++) {
 			size_t w = strlen(report_cell_text(report_cell(r, i, j),
 							   cell, sizeof(cell)));
@@ -140,21 +150,24 @@ static void print_matrix(const struct report *r)
 			widths[j] = w > widths[j] ? w : widths[j];
 		}
 	}
-	text_pad(CORNER, first);
+	out_text("%s%*s", CORNER, (int)(first - width(CORNER)), "");
 	for (size_t j = 0; j < r->col_count; j++) {
 		out_text("  ");
-		text_pad(printable(r->cols[j]->dest_name, name, sizeof(name)),
+		text_pad(r->cols[j]->dest_name,
 			 j + 1 < r->col_count ? widths[j] : 0);
 	}
 	out_newline();
 	for (size_t i = 0; i < r->row_count; i++) {
-		text_pad(printable(r->rows[i]->source_name, name, sizeof(name)),
-			 first);
+		text_pad(r->rows[i]->source_name, first);
 		for (size_t j = 0; j < r->col_count; j++) {
 			out_text("  ");
-			text_pad(report_cell_text(report_cell(r, i, j), cell,
-						  sizeof(cell)),
-				 j + 1 < r->col_count ? widths[j] : 0);
+			report_cell_text(report_cell(r, i, j), cell,
+					 sizeof(cell));
+			out_text("%s%*s", cell,
+				 (int)(j + 1 < r->col_count
+					       ? widths[j] - strlen(cell)
+					       : 0),
+				 "");
 		}
 		out_newline();
 	}
@@ -163,9 +176,7 @@ static void print_matrix(const struct report *r)
 
 static void print_findings(const struct report *r)
 {
-	char src[NAME_MAX_TEXT], dst[NAME_MAX_TEXT], line[1024];
 	bool any = false;
-
 	size_t at = 0, i, j;
 
 	while (report_next_noteworthy(r, &at, &i, &j)) {
@@ -174,32 +185,37 @@ static void print_findings(const struct report *r)
 		if (!any)
 			out_text("\nfindings:\n");
 		any = true;
-		out_text("  %s -> %s: %s",
-			 printable(r->rows[i]->source_name, src, sizeof(src)),
-			 printable(r->cols[j]->dest_name, dst, sizeof(dst)),
-			 report_status_name(c->status));
+		out_text("  ");
+		shown(r->rows[i]->source_name, true);
+		out_text(" -> ");
+		shown(r->cols[j]->dest_name, true);
+		out_text(": %s", report_status_name(c->status));
 		if (c->sent)
 			out_text(", %llu of %llu answered",
 				 (unsigned long long)c->received,
 				 (unsigned long long)c->sent);
 		out_text(" (%zu set%s)\n", c->sets, c->sets == 1 ? "" : "s");
-		for (size_t k = 0; k < c->errors.count; k++)
-			out_text("      error: %s\n",
-				 printable(c->errors.items[k], line,
-					   sizeof(line)));
-		for (size_t k = 0; k < c->findings.count; k++)
-			out_text("      %s\n",
-				 printable(c->findings.items[k], line,
-					   sizeof(line)));
+		for (size_t k = 0; k < c->errors.count; k++) {
+			out_text("      error: ");
+			shown(c->errors.items[k], true);
+			out_newline();
+		}
+		for (size_t k = 0; k < c->findings.count; k++) {
+			out_text("      ");
+			shown(c->findings.items[k], true);
+			out_newline();
+		}
 	}
 	for (size_t k = 0; k < r->failed_count; k++) {
 		if (!any)
 			out_text("\nfindings:\n");
 		any = true;
-		out_text("  %s: a probe run failed (exit status %d): %s\n",
-			 printable(r->failed[k].where, src, sizeof(src)),
-			 r->failed[k].exit_status,
-			 printable(r->failed[k].error, line, sizeof(line)));
+		out_text("  ");
+		shown(r->failed[k].where, true);
+		out_text(": a probe run failed (exit status %d): ",
+			 r->failed[k].exit_status);
+		shown(r->failed[k].error, true);
+		out_newline();
 	}
 }
 

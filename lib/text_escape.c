@@ -7,13 +7,13 @@
 
 #include "text_escape.h"
 
-/* Length of the well-formed UTF-8 sequence at s (at most len bytes) and
- * its code point; 0 for a byte that starts none (RFC 3629: no overlong
- * forms, no surrogates, nothing past U+10FFFF). */
-static size_t utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
+size_t text_utf8_decode(const char *str, size_t len, uint32_t *cp)
 {
+	const unsigned char *s = (const unsigned char *)str;
 	size_t n;
 
+	if (!len)
+		return 0;
 	if (s[0] < 0x80) {
 		*cp = s[0];
 		return 1;
@@ -43,32 +43,32 @@ static size_t utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
 	return n;
 }
 
-/* Code points that change how the text around them is shown. */
-static bool is_hidden_control(uint32_t cp)
+bool text_is_hidden_control(uint32_t cp)
 {
 	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e ||
 	       cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
 	       (cp >= 0x2066 && cp <= 0x2069);
 }
 
-char *text_escape(const char *s, size_t len, char *out, size_t outlen)
+size_t text_escape_prefix(const char *s, size_t len, char *out,
+			  size_t outlen)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t at = 0, o = 0;
 
 	if (!outlen)
-		return out;
+		return 0;
 	while (at < len && u[at]) {
 		char piece[16];
 		size_t plen, n;
 		uint32_t cp;
 
-		n = utf8_decode(u + at, len - at, &cp);
+		n = text_utf8_decode(s + at, len - at, &cp);
 		if (n == 0 || cp < 0x20 || cp == 0x7f) {
 			plen = (size_t)snprintf(piece, sizeof(piece), "\\x%02x",
 						u[at]);
 			n = 1;
-		} else if (is_hidden_control(cp)) {
+		} else if (text_is_hidden_control(cp)) {
 			plen = (size_t)snprintf(piece, sizeof(piece),
 						"\\u{%x}", cp);
 		} else if (cp == '\\') {
@@ -85,5 +85,11 @@ char *text_escape(const char *s, size_t len, char *out, size_t outlen)
 		at += n;
 	}
 	out[o] = '\0';
+	return at;
+}
+
+char *text_escape(const char *s, size_t len, char *out, size_t outlen)
+{
+	text_escape_prefix(s, len, out, outlen);
 	return out;
 }

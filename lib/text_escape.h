@@ -1,11 +1,14 @@
-/* Text from the fabric (ServiceNames, node descriptions) made safe for a
- * terminal and for JSON: anyone on the subnet can register a ServiceRecord,
- * so its name may carry escape sequences that rewrite the screen, or bidi
+/* Text from the fabric (ServiceNames, node descriptions) and from files
+ * (report input) made safe for a terminal and for JSON: anyone on the
+ * subnet can register a ServiceRecord, and anyone can write a file, so a
+ * name may carry escape sequences that rewrite the screen, or bidi
  * overrides that make one name look like another. */
 #ifndef IBAHPROBE_TEXT_ESCAPE_H
 #define IBAHPROBE_TEXT_ESCAPE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Room for the escaped form of len bytes: at worst every byte becomes
  * \xNN; \u{...} forms are shorter per byte than that. */
@@ -19,5 +22,19 @@
  * one way. Cut at a whole character or escape when out is too small.
  * Returns out. */
 char *text_escape(const char *s, size_t len, char *out, size_t outlen);
+
+/* text_escape(), returning how many bytes of s it took: len, or fewer
+ * when out was too small or s holds a NUL (so a caller can mark a cut). */
+size_t text_escape_prefix(const char *s, size_t len, char *out,
+			  size_t outlen);
+
+/* Length of the well-formed UTF-8 sequence at s (at most len bytes) and
+ * its code point in *cp; 0 when s[0] starts none (RFC 3629: no overlong
+ * form, no UTF-16 surrogate, nothing past U+10FFFF). */
+size_t text_utf8_decode(const char *s, size_t len, uint32_t *cp);
+
+/* C1 controls and the bidi controls above: code points that change how
+ * the text around them is shown, while showing nothing themselves. */
+bool text_is_hidden_control(uint32_t cp);
 
 #endif

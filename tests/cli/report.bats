@@ -166,7 +166,7 @@ FOUR=("$DATA/report-node01.jsonl" "$DATA/report-node02.jsonl"
 	done
 	run -0 "$IBAHPROBE" report "$in"
 	[[ $output != *$'\e'* ]] || fail "text: escape sequence from input reached the terminal"
-	assert_output --partial '&amp;'"'"'</b>?[31m'
+	assert_output --partial '&amp;'"'"'</b>\x1b[31m'
 }
 
 @test "-o FILE: the SVG or HTML replaces FILE atomically, nothing on stdout" {

@@ -91,7 +91,7 @@ static int load(struct report *r, const struct res *xs, size_t n, char *err,
 		len += strlen(l);
 		free(l);
 	}
-	rc = report_read_buffer(r, "in.jsonl", text, len, err, errlen);
+	rc = report_read_buffer(r, "in.jsonl", text, len, NULL, err, errlen);
 	free(text);
 	return rc ? rc : report_build(r, err, errlen);
 }
@@ -298,11 +298,33 @@ static const char *read_error(const char *text)
 
 	report_init(&r);
 	err[0] = '\0';
-	if (report_read_buffer(&r, "f.jsonl", text, strlen(text), err,
-			       sizeof(err)) == 0 &&
+	if (report_read_buffer(&r, "f.jsonl", text, strlen(text), NULL,
+			       err, sizeof(err)) == 0 &&
 	    report_build(&r, err, sizeof(err)) == 0)
 		err[0] = '\0';
 	report_free(&r);
+	return err;
+}
+
+/* The error of head followed by tail_len bytes of tail, which may hold
+ * NUL bytes, as one input. */
+static const char *read_bytes(const char *head, const char *tail,
+			      size_t tail_len)
+{
+	static char err[512];
+	size_t len = strlen(head);
+	char *text = malloc(len + tail_len);
+	struct report r;
+
+	memcpy(text, head, len);
+	memcpy(text + len, tail, tail_len);
+	report_init(&r);
+	err[0] = '\0';
+	if (report_read_buffer(&r, "f", text, len + tail_len, NULL, err,
+			       sizeof(err)) == 0)
+		err[0] = '\0';
+	report_free(&r);
+	free(text);
 	return err;
 }
 
@@ -323,8 +345,8 @@ static void test_input(void)
 	/* JSON Lines, then an array over several lines, in one input. */
 	rc = asprintf(&text, "%s\n  [\n%s,\n%s]\n%s", l, l, l, l);
 	report_init(&r);
-	ok(rc > 0 && report_read_buffer(&r, "mix", text, strlen(text), err,
-					sizeof(err)) == 0,
+	ok(rc > 0 && report_read_buffer(&r, "mix", text, strlen(text), NULL,
+					err, sizeof(err)) == 0,
 	   "JSON Lines and an array mix in one input");
 	is_int(r.record_count, 4, "four results read");
 	ok(report_build(&r, err, sizeof(err)) == 0 &&
@@ -393,14 +415,15 @@ static void test_input(void)
 	ok(starts(read_error("{\"x\":1}\n{\"y\":\xff}"), "f.jsonl:1: result "
 		  "lacks \"dest\""), "an object that is no result (%s)",
 	   read_error("{\"x\":1}"));
-	ok(starts(read_error("{\"dest\":\"\xff\"}"), "f.jsonl:1: not JSON"),
-	   "invalid UTF-8 is not JSON (%s)", read_error("{\"dest\":\"\xff\"}"));
-	is_str(strstr(read_error("{\"dest\":\"\xff\"}"), "'{"),
-	       "'{\"dest\":\"?\"}'",
-	       "the quoted line shows a byte that is no UTF-8 as '?', not raw");
+	is_str(read_error("{\"dest\":\"\xff\"}"),
+	       "f.jsonl:1:10: not UTF-8 (byte 0xff starts no character)",
+	       "invalid UTF-8 is refused where it is");
 	is_str(strstr(read_error("{\"h\xc3\xa9\":\x01 \xc0\xaf x"), "'{"),
-	       "'{\"h\xc3\xa9\":? ?? x'",
-	       "well-formed UTF-8 stays; control bytes and overlong forms do not");
+	       "'{\"h\xc3\xa9\":\\x01 \\xc0\\xaf x'",
+	       "a quoted line: well-formed UTF-8 stays, the rest escaped");
+	is_str(strstr(read_error("n\x1b]0;x\x07 \xe2\x80\xae\\"), "'"),
+	       "'n\\x1b]0;x\\x07 \\u{202e}\\\\'",
+	       "controls and bidi overrides in a quoted line are escaped");
 	ok(starts(read_error("{\"error\":\"no responder reachable\","
 			     "\"exit_status\":3}"),
 		  "no probe results in the input, only 1 failed run "
@@ -412,8 +435,8 @@ static void test_input(void)
 	rc = asprintf(&text, "%s\n{\"error\":\"no device\",\"exit_status\":3}\n",
 		      l);
 	report_init(&r);
-	ok(rc > 0 && report_read_buffer(&r, "f", text, strlen(text), err,
-					sizeof(err)) == 0 &&
+	ok(rc > 0 && report_read_buffer(&r, "f", text, strlen(text), NULL,
+					err, sizeof(err)) == 0 &&
 	   report_build(&r, err, sizeof(err)) == 0, "a failed run is no error");
 	ok(r.failed_count == 1 && strcmp(r.failed[0].where, "f:2") == 0 &&
 	   r.failed[0].exit_status == 3, "it is kept with its place and status");
@@ -421,16 +444,219 @@ static void test_input(void)
 	report_free(&r);
 	free(text);
 
-	/* A NUL byte is never JSON. */
-	report_init(&r);
-	ok(report_read_buffer(&r, "f", "{}\n\0{}", 6, err, sizeof(err)) == -1 &&
-	   starts(err, "f:2: not JSON: a NUL byte"), "NUL byte (%s)", err);
-	report_free(&r);
+	/* A NUL byte is never JSON: named where it is, between values or in
+	 * one. */
+	ok(strcmp(read_bytes(l, "\n\0{}", 4), "f:2:1: not JSON: a NUL byte") ==
+		   0, "NUL byte (%s)", read_bytes(l, "\n\0{}", 4));
+	ok(strcmp(read_bytes(l, "\n  {\"dest\":\"a\0\"}", 17),
+		  "f:2:13: not JSON: a NUL byte") == 0,
+	   "NUL byte in a string (%s)",
+	   read_bytes(l, "\n  {\"dest\":\"a\0\"}", 17));
 	free(l);
 
 	report_init(&r);
 	ok(report_build(&r, err, sizeof(err)) == -1 &&
 	   starts(err, "no probe results in the input"), "no input at all");
+	report_free(&r);
+}
+
+/* The strings of a result: what json-c would cut or let through. */
+static void test_input_strings(void)
+{
+	const struct res good = OK("a", A4, "b", B4, 10, 0);
+	char *l = line_of(&good), *text;
+	size_t at;
+	int rc;
+
+	l[strlen(l) - 1] = '\0';
+	rc = asprintf(&text, "%s\n{\"dest\":\"b\\u0000x%s", l,
+		      strchr(l, ',') - 1);
+	ok(rc > 0 && strcmp(read_error(text), "f.jsonl:2:11: a NUL character "
+			    "(\\u0000) in a JSON string: no name or text of a "
+			    "probe result holds one") == 0,
+	   "\\u0000 in a value: refused at its backslash (%s)",
+	   read_error(text));
+	free(text);
+	rc = asprintf(&text, "{\"d\\u0000\":1,%s", l + 1);
+	ok(rc > 0 && starts(read_error(text), "f.jsonl:1:4: a NUL character"),
+	   "\\u0000 in a key, which json-c would cut to \"d\" (%s)",
+	   read_error(text));
+	free(text);
+	rc = asprintf(&text, "{\"dest\":\"b\\\\u0000\\u0001\\u0100%s",
+		      strchr(l, ',') - 1);
+	ok(rc > 0 && strcmp(read_error(text), "") == 0,
+	   "an escaped backslash, then u0000, is text; \\u0001 is no NUL (%s)",
+	   read_error(text));
+	free(text);
+	rc = asprintf(&text, "{\"dest\":\"b\x1b[2J%s", strchr(l, ',') - 1);
+	ok(rc > 0 && strcmp(read_error(text), "f.jsonl:1:11: not JSON: control "
+			    "character 0x1b in a string (JSON writes it "
+			    "\\u001b)") == 0,
+	   "a control character unescaped (%s)", read_error(text));
+	free(text);
+
+	static const struct {
+		const char *bytes, *why;
+	} bad[] = {
+		{ "\xc0\x80", "an overlong form" },
+		{ "\xc1\xbf", "an overlong form" },
+		{ "\xe0\x9f\xbf", "an overlong form" },
+		{ "\xf0\x8f\xbf\xbf", "an overlong form" },
+		{ "\xed\xa0\x80", "a UTF-16 surrogate" },
+		{ "\xed\xbf\xbf", "a UTF-16 surrogate" },
+		{ "\xf4\x90\x80\x80", "past U+10FFFF" },
+		{ "\xf7\xbf\xbf\xbf", "past U+10FFFF" },
+		{ "\xe2\x82", "a character cut short" },
+		{ "\xf0\x9f\x98", "a character cut short" },
+		{ "\x80", "byte 0x80 starts no character" },
+		{ "\xf8\x88\x80\x80\x80", "byte 0xf8 starts no character" },
+		{ "\xff", "byte 0xff starts no character" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char want[128];
+
+		rc = asprintf(&text, "{\"dest\":\"b\xc3\xa9%s%s", bad[i].bytes,
+			      strchr(l, ',') - 1);
+		snprintf(want, sizeof(want), "f.jsonl:1:13: not UTF-8 (%s)",
+			 bad[i].why);
+		ok(rc > 0 && strcmp(read_error(text), want) == 0,
+		   "%s: at the first byte of the sequence (%s)", bad[i].why,
+		   read_error(text));
+		free(text);
+	}
+	rc = asprintf(&text, "{\"dest\":\"b\xef\xbf\xbe\xf4\x8f\xbf\xbf"
+		      "\xed\x9f\xbf\xee\x80\x80%s", strchr(l, ',') - 1);
+	ok(rc > 0 && strcmp(read_error(text), "") == 0,
+	   "U+FFFE, U+10FFFF, U+D7FF, U+E000 are UTF-8 (%s)",
+	   read_error(text));
+	free(text);
+
+	/* Chunks of 64 KiB: a character, an escape and a \u0000 split at
+	 * every place by the edge of a chunk still read as a whole. */
+	const char *host = "a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\\ud83d"
+			   "\\ude00\\\\u0000";
+	char *hosted, *pad;
+	bool all = true;
+	struct report r;
+	char err[512];
+
+	at = (size_t)(strstr(l, "\"host\":\"a\"") - l);
+	rc = asprintf(&hosted, "%.*s\"host\":\"%s\"%s", (int)at, l, host,
+		      l + at + strlen("\"host\":\"a\""));
+	pad = malloc(65536 + strlen(hosted));
+	for (size_t k = 0; rc > 0 && k <= strlen(hosted); k++) {
+		memset(pad, ' ', 65536 - k);
+		memcpy(pad + 65536 - k, hosted, strlen(hosted));
+		report_init(&r);
+		if (report_read_buffer(&r, "f", pad,
+				       65536 - k + strlen(hosted), NULL, err,
+				       sizeof(err)) ||
+		    r.record_count != 1 ||
+		    strcmp(r.records[0]->host,
+			   "a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"
+			   "\xf0\x9f\x98\x80\\u0000") != 0) {
+			all = false;
+			printf("# split after byte %zu: %s\n", k, err);
+		}
+		report_free(&r);
+	}
+	ok(all, "a result split at any byte between chunks reads the same");
+	/* A \u0000 split between chunks is found all the same. */
+	at = (size_t)(strstr(hosted, "\\\\u0000") - hosted);
+	hosted[at] = ' ';	/* "\ u0000" -> " \u0000" */
+	all = true;
+	for (size_t k = at - 2; k <= at + 8; k++) {
+		memset(pad, ' ', 65536 - k);
+		memcpy(pad + 65536 - k, hosted, strlen(hosted));
+		report_init(&r);
+		if (report_read_buffer(&r, "f", pad,
+				       65536 - k + strlen(hosted), NULL, err,
+				       sizeof(err)) != -1 ||
+		    !strstr(err, ": a NUL character (\\u0000)")) {
+			all = false;
+			printf("# split after byte %zu: %s\n", k, err);
+		}
+		report_free(&r);
+	}
+	ok(all, "a \\u0000 split between chunks is refused");
+	free(pad);
+	free(hosted);
+	free(l);
+}
+
+/* Reads text (len bytes) with the given limits into r (initialised
+ * here); returns what report_read_buffer returns. */
+static int read_limited(struct report *r, const char *text, size_t len,
+			const struct report_limits *limits, char *err,
+			size_t errlen)
+{
+	report_init(r);
+	err[0] = '\0';
+	return report_read_buffer(r, "f", text, len, limits, err, errlen);
+}
+
+static void test_input_bounds(void)
+{
+	const struct report_limits small = { .value_bytes = 64, .results = 3 };
+	/* A failed run of exactly 64 bytes. */
+	const char *run64 = "{\"error\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+			    "x\",\"exit_status\":3}";
+	char text[1024], err[256];
+	struct report r;
+
+	is_int(strlen(run64), 64, "the test value is 64 bytes");
+	snprintf(text, sizeof(text), "\n%s\n", run64);
+	ok(read_limited(&r, text, strlen(text), &small, err,
+			sizeof(err)) == 0 && r.failed_count == 1,
+	   "a value as long as the limit is read (%s)", err);
+	report_free(&r);
+	snprintf(text, sizeof(text), "\n\n  {\"error\":\"x%s", run64 + 10);
+	ok(read_limited(&r, text, strlen(text), &small, err,
+			sizeof(err)) == -1 &&
+	   strcmp(err, "f:3: a JSON value longer than 64 bytes starts here: "
+		  "no probe result is that long") == 0,
+	   "one byte longer: its first line named (%s)", err);
+	report_free(&r);
+	snprintf(text, sizeof(text), "[%s,\n{\"error\":\"", run64);
+	memset(text + strlen(text), 'x', 200);
+	text[66 + 10 + 200] = '\0';
+	ok(read_limited(&r, text, strlen(text), &small, err,
+			sizeof(err)) == -1 &&
+	   starts(err, "f:2: a JSON value longer than 64 bytes"),
+	   "a value that never ends, in an array (%s)", err);
+	report_free(&r);
+
+	memset(text, ' ', 64);
+	snprintf(text + 64, sizeof(text) - 64, "\n%s\n", run64);
+	ok(read_limited(&r, text, strlen(text), &small, err,
+			sizeof(err)) == 0, "64 blanks on a line: fine (%s)",
+	   err);
+	report_free(&r);
+	memset(text, ' ', 65);
+	snprintf(text + 65, sizeof(text) - 65, "%s\n", run64);
+	ok(read_limited(&r, text, strlen(text), &small, err,
+			sizeof(err)) == -1 &&
+	   strcmp(err, "f:1: a line longer than 64 bytes holds no result") ==
+		   0, "65 blanks on a line before a value (%s)", err);
+	report_free(&r);
+	snprintf(text, sizeof(text), "%s", "");
+	for (int i = 0; i < 33; i++)
+		strcat(text, "[]");
+	ok(read_limited(&r, text, strlen(text), &small, err,
+			sizeof(err)) == -1 &&
+	   strcmp(err, "f:1: a line longer than 64 bytes holds no result") ==
+		   0, "66 bytes of empty arrays on a line (%s)", err);
+	report_free(&r);
+
+	snprintf(text, sizeof(text), "%s\n%s\n[%s]\n", run64, run64, run64);
+	ok(read_limited(&r, text, strlen(text), &small, err,
+			sizeof(err)) == 0 && r.failed_count == 3,
+	   "as many results as the limit (%s)", err);
+	ok(report_read_buffer(&r, "g", run64, 64, &small, err,
+			      sizeof(err)) == -1 &&
+	   strcmp(err, "g:1: more than 3 results in the input: report merges "
+		  "at most that many") == 0,
+	   "one more, in the next input (%s)", err);
 	report_free(&r);
 }
 
@@ -459,6 +685,8 @@ int main(void)
 	test_host_fallback();
 	test_order();
 	test_input();
+	test_input_strings();
+	test_input_bounds();
 	test_names();
 	return tap_done();
 }

@@ -72,6 +72,40 @@ static void test_room(void)
 	ok(text_escape("x", 1, out, 0) == out, "no room: nothing written");
 }
 
+static void test_prefix(void)
+{
+	char out[8];
+
+	is_int(text_escape_prefix("abc", 3, out, sizeof(out)), 3,
+	       "all of it taken");
+	is_int(text_escape_prefix("abcdefghij", 10, out, sizeof(out)), 7,
+	       "cut: what was taken");
+	is_int(text_escape_prefix("abcd\x1b", 5, out, sizeof(out)), 4,
+	       "an escape left out is not taken");
+	is_int(text_escape_prefix("ab\0cd", 5, out, sizeof(out)), 2,
+	       "stops at a NUL, which is not taken");
+	is_int(text_escape_prefix("\xe2\x80\xae", 3, out, sizeof(out)), 0,
+	       "\\u{202e} needs 9 bytes of room: nothing taken");
+}
+
+static void test_decode(void)
+{
+	uint32_t cp = 0;
+
+	ok(text_utf8_decode("\xf4\x8f\xbf\xbf", 4, &cp) == 4 &&
+	   cp == 0x10ffff, "U+10FFFF, the last code point");
+	ok(text_utf8_decode("\xef\xbf\xbe", 3, &cp) == 3 && cp == 0xfffe,
+	   "U+FFFE is well-formed (a noncharacter, not an error)");
+	ok(text_utf8_decode("\xe0\x9f\xbf", 3, &cp) == 0, "overlong U+07FF");
+	ok(text_utf8_decode("\xed\xbf\xbf", 3, &cp) == 0, "surrogate U+DFFF");
+	ok(text_utf8_decode("\xf4\x90\x80\x80", 4, &cp) == 0, "U+110000");
+	ok(text_utf8_decode("\xc3\xa9", 1, &cp) == 0, "cut short by len");
+	ok(text_utf8_decode("", 0, &cp) == 0, "nothing to decode");
+	ok(text_is_hidden_control(0x9b) && text_is_hidden_control(0x202e) &&
+	   !text_is_hidden_control(0xa0) && !text_is_hidden_control(0x200b),
+	   "hidden controls: C1 and bidi, not NBSP or ZWSP");
+}
+
 int main(void)
 {
 	test_plain();
@@ -79,5 +113,7 @@ int main(void)
 	test_bidi();
 	test_not_utf8();
 	test_room();
+	test_prefix();
+	test_decode();
 	return tap_done();
 }
