@@ -101,10 +101,51 @@ text_usage_error() {
 	text_usage_error __complete
 }
 
+# Fails unless stdin is well-formed UTF-8 (Python decodes strictly).
+assert_utf8() {
+	python3 -c 'import sys; sys.stdin.buffer.read().decode("utf-8")' ||
+		fail "not UTF-8: $output"
+}
+
+@test "JSON stays UTF-8: bytes that are no UTF-8 become U+FFFD" {
+	local fffd=$'\xef\xbf\xbd'
+	# From argv, in an error object.
+	run -2 --separate-stderr "$IBAHPROBE" -j probe --count $'x\xff\xc0\xaf\xed\xa0\x80' h1
+	assert_json_error 2
+	printf '%s' "$output" | assert_utf8
+	[[ $output == *"'x$fffd$fffd$fffd$fffd$fffd$fffd'"* ]] || fail "$output"
+	# From a file, in results: a host name with an overlong form and a
+	# surrogate.
+	sed $'s/"host":"node01"/"host":"node\xc0\xaf01\xed\xa0\x80"/' \
+		"$BATS_TEST_DIRNAME/data/report-fine.jsonl" >"$BATS_TEST_TMPDIR/bad.jsonl"
+	run -0 --separate-stderr "$IBAHPROBE" report -j "$BATS_TEST_TMPDIR/bad.jsonl"
+	printf '%s' "$output" | assert_utf8
+	echo "$output" | jq -e --arg h "node$fffd${fffd}01$fffd$fffd$fffd" \
+		'[.. | objects | select(.host? == $h)] | length > 0' >/dev/null ||
+		fail "no host with U+FFFD: $output"
+}
+
 @test "without -j no exit 2 writes to stdout" {
 	text_usage_error
 	text_usage_error frobnicate
 	text_usage_error -P 0 ports
 	text_usage_error probe --count 0 h1
 	text_usage_error version extra
+}
+
+@test "2,000 random command lines keep the contract (fixed seed)" {
+	# RANDOM_RUNS and RANDOM_SEED repeat it longer or elsewhere. serve and
+	# probe would really run on a machine with an RDMA device.
+	local skip=""
+	has_rdma_device && skip="serve probe"
+	RANDOM_SKIP_COMMANDS=$skip run -0 python3 "$BATS_TEST_DIRNAME/json_contract_random.py" \
+		"$IBAHPROBE" "${RANDOM_RUNS:-2000}" "${RANDOM_SEED:-13}" "$BATS_TEST_TMPDIR"
+	# A second reader of every JSON error the runs wrote.
+	count=$(cat "$BATS_TEST_TMPDIR/json-error-count")
+	[ "$count" -gt 500 ] || fail "too few JSON errors to judge: $output"
+	jq -e -s --argjson n "$count" 'length == $n and
+		all(.[]; (.error | type == "string" and length > 0) and
+			.exit_status == 2 and length == 2)' \
+		"$BATS_TEST_TMPDIR/json-errors" >/dev/null ||
+		fail "jq disagrees about the JSON errors"
 }
