@@ -351,8 +351,11 @@ static int parse_level(int argc, char **argv, enum parse_stage stage,
 		const char *token = argv[optind - 1];
 
 		rc = 0;
-		trouble = c == '?' ? long_option_trouble(&t, token)
-				   : LONG_UNKNOWN;
+		/* optopt is the letter for a short option; a long one has
+		 * moved optind past its own word. */
+		trouble = c == '?' && (optopt == 0 || optopt >= 0x100)
+				  ? long_option_trouble(&t, token)
+				  : LONG_UNKNOWN;
 		if (trouble == LONG_AMBIGUOUS)
 			rc = cli_usage_error("option '%s' is ambiguous; "
 					     "'ibahprobe %s%s-h' lists the "

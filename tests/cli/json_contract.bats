@@ -28,6 +28,9 @@ text_usage_error() {
 	json_usage_error ports -jP0
 	json_usage_error probe -jc 0 h1
 	[[ $stderr == *"count '0'"* ]]
+	# An unknown letter before the j: the letter is named, the j counts.
+	json_usage_error --jso -Zj ports
+	[[ $stderr == *"unknown option '-Z'"* ]] || fail "$stderr"
 }
 
 @test "abbreviated --json and --pretty count: --js, --jso, --pre" {
