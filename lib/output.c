@@ -2,9 +2,9 @@
  * text collected in a memory stream, both written out only at the end. */
 #include <errno.h>
 #include <limits.h>
-#include <stdint.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

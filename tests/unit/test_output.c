@@ -1,7 +1,8 @@
 /* Unit tests of the output layer: one set of calls gives the text form and
  * JSON (parsed back with json-c), nothing reaches stdout before
- * out_finish(), out_fail() replaces a half-built document, and JSON Lines
- * writes one object per record. */
+ * out_finish(), out_fail() replaces a half-built document, JSON Lines
+ * writes one object per record, and bytes that are no UTF-8 reach JSON as
+ * U+FFFD (byte vectors, Unicode's Table 3-8). */
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -123,10 +124,12 @@ static const struct {
 	const char *want;
 	size_t want_len;
 } utf8_cases[] = {
-#define CASE(what, in, want) { what, in, sizeof(in) - 1, want, sizeof(want) - 1 }
+#define CASE(what, in, want) \
+	{ what, in, sizeof(in) - 1, want, sizeof(want) - 1 }
 	CASE("empty", "", ""),
 	CASE("ASCII", "lid:4", "lid:4"),
-	CASE("two, three and four bytes", "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80",
+	CASE("two, three and four bytes",
+	     "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80",
 	     "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"),
 	CASE("the edges: U+0080, U+07FF, U+0800, U+D7FF, U+E000, U+FFFF, "
 	     "U+10000, U+10FFFF",
