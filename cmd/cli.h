@@ -59,11 +59,18 @@ extern const struct command *const commands[];
 const struct command *command_find(const char *name);
 
 /* Bad input on the command line: message on stderr (and a JSON error
- * object when -j is in force), returns EXIT_USAGE. */
+ * object when -j, --pretty or probe --jsonl is in force), returns
+ * EXIT_USAGE. Called while options are parsed, it holds the message until
+ * the whole line is read, since a -j may still follow. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Any other failure that ends the command with the given status. */
 int cli_fail(int exit_status, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* For an own option that makes the command's output JSON Lines (probe
+ * --jsonl): the run, and any error on the same command line, is then
+ * written as JSON Lines, one compact object per line. */
+void cli_set_json_lines(void);
 
 /* Prints "ibahprobe COMMAND ..." usage and option help to stdout. */
 void cli_print_command_help(const struct command *cmd);

@@ -60,11 +60,39 @@ const struct command *command_find(const char *name)
 	return NULL;
 }
 
+/* Usage errors met while the command line is parsed wait until all of it is
+ * read: whether they are reported as JSON depends on -j, --pretty or
+ * --jsonl anywhere on the line, and that is known only at its end. Only
+ * the first is reported, as before; its message is kept here. There is no
+ * second scan of argv that could disagree with getopt about -j. */
+static struct {
+	bool parsing;
+	bool held;
+	int exit_status;
+	char message[DIAG_MSG_MAX * 2];
+} held_error;
+
+static bool json_lines_requested;
+
+void cli_set_json_lines(void)
+{
+	json_lines_requested = true;
+}
+
 static int vfail(int exit_status, const char *fmt, va_list ap)
 {
 	char msg[DIAG_MSG_MAX * 2];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (held_error.parsing) {
+		if (!held_error.held) {
+			held_error.held = true;
+			held_error.exit_status = exit_status;
+			snprintf(held_error.message, sizeof(held_error.message),
+				 "%s", msg);
+		}
+		return exit_status;
+	}
 	diag_error("%s", msg);
 	return out_fail(exit_status, msg);
 }
@@ -143,29 +171,6 @@ void cli_print_overview(void)
 static int print_version(void)
 {
 	return cmd_version.run(NULL, 0, NULL);
-}
-
-/* -j must be known before the first error is reported, wherever it stands
- * on the line: look for it before parsing. */
-static void prescan_output_format(int argc, char **argv)
-{
-	bool json = false, pretty = false;
-
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (strcmp(a, "--") == 0)
-			break;
-		if (strcmp(a, "--json") == 0 || strcmp(a, "--jsonl") == 0)
-			json = true;
-		else if (strcmp(a, "--pretty") == 0)
-			json = pretty = true;
-		else if (a[0] == '-' && a[1] != '-' && a[1] &&
-			 strspn(a + 1, "jvqhV") == strlen(a + 1) &&
-			 strchr(a, 'j'))
-			json = true;
-	}
-	out_init(json ? OUT_JSON : OUT_TEXT, pretty);
 }
 
 struct option_table {
@@ -256,6 +261,19 @@ static int apply_common(int index, const char *arg, struct common_opts *common,
 	return cli_usage_error("internal: unknown common option %d", index);
 }
 
+/* A short option maps to its table entry by letter. */
+static int apply_short(int c, const char *arg, const struct command *cmd,
+		       struct common_opts *common, bool *help, bool *version)
+{
+	for (size_t i = 0; common_options[i].long_name; i++)
+		if (common_options[i].short_name == c)
+			return apply_common((int)i, arg, common, help, version);
+	for (size_t i = 0; cmd && cmd->options[i].long_name; i++)
+		if (cmd->options[i].short_name == c)
+			return cmd->option((int)i, arg);
+	return cli_usage_error("internal: unhandled option %c", c);
+}
+
 /* Names the option getopt complained about, as the user typed it. */
 static const char *option_name_of(const struct command *cmd, int opt,
 				  const char *token, char *buf, size_t len)
@@ -272,16 +290,59 @@ static const char *option_name_of(const struct command *cmd, int opt,
 	return buf;
 }
 
-/* Parses options of one level; returns 0 and leaves optind at the first
- * operand, or an exit status. */
-static int parse_level(int argc, char **argv, const struct command *cmd,
-		       struct common_opts *common, bool *help, bool *version)
+/* getopt_long says '?' for an unknown option, for an abbreviation that
+ * fits several (probe --js: --json or --jsonl) and for --flag=VALUE: the
+ * latter two deserve their own words. */
+enum long_trouble { LONG_UNKNOWN, LONG_AMBIGUOUS, LONG_TAKES_NO_ARGUMENT };
+
+static enum long_trouble long_option_trouble(const struct option_table *t,
+					     const char *token)
+{
+	const struct option *match = NULL;
+	size_t len, fits = 0;
+
+	if (strncmp(token, "--", 2) != 0)
+		return LONG_UNKNOWN;
+	token += 2;
+	len = strcspn(token, "=");
+	for (size_t i = 0; t->longs[i].name; i++) {
+		if (strncmp(t->longs[i].name, token, len) != 0)
+			continue;
+		if (strlen(t->longs[i].name) == len) {
+			match = &t->longs[i];
+			fits = 1;
+			break;
+		}
+		match = &t->longs[i];
+		fits++;
+	}
+	if (fits > 1)
+		return LONG_AMBIGUOUS;
+	if (fits == 1 && token[len] == '=' && match->has_arg == no_argument)
+		return LONG_TAKES_NO_ARGUMENT;
+	return LONG_UNKNOWN;
+}
+
+/* The two levels of a command line: the common options before the command
+ * name (getopt stops at that name), and the rest, where the command's own
+ * options and the common ones may stand among the operands. */
+enum parse_stage { BEFORE_COMMAND, AFTER_COMMAND };
+
+/* Parses the options of one level (cmd NULL after an unknown command: the
+ * common options only, so a -j after it still counts). Goes on past a bad
+ * option, so that every -j on the line is seen; returns 0, or the status of
+ * the first failure (held, see held_error), and leaves optind at the first
+ * operand. */
+static int parse_level(int argc, char **argv, enum parse_stage stage,
+		       const struct command *cmd, struct common_opts *common,
+		       bool *help, bool *version)
 {
 	struct option_table t;
+	enum long_trouble trouble;
 	char name[80];
-	int c, rc;
+	int c, rc, first = 0;
 
-	table_build(&t, cmd ? cmd->options : NULL, cmd == NULL);
+	table_build(&t, cmd ? cmd->options : NULL, stage == BEFORE_COMMAND);
 	/* 0, not 1: GNU getopt then forgets the previous level's ordering
 	 * mode, so options may follow operands at the command level. */
 	optind = 0;
@@ -289,52 +350,44 @@ static int parse_level(int argc, char **argv, const struct command *cmd,
 	while ((c = getopt_long(argc, argv, t.shorts, t.longs, NULL)) != -1) {
 		const char *token = argv[optind - 1];
 
-		if (c == '?')
-			return cli_usage_error(
+		rc = 0;
+		/* optopt is the letter for a short option; a long one has
+		 * moved optind past its own word. */
+		trouble = c == '?' && (optopt == 0 || optopt >= 0x100)
+				  ? long_option_trouble(&t, token)
+				  : LONG_UNKNOWN;
+		if (trouble == LONG_AMBIGUOUS)
+			rc = cli_usage_error("option '%s' is ambiguous; "
+					     "'ibahprobe %s%s-h' lists the "
+					     "options", token,
+					     cmd ? cmd->name : "", cmd ? " " : "");
+		else if (trouble == LONG_TAKES_NO_ARGUMENT)
+			rc = cli_usage_error("option '%.*s' takes no argument",
+					     (int)strcspn(token, "="), token);
+		else if (c == '?')
+			rc = cli_usage_error(
 				"unknown option '%s'%s%s; 'ibahprobe %s%s-h' "
 				"lists the options",
 				option_name_of(cmd, optopt, token, name,
 					       sizeof(name)),
 				cmd ? " for " : "", cmd ? cmd->name : "",
 				cmd ? cmd->name : "", cmd ? " " : "");
-		if (c == ':')
-			return cli_usage_error(
+		else if (c == ':')
+			rc = cli_usage_error(
 				"option '%s' needs an argument",
 				option_name_of(cmd, optopt, token, name,
 					       sizeof(name)));
-		if (c >= VAL_OWN) {
+		else if (c >= VAL_OWN)
 			rc = cmd->option(c - VAL_OWN, optarg);
-			if (rc)
-				return rc;
-			continue;
-		}
-		if (c >= VAL_COMMON) {
+		else if (c >= VAL_COMMON)
 			rc = apply_common(c - VAL_COMMON, optarg, common, help,
 					  version);
-			if (rc)
-				return rc;
-			continue;
-		}
-		/* A short option maps to its table entry by letter. */
-		for (size_t i = 0; common_options[i].long_name; i++)
-			if (common_options[i].short_name == c) {
-				rc = apply_common((int)i, optarg, common, help,
-						  version);
-				if (rc)
-					return rc;
-				goto next;
-			}
-		for (size_t i = 0; cmd && cmd->options[i].long_name; i++)
-			if (cmd->options[i].short_name == c) {
-				rc = cmd->option((int)i, optarg);
-				if (rc)
-					return rc;
-				goto next;
-			}
-		return cli_usage_error("internal: unhandled option %c", c);
-next:;
+		else
+			rc = apply_short(c, optarg, cmd, common, help, version);
+		if (rc && !first)
+			first = rc;
 	}
-	return 0;
+	return first;
 }
 
 static int finish(int status)
@@ -344,52 +397,71 @@ static int finish(int status)
 	return status;
 }
 
+/* The format the whole command line asks for: JSON Lines (probe --jsonl)
+ * before JSON (-j, --pretty) before text. */
+static void output_format_from(const struct common_opts *common)
+{
+	if (json_lines_requested)
+		out_init(OUT_JSONL, false);
+	else
+		out_init(common->json ? OUT_JSON : OUT_TEXT, common->pretty);
+}
+
+/* The first failure of a list of steps that all ran. */
+static int first_failure(int status, int next)
+{
+	return status ? status : next;
+}
+
 int main(int argc, char **argv)
 {
 	struct common_opts common = {
 		.gid_index = GID_INDEX_AUTO,
 		.timeout_ms = DEFAULT_TIMEOUT_MS,
 	};
-	const struct command *cmd;
+	const struct command *cmd = NULL;
 	bool help = false, version = false;
 	int rc;
 
-	prescan_output_format(argc, argv);
-	rc = parse_level(argc, argv, NULL, &common, &help, &version);
-	if (rc)
-		return finish(rc);
+	held_error.parsing = true;
+	rc = parse_level(argc, argv, BEFORE_COMMAND, NULL, &common, &help,
+			 &version);
 	if (optind >= argc) {
-		if (version)
-			return finish(print_version());
-		if (help) {
-			cli_print_overview();
-			return finish(EXIT_FINE);
-		}
-		return finish(cli_usage_error(
-			"no command given; 'ibahprobe help' lists the "
-			"commands"));
+		if (!help && !version)
+			rc = first_failure(rc, cli_usage_error(
+				"no command given; 'ibahprobe help' lists the "
+				"commands"));
+	} else {
+		cmd = command_find(argv[optind]);
+		if (!cmd)
+			rc = first_failure(rc, cli_usage_error(
+				"unknown command '%s'; 'ibahprobe help' lists "
+				"the commands", argv[optind]));
+		argc -= optind;
+		argv += optind;
+		rc = first_failure(rc, parse_level(argc, argv, AFTER_COMMAND,
+						   cmd, &common, &help,
+						   &version));
 	}
-	cmd = command_find(argv[optind]);
-	if (!cmd)
-		return finish(cli_usage_error(
-			"unknown command '%s'; 'ibahprobe help' lists the "
-			"commands",
-			argv[optind]));
-	if (help) {
-		cli_print_command_help(cmd);
-		return finish(EXIT_FINE);
+	held_error.parsing = false;
+	output_format_from(&common);
+	if (held_error.held) {
+		diag_error("%s", held_error.message);
+		return finish(out_fail(held_error.exit_status,
+				       held_error.message));
 	}
-	argc -= optind;
-	argv += optind;
-	rc = parse_level(argc, argv, cmd, &common, &help, &version);
 	if (rc)
 		return finish(rc);
+	if (!cmd && version)
+		return finish(print_version());
 	if (help) {
-		cli_print_command_help(cmd);
+		if (cmd)
+			cli_print_command_help(cmd);
+		else
+			cli_print_overview();
 		return finish(EXIT_FINE);
 	}
 	if (version)
 		return finish(print_version());
-	out_init(common.json ? OUT_JSON : OUT_TEXT, common.pretty);
 	return finish(cmd->run(&common, argc - optind, argv + optind));
 }

@@ -130,6 +130,7 @@ static int probe_option(int index, const char *arg)
 		break;
 	case PR_OPT_JSONL:
 		opts.jsonl = true;
+		cli_set_json_lines();
 		break;
 	case PR_OPT_FILE:
 		opts.file = arg;
@@ -359,10 +360,8 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 	s.settings.has_pkey = opts.has_pkey;
 	s.settings.pkey = opts.pkey;
 	s.settings.dry_run = opts.dry_run;
-	if (opts.jsonl) {
-		out_init(OUT_JSONL, false);
+	if (opts.jsonl)
 		s.on_done = stream_cell;
-	}
 	if (device_discover(&devices, common->device, err, sizeof(err))) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out;

@@ -1,8 +1,10 @@
 /* Text and JSON output through one set of calls; JSON built with json-c,
  * text collected in a memory stream, both written out only at the end. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +85,94 @@ static void json_abort_on(bool failed)
 	}
 }
 
+/* Length of the well-formed UTF-8 character at s (at most len bytes; RFC
+ * 3629 section 4, Unicode Table 3-7), or 0 with *bad set to the length of
+ * the maximal ill-formed subsequence there: the longest start of a
+ * well-formed character, at least one byte. The second byte's range
+ * excludes overlong forms (E0, F0), surrogates (ED) and code points above
+ * U+10FFFF (F4); C0, C1 and F5..FF start nothing. */
+static size_t utf8_char_len(const unsigned char *s, size_t len, size_t *bad)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t need;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		need = 2;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		need = 3;
+		lo = s[0] == 0xe0 ? 0xa0 : 0x80;
+		hi = s[0] == 0xed ? 0x9f : 0xbf;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		need = 4;
+		lo = s[0] == 0xf0 ? 0x90 : 0x80;
+		hi = s[0] == 0xf4 ? 0x8f : 0xbf;
+	} else {
+		*bad = 1;
+		return 0;
+	}
+	for (size_t i = 1; i < need; i++) {
+		if (i >= len || s[i] < lo || s[i] > hi) {
+			*bad = i;
+			return 0;
+		}
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	return need;
+}
+
+char *out_utf8_repair(const char *s, size_t len, size_t *out_len)
+{
+	static const char replacement[] = "\xef\xbf\xbd"; /* U+FFFD */
+	const unsigned char *u = (const unsigned char *)s;
+	/* At worst every byte becomes a U+FFFD of three. */
+	char *fixed = len < SIZE_MAX / 3 ? malloc(len * 3 + 1) : NULL;
+	size_t at = 0, o = 0, n, bad;
+
+	if (!fixed)
+		return NULL;
+	while (at < len) {
+		n = utf8_char_len(u + at, len - at, &bad);
+		if (n) {
+			memcpy(fixed + o, s + at, n);
+			o += n;
+			at += n;
+		} else {
+			memcpy(fixed + o, replacement, 3);
+			o += 3;
+			at += bad;
+		}
+	}
+	fixed[o] = '\0';
+	*out_len = o;
+	return fixed;
+}
+
+/* A JSON string of the C string s, repaired to UTF-8 when it is not
+ * plain ASCII. */
+static json_object *json_string_new(const char *s)
+{
+	size_t len = strlen(s), fixed_len;
+	json_object *str;
+	char *fixed;
+
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] >= 0x80)
+			goto repair;
+	return json_object_new_string_len(s, (int)len);
+repair:
+	fixed = out_utf8_repair(s, len, &fixed_len);
+	if (!fixed || fixed_len > INT_MAX) {
+		free(fixed);
+		return NULL;
+	}
+	str = json_object_new_string_len(fixed, (int)fixed_len);
+	free(fixed);
+	return str;
+}
+
 /* Adds value under key to the innermost container (or makes it the root). */
 static void json_add_value(const char *key, json_object *value);
 
@@ -90,6 +180,19 @@ static void json_add(const char *key, json_object *value)
 {
 	json_abort_on(!value);
 	json_add_value(key, value);
+}
+
+/* Keys are the program's own words, but are held to the same rule. */
+static void json_add_member(json_object *parent, const char *key,
+			    json_object *value)
+{
+	char *fixed;
+	size_t len;
+
+	fixed = out_utf8_repair(key, strlen(key), &len);
+	json_abort_on(!fixed);
+	json_abort_on(json_object_object_add(parent, fixed, value) != 0);
+	free(fixed);
 }
 
 /* json-c represents null as a NULL object: only this path may carry it. */
@@ -107,8 +210,7 @@ static void json_add_value(const char *key, json_object *value)
 	if (json_object_is_type(parent, json_type_array))
 		json_abort_on(json_object_array_add(parent, value) != 0);
 	else
-		json_abort_on(json_object_object_add(parent, key ? key : "?",
-						     value) != 0);
+		json_add_member(parent, key ? key : "?", value);
 }
 
 static void json_push(const char *key, json_object *container)
@@ -204,7 +306,7 @@ void out_string(const char *key, const char *text_fmt, const char *value)
 {
 	if (out_is_json()) {
 		if (key && value)
-			json_add(key, json_object_new_string(value));
+			json_add(key, json_string_new(value));
 		else if (key)
 			json_add_value(key, NULL);
 		return;
@@ -215,7 +317,7 @@ void out_string(const char *key, const char *text_fmt, const char *value)
 void out_element_string(const char *text_fmt, const char *value)
 {
 	if (out_is_json()) {
-		json_add(NULL, json_object_new_string(value ? value : ""));
+		json_add(NULL, json_string_new(value ? value : ""));
 		return;
 	}
 	TEXT_FIELD(text_fmt, value ? value : "-");
@@ -330,17 +432,18 @@ int out_finish(void)
 
 int out_fail(int exit_status, const char *message)
 {
-	json_object *error;
+	json_object *error, *text;
 
 	text_reset();
 	json_reset();
 	if (out_is_json()) {
 		error = json_object_new_object();
 		json_abort_on(!error);
-		json_object_object_add(error, "error",
-				       json_object_new_string(message));
-		json_object_object_add(error, "exit_status",
-				       json_object_new_int(exit_status));
+		text = json_string_new(message);
+		json_abort_on(!text);
+		json_add_member(error, "error", text);
+		json_add_member(error, "exit_status",
+				json_object_new_int(exit_status));
 		out.root = error;
 		json_write_root();
 	}

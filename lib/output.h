@@ -7,6 +7,7 @@
 #define IBAHPROBE_OUTPUT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum out_format {
@@ -50,6 +51,16 @@ int out_flush_record(void);
 /* Writes what was built to stdout; returns 0, or -1 if stdout failed
  * (full disk, closed pipe), after saying so on stderr. */
 int out_finish(void);
+
+/* Well-formed UTF-8 for a JSON string (RFC 8259, section 8.1): the len
+ * bytes of s (a NUL among them is kept; JSON writes it \u0000), with each
+ * maximal ill-formed subsequence replaced by one U+FFFD, as Unicode 15.0
+ * section 3.9 ("U+FFFD Substitution of Maximal Subparts") and the WHATWG
+ * Encoding Standard do: overlong forms, surrogates, code points above
+ * U+10FFFF, cut sequences and stray bytes. Every string and key reaches
+ * JSON through it. Returns a malloc'ed copy, NUL-terminated, its length in
+ * *out_len; NULL when out of memory. */
+char *out_utf8_repair(const char *s, size_t len, size_t *out_len);
 
 /* Throws away what was built; in JSON modes stdout then carries only
  * {"error": MESSAGE, "exit_status": N}. Returns exit_status. */

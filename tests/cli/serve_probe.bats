@@ -70,7 +70,9 @@ TABLE
 
 @test "probe --dry-run with --jsonl is refused: the dry run prints at once" {
 	run -2 --separate-stderr "$IBAHPROBE" probe --dry-run --jsonl h1
-	[ -z "$output" ] || fail "stdout: $output"
+	# --jsonl is in force: the error is one JSON line (issue 13).
+	assert_json_error 2
+	[ "${#lines[@]}" -eq 1 ] || fail "more than one line: $output"
 	[[ $stderr == "ibahprobe: error: --dry-run prints what it resolved at once"* ]] || fail "$stderr"
 }
 
