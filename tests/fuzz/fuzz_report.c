@@ -5,7 +5,10 @@
  * (-j, plain and --pretty) is one strict JSON document of valid UTF-8;
  * the SVG and the HTML page are well-formed XML of valid UTF-8 made of
  * the template's elements only (no script, no foreign element, no event
- * handler), whatever the names in the input. */
+ * handler), whatever the names in the input; the text form, meant for a
+ * terminal, is valid UTF-8 without a control character (C0 but tab and
+ * newline, DEL, C1) or a bidi control, the set lib/text_escape.h
+ * escapes. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +105,28 @@ static void check_json(const char *doc, size_t len)
 	json_tokener_free(tok);
 }
 
+static bool terminal_safe(uint32_t cp)
+{
+	if (cp < 0x20)
+		return cp == '\n' || cp == '\t';
+	return !(cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) || cp == 0x61c ||
+		 cp == 0x200e || cp == 0x200f ||
+		 (cp >= 0x202a && cp <= 0x202e) ||
+		 (cp >= 0x2066 && cp <= 0x2069));
+}
+
+static void check_text(const char *doc, size_t len)
+{
+	const uint8_t *s = (const uint8_t *)doc;
+	uint32_t cp;
+
+	for (size_t i = 0, n; i < len; i += n) {
+		n = utf8_next(s + i, len - i, &cp);
+		if (!n || !terminal_safe(cp))
+			__builtin_trap();
+	}
+}
+
 static bool template_element(const char *name)
 {
 	for (size_t i = 0;
@@ -170,6 +195,8 @@ static void render_through_output(const struct report *r, bool json,
 	doc = stdout_take(&len);
 	if (json)
 		check_json(doc, len);
+	else
+		check_text(doc, len);
 	free(doc);
 }
 
@@ -217,9 +244,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			__builtin_trap();
 		goto out;
 	}
-	render_through_output(&r, false, false);
 	render_through_output(&r, true, false);
 	render_through_output(&r, true, true);
+	render_through_output(&r, false, false);
 	render_markup(&r, false);
 	render_markup(&r, true);
 	(void)report_all_fine(&r);
