@@ -56,6 +56,33 @@ static void check_decoded(const struct grh_fields *f)
 	free(again);
 }
 
+/* The decoded fields against the bytes they came from, read here
+ * independently at the fixed offsets: an IPv6-format header is all
+ * fields, so it encodes back to the same 40 bytes; of an IPv4 header the
+ * fields ibahprobe reports (TOS, total length, TTL, protocol, addresses,
+ * a zero checksum) sit where RFC 791 puts them. */
+static void check_against_bytes(const uint8_t *area,
+				const struct grh_fields *f)
+{
+	const uint8_t *ip = area + GRH_IPV4_OFFSET;
+	uint8_t again[GRH_BYTES];
+	uint16_t total = (uint16_t)(ip[2] << 8 | ip[3]);
+
+	if (f->form == GRH_FORM_IPV6) {
+		grh_encode(f, again);
+		if (memcmp(again, area, GRH_BYTES) != 0)
+			__builtin_trap();
+		return;
+	}
+	if (ip[0] != 0x45 || f->traffic_class != ip[1] ||
+	    f->payload_length != (total >= 20 ? total - 20 : 0) ||
+	    f->hop_limit != ip[8] || f->next_header != ip[9] ||
+	    f->ipv4_checksum_zero != (ip[10] == 0 && ip[11] == 0) ||
+	    memcmp(&f->sgid.raw[12], ip + 12, 4) != 0 ||
+	    memcmp(&f->dgid.raw[12], ip + 16, 4) != 0)
+		__builtin_trap();
+}
+
 static void decode_with(const uint8_t *area, bool has_grh, int hint)
 {
 	struct grh_fields f;
@@ -64,9 +91,10 @@ static void decode_with(const uint8_t *area, bool has_grh, int hint)
 	err[0] = '\0';
 	if (grh_decode(area, has_grh, (enum grh_hint)hint, &f, err,
 		       sizeof(err)) == 0) {
-		if (has_grh)
+		if (has_grh) {
 			check_decoded(&f);
-		else if (f.present)
+			check_against_bytes(area, &f);
+		} else if (f.present)
 			__builtin_trap();	/* no GRH flag, no header */
 	} else if (!has_grh || !err[0]) {
 		__builtin_trap();	/* a refusal says why */
@@ -110,8 +138,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	err[0] = '\0';
 	rc = grh_decode_local(area, has_grh, &local, &f, err, sizeof(err));
-	if (rc == 0 && has_grh)
+	if (rc == 0 && has_grh) {
 		check_decoded(&f);
+		check_against_bytes(area, &f);
+	}
 	if (rc != 0 && (!has_grh || !err[0]))
 		__builtin_trap();
 	/* A port without IPv4-mapped GIDs (InfiniBand) only gets IPv6. */

@@ -16,6 +16,7 @@
 #include "pathrec.h"
 #include "sa_status.h"
 #include "servicerec.h"
+#include "wire_bytes.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -38,6 +39,11 @@ static void check_pathrec(const uint8_t *d)
 	pathrec_encode(&again, twice);
 	if (memcmp(once, twice, sizeof(once)) != 0)
 		__builtin_trap();
+	/* Every field at its IBA offset: the same bytes but the reserved
+	 * ones (3 bits after RawTraffic, 58..63). */
+	if (memcmp(once, d, 44) != 0 || once[44] != (d[44] & 0x8f) ||
+	    memcmp(once + 45, d + 45, 58 - 45) != 0)
+		__builtin_trap();
 }
 
 static void check_noderec(const uint8_t *d)
@@ -45,7 +51,12 @@ static void check_noderec(const uint8_t *d)
 	struct node_record rec;
 
 	noderec_decode(d, &rec);
-	if (strlen(rec.description) > 64)
+	if (strlen(rec.description) > 64 ||
+	    strncmp(rec.description, (const char *)d + 44, 64) != 0 ||
+	    rec.lid != (d[0] << 8 | d[1]) || rec.local_port != d[4 + 36] ||
+	    rec.node_type != d[4 + 2] || rec.num_ports != d[4 + 3] ||
+	    rec.node_guid != wire_get64(d, 4 + 12) ||
+	    rec.port_guid != wire_get64(d, 4 + 20))
 		__builtin_trap();
 }
 
@@ -63,6 +74,12 @@ static void check_servicerec(const uint8_t *d)
 	servicerec_decode(once, &again);
 	servicerec_encode(&again, twice);
 	if (memcmp(once, twice, sizeof(once)) != 0)
+		__builtin_trap();
+	/* Every field at its IBA offset: the same bytes but the reserved
+	 * 26..27 and the name's padding after its first NUL. */
+	if (memcmp(once, d, 26) != 0 || memcmp(once + 28, d + 28, 48 - 28) ||
+	    strncmp((const char *)once + 48, (const char *)d + 48, 64) != 0 ||
+	    memcmp(once + 112, d + 112, SERVICE_RECORD_BYTES - 112) != 0)
 		__builtin_trap();
 	err[0] = '\0';
 	if (servicerec_to_responder(&rec, &r, err, sizeof(err)) == 0) {

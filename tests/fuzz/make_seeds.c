@@ -147,8 +147,8 @@ static void sa_seeds(void)
 		uint8_t *rec = big + SA_HEADER_BYTES + i * (NODE_RECORD_BYTES + 4);
 
 		wire_put16(rec, 0, (uint16_t)(5 + i));
-		rec[4 + 1] = 1;		/* NodeType CA */
-		rec[4 + 2] = 2;		/* NumPorts */
+		rec[4 + 2] = 1;		/* NodeType CA */
+		rec[4 + 3] = 2;		/* NumPorts */
 		wire_put64(rec, 4 + 12, 0x0002c90300001000ull);
 		wire_put64(rec, 4 + 20, 0x0002c90300001001ull + (uint64_t)i);
 		rec[4 + 36] = (uint8_t)(2 - i);
