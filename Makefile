@@ -6,6 +6,8 @@
 #   make check           deps, both builds, every test suite, one summary line
 #                        (the VM suite on both kernel series, 6.1 and 6.12)
 #   make check-vm-all    the VM suite on 6.1 and on 6.12 only
+#   make fuzz            every libFuzzer target for FUZZ_SECONDS (default 60)
+#                        each, with executions and coverage per target
 #   make demo            deps, build, boot the soft-RoCE fabric and run the main job
 #   make install         PREFIX (default /usr/local) and DESTDIR are honoured
 
@@ -46,7 +48,7 @@ TOOL_BIN := $(TOOL_SRC:%.c=$(O)/%)
 LIBA := $(O)/lib/libibahprobe.a
 BIN := $(O)/ibahprobe
 
-.PHONY: all deps check check-build check-vm-all vm-build unit cli sim vm demo install clean format bench
+.PHONY: all deps check check-build check-vm-all vm-build unit cli sim vm demo install clean format bench fuzz
 all: $(BIN) lib/libibahprobe.a ibahprobe
 
 # The default build is also exposed at the top level, as users expect.
@@ -98,6 +100,12 @@ vm-build: ibahprobe $(O)/tests/tools/ud_inject
 check-vm-all: deps vm-build
 	@tools/run-suites vm vm-6.12
 
+# make check runs each fuzz target for a fixed number of runs (FUZZ_RUNS);
+# this runs each for a fixed time instead, to go deeper.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@tests/fuzz/run --seconds $(FUZZ_SECONDS)
+
 unit: $(UNIT_BIN)
 	@tools/run-suites unit
 
@@ -119,6 +127,6 @@ format:
 	clang-format -i lib/*.[ch] cmd/*.[ch] tests/unit/*.[ch]
 
 clean:
-	rm -rf build build-san ibahprobe lib/libibahprobe.a
+	rm -rf build build-san build-fuzz ibahprobe lib/libibahprobe.a
 
 -include $(shell find build build-san -name '*.d' 2>/dev/null)

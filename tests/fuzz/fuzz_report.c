@@ -1,0 +1,257 @@
+/* libFuzzer target: `ibahprobe report` reads what probers on many hosts
+ * wrote, and anyone who can write one of those files chooses its bytes.
+ * Any input is read whole or refused with FILE:LINE; what is read is
+ * built into a matrix and drawn in all four forms. Oracles: the JSON form
+ * (-j, plain and --pretty) is one strict JSON document of valid UTF-8;
+ * the SVG and the HTML page are well-formed XML of valid UTF-8 made of
+ * the template's elements only (no script, no foreign element, no event
+ * handler), whatever the names in the input; the text form, meant for a
+ * terminal, is valid UTF-8 without a control character (C0 but tab and
+ * newline, DEL, C1) or a bidi control, the set lib/text_escape.h
+ * escapes. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include "diag.h"
+#include "output.h"
+#include "report_input.h"
+#include "report_matrix.h"
+#include "report_render.h"
+#include "utf8_check.h"
+
+#define LABEL "fuzz.jsonl"
+/* A --title with everything markup must escape. */
+#define TITLE "fabric <report> & \"title\" 'x'"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The elements lib/report_render_svg.c writes, SVG and HTML. */
+static const char *const template_elements[] = {
+	"svg", "g", "rect", "text", "title",
+	"html", "head", "meta", "style", "body", "h1", "h2", "p", "ul", "li",
+	"table", "thead", "tbody", "tr", "th", "td", "span",
+};
+
+/* The output layer writes to standard output: a memory file stands in for
+ * it, so each form can be read back. libFuzzer reports on stderr. */
+static int stdout_fd = -1;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	stdout_fd = memfd_create("fuzz-report-stdout", 0);
+	if (stdout_fd < 0 || dup2(stdout_fd, STDOUT_FILENO) < 0)
+		abort();
+	xmlInitParser();
+	return 0;
+}
+
+static void stdout_rewind(void)
+{
+	fflush(stdout);
+	if (ftruncate(STDOUT_FILENO, 0) != 0 ||
+	    lseek(STDOUT_FILENO, 0, SEEK_SET) != 0)
+		abort();
+}
+
+/* What reached standard output since stdout_rewind(), NUL-terminated. */
+static char *stdout_take(size_t *len)
+{
+	off_t end;
+	char *buf;
+
+	fflush(stdout);
+	end = lseek(STDOUT_FILENO, 0, SEEK_CUR);
+	if (end < 0)
+		abort();
+	buf = malloc((size_t)end + 1);
+	if (!buf || pread(STDOUT_FILENO, buf, (size_t)end, 0) != end)
+		abort();
+	buf[end] = '\0';
+	*len = (size_t)end;
+	return buf;
+}
+
+static void check_json(const char *doc, size_t len)
+{
+	struct json_tokener *tok;
+	json_object *root;
+
+	/* One document and its newline; valid UTF-8 (RFC 8259 8.1). */
+	if (len < 2 || doc[len - 1] != '\n' || memchr(doc, '\0', len) ||
+	    !utf8_valid(doc, len, false))
+		__builtin_trap();
+	tok = json_tokener_new();
+	if (!tok)
+		abort();
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
+					    JSON_TOKENER_VALIDATE_UTF8);
+	root = json_tokener_parse_ex(tok, doc, (int)len - 1);
+	if (!root || json_tokener_get_error(tok) != json_tokener_success ||
+	    json_tokener_get_parse_end(tok) != len - 1 ||
+	    !json_object_is_type(root, json_type_object))
+		__builtin_trap();
+	json_object_put(root);
+	json_tokener_free(tok);
+}
+
+static bool terminal_safe(uint32_t cp)
+{
+	if (cp < 0x20)
+		return cp == '\n' || cp == '\t';
+	return !(cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) || cp == 0x61c ||
+		 cp == 0x200e || cp == 0x200f ||
+		 (cp >= 0x202a && cp <= 0x202e) ||
+		 (cp >= 0x2066 && cp <= 0x2069));
+}
+
+static void check_text(const char *doc, size_t len)
+{
+	const uint8_t *s = (const uint8_t *)doc;
+	uint32_t cp;
+
+	for (size_t i = 0, n; i < len; i += n) {
+		n = utf8_next(s + i, len - i, &cp);
+		if (!n || !terminal_safe(cp))
+			__builtin_trap();
+	}
+}
+
+static bool template_element(const char *name)
+{
+	for (size_t i = 0;
+	     i < sizeof(template_elements) / sizeof(template_elements[0]); i++)
+		if (strcmp(name, template_elements[i]) == 0)
+			return true;
+	return false;
+}
+
+static void check_nodes(xmlNode *node)
+{
+	for (; node; node = node->next) {
+		switch (node->type) {
+		case XML_ELEMENT_NODE:
+			if (!template_element((const char *)node->name))
+				__builtin_trap();
+			for (xmlAttr *a = node->properties; a; a = a->next)
+				if (strncmp((const char *)a->name, "on", 2) ==
+					    0 ||
+				    strcmp((const char *)a->name, "href") == 0)
+					__builtin_trap();
+			check_nodes(node->children);
+			break;
+		case XML_TEXT_NODE:
+		case XML_DTD_NODE:
+			break;
+		default:	/* comments, PIs, CDATA, entity references */
+			__builtin_trap();
+		}
+	}
+}
+
+static void check_markup(const char *doc, size_t len, const char *root_name)
+{
+	xmlDoc *xml;
+	xmlNode *root;
+
+	if (!utf8_valid(doc, len, true))
+		__builtin_trap();
+	xml = xmlReadMemory(doc, (int)len, "fuzz.xml", "UTF-8",
+			    XML_PARSE_NONET | XML_PARSE_NOERROR |
+				    XML_PARSE_NOWARNING);
+	if (!xml)
+		__builtin_trap();	/* not well-formed */
+	root = xmlDocGetRootElement(xml);
+	if (!root || strcmp((const char *)root->name, root_name) != 0)
+		__builtin_trap();
+	check_nodes(xmlDocGetRootElement(xml));
+	xmlFreeDoc(xml);
+}
+
+static void render_through_output(const struct report *r, bool json,
+				  bool pretty)
+{
+	char *doc;
+	size_t len;
+
+	stdout_rewind();
+	out_init(json ? OUT_JSON : OUT_TEXT, pretty);
+	if (json)
+		report_render_json(r);
+	else
+		report_render_text(r);
+	if (out_finish() != 0)
+		abort();
+	doc = stdout_take(&len);
+	if (json)
+		check_json(doc, len);
+	else
+		check_text(doc, len);
+	free(doc);
+}
+
+static void render_markup(const struct report *r, bool html)
+{
+	char *doc = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&doc, &len);
+
+	if (!f)
+		abort();
+	if (html)
+		report_render_html(f, r, TITLE);
+	else
+		report_render_svg(f, r, TITLE);
+	if (fclose(f) != 0)
+		abort();
+	check_markup(doc, len, html ? "html" : "svg");
+	free(doc);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct report r;
+	char err[DIAG_MSG_MAX * 2];
+	char *buf;
+
+	/* The input and the NUL that report_read_stream puts after it (the
+	 * reader relies on it to end a number at the end of the input),
+	 * nothing more: ASan sees any read past them. */
+	buf = malloc(size + 1);
+	if (!buf)
+		return 0;
+	memcpy(buf, data, size);
+	buf[size] = '\0';
+	report_init(&r);
+	err[0] = '\0';
+	if (report_read_buffer(&r, LABEL, buf, size, err, sizeof(err)) != 0) {
+		if (strncmp(err, LABEL ":", strlen(LABEL) + 1) != 0)
+			__builtin_trap();	/* FILE:LINE: what */
+		goto out;
+	}
+	if (report_build(&r, err, sizeof(err)) != 0) {
+		if (!err[0])
+			__builtin_trap();
+		goto out;
+	}
+	render_through_output(&r, true, false);
+	render_through_output(&r, true, true);
+	render_through_output(&r, false, false);
+	render_markup(&r, false);
+	render_markup(&r, true);
+	(void)report_all_fine(&r);
+out:
+	report_free(&r);
+	free(buf);
+	return 0;
+}
