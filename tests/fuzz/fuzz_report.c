@@ -234,7 +234,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	buf[size] = '\0';
 	report_init(&r);
 	err[0] = '\0';
-	if (report_read_buffer(&r, LABEL, buf, size, err, sizeof(err)) != 0) {
+	if (report_read_buffer(&r, LABEL, buf, size, NULL, err,
+			       sizeof(err)) != 0) {
 		if (strncmp(err, LABEL ":", strlen(LABEL) + 1) != 0)
 			__builtin_trap();	/* FILE:LINE: what */
 		goto out;
