@@ -17,6 +17,7 @@
 #include "monotonic.h"
 #include "parse.h"
 #include "rendezvous.h"
+#include "text_escape.h"
 
 #define RENDEZVOUS_VERSION 1
 #define LISTEN_BACKLOG 8
@@ -229,16 +230,28 @@ static int64_t get_int(json_object *root, const char *key, int64_t min,
 	return n;
 }
 
+/* Names from the network reach terminals and JSON: kept escaped
+ * (text_escape), and one holding a NUL, which would cut it silently, makes
+ * the answer invalid. */
 static void get_string(json_object *root, const char *key, char *buf,
-		       size_t len)
+		       size_t len, bool *ok)
 {
 	json_object *v;
+	const char *text;
+	size_t n;
 
-	if (json_object_object_get_ex(root, key, &v) &&
-	    json_object_is_type(v, json_type_string))
-		snprintf(buf, len, "%s", json_object_get_string(v));
-	else if (len)
+	if (len)
 		buf[0] = '\0';
+	if (!json_object_object_get_ex(root, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return;
+	text = json_object_get_string(v);
+	n = (size_t)json_object_get_string_len(v);
+	if (memchr(text, '\0', n)) {
+		*ok = false;
+		return;
+	}
+	text_escape(text, n, buf, len);
 }
 
 int rendezvous_decode(const char *text, struct responder_info *info,
@@ -260,12 +273,13 @@ int rendezvous_decode(const char *text, struct responder_info *info,
 	info->lid = (uint16_t)get_int(root, "lid", 0, 0xffff, &ok);
 	info->qpn = (uint32_t)get_int(root, "qpn", 1, 0xffffff, &ok);
 	info->qkey = (uint32_t)get_int(root, "qkey", 0, 0xffffffffLL, &ok);
-	get_string(root, "device", info->device, sizeof(info->device));
+	get_string(root, "device", info->device, sizeof(info->device), &ok);
 	get_string(root, "link_layer", info->link_layer,
-		   sizeof(info->link_layer));
+		   sizeof(info->link_layer), &ok);
 	if (!ok) {
 		snprintf(err, errlen, "the responder's answer lacks a valid "
-			 "version, port_num, lid, qpn or qkey");
+			 "version, port_num, lid, qpn or qkey, or holds a NUL "
+			 "in a name");
 		goto out;
 	}
 	if (json_object_object_get_ex(root, "gids", &gids) &&
@@ -282,14 +296,16 @@ int rendezvous_decode(const char *text, struct responder_info *info,
 			if (!json_object_is_type(g, json_type_object))
 				continue;
 			index = (uint32_t)get_int(g, "index", 0, 0xffff, &gok);
-			get_string(g, "gid", gid_text, sizeof(gid_text));
+			get_string(g, "gid", gid_text, sizeof(gid_text), &gok);
 			if (!gok || parse_gid(gid_text,
 					      &info->gids[info->gid_count].gid,
 					      msg, sizeof(msg)))
 				continue;
 			info->gids[info->gid_count].index = index;
 			get_string(g, "type", info->gids[info->gid_count].type,
-				   sizeof(info->gids[0].type));
+				   sizeof(info->gids[0].type), &gok);
+			if (!gok)
+				continue;
 			info->gid_count++;
 		}
 	}

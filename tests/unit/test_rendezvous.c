@@ -54,6 +54,18 @@ static void test_codec(void)
 	is_int(rendezvous_decode("{\"version\":1,\"port_num\":1,\"lid\":0,"
 				 "\"qpn\":16777216,\"qkey\":1}", &back, err,
 				 sizeof(err)), -1, "qpn over 24 bits refused");
+	/* Names from the network reach terminals: escaped, never raw; a
+	 * NUL would cut one silently, so the answer is refused. */
+	is_int(rendezvous_decode("{\"version\":1,\"port_num\":1,\"lid\":0,"
+				 "\"qpn\":17,\"qkey\":1,\"device\":"
+				 "\"rxe\\u001b[2J\\u202eb\"}", &back, err,
+				 sizeof(err)), 0, "a device name with ESC and RLO");
+	is_str(back.device, "rxe\\x1b[2J\\u{202e}b", "shown escaped");
+	is_int(rendezvous_decode("{\"version\":1,\"port_num\":1,\"lid\":0,"
+				 "\"qpn\":17,\"qkey\":1,\"device\":"
+				 "\"rxe\\u0000b\"}", &back, err,
+				 sizeof(err)), -1, "a NUL in a name refused");
+	ok(strstr(err, "NUL") != NULL, "and named: %s", err);
 }
 
 static void test_loopback(void)
