@@ -32,3 +32,11 @@ load helpers
 	[[ $stderr == *"<stdin>:1: line is longer than 4095 characters"* ]] ||
 		fail "$stderr"
 }
+
+@test "errors that quote input show controls escaped, never raw, in one line" {
+	run -2 --separate-stderr "$IBAHPROBE" check - <<<$'b hops=\e[2J\u202e'
+	[ -z "$output" ]
+	[[ $stderr != *$'\e'* && $stderr != *$'\u202e'* ]] || fail "raw control: $stderr"
+	[[ $stderr == *'\x1b[2J\u{202e}'* ]] || fail "$stderr"
+	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ] || fail "$stderr"
+}
