@@ -26,6 +26,7 @@
 #include "pkey_table.h"
 #include "probe_wire.h"
 #include "rendezvous.h"
+#include "responder_print.h"
 #include "provider.h"
 #include "responder_discovery.h"
 #include "reverse_cache.h"
@@ -499,7 +500,6 @@ static void fill_info(struct server *s, const char *device)
 static void print_ready(const struct server *s, const char *bound)
 {
 	const struct responder_info *info = &s->info;
-	char gid[GID_TEXT_MAX];
 
 	out_open_object(NULL);
 	out_string("event", "%s:", "ready");
@@ -514,16 +514,7 @@ static void print_ready(const struct server *s, const char *bound)
 	else
 		out_null("rendezvous", " rendezvous %s");
 	out_bool("registered", " registered %s", s->registered);
-	out_open_array("gids");
-	for (size_t i = 0; i < info->gid_count; i++) {
-		out_open_object(NULL);
-		out_uint("index", "\n  gid %u", info->gids[i].index);
-		out_string("gid", " %s",
-			   gid_format(&info->gids[i].gid, gid, sizeof(gid)));
-		out_string("type", " %s", info->gids[i].type);
-		out_close_object();
-	}
-	out_close_array();
+	responder_gids_print(info, false);
 	out_newline();
 	out_close_object();
 	out_flush_record();

@@ -4,11 +4,11 @@
 #include "ibrate.h"
 #include "output.h"
 #include "probe_dry_run.h"
+#include "responder_print.h"
 
 static void print_rendezvous(const struct probe_target *t)
 {
 	const struct responder_info *info = &t->info;
-	char gid[GID_TEXT_MAX];
 
 	if (!t->from_rendezvous) {
 		out_null("rendezvous", NULL);
@@ -21,16 +21,7 @@ static void print_rendezvous(const struct probe_target *t)
 	out_uint("qpn", " qpn 0x%x", info->qpn);
 	out_uint("qkey", " qkey 0x%08x", info->qkey);
 	out_string("link_layer", " link_layer %s", info->link_layer);
-	out_open_array("gids");
-	for (size_t i = 0; i < info->gid_count; i++) {
-		out_open_object(NULL);
-		out_uint("index", "\n      gid %u", info->gids[i].index);
-		out_string("gid", " %s",
-			   gid_format(&info->gids[i].gid, gid, sizeof(gid)));
-		out_string("type", " %s", info->gids[i].type);
-		out_close_object();
-	}
-	out_close_array();
+	responder_gids_print(info, true);
 	out_close_object();
 }
 

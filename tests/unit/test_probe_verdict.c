@@ -21,6 +21,20 @@ static struct verdict_input reached(uint8_t asked_hl, uint8_t seen_hl)
 	return in;
 }
 
+/* The same on RoCE, with the route's hop limit (-1: unknown) and the
+ * provider's rule. */
+static struct verdict_input roce(uint8_t asked_hl, uint8_t seen_hl,
+				 int route_hl, enum hop_limit_rule rule)
+{
+	struct verdict_input in = reached(asked_hl, seen_hl);
+
+	in.link_ethernet = true;
+	in.route_known = route_hl >= 0;
+	in.route_hop_limit = route_hl >= 0 ? (uint8_t)route_hl : 0;
+	in.hop_limit_rule = rule;
+	return in;
+}
+
 static bool said(const struct verdict *v, const char *needle)
 {
 	for (size_t i = 0; i < v->text_count; i++)
@@ -41,10 +55,7 @@ static void test_hops_and_hop_limit(void)
 	is_int(v.flags, 0, "nothing else to say");
 
 	/* rxe: asked 7, the route's 64 left, 62 arrived. */
-	in = reached(7, 62);
-	in.link_ethernet = true;
-	in.route_known = true;
-	in.route_hop_limit = 64;
+	in = roce(7, 62, 64, HOP_LIMIT_RULE_AH);
 	verdict_judge(&in, &v);
 	ok(v.flags & VERDICT_HOP_LIMIT_NOT_HONOURED, "arrived above asked: "
 	   "not honoured");
@@ -54,11 +65,7 @@ static void test_hops_and_hop_limit(void)
 	   "asked and observed");
 
 	/* The driver is known to ignore it even when below what was asked. */
-	in = reached(200, 63);
-	in.link_ethernet = true;
-	in.route_known = true;
-	in.route_hop_limit = 64;
-	in.hop_limit_rule = HOP_LIMIT_RULE_ROUTE;
+	in = roce(200, 63, 64, HOP_LIMIT_RULE_ROUTE);
 	verdict_judge(&in, &v);
 	is_int(v.hops, 1, "known-ignoring stack: hops from the route");
 
@@ -77,11 +84,7 @@ static void test_provider_rules(void)
 	struct verdict v;
 
 	/* mlx5 on RoCE sends the AH's 7 even though the route says 64. */
-	in = reached(7, 5);
-	in.link_ethernet = true;
-	in.route_known = true;
-	in.route_hop_limit = 64;
-	in.hop_limit_rule = HOP_LIMIT_RULE_AH;
+	in = roce(7, 5, 64, HOP_LIMIT_RULE_AH);
 	in.hop_limit_rule_why = "mlx5 builds the address vector in user space";
 	verdict_judge(&in, &v);
 	is_int(v.hop_limit_source, HOP_LIMIT_FROM_AH, "mlx5: the AH's");
@@ -92,11 +95,7 @@ static void test_provider_rules(void)
 
 	/* irdma/bnxt_re: the kernel puts the route's 64 out, whatever the
 	 * AH asks, even below what was asked. */
-	in = reached(200, 63);
-	in.link_ethernet = true;
-	in.route_known = true;
-	in.route_hop_limit = 64;
-	in.hop_limit_rule = HOP_LIMIT_RULE_ROUTE;
+	in = roce(200, 63, 64, HOP_LIMIT_RULE_ROUTE);
 	verdict_judge(&in, &v);
 	is_int(v.hops, 1, "kernel AH: hops from the route's 64");
 	ok(v.flags & VERDICT_HOP_LIMIT_NOT_HONOURED, "200 asked, 64 sent");
@@ -106,44 +105,26 @@ static void test_provider_rules(void)
 	ok(said(&v, "hop count unknown"), "and it says so");
 
 	/* Unknown provider: both candidates fit what arrived. */
-	in = reached(10, 8);
-	in.link_ethernet = true;
-	in.route_known = true;
-	in.route_hop_limit = 64;
-	in.hop_limit_rule = HOP_LIMIT_RULE_UNKNOWN;
+	in = roce(10, 8, 64, HOP_LIMIT_RULE_UNKNOWN);
 	verdict_judge(&in, &v);
 	is_int(v.hops, -1, "unknown provider, 10 or 64 could have left 8: "
 	       "no hop count");
-	in = reached(10, 62);
-	in.link_ethernet = true;
-	in.route_known = true;
-	in.route_hop_limit = 64;
-	in.hop_limit_rule = HOP_LIMIT_RULE_UNKNOWN;
+	in = roce(10, 62, 64, HOP_LIMIT_RULE_UNKNOWN);
 	verdict_judge(&in, &v);
 	is_int(v.hop_limit_source, HOP_LIMIT_FROM_ROUTE,
 	       "unknown provider, 62 arrived above 10 asked: the route's");
 	is_int(v.hops, 2, "2 hops from 64");
-	in = reached(100, 80);
-	in.link_ethernet = true;
-	in.route_known = true;
-	in.route_hop_limit = 64;
-	in.hop_limit_rule = HOP_LIMIT_RULE_UNKNOWN;
+	in = roce(100, 80, 64, HOP_LIMIT_RULE_UNKNOWN);
 	verdict_judge(&in, &v);
 	is_int(v.hop_limit_source, HOP_LIMIT_FROM_AH,
 	       "80 arrived above the route's 64: the AH's 100");
 	is_int(v.hops, 20, "20 hops");
-	in = reached(64, 62);
-	in.link_ethernet = true;
-	in.route_known = true;
-	in.route_hop_limit = 64;
-	in.hop_limit_rule = HOP_LIMIT_RULE_UNKNOWN;
+	in = roce(64, 62, 64, HOP_LIMIT_RULE_UNKNOWN);
 	verdict_judge(&in, &v);
 	is_int(v.hops, 2, "asked = route = 64: either way 2 hops");
 	/* Unknown provider, route lookup failed: 255 asked, 62 arrived;
 	 * the route's 64 may have left as well as the AH's 255. */
-	in = reached(255, 62);
-	in.link_ethernet = true;
-	in.hop_limit_rule = HOP_LIMIT_RULE_UNKNOWN;
+	in = roce(255, 62, -1, HOP_LIMIT_RULE_UNKNOWN);
 	verdict_judge(&in, &v);
 	is_int(v.hops, -1, "unknown provider, unknown route: no hop count "
 	       "(not 193)");
