@@ -269,24 +269,13 @@ static void send_reply(struct server *s, struct reverse_entry *e,
 		     reply->header.sequence, remote_qpn);
 }
 
-/* A new sender: a slot for its reply AH, made by a worker; the reply
- * waits parked until then. */
-static void start_reverse(struct server *s, const struct reverse_key *key,
-			  const struct ibv_wc *wc, const uint8_t *grh_area,
-			  struct probe_reply *reply)
+/* Hands a PENDING entry's AH to a worker; the reply waits parked. */
+static void submit_reverse(struct server *s, struct reverse_entry *e,
+			   const struct ibv_wc *wc, const uint8_t *grh_area,
+			   struct probe_reply *reply)
 {
-	struct ibv_ah *evicted;
-	struct reverse_entry *e;
 	struct ah_job job = { 0 };
 
-	e = reverse_cache_claim(&s->reverse, key, s->ep.sends_completed,
-				&evicted);
-	if (evicted)
-		ibv_destroy_ah(evicted);
-	if (!e) {
-		s->dropped[DROP_REVERSE_BUSY]++;
-		return;
-	}
 	job.slot = reverse_cache_index(&s->reverse, e);
 	job.generation = e->generation;
 	job.epoch = s->epoch;
@@ -299,6 +288,25 @@ static void start_reverse(struct server *s, const struct reverse_key *key,
 		return;
 	}
 	reverse_entry_park(e, reply, wc->src_qp);
+}
+
+/* A new sender: a slot for its reply AH. */
+static void start_reverse(struct server *s, const struct reverse_key *key,
+			  const struct ibv_wc *wc, const uint8_t *grh_area,
+			  struct probe_reply *reply)
+{
+	struct ibv_ah *evicted;
+	struct reverse_entry *e;
+
+	e = reverse_cache_claim(&s->reverse, key, s->ep.sends_completed,
+				&evicted);
+	if (evicted)
+		ibv_destroy_ah(evicted);
+	if (!e) {
+		s->dropped[DROP_REVERSE_BUSY]++;
+		return;
+	}
+	submit_reverse(s, e, wc, grh_area, reply);
 }
 
 static void answer(struct server *s, const struct ibv_wc *wc, uint8_t *buf)
@@ -346,7 +354,7 @@ static void answer(struct server *s, const struct ibv_wc *wc, uint8_t *buf)
 	 * wait for a neighbour; neither belongs in every round trip. */
 	reverse_key_build(wc, &grh, s->port->link_layer,
 			  reply.header.asked.sl, &key);
-	e = reverse_cache_find(&s->reverse, &key, reply.responder_time_ns);
+	e = reverse_cache_find(&s->reverse, &key);
 	if (!e) {
 		start_reverse(s, &key, wc, buf, &reply);
 		return;
@@ -359,13 +367,22 @@ static void answer(struct server *s, const struct ibv_wc *wc, uint8_t *buf)
 		if (!reverse_entry_park(e, &reply, wc->src_qp))
 			s->dropped[DROP_REVERSE_BUSY]++;
 		break;
-	default:	/* failed a moment ago: not retried before its TTL */
-		s->dropped[DROP_REVERSE_AH]++;
+	default:
+		/* Failed a moment ago: tried again once its back-off is
+		 * over, by a worker, so a sender that stays unreachable
+		 * costs nobody else anything. */
+		if (reverse_entry_due(e, reply.responder_time_ns)) {
+			reverse_entry_retry(e);
+			submit_reverse(s, e, wc, buf, &reply);
+		} else {
+			s->dropped[DROP_REVERSE_AH]++;
+		}
 		break;
 	}
 }
 
-static void say_reverse_failure(const struct ah_job *job)
+static void say_reverse_failure(const struct ah_job *job,
+				unsigned failures)
 {
 	char gid[GID_TEXT_MAX];
 
@@ -373,16 +390,17 @@ static void say_reverse_failure(const struct ah_job *job)
 		gid_format(&job->attr.grh.dgid, gid, sizeof(gid));
 	else
 		snprintf(gid, sizeof(gid), "lid %u", job->wc.slid);
-	diag_verbose(1, "no reverse AH to %s (qp 0x%x): %s%s; its probes go "
-		     "unanswered for %llu s", gid, job->wc.src_qp,
+	diag_verbose(1, "no reverse AH to %s (qp 0x%x): %s%s; tried again "
+		     "in %llu ms", gid, job->wc.src_qp,
 		     job->init_failed ? "ibv_init_ah_from_wc: " : "",
 		     job->error ? strerror(job->error)
 				: "the driver gave no reason",
-		     REVERSE_FAILURE_TTL_NS / 1000000000ull);
+		     (unsigned long long)(reverse_backoff_ns(failures) /
+					  1000000));
 }
 
 /* Results of the AH workers: send what was parked, or remember the
- * failure for its TTL. */
+ * failure for its back-off. */
 static void take_reverse_results(struct server *s)
 {
 	struct ah_job jobs[16];
@@ -410,9 +428,9 @@ static void take_reverse_results(struct server *s)
 			if (!job->ah) {
 				s->reverse.failed++;
 				s->dropped[DROP_REVERSE_AH] += e->parked_count;
-				say_reverse_failure(job);
 				reverse_entry_failed(e, job->error,
 						     job->init_failed, now);
+				say_reverse_failure(job, e->failures);
 				continue;
 			}
 			s->reverse.created++;

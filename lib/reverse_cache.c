@@ -30,8 +30,7 @@ static void empty(struct reverse_entry *e)
 }
 
 struct reverse_entry *reverse_cache_find(struct reverse_cache *cache,
-					 const struct reverse_key *key,
-					 uint64_t now_ns)
+					 const struct reverse_key *key)
 {
 	cache->clock++;
 	for (size_t i = 0; i < cache->capacity; i++) {
@@ -39,10 +38,6 @@ struct reverse_entry *reverse_cache_find(struct reverse_cache *cache,
 
 		if (e->state == REVERSE_EMPTY || !reverse_key_equal(&e->key, key))
 			continue;
-		if (e->state == REVERSE_FAILED && now_ns >= e->expires_ns) {
-			empty(e);
-			return NULL;
-		}
 		e->last_use = cache->clock;
 		return e;
 	}
@@ -129,6 +124,16 @@ void reverse_entry_ready(struct reverse_entry *e, struct ibv_ah *ah,
 	e->ah = ah;
 	e->attr = *attr;
 	e->error = 0;
+	e->failures = 0;
+}
+
+uint64_t reverse_backoff_ns(unsigned failures)
+{
+	uint64_t wait = REVERSE_RETRY_FIRST_NS;
+
+	for (unsigned i = 1; i < failures && wait < REVERSE_RETRY_MAX_NS; i++)
+		wait *= 2;
+	return wait < REVERSE_RETRY_MAX_NS ? wait : REVERSE_RETRY_MAX_NS;
 }
 
 void reverse_entry_failed(struct reverse_entry *e, int error, bool init_failed,
@@ -138,7 +143,20 @@ void reverse_entry_failed(struct reverse_entry *e, int error, bool init_failed,
 	e->ah = NULL;
 	e->error = error;
 	e->init_failed = init_failed;
-	e->expires_ns = now_ns + REVERSE_FAILURE_TTL_NS;
+	e->failures++;
+	e->expires_ns = now_ns + reverse_backoff_ns(e->failures);
+}
+
+bool reverse_entry_due(const struct reverse_entry *e, uint64_t now_ns)
+{
+	return e->state == REVERSE_FAILED && now_ns >= e->expires_ns;
+}
+
+void reverse_entry_retry(struct reverse_entry *e)
+{
+	e->state = REVERSE_PENDING;
+	e->generation++;
+	e->parked_count = 0;
 }
 
 void reverse_entry_forget(struct reverse_entry *e)

@@ -17,8 +17,12 @@
 
 /* Replies kept per pending entry; more are dropped. */
 #define REVERSE_PARK_MAX 8
-/* How long a failed reverse AH is not retried. */
-#define REVERSE_FAILURE_TTL_NS (5ull * 1000000000ull)
+/* A failed reply AH is tried again after 250 ms, then after twice as
+ * long each time it fails again, up to 5 s: a neighbour that answers just
+ * after the kernel gave up (first contact) costs a quarter second, a
+ * sender that cannot be reached costs one attempt every 5 s. */
+#define REVERSE_RETRY_FIRST_NS (250ull * 1000000ull)
+#define REVERSE_RETRY_MAX_NS (5ull * 1000000000ull)
 
 enum reverse_state {
 	REVERSE_EMPTY,
@@ -41,6 +45,7 @@ struct reverse_entry {
 	int error;		/* FAILED: errno (0: the driver gave none) */
 	bool init_failed;	/* FAILED in ibv_init_ah_from_wc */
 	uint64_t expires_ns;	/* FAILED: retried after this */
+	unsigned failures;	/* in a row, for the back-off */
 	uint64_t last_use;	/* cache clock, for LRU */
 	uint64_t last_send;	/* sends posted after its last send */
 	unsigned parked_count;
@@ -57,11 +62,10 @@ struct reverse_cache {
 int reverse_cache_init(struct reverse_cache *cache, size_t capacity);
 void reverse_cache_free(struct reverse_cache *cache);
 
-/* The entry for key in any state but EMPTY; a FAILED one past its
- * deadline counts as absent (and becomes EMPTY). */
+/* The entry for key in any state but EMPTY (a FAILED one whether or not
+ * it is due again: reverse_entry_due). */
 struct reverse_entry *reverse_cache_find(struct reverse_cache *cache,
-					 const struct reverse_key *key,
-					 uint64_t now_ns);
+					 const struct reverse_key *key);
 
 /* A slot for a new PENDING entry: an empty one, else the failed one that
  * expires first, else the least recently used READY one none of whose
@@ -87,8 +91,15 @@ void reverse_entry_ready(struct reverse_entry *e, struct ibv_ah *ah,
 			 const struct ibv_ah_attr *attr);
 void reverse_entry_failed(struct reverse_entry *e, int error, bool init_failed,
 			  uint64_t now_ns);
+/* The wait after the n-th failure in a row. */
+uint64_t reverse_backoff_ns(unsigned failures);
 /* Frees the slot (parked replies are dropped with it). */
 void reverse_entry_forget(struct reverse_entry *e);
+/* A FAILED entry whose back-off is over. */
+bool reverse_entry_due(const struct reverse_entry *e, uint64_t now_ns);
+/* Makes a due FAILED entry PENDING again, under a new generation, keeping
+ * its key and failure count. */
+void reverse_entry_retry(struct reverse_entry *e);
 
 /* An AH taken out of the cache, to be destroyed once the endpoint's
  * completed sends reach last_send. */

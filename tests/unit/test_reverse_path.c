@@ -110,7 +110,7 @@ static void test_cache(void)
 	uint32_t gen;
 
 	is_int(reverse_cache_init(&cache, 2), 0, "cache of 2");
-	ok(reverse_cache_find(&cache, &k1, now) == NULL, "empty: miss");
+	ok(reverse_cache_find(&cache, &k1) == NULL, "empty: miss");
 	e = reverse_cache_claim(&cache, &k1, 0, &evicted);
 	ok(e && e->state == REVERSE_PENDING && !evicted, "claimed: pending");
 	idx = reverse_cache_index(&cache, e);
@@ -118,19 +118,35 @@ static void test_cache(void)
 	for (int i = 0; i < REVERSE_PARK_MAX; i++)
 		reverse_entry_park(e, &reply, 17);
 	ok(!reverse_entry_park(e, &reply, 17), "parking is bounded");
-	ok(reverse_cache_find(&cache, &k1, now) == e, "pending is found");
+	ok(reverse_cache_find(&cache, &k1) == e, "pending is found");
 	ok(reverse_cache_pending(&cache, idx, gen) == e,
 	   "a worker's result finds its entry");
 
-	/* The creation failed: remembered for the TTL, then retried. */
+	/* The creation failed: tried again after a back-off that doubles
+	 * from 250 ms up to 5 s, by the same entry. */
 	reverse_entry_failed(e, 113, false, now);
-	e2 = reverse_cache_find(&cache, &k1, now + 1);
-	ok(e2 == e && e2->state == REVERSE_FAILED,
-	   "a failed sender is not retried at once");
-	ok(reverse_cache_find(&cache, &k1, now + REVERSE_FAILURE_TTL_NS) ==
-		   NULL, "after the TTL it is tried again");
+	e2 = reverse_cache_find(&cache, &k1);
+	ok(e2 == e && e2->state == REVERSE_FAILED, "a failed sender is found");
+	ok(!reverse_entry_due(e, now + 1), "and not tried again at once");
+	ok(reverse_entry_due(e, now + REVERSE_RETRY_FIRST_NS),
+	   "but after 250 ms (first contact: the neighbour may answer now)");
+	reverse_entry_retry(e);
+	ok(e->state == REVERSE_PENDING && e->failures == 1,
+	   "retried: pending again, the failure remembered");
 	ok(reverse_cache_pending(&cache, idx, gen) == NULL,
-	   "a stale result no longer finds the reused slot");
+	   "a stale result no longer finds the entry");
+	reverse_entry_failed(e, 113, false, now);
+	ok(!reverse_entry_due(e, now + REVERSE_RETRY_FIRST_NS) &&
+		   reverse_entry_due(e, now + 2 * REVERSE_RETRY_FIRST_NS),
+	   "the second failure waits twice as long");
+	is_int(reverse_backoff_ns(1) / 1000000, 250, "back-off 1: 250 ms");
+	is_int(reverse_backoff_ns(3) / 1000000, 1000, "back-off 3: 1 s");
+	is_int(reverse_backoff_ns(50) / 1000000, 5000, "at most 5 s");
+	reverse_entry_retry(e);
+	reverse_entry_ready(e, fake, &attr);
+	is_int(e->failures, 0, "a success forgets the failures");
+	reverse_entry_forget(e);
+	ok(reverse_cache_find(&cache, &k1) == NULL, "forgotten: a miss");
 
 	/* Eviction: never an AH with a send in flight. */
 	e = reverse_cache_claim(&cache, &k1, 0, &evicted);
@@ -152,7 +168,7 @@ static void test_cache(void)
 	is_int(reverse_cache_drop_ready(&cache, out, 4), 1,
 	   "a port change takes the ready AH out");
 	is_int(out[0].last_send, 10, "with the sends it must wait for");
-	ok(reverse_cache_find(&cache, &k2, now) == e,
+	ok(reverse_cache_find(&cache, &k2) == e,
 	   "a pending entry survives the drop (its result is discarded "
 	   "by epoch)");
 	reverse_cache_free(&cache);
