@@ -399,6 +399,25 @@ static void say_reverse_failure(const struct ah_job *job,
 					  1000000));
 }
 
+/* A first failure with replies waiting is tried once more at once: on a
+ * first contact the neighbour often answers just after the kernel gave
+ * up on it (ARP/ND), and the replies parked meanwhile can still go. */
+static bool retry_at_once(struct server *s, struct reverse_entry *e,
+			  struct ah_job *job)
+{
+	if (e->failures != 1 || e->parked_count == 0)
+		return false;
+	reverse_entry_retry(e);
+	job->generation = e->generation;
+	job->ah = NULL;
+	job->error = 0;
+	job->init_failed = false;
+	if (ah_workers_submit(&s->workers, job) == 0)
+		return true;
+	reverse_entry_failed(e, EAGAIN, false, monotonic_ns());
+	return false;
+}
+
 /* Results of the AH workers: send what was parked, or remember the
  * failure for its back-off. */
 static void take_reverse_results(struct server *s)
@@ -427,10 +446,13 @@ static void take_reverse_results(struct server *s)
 			}
 			if (!job->ah) {
 				s->reverse.failed++;
-				s->dropped[DROP_REVERSE_AH] += e->parked_count;
 				reverse_entry_failed(e, job->error,
 						     job->init_failed, now);
 				say_reverse_failure(job, e->failures);
+				if (retry_at_once(s, e, job))
+					continue;
+				s->dropped[DROP_REVERSE_AH] += e->parked_count;
+				e->parked_count = 0;
 				continue;
 			}
 			s->reverse.created++;

@@ -156,7 +156,6 @@ void reverse_entry_retry(struct reverse_entry *e)
 {
 	e->state = REVERSE_PENDING;
 	e->generation++;
-	e->parked_count = 0;
 }
 
 void reverse_entry_forget(struct reverse_entry *e)

@@ -97,8 +97,8 @@ uint64_t reverse_backoff_ns(unsigned failures);
 void reverse_entry_forget(struct reverse_entry *e);
 /* A FAILED entry whose back-off is over. */
 bool reverse_entry_due(const struct reverse_entry *e, uint64_t now_ns);
-/* Makes a due FAILED entry PENDING again, under a new generation, keeping
- * its key and failure count. */
+/* Makes a FAILED entry PENDING again, under a new generation, keeping
+ * its key, failure count and parked replies. */
 void reverse_entry_retry(struct reverse_entry *e);
 
 /* An AH taken out of the cache, to be destroyed once the endpoint's
