@@ -710,10 +710,9 @@ static void take_reply(struct probe_session *s, const struct ibv_wc *wc,
 	    reply.header.probe_id != s->probe_id)
 		return;	/* not ours: another run's late reply, or junk */
 	seq = &s->sequences[reply.header.sequence % SEQUENCE_RING];
-	if (seq->state == SEQ_UNUSED || seq->sequence != reply.header.sequence) {
-		s->unmatched++;
+	/* Ours, but older than the ring remembers: nothing to credit. */
+	if (seq->state == SEQ_UNUSED || seq->sequence != reply.header.sequence)
 		return;
-	}
 	c = &s->cells[seq->cell];
 	switch (seq->state) {
 	case SEQ_IN_FLIGHT:

@@ -129,7 +129,6 @@ struct probe_session {
 	/* Every recent probe's cell by sequence, so a reply is credited to
 	 * its own cell, in time, late or twice. */
 	struct probe_sequence *sequences;
-	uint64_t unmatched;	/* replies of ours too old to place */
 	uint32_t probe_id, next_sequence;
 	/* Set when our own QP failed (wc_failure_judge): the run ends, and
 	 * the failure is the local host's, never a destination's. */
