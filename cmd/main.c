@@ -390,9 +390,11 @@ static int parse_level(int argc, char **argv, enum parse_stage stage,
 	return first;
 }
 
+/* Output that could not be written is the local host's failure (exit 3),
+ * whatever the destinations did: the results are lost. */
 static int finish(int status)
 {
-	if (out_finish() != 0 && status == EXIT_FINE)
+	if (out_finish() != 0)
 		return EXIT_ENVIRONMENT;
 	return status;
 }

@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "ah_print.h"
 #include "cli.h"
 #include "dest.h"
 #include "device.h"
@@ -17,13 +20,17 @@
 #include "probe_dry_run.h"
 #include "probe_engine.h"
 #include "probe_print.h"
+#include "probe_text.h"
 #include "responder_discovery.h"
+#include "term_color.h"
+#include "text_wrap.h"
 
 enum probe_option {
 	PR_OPT_QPN, PR_OPT_QKEY, PR_OPT_HOP_LIMIT, PR_OPT_TCLASS,
 	PR_OPT_FLOW_LABEL, PR_OPT_SL, PR_OPT_COUNT, PR_OPT_INTERVAL,
 	PR_OPT_SIZE, PR_OPT_WINDOW, PR_OPT_JSONL, PR_OPT_FILE,
-	PR_OPT_DISCOVER, PR_OPT_LIST, PR_OPT_PKEY, PR_OPT_DRY_RUN, PR_OPT_END,
+	PR_OPT_DISCOVER, PR_OPT_LIST, PR_OPT_PKEY, PR_OPT_DRY_RUN,
+	PR_OPT_CONTINUOUS, PR_OPT_STATS_INTERVAL, PR_OPT_COLOR, PR_OPT_END,
 };
 
 static const struct opt_spec probe_options[] = {
@@ -45,7 +52,8 @@ static const struct opt_spec probe_options[] = {
 			"default: the path's on InfiniBand, else 0)",
 			COMPLETE_NONE, NULL },
 	[PR_OPT_COUNT] = { "count", 'c', "N", "probes per destination and "
-			   "parameter set (default 5)", COMPLETE_NONE, NULL },
+			   "parameter set (default 5; 0: until interrupted)",
+			   COMPLETE_NONE, NULL },
 	[PR_OPT_INTERVAL] = { "interval", 'i', "MS", "least time between two "
 			      "probes of one set (default 0)", COMPLETE_NONE,
 			      NULL },
@@ -71,10 +79,24 @@ static const struct opt_spec probe_options[] = {
 	[PR_OPT_DRY_RUN] = { "dry-run", 'n', NULL, "resolve every destination "
 			     "and build its AHs, probe nothing (works "
 			     "without a verbs device)", COMPLETE_NONE, NULL },
+	[PR_OPT_CONTINUOUS] = { "continuous", 0, NULL, "probe until "
+				"interrupted (as -c 0), with running "
+				"statistics; -i defaults to 1000",
+				COMPLETE_NONE, NULL },
+	[PR_OPT_STATS_INTERVAL] = { "stats-interval", 0, "SECONDS", "with "
+				    "--continuous: running statistics every "
+				    "SECONDS (default 10)", COMPLETE_NONE,
+				    NULL },
+	[PR_OPT_COLOR] = { "color", 0, "WHEN", "colour the verdicts: auto "
+			   "(a terminal, unless NO_COLOR is set), always or "
+			   "never (default auto)", COMPLETE_WORDS,
+			   "auto always never" },
 	[PR_OPT_END] = OPT_END,
 };
 
 #define PROBE_MAX_SETS 4096
+#define PROBE_CONTINUOUS_INTERVAL_MS 1000	/* ping's default */
+#define PROBE_DEFAULT_STATS_INTERVAL 10
 
 static struct {
 	bool has_qpn, has_qkey;
@@ -87,9 +109,13 @@ static struct {
 	bool has_pkey;
 	uint16_t pkey;
 	bool dry_run;
+	bool continuous, has_count, has_interval, has_stats_interval;
+	uint32_t stats_interval_s;
+	enum color_mode color;
 } opts = {
 	.qkey = UD_DEFAULT_QKEY, .count = PROBE_DEFAULT_COUNT,
 	.size = PROBE_REQUEST_MIN_SIZE, .window = PROBE_DEFAULT_WINDOW,
+	.stats_interval_s = PROBE_DEFAULT_STATS_INTERVAL,
 };
 
 static int probe_option(int index, const char *arg)
@@ -113,12 +139,25 @@ static int probe_option(int index, const char *arg)
 		opts.lists[index - PR_OPT_HOP_LIMIT] = arg;
 		break;
 	case PR_OPT_COUNT:
-		rc = parse_u32(arg, "count", 1, 1000000, &opts.count, err,
+		opts.has_count = true;
+		rc = parse_u32(arg, "count", 0, 1000000, &opts.count, err,
 			       sizeof(err));
 		break;
 	case PR_OPT_INTERVAL:
+		opts.has_interval = true;
 		rc = parse_u32(arg, "interval (ms)", 0, 3600000,
 			       &opts.interval_ms, err, sizeof(err));
+		break;
+	case PR_OPT_CONTINUOUS:
+		opts.continuous = true;
+		break;
+	case PR_OPT_STATS_INTERVAL:
+		opts.has_stats_interval = true;
+		rc = parse_u32(arg, "statistics interval (s)", 1, 86400,
+			       &opts.stats_interval_s, err, sizeof(err));
+		break;
+	case PR_OPT_COLOR:
+		rc = color_mode_parse(arg, &opts.color, err, sizeof(err));
 		break;
 	case PR_OPT_SIZE:
 		rc = parse_u32(arg, "probe size", PROBE_REQUEST_MIN_SIZE,
@@ -208,14 +247,135 @@ static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	interrupted = 1;
+	interrupted = sig;
 }
 
-/* --jsonl: each result as soon as it completes. */
-static void stream_cell(struct probe_session *s, struct probe_cell *c)
+/* How results reach the user: the run's identity for every record, the
+ * text table's layout, and how far the table got (rows go out in order,
+ * each as soon as it and those before it are done). */
+static struct {
+	struct probe_run run;
+	struct probe_text_layout layout;
+	size_t printed;
+	size_t dest_count, set_count;
+} view;
+
+static void print_cell_json(struct probe_session *s, struct probe_cell *c)
 {
-	probe_cell_print(s, c);
+	probe_cell_print(&view.run, s, c, &c->verdict, c->sent, false);
+}
+
+/* Text: the row, its findings, and with -v how it was built. */
+static void print_cell_text(const struct probe_cell *c)
+{
+	char row[PROBE_TEXT_ROW_MAX];
+
+	probe_text_row(&view.layout, c, c->judged ? &c->verdict : NULL,
+		       c->sent, true, row, sizeof(row));
+	out_text("%s", row);
+	if (diag_verbosity <= 0 || !c->ah)
+		return;
+	if (c->sgid_choice.reason[0]) {
+		char why[PROBE_TEXT_ROW_MAX];
+		char line[sizeof(c->sgid_choice.reason) + 16];
+		size_t used = 0;
+
+		snprintf(line, sizeof(line), "source GID: %s",
+			 c->sgid_choice.reason);
+		text_wrap_append(why, sizeof(why), &used, line, 4, 6,
+				 PROBE_TEXT_WIDTH);
+		out_text("%s", why);
+	}
+	out_text("    AH ");
+	ah_attr_print(NULL, &c->attr);
+	out_newline();
+	if (c->observed_valid) {
+		out_text("    reverse AH ");
+		ah_attr_print(NULL, &c->last_reply.reverse_ah);
+		out_newline();
+	}
+	if (c->judged && c->verdict.hop_limit_why[0]) {
+		char why[PROBE_TEXT_ROW_MAX], line[256];
+		size_t used = 0;
+
+		snprintf(line, sizeof(line), "hop limit rule: %s",
+			 c->verdict.hop_limit_why);
+		text_wrap_append(why, sizeof(why), &used, line, 4, 6,
+				 PROBE_TEXT_WIDTH);
+		out_text("%s", why);
+	}
+}
+
+/* Text rows in destination order, as far as the cells are done: a cell
+ * with loss holds the rows after it until the end of the run. */
+static void print_ready_rows(struct probe_session *s, bool all)
+{
+	size_t before = view.printed;
+
+	while (view.printed < s->cell_count) {
+		struct probe_cell *c = &s->cells[view.printed];
+
+		if (!all && !c->reported && probe_cell_active(c))
+			break;
+		print_cell_text(c);
+		view.printed++;
+	}
+	if (view.printed != before) {
+		probe_session_progress_clear(s);
+		out_flush_record();
+	}
+}
+
+/* A cell done with every probe answered (judged already). */
+static void cell_done(struct probe_session *s, struct probe_cell *c)
+{
+	if (out_format() == OUT_JSONL) {
+		print_cell_json(s, c);
+		out_flush_record();
+	} else if (out_format() == OUT_TEXT) {
+		print_ready_rows(s, false);
+	}
+}
+
+/* A continuous run's block of rows starts with the time. */
+static void time_line(const struct probe_session *s, const char *what)
+{
+	char when[16];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!localtime_r(&now, &tm) ||
+	    !strftime(when, sizeof(when), "%H:%M:%S", &tm))
+		snprintf(when, sizeof(when), "-");
+	out_text("%s  %llu probes sent%s\n", when,
+		 (unsigned long long)s->total_sent, what);
+}
+
+/* --continuous: every cell's statistics so far. */
+static void running_rows(struct probe_session *s)
+{
+	char row[PROBE_TEXT_ROW_MAX];
+
+	if (out_format() == OUT_JSON)
+		return;
+	if (out_format() == OUT_TEXT)
+		time_line(s, "");
+	for (size_t i = 0; i < s->cell_count; i++) {
+		struct probe_cell *c = &s->cells[i];
+		uint32_t resolved = probe_cell_resolved(s, c);
+		struct verdict v;
+
+		if (c->ah)
+			probe_cell_running_verdict(s, c, &v);
+		if (out_format() == OUT_JSONL) {
+			probe_cell_print(&view.run, s, c, &v, resolved, true);
+			out_flush_record();
+			continue;
+		}
+		probe_text_row(&view.layout, c, c->ah ? &v : NULL, resolved,
+			       false, row, sizeof(row));
+		out_text("%s", row);
+	}
 	out_flush_record();
 }
 
@@ -260,10 +420,10 @@ static int discover_responders(const struct common_opts *common,
 		discovery_truncation_message(d, err, sizeof(err));
 		diag_warn("%s", err);
 	}
-	/* An empty list is a result; nothing to probe is a setup failure,
-	 * as when no rendezvous answers. */
+	/* An empty list is a result; nothing to probe is the fabric's
+	 * failure (no responder is up), not this host's: exit 1. */
 	if (table && d->count == 0)
-		return cli_fail(opts.list ? EXIT_PROBLEM : EXIT_ENVIRONMENT,
+		return cli_fail(EXIT_PROBLEM,
 				"no ibahprobe responder is registered in the "
 				"SA: start 'ibahprobe serve --register' on the "
 				"responders");
@@ -300,6 +460,78 @@ static void take_discovered(const struct discovered_responder *found,
 	t->ready = true;
 }
 
+/* The run's identity and the text table's head, before any row. */
+static void start_output(struct probe_session *s, const struct sweep *sw,
+			 size_t dest_count)
+{
+	char head[2048];
+
+	view.dest_count = dest_count;
+	view.set_count = sw->count;
+	for (int k = 0; k < 4; k++)
+		view.run.lists[k] = &sw->lists[k];
+	if (!opts.lists[3])
+		view.run.lists[3] = NULL;
+	view.run.continuous = opts.continuous;
+	if (out_format() == OUT_JSON)
+		out_open_array(NULL);
+	if (out_format() != OUT_TEXT)
+		return;
+	probe_text_layout_init(&view.layout, s,
+			       opts.lists[0] && sw->lists[0].count > 0,
+			       opts.lists[3] != NULL, opts.continuous,
+			       color_wanted(opts.color, isatty(STDOUT_FILENO),
+					    getenv("NO_COLOR"),
+					    getenv("TERM")));
+	probe_text_header(&view.layout, s, dest_count, sw->count,
+			  s->device_note, head, sizeof(head));
+	out_text("%s", head);
+	probe_text_titles(&view.layout, head, sizeof(head));
+	out_text("%s", head);
+	out_flush_record();
+	print_ready_rows(s, false);
+}
+
+/* The rows not printed yet (those with loss, judged after the recheck),
+ * whether the run was interrupted, and the summary. */
+static void finish_output(struct probe_session *s, int exit_status)
+{
+	char line[1024];
+
+	if (out_format() == OUT_TEXT) {
+		if (opts.continuous && view.printed < s->cell_count)
+			time_line(s, ", the end:");
+		print_ready_rows(s, true);
+		if (interrupted)
+			out_text("interrupted (%s) after %llu probe%s\n",
+				 interrupted == SIGINT ? "SIGINT" : "SIGTERM",
+				 (unsigned long long)s->total_sent,
+				 s->total_sent == 1 ? "" : "s");
+		probe_text_summary(s, view.dest_count, view.set_count, line,
+				   sizeof(line));
+		out_text("%s", line);
+		return;
+	}
+	for (size_t i = 0; i < s->cell_count; i++) {
+		struct probe_cell *c = &s->cells[i];
+
+		if (c->reported && out_format() == OUT_JSONL)
+			continue;
+		print_cell_json(s, c);
+		if (out_format() == OUT_JSONL)
+			out_flush_record();
+	}
+	/* A JSON document is the results (each says whether the run cut it
+	 * short); a stream ends with a summary, so a reader knows it ended. */
+	if (out_format() == OUT_JSON) {
+		out_close_array();
+		return;
+	}
+	probe_summary_print(&view.run, s, view.dest_count, view.set_count,
+			    exit_status);
+	out_flush_record();
+}
+
 static int collect_dests(int argc, char **argv, struct dest_list *dests)
 {
 	char err[DIAG_MSG_MAX + 64];
@@ -316,6 +548,17 @@ static int collect_dests(int argc, char **argv, struct dest_list *dests)
 	if (opts.has_qkey && !opts.has_qpn)
 		return cli_usage_error("--qkey needs --qpn: without them the "
 				       "rendezvous tells both");
+	if (opts.continuous && opts.has_count && opts.count != 0)
+		return cli_usage_error("--continuous probes until interrupted: "
+				       "drop -c %u", opts.count);
+	if (opts.has_count && opts.count == 0)
+		opts.continuous = true;
+	if (opts.has_stats_interval && !opts.continuous && opts.count)
+		return cli_usage_error("--stats-interval needs --continuous "
+				       "(or -c 0)");
+	if (opts.continuous && opts.dry_run)
+		return cli_usage_error("--dry-run probes nothing: drop "
+				       "--continuous");
 	return 0;
 }
 
@@ -339,8 +582,16 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	char err[DIAG_MSG_MAX];
 	size_t ready = 0, good = 0;
+	char host[256] = "";
 	int rc;
 
+	/* A failure of the run as a whole is tied to this host and run
+	 * when results of many hosts are merged (report). */
+	run_info_start(&view.run.info);
+	gethostname(host, sizeof(host) - 1);
+	out_set_fail_context(&(struct out_fail_context){
+		.schema = PROBE_SCHEMA, .run_id = view.run.info.id,
+		.start_time = view.run.info.start_time, .host = host });
 	rc = build_sweep(&sw);
 	if (rc == 0)
 		rc = collect_dests(argc, argv, &dests);
@@ -360,8 +611,14 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 	s.settings.has_pkey = opts.has_pkey;
 	s.settings.pkey = opts.pkey;
 	s.settings.dry_run = opts.dry_run;
-	if (opts.jsonl)
-		s.on_done = stream_cell;
+	s.on_done = cell_done;
+	if (opts.continuous) {
+		s.settings.count = 0;
+		if (!opts.has_interval)
+			s.settings.interval_ms = PROBE_CONTINUOUS_INTERVAL_MS;
+		s.on_period = running_rows;
+		s.period_ms = opts.stats_interval_s * 1000;
+	}
 	if (device_discover(&devices, common->device, err, sizeof(err))) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out;
@@ -423,6 +680,8 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 
 			c->target = &targets[t];
 			c->asked = sweep_params(&sw, i);
+			if (opts.continuous)
+				c->rtt.limit = RTT_CONTINUOUS_LIMIT;
 			c->sl_given = opts.lists[3] != NULL;
 		}
 	}
@@ -434,22 +693,18 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 	}
 	for (size_t t = 0; t < dests.count; t++)
 		ready += targets[t].ready;
-	if (ready == 0 && !opts.has_qpn) {
-		for (size_t i = 0; i < dests.count; i++)
-			diag_error("%s: %s", dests.items[i].text,
-				   targets[i].error);
-		rc = cli_fail(EXIT_ENVIRONMENT, "no responder reachable: "
-			      "start 'ibahprobe serve' on the destinations");
-		goto out;
-	}
-	if (probe_session_open(&s, dev, port, err, sizeof(err))) {
+	/* No responder to probe is every destination's failure (exit 1),
+	 * not this host's: each row says why. */
+	if (ready && probe_session_open(&s, dev, port, err, sizeof(err))) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out;
 	}
-	probe_session_prepare(&s);
+	if (ready)
+		probe_session_prepare(&s);
+	start_output(&s, &sw, dests.count);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	rc = probe_session_run(&s, &interrupted);
+	rc = ready ? probe_session_run(&s, &interrupted) : 0;
 	if (rc) {
 		rc = s.fatal[0] ? cli_fail(EXIT_ENVIRONMENT, "%s", s.fatal)
 				: cli_fail(EXIT_ENVIRONMENT, "polling "
@@ -457,25 +712,19 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 					   strerror(-rc));
 		goto out;
 	}
+	view.run.interrupted = interrupted != 0;
 	probe_session_recheck(&s);
 	probe_session_judge(&s);
-	if (!opts.jsonl)
-		out_open_array(NULL);
 	for (size_t i = 0; i < s.cell_count; i++) {
 		struct probe_cell *c = &s.cells[i];
 
 		if (c->ah && c->verdict.reach == REACH_REACHABLE)
 			good++;
-		if (c->reported)
-			continue;
-		probe_cell_print(&s, c);
-		if (opts.jsonl)
-			out_flush_record();
 	}
-	if (!opts.jsonl)
-		out_close_array();
-	rc = good == s.cell_count && !interrupted && !disc.truncated
+	rc = good == s.cell_count && (!interrupted || opts.continuous) &&
+			     !disc.truncated
 		     ? EXIT_FINE : EXIT_PROBLEM;
+	finish_output(&s, rc);
 out:
 	discovery_free(&disc);
 	probe_session_close(&s);

@@ -27,6 +27,12 @@ static struct {
 	FILE *text;
 	char *text_buf;
 	size_t text_len;
+	/* stdout failed once (full disk, closed pipe): said once, and every
+	 * later write fails too, so the exit status cannot forget it. */
+	bool write_failed;
+	/* Members of the JSON error object (out_set_fail_context). */
+	bool has_fail_context;
+	char fail_schema[64], fail_run_id[64], fail_start[32], fail_host[256];
 } out;
 
 static FILE *text_stream(void)
@@ -361,6 +367,8 @@ void out_newline(void)
 
 static int write_stdout(const char *data, size_t len)
 {
+	if (out.write_failed)
+		return -1;
 	if (len && fwrite(data, 1, len, stdout) != len)
 		goto fail;
 	if (fflush(stdout) != 0 || ferror(stdout))
@@ -368,6 +376,7 @@ static int write_stdout(const char *data, size_t len)
 	return 0;
 fail:
 	diag_error("cannot write output: %s", strerror(errno));
+	out.write_failed = true;
 	return -1;
 }
 
@@ -430,6 +439,41 @@ int out_finish(void)
 	return rc;
 }
 
+void out_set_fail_context(const struct out_fail_context *ctx)
+{
+	out.has_fail_context = ctx != NULL;
+	if (!ctx)
+		return;
+	snprintf(out.fail_schema, sizeof(out.fail_schema), "%s", ctx->schema);
+	snprintf(out.fail_run_id, sizeof(out.fail_run_id), "%s", ctx->run_id);
+	snprintf(out.fail_start, sizeof(out.fail_start), "%s",
+		 ctx->start_time);
+	snprintf(out.fail_host, sizeof(out.fail_host), "%s", ctx->host);
+}
+
+static void fail_context_members(json_object *error)
+{
+	json_object *source = json_object_new_object(), *v;
+
+	json_abort_on(!source);
+	v = json_string_new(out.fail_schema);
+	json_abort_on(!v);
+	json_add_member(error, "schema", v);
+	v = json_string_new("error");
+	json_abort_on(!v);
+	json_add_member(error, "record", v);
+	v = json_string_new(out.fail_run_id);
+	json_abort_on(!v);
+	json_add_member(error, "run_id", v);
+	v = json_string_new(out.fail_start);
+	json_abort_on(!v);
+	json_add_member(error, "start_time", v);
+	v = json_string_new(out.fail_host);
+	json_abort_on(!v);
+	json_add_member(source, "host", v);
+	json_add_member(error, "source", source);
+}
+
 int out_fail(int exit_status, const char *message)
 {
 	json_object *error, *text;
@@ -441,6 +485,9 @@ int out_fail(int exit_status, const char *message)
 		json_abort_on(!error);
 		text = json_string_new(message);
 		json_abort_on(!text);
+		/* Bad input (exit 2) is no run: the object stays two keys. */
+		if (out.has_fail_context && exit_status != 2)
+			fail_context_members(error);
 		json_add_member(error, "error", text);
 		json_add_member(error, "exit_status",
 				json_object_new_int(exit_status));

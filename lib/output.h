@@ -62,6 +62,16 @@ int out_finish(void);
  * *out_len; NULL when out of memory. */
 char *out_utf8_repair(const char *s, size_t len, size_t *out_len);
 
+/* Members the JSON error object of out_fail carries besides "error" and
+ * "exit_status", so a failed run is tied to its host and run when many
+ * hosts' results are merged: "schema", "record": "error", "run_id",
+ * "start_time" and "source": {"host"}; not for bad input (exit 2),
+ * which is no run. Copied; NULL clears. */
+struct out_fail_context {
+	const char *schema, *run_id, *start_time, *host;
+};
+void out_set_fail_context(const struct out_fail_context *ctx);
+
 /* Throws away what was built; in JSON modes stdout then carries only
  * {"error": MESSAGE, "exit_status": N}. Returns exit_status. */
 int out_fail(int exit_status, const char *message);

@@ -567,7 +567,11 @@ bool probe_cell_active(const struct probe_cell *c)
 static uint32_t cell_quota(const struct probe_session *s,
 			   const struct probe_cell *c)
 {
-	return c->count ? c->count : s->settings.count;
+	if (c->count)
+		return c->count;
+	/* Continuous: until stopped (the sequence wraps, the ring does
+	 * not care). */
+	return s->settings.count ? s->settings.count : UINT32_MAX;
 }
 
 static struct probe_in_flight *flight_slot(struct probe_session *s)
@@ -603,7 +607,9 @@ static enum hop_limit_rule cell_hop_limit_rule(const struct probe_session *s,
 	return provider_hop_limit_rule(&in, why, len);
 }
 
-static void judge(struct probe_session *s, struct probe_cell *c)
+static void judge_with(const struct probe_session *s,
+		       const struct probe_cell *c, uint32_t sent,
+		       struct verdict *v)
 {
 	char why[200];
 	struct verdict_input in = {
@@ -614,7 +620,7 @@ static void judge(struct probe_session *s, struct probe_cell *c)
 		.route_has_gateway = c->target->route.has_gateway,
 		.hop_limit_rule = cell_hop_limit_rule(s, c, why, sizeof(why)),
 		.hop_limit_rule_why = why,
-		.sent = c->sent,
+		.sent = sent,
 		.received = c->received,
 		.late = c->late,
 		.late_max_ns = c->late_max_ns,
@@ -632,16 +638,41 @@ static void judge(struct probe_session *s, struct probe_cell *c)
 		.known_hops = c->target->known_hops,
 	};
 
-	verdict_judge(&in, &c->verdict);
+	verdict_judge(&in, v);
+}
+
+static void judge(struct probe_session *s, struct probe_cell *c)
+{
+	judge_with(s, c, c->sent, &c->verdict);
 	c->judged = true;
 	if (c->verdict.hops >= 0)
 		c->target->known_hops = c->verdict.hops;
 }
 
-/* Streaming: a cell is handed on as soon as its last probe resolves. */
+uint32_t probe_cell_resolved(const struct probe_session *s,
+			     const struct probe_cell *c)
+{
+	uint32_t pending = 0;
+
+	for (uint32_t i = 0; s->flight && i < s->settings.window; i++)
+		pending += s->flight[i].used && s->flight[i].cell == c;
+	return c->sent - pending;
+}
+
+void probe_cell_running_verdict(const struct probe_session *s,
+				const struct probe_cell *c, struct verdict *v)
+{
+	judge_with(s, c, probe_cell_resolved(s, c), v);
+}
+
+/* Streaming: a cell is handed on as soon as its last probe resolves,
+ * when every probe was answered. One with loss waits for the end of the
+ * run: the rendezvous is asked again then (probe_session_recheck), and
+ * other sets' hop counts explain its loss (probe_session_judge). */
 static void finish_cell_if_done(struct probe_session *s, struct probe_cell *c)
 {
-	if (!s->on_done || c->reported || c->sent < cell_quota(s, c))
+	if (!s->on_done || c->reported || c->sent < cell_quota(s, c) ||
+	    c->received < c->sent)
 		return;
 	for (uint32_t i = 0; i < s->settings.window; i++)
 		if (s->flight[i].used && s->flight[i].cell == c)
@@ -677,6 +708,7 @@ static int send_probe(struct probe_session *s, struct probe_cell *c)
 	if (rc)
 		return rc;
 	c->sent++;
+	s->total_sent++;
 	c->next_send_ns = now + (uint64_t)s->settings.interval_ms * 1000000u;
 	*slot = (struct probe_in_flight){
 		.used = true, .sequence = h.sequence, .cell = c,
@@ -772,6 +804,8 @@ static uint64_t next_event_ns(const struct probe_session *s, uint64_t now,
 {
 	uint64_t next = now + 100000000u;	/* look again in 100 ms */
 
+	if (s->on_period && s->next_period_ns < next)
+		next = s->next_period_ns;
 	for (uint32_t i = 0; i < s->settings.window; i++)
 		if (s->flight[i].used && s->flight[i].deadline_ns < next)
 			next = s->flight[i].deadline_ns;
@@ -791,12 +825,22 @@ static bool any_in_flight(const struct probe_session *s)
 	return false;
 }
 
-static void progress(const struct probe_session *s, uint64_t start,
-		     uint64_t now, uint64_t *last)
+void probe_session_progress_clear(struct probe_session *s)
+{
+	if (!s->progress_shown)
+		return;
+	fputs("\r\033[K", stderr);
+	s->progress_shown = false;
+}
+
+static void progress(struct probe_session *s, uint64_t start, uint64_t now,
+		     uint64_t *last)
 {
 	uint64_t sent = 0, got = 0, total = 0;
 
-	if (!isatty(STDERR_FILENO) || now - start < 2000000000u ||
+	/* A run until interrupted prints its own running rows. */
+	if (!s->settings.count || !isatty(STDERR_FILENO) ||
+	    now - start < 2000000000u ||
 	    now - *last < 250000000u || diag_verbosity < 0)
 		return;
 	*last = now;
@@ -810,6 +854,7 @@ static void progress(const struct probe_session *s, uint64_t start,
 	fprintf(stderr, "\rprobe: %llu/%llu sent, %llu answered ",
 		(unsigned long long)sent, (unsigned long long)total,
 		(unsigned long long)got);
+	s->progress_shown = true;
 }
 
 /* Sends one probe of the next cell due, round-robin from *rr. Returns
@@ -878,8 +923,8 @@ int probe_session_run(struct probe_session *s,
 	struct ibv_wc wcs[POLL_BATCH];
 	uint64_t start = monotonic_ns(), last_progress = 0;
 	size_t rr = 0;
-	bool shown = false;
 
+	s->next_period_ns = start + (uint64_t)s->period_ms * 1000000u;
 	for (;;) {
 		uint64_t now = monotonic_ns();
 		bool can_send = !*stop, window_full = false, more = false;
@@ -915,11 +960,14 @@ int probe_session_run(struct probe_session *s,
 			    repost_failed(s))
 				return -EIO;
 		}
+		if (s->on_period && now >= s->next_period_ns && !*stop) {
+			s->next_period_ns = now + (uint64_t)s->period_ms *
+							  1000000u;
+			s->on_period(s);
+		}
 		progress(s, start, now, &last_progress);
-		shown = shown || last_progress;
 	}
-	if (shown)
-		fputs("\r\033[K", stderr);
+	probe_session_progress_clear(s);
 	/* The last sends' completions: replies that arrive meanwhile are
 	 * taken (late or duplicate), not thrown away before the verdicts. */
 	ud_drain_sends(&s->ep, 1000, drained_reply, s);

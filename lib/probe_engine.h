@@ -33,7 +33,7 @@
 
 /* How to probe; the same for every cell of a session. */
 struct probe_settings {
-	uint32_t count;		/* probes per cell */
+	uint32_t count;		/* probes per cell; 0: until stopped */
 	uint32_t interval_ms;	/* least time between two probes of a cell */
 	uint32_t size;		/* request size in bytes */
 	uint32_t window;	/* probes in flight across all cells */
@@ -133,9 +133,20 @@ struct probe_session {
 	/* Set when our own QP failed (wc_failure_judge): the run ends, and
 	 * the failure is the local host's, never a destination's. */
 	char fatal[DIAG_MSG_MAX * 2];
-	/* Called once per cell as soon as its last probe resolved (judged
-	 * already), for streaming output; NULL: none. */
+	/* Called once per cell as soon as its last probe resolved with
+	 * every probe answered (judged already), for streaming output;
+	 * cells with loss are judged at the end. NULL: none. */
 	void (*on_done)(struct probe_session *s, struct probe_cell *c);
+	/* Called every period_ms during the run (running statistics of a
+	 * continuous run); NULL: never. */
+	void (*on_period)(struct probe_session *s);
+	uint32_t period_ms;
+	uint64_t next_period_ns;
+	uint64_t total_sent;	/* probes sent in this run */
+	bool progress_shown;	/* the progress line is on stderr */
+	/* probe: when no -d was given and the first device or port could
+	 * not be used, which was used instead (empty: the first). */
+	char device_note[DIAG_MSG_MAX];
 };
 
 /* Port facts, device and host name of the session (before targets are
@@ -179,6 +190,19 @@ bool probe_cell_active(const struct probe_cell *c);
  * then says how: exit 3, not a destination's failure). */
 int probe_session_run(struct probe_session *s,
 		      const volatile sig_atomic_t *stop);
+
+/* Probes of c answered or past their deadline (sent, minus those in
+ * flight). */
+uint32_t probe_cell_resolved(const struct probe_session *s,
+			     const struct probe_cell *c);
+
+/* The verdict on c so far (a running row), counting resolved probes
+ * only; c itself is not changed. */
+void probe_cell_running_verdict(const struct probe_session *s,
+				const struct probe_cell *c, struct verdict *v);
+
+/* Clears the progress line from stderr before a row reaches a terminal. */
+void probe_session_progress_clear(struct probe_session *s);
 
 /* After a run: asks the rendezvous of every target that lost probes
  * again, all at once, to tell a responder that restarted (another QPN)

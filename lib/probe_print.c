@@ -1,9 +1,11 @@
-/* One probe result through the output layer: see probe_print.h. */
+/* probe's JSON records: see probe_print.h. */
+#include <string.h>
+
 #include "ah_print.h"
-#include "diag.h"
 #include "gid.h"
 #include "output.h"
 #include "probe_print.h"
+#include "probe_text.h"
 
 static void print_observed(const struct probe_cell *c)
 {
@@ -17,14 +19,12 @@ static void print_observed(const struct probe_cell *c)
 	out_open_object("observed");
 	out_bool("grh_present", NULL, o->grh_present);
 	if (o->grh_present) {
-		out_uint("hop_limit", " seen_hl %u", o->hop_limit);
-		out_uint("traffic_class", " seen_tc 0x%02x", o->traffic_class);
-		out_uint("flow_label", " seen_fl 0x%05x", o->flow_label);
+		out_uint("hop_limit", NULL, o->hop_limit);
+		out_uint("traffic_class", NULL, o->traffic_class);
+		out_uint("flow_label", NULL, o->flow_label);
 		out_string("sgid", NULL, gid_format(&o->sgid, gid, sizeof(gid)));
 		out_string("dgid", NULL, gid_format(&o->dgid, gid, sizeof(gid)));
 		out_uint("ip_version", NULL, o->ip_version);
-	} else {
-		out_text(" no GRH");
 	}
 	/* On RoCE wc.sl holds no SL (provider_wc_sl_is_sl): unknown. */
 	if (o->sl_valid)
@@ -42,27 +42,34 @@ static void print_rtt(const struct probe_cell *c)
 	struct rtt_summary s;
 
 	if (rtt_summarize(&c->rtt, &s)) {
-		out_null("rtt_us", " rtt %s");
+		out_null("rtt_us", NULL);
 		return;
 	}
 	out_open_object("rtt_us");
-	out_double("min", " rtt min/med/p99/max %.1f", s.min_us);
-	out_double("median", "/%.1f", s.median_us);
-	out_double("p99", "/%.1f", s.p99_us);
-	out_double("max", "/%.1f us", s.max_us);
+	out_double("min", NULL, s.min_us);
+	out_double("median", NULL, s.median_us);
+	out_double("p99", NULL, s.p99_us);
+	out_double("max", NULL, s.max_us);
 	out_close_object();
 }
 
 /* Who sent: results of many hosts merge into one report (ibahprobe
  * report), keyed by the source GID; the host name is for people. */
-static void print_source(const struct probe_session *r, const struct probe_cell *c)
+static void print_source(const struct probe_session *r,
+			 const struct probe_cell *c)
 {
 	const struct gid_info *sgid = NULL;
 	char gid[GID_TEXT_MAX];
 
-	if (c->attr.is_global)
+	/* The summary has no cell: the GID -g names, on InfiniBand the
+	 * port GID; with -g auto on RoCE each result names its own. */
+	if (c && c->attr.is_global)
 		sgid = ah_facts_gid(&r->facts, c->attr.grh.sgid_index);
-	else if (r->facts.gid_count)
+	else if (!c && r->settings.gid_index >= 0)
+		sgid = ah_facts_gid(&r->facts,
+				    (uint32_t)r->settings.gid_index);
+	else if ((c || r->facts.link_layer == LINK_LAYER_IB) &&
+		 r->facts.gid_count)
 		sgid = &r->facts.gids[0];
 	out_open_object("source");
 	out_string("host", NULL, r->hostname);
@@ -74,60 +81,123 @@ static void print_source(const struct probe_session *r, const struct probe_cell 
 		out_string("sgid", NULL, gid_format(&sgid->gid, gid, sizeof(gid)));
 	else
 		out_null("sgid", NULL);
+	if (r->device_note[0])
+		out_string("device_note", NULL, r->device_note);
+	else
+		out_null("device_note", NULL);
 	out_close_object();
 }
 
-void probe_cell_print(const struct probe_session *r,
-		      const struct probe_cell *c)
+static void print_list(const char *key, const struct value_list *list)
 {
-	const struct verdict *v = &c->verdict;
+	if (!list) {
+		out_null(key, NULL);
+		return;
+	}
+	out_open_array(key);
+	for (size_t i = 0; i < list->count; i++)
+		out_element_int(NULL, list->values[i]);
+	out_close_array();
+}
+
+static void print_run(const struct probe_run *run,
+		      const struct probe_session *s, const char *record)
+{
+	run_info_print(&run->info, PROBE_SCHEMA);
+	out_string("record", NULL, record);
+	out_open_object("run_params");
+	out_uint("count", NULL, s->settings.count);
+	out_bool("continuous", NULL, run->continuous);
+	out_uint("interval_ms", NULL, s->settings.interval_ms);
+	out_uint("size", NULL, s->settings.size);
+	out_uint("window", NULL, s->settings.window);
+	out_uint("timeout_ms", NULL, s->settings.timeout_ms);
+	if (s->settings.gid_index >= 0)
+		out_int("gid_index", NULL, s->settings.gid_index);
+	else
+		out_string("gid_index", NULL, "auto");
+	print_list("hop_limits", run->lists[0]);
+	print_list("traffic_classes", run->lists[1]);
+	print_list("flow_labels", run->lists[2]);
+	print_list("sls", run->lists[3]);
+	out_close_object();
+}
+
+static bool cell_cut_short(const struct probe_run *run,
+			   const struct probe_session *s,
+			   const struct probe_cell *c)
+{
+	uint32_t quota = c->count ? c->count : s->settings.count;
+
+	return run->interrupted && (run->continuous || c->sent < quota);
+}
+
+static const char *status_name(const struct probe_cell *c, uint32_t resolved)
+{
+	const char *st = probe_text_status(c, resolved);
+
+	if (strcmp(st, "ok") == 0)
+		return reachability_name(REACH_REACHABLE);
+	if (strcmp(st, "loss") == 0)
+		return reachability_name(REACH_PARTIAL);
+	if (strcmp(st, "error") == 0)
+		return "error";
+	return reachability_name(REACH_UNREACHABLE);
+}
+
+void probe_cell_print(const struct probe_run *run,
+		      const struct probe_session *s,
+		      const struct probe_cell *c, const struct verdict *v,
+		      uint32_t resolved, bool running)
+{
 	unsigned flag;
 
 	out_open_object(NULL);
-	out_string("dest", "%s", c->target->dest->text);
-	print_source(r, c);
+	print_run(run, s, "result");
+	out_string("dest", NULL, c->target->dest->text);
+	print_source(s, c);
 	out_open_object("params");
-	out_uint("hop_limit", " hl %u", c->asked.hop_limit);
-	out_uint("traffic_class", " tc 0x%02x", c->asked.traffic_class);
-	out_uint("flow_label", " fl 0x%05x", c->asked.flow_label);
-	out_uint("sl", " sl %u", c->asked.sl);
+	out_uint("hop_limit", NULL, c->asked.hop_limit);
+	out_uint("traffic_class", NULL, c->asked.traffic_class);
+	out_uint("flow_label", NULL, c->asked.flow_label);
+	out_uint("sl", NULL, c->asked.sl);
 	out_close_object();
+	out_bool("interrupted", NULL, cell_cut_short(run, s, c));
+	if (run->continuous)
+		out_bool("running", NULL, running);
 	/* With -g auto: which source GID and why, also when the AH failed
 	 * (a GID whose netdev does not route to the destination is a cause). */
 	if (c->sgid_choice.reason[0])
 		sgid_choice_print("sgid_choice", &c->sgid_choice);
 	if (!c->target->ready || !c->ah) {
-		out_string("status", ": %s", "error");
-		out_string("error", " %s",
+		out_string("status", NULL, "error");
+		out_string("error", NULL,
 			   c->target->ready ? c->error : c->target->error);
-		out_newline();
 		out_close_object();
 		return;
 	}
-	out_string("status", ": %s", reachability_name(v->reach));
-	out_uint("sent", " sent %u", c->sent);
-	out_uint("received", " recv %u", c->received);
-	out_uint("lost", " lost %u", c->sent - c->received);
+	out_string("status", NULL, status_name(c, resolved));
+	out_uint("sent", NULL, resolved);
+	out_uint("received", NULL, c->received);
+	out_uint("lost", NULL, resolved - c->received);
 	out_uint("late", NULL, c->late);
 	out_uint("duplicates", NULL, c->duplicates);
 	print_rtt(c);
 	print_observed(c);
 	if (v->hop_limit_sent >= 0)
-		out_int("hop_limit_sent", " sent_hl %lld", v->hop_limit_sent);
+		out_int("hop_limit_sent", NULL, v->hop_limit_sent);
 	else
 		out_null("hop_limit_sent", NULL);
 	out_string("hop_limit_source", NULL,
 		   hop_limit_source_name(v->hop_limit_source));
-	out_string("hop_limit_rule", diag_verbosity > 0 ?
-		   "\n    hop limit rule: %s" : NULL, v->hop_limit_why);
+	out_string("hop_limit_rule", NULL, v->hop_limit_why);
 	if (v->hops >= 0)
-		out_int("hops", " hops %lld", v->hops);
+		out_int("hops", NULL, v->hops);
 	else
 		out_null("hops", NULL);
 	out_uint("ah_create_usec", NULL, c->create_usec);
-	out_newline();
 	out_open_array("verdicts");
-	out_element_string(NULL, reachability_name(v->reach));
+	out_element_string(NULL, status_name(c, resolved));
 	for (flag = 1; flag <= VERDICT_FLAG_LAST; flag <<= 1)
 		if (v->flags & flag)
 			out_element_string(NULL, verdict_flag_name(
@@ -135,18 +205,44 @@ void probe_cell_print(const struct probe_session *r,
 	out_close_array();
 	out_open_array("findings");
 	for (size_t i = 0; i < v->text_count; i++)
-		out_element_string("    %s\n", v->text[i]);
+		out_element_string(NULL, v->text[i]);
 	out_close_array();
-	out_text("    ");
 	ah_attr_print("ah_attr", &c->attr);
-	out_newline();
-	if (c->observed_valid) {
-		out_text("    reverse ");
+	if (c->observed_valid)
 		ah_attr_print("reverse_ah", &c->last_reply.reverse_ah);
-		out_newline();
-	} else {
+	else
 		out_null("reverse_ah", NULL);
-	}
 	out_close_object();
 }
 
+void probe_summary_print(const struct probe_run *run,
+			 const struct probe_session *s, size_t dest_count,
+			 size_t set_count, int exit_status)
+{
+	size_t counts[4] = { 0 };	/* reachable, partial, unreachable, error */
+
+	for (size_t i = 0; i < s->cell_count; i++) {
+		const char *st = probe_text_status(&s->cells[i],
+						   s->cells[i].sent);
+
+		counts[strcmp(st, "ok") == 0     ? 0
+		       : strcmp(st, "loss") == 0 ? 1
+		       : strcmp(st, "error") == 0 ? 3
+						 : 2]++;
+	}
+	out_open_object(NULL);
+	print_run(run, s, "summary");
+	print_source(s, NULL);
+	out_uint("destinations", NULL, dest_count);
+	out_uint("sets", NULL, set_count);
+	out_open_object("counts");
+	out_uint("reachable", NULL, counts[0]);
+	out_uint("partial_loss", NULL, counts[1]);
+	out_uint("unreachable", NULL, counts[2]);
+	out_uint("error", NULL, counts[3]);
+	out_close_object();
+	out_uint("probes_sent", NULL, s->total_sent);
+	out_bool("interrupted", NULL, run->interrupted);
+	out_int("exit_status", NULL, exit_status);
+	out_close_object();
+}

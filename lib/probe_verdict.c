@@ -11,7 +11,7 @@ const char *reachability_name(enum reachability reach)
 {
 	switch (reach) {
 	case REACH_REACHABLE: return "reachable";
-	case REACH_PARTIAL: return "partial loss";
+	case REACH_PARTIAL: return "partial_loss";
 	case REACH_UNREACHABLE: return "unreachable";
 	}
 	return "?";
@@ -250,6 +250,7 @@ void verdict_judge(const struct verdict_input *in, struct verdict *v)
 		    in->sent - in->received, in->sent);
 	else if (v->reach == REACH_UNREACHABLE)
 		say(v, "unreachable: none of %u probes answered", in->sent);
+	v->text_detail_start = v->text_count;
 	if (in->late)
 		say(v, "%u repl%s came after the %u ms deadline, the latest "
 		       "%llu ms after it: a longer -t counts them",

@@ -77,6 +77,9 @@ struct verdict {
 	unsigned flags;
 	size_t text_count;
 	char text[VERDICT_TEXT_MAX][160];	/* one sentence per finding */
+	/* text[0..text_detail_start) only restate the loss count (a result
+	 * row shows it already); the rest say more. */
+	size_t text_detail_start;
 };
 
 void verdict_judge(const struct verdict_input *in, struct verdict *out);

@@ -7,8 +7,16 @@
 
 int rtt_add(struct rtt_samples *s, uint64_t ns)
 {
+	if (s->limit && s->count == s->limit) {
+		s->ns[s->next] = ns;	/* the oldest goes */
+		s->next = (s->next + 1) % s->limit;
+		return 0;
+	}
 	if (s->count == s->capacity) {
 		size_t cap = s->capacity ? s->capacity * 2 : 64;
+
+		if (s->limit && cap > s->limit)
+			cap = s->limit;
 		uint64_t *grown = realloc(s->ns, cap * sizeof(*grown));
 
 		if (!grown)

@@ -10,7 +10,14 @@
 struct rtt_samples {
 	uint64_t *ns;
 	size_t count, capacity;
+	/* 0: keep every sample; else keep the latest limit samples (a run
+	 * until interrupted must not grow without bound). */
+	size_t limit, next;
 };
+
+/* Samples a continuous run keeps per destination and parameter set: the
+ * quantiles are those of the latest this many (18 h at one per second). */
+#define RTT_CONTINUOUS_LIMIT 65536
 
 struct rtt_summary {
 	size_t count;

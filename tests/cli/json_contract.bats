@@ -26,8 +26,8 @@ text_usage_error() {
 	[[ $stderr == *"timeout (ms) '0'"* ]]
 	json_usage_error -vjq -P 0 ports
 	json_usage_error ports -jP0
-	json_usage_error probe -jc 0 h1
-	[[ $stderr == *"count '0'"* ]]
+	json_usage_error probe -jc 1000001 h1
+	[[ $stderr == *"count '1000001'"* ]]
 	# An unknown letter before the j: the letter is named, the j counts.
 	json_usage_error --jso -Zj ports
 	[[ $stderr == *"unknown option '-Z'"* ]] || fail "$stderr"
@@ -71,13 +71,13 @@ text_usage_error() {
 	text_usage_error probe --js h1
 	[[ $stderr == *"option '--js' is ambiguous"* ]]
 	# Before the command only the common options exist: --js is --json.
-	json_usage_error --js probe --count 0 h1
+	json_usage_error --js probe --count 1000001 h1
 }
 
 @test "probe --jsonl errors are one JSON line, --pretty or not" {
 	json_usage_error probe --jsonl --hop-limit 300 h1
 	[ "${#lines[@]}" -eq 1 ] || fail "not one line: $output"
-	json_usage_error probe --count 0 --jsonl h1
+	json_usage_error probe --count 1000001 --jsonl h1
 	[ "${#lines[@]}" -eq 1 ] || fail "not one line: $output"
 	json_usage_error --pretty probe --jsonl --size 1 h1
 	[ "${#lines[@]}" -eq 1 ] || fail "--pretty with --jsonl: not one line: $output"
@@ -132,7 +132,7 @@ assert_utf8() {
 	text_usage_error
 	text_usage_error frobnicate
 	text_usage_error -P 0 ports
-	text_usage_error probe --count 0 h1
+	text_usage_error probe --count 1000001 h1
 	text_usage_error version extra
 }
 

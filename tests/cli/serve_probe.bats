@@ -24,10 +24,12 @@ probe_bad_values() {
 --tclass|0x100|x|1,,2||traffic class
 --flow-label|0x100000|x||flow label
 --sl|16|x||sl
---count|0|1000001|x||count
+--count|1000001|x|-1||count
 --interval|-1|3600001|x||interval
 --size|10|135|4097|x||probe size
 --window|0|1025|x||window
+--stats-interval|0|86401|x||statistics interval
+--color|sometimes|1||colour
 --pkey|0x10000|x|0x8000|0||p_key
 TABLE
 }
@@ -83,4 +85,30 @@ TABLE
 		.[0].violations[0].severity == "error"'
 	run -0 "$IBAHPROBE" ah --dry-run --link-layer ib --dlid 3 --dgid fe80::10:3 -j
 	run -0 "$IBAHPROBE" ah --dry-run --link-layer eth --dgid 10.0.0.2 -j
+}
+
+@test "probe --continuous: -c N, --dry-run contradict it; --stats-interval needs it" {
+	run -2 --separate-stderr "$IBAHPROBE" probe --continuous -c 5 h1
+	[[ $stderr == *"--continuous probes until interrupted: drop -c 5"* ]] || fail "$stderr"
+	[ -z "$output" ]
+	run -2 --separate-stderr "$IBAHPROBE" probe --stats-interval 5 h1
+	[[ $stderr == *"--stats-interval needs --continuous"* ]] || fail "$stderr"
+	run -2 --separate-stderr "$IBAHPROBE" probe -c 0 --dry-run h1
+	[[ $stderr == *"--dry-run probes nothing"* ]] || fail "$stderr"
+	run -2 --separate-stderr "$IBAHPROBE" -j probe --continuous --dry-run h1
+	assert_json_error 2
+}
+
+@test "probe failing as a whole (exit 3) names its host, run and schema in the JSON error; bad input does not" {
+	has_rdma_device && skip "this machine has an RDMA device: probe would run"
+	run -3 --separate-stderr "$IBAHPROBE" -j probe h1
+	echo "$output" | jq -e --arg h "$(hostname)" '
+		.record == "error" and .schema == "ibahprobe.probe.v1" and
+		(.run_id | test("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")) and
+		(.start_time | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")) and
+		.source.host == $h and .exit_status == 3 and (.error | length > 0)' || fail "$output"
+	run -3 --separate-stderr "$IBAHPROBE" probe --jsonl h1
+	[ "$(echo "$output" | wc -l)" -eq 1 ] && echo "$output" | jq -e '.record == "error"'
+	run -2 --separate-stderr "$IBAHPROBE" -j probe --count x h1
+	echo "$output" | jq -e 'keys == ["error", "exit_status"]' || fail "$output"
 }

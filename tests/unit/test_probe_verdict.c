@@ -263,7 +263,7 @@ static void test_loss(void)
 	in.asked.hop_limit = 3;
 	verdict_judge(&in, &v);
 	ok(!(v.flags & VERDICT_HOP_LIMIT_EXPIRED), "3 > 2 hops: other cause");
-	is_str(reachability_name(REACH_PARTIAL), "partial loss", "names");
+	is_str(reachability_name(REACH_PARTIAL), "partial_loss", "names: one spelling, as in JSON");
 	is_str(verdict_flag_name(VERDICT_TCLASS_REMARKED), "tclass_remarked",
 	       "flag names");
 }

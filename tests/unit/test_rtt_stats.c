@@ -41,5 +41,17 @@ int main(void)
 	ok(NEAR(sum.p99_us, 10) && NEAR(sum.max_us, 5000), "outlier only in "
 	   "max (p99 %g, max %g)", sum.p99_us, sum.max_us);
 	rtt_free(&s);
+	/* A bounded store keeps the latest samples only: 1..10 us into a
+	 * store of 4 leaves 7..10 us, and never more memory than 4. */
+	s.limit = 4;
+	for (int i = 1; i <= 10; i++)
+		rtt_add(&s, (uint64_t)i * 1000);
+	rtt_summarize(&s, &sum);
+	is_int(sum.count, 4, "bounded store holds its limit");
+	ok(s.capacity <= 4, "bounded store allocates no more (%zu)",
+	   s.capacity);
+	ok(NEAR(sum.min_us, 7) && NEAR(sum.max_us, 10), "the latest four "
+	   "samples are kept (min %g, max %g)", sum.min_us, sum.max_us);
+	rtt_free(&s);
 	return tap_done();
 }
