@@ -122,12 +122,16 @@ probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe "$@"; }
 	[ "$wire" = "$ours" ] || fail "tshark: '$wire', ibahprobe: '$ours'"
 }
 
-@test "JSON Lines: one object per destination and set, as each completes" {
+@test "JSON Lines: one object per destination and set, as each completes, then a summary" {
 	run -0 probe_a -c 1 --jsonl --tclass 0,0x28 b:18516 d:18518
-	[ "${#lines[@]}" -eq 4 ] || fail "$output"
-	for line in "${lines[@]}"; do
-		jq -e '.status == "reachable"' <<<"$line" >/dev/null || fail "$line"
+	[ "${#lines[@]}" -eq 5 ] || fail "$output"
+	for line in "${lines[@]:0:4}"; do
+		jq -e '.record == "result" and .status == "reachable"' <<<"$line" >/dev/null || fail "$line"
 	done
+	jq -e '.record == "summary" and .counts.reachable == 4 and .exit_status == 0 and
+		.interrupted == false and .destinations == 2 and .sets == 2' <<<"${lines[4]}" ||
+		fail "${lines[4]}"
+	[ "$(printf '%s\n' "${lines[@]}" | jq -r .run_id | sort -u | wc -l)" -eq 1 ] || fail "one run id"
 }
 
 @test "malformed and truncated packets are counted and dropped; valid probes still answered" {
@@ -166,7 +170,7 @@ probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe "$@"; }
 	run -1 probe_a -c 20 -i 200 -t 500 -j b:18516 c:18521
 	wait
 	echo "$output" | jq -e '.[0].status == "reachable" and .[0].received == 20 and
-		(.[1].status == "partial loss" or .[1].status == "unreachable") and
+		(.[1].status == "partial_loss" or .[1].status == "unreachable") and
 		.[1].lost > 0'
 }
 
