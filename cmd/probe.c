@@ -317,7 +317,8 @@ static void print_ready_rows(struct probe_session *s, bool all)
 
 		if (!all && !c->reported && probe_cell_active(c))
 			break;
-		print_cell_text(c);
+		if (!c->target->local_port)
+			print_cell_text(c);
 		view.printed++;
 	}
 	if (view.printed != before) {
@@ -365,6 +366,8 @@ static void running_rows(struct probe_session *s)
 		uint32_t resolved = probe_cell_resolved(s, c);
 		struct verdict v;
 
+		if (c->target->local_port)
+			continue;
 		if (c->ah)
 			probe_cell_running_verdict(s, c, &v);
 		if (out_format() == OUT_JSONL) {
@@ -486,6 +489,10 @@ static void start_output(struct probe_session *s, const struct sweep *sw,
 	probe_text_header(&view.layout, s, dest_count, sw->count,
 			  s->device_note, head, sizeof(head));
 	out_text("%s", head);
+	for (size_t i = 0; i < s->cell_count; i += sw->count)
+		if (s->cells[i].target->local_port)
+			out_text("skipped %s: it is this port (its GID)\n",
+				 s->cells[i].target->dest->text);
 	probe_text_titles(&view.layout, head, sizeof(head));
 	out_text("%s", head);
 	out_flush_record();
@@ -515,7 +522,8 @@ static void finish_output(struct probe_session *s, int exit_status)
 	for (size_t i = 0; i < s->cell_count; i++) {
 		struct probe_cell *c = &s->cells[i];
 
-		if (c->reported && out_format() == OUT_JSONL)
+		if ((c->reported && out_format() == OUT_JSONL) ||
+		    c->target->local_port)
 			continue;
 		print_cell_json(s, c);
 		if (out_format() == OUT_JSONL)
@@ -581,7 +589,7 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 	struct probe_target *targets = NULL;
 	struct sigaction sa = { .sa_handler = on_signal };
 	char err[DIAG_MSG_MAX];
-	size_t ready = 0, good = 0;
+	size_t ready = 0, good = 0, skipped = 0;
 	char host[256] = "";
 	int rc;
 
@@ -686,6 +694,7 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 		}
 	}
 	probe_session_resolve_targets(&s);
+	skipped = opts.dry_run ? 0 : probe_session_skip_local_port(&s);
 	if (opts.dry_run) {
 		probe_session_prepare(&s);
 		rc = probe_dry_run_print(&s) ? EXIT_FINE : EXIT_PROBLEM;
@@ -701,7 +710,7 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 	}
 	if (ready)
 		probe_session_prepare(&s);
-	start_output(&s, &sw, dests.count);
+	start_output(&s, &sw, dests.count - skipped);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	rc = ready ? probe_session_run(&s, &interrupted) : 0;
@@ -718,7 +727,8 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 	for (size_t i = 0; i < s.cell_count; i++) {
 		struct probe_cell *c = &s.cells[i];
 
-		if (c->ah && c->verdict.reach == REACH_REACHABLE)
+		if ((c->ah && c->verdict.reach == REACH_REACHABLE) ||
+		    c->target->local_port)
 			good++;
 	}
 	rc = good == s.cell_count && (!interrupted || opts.continuous) &&

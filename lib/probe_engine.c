@@ -546,6 +546,29 @@ static void choose_partition(struct probe_session *s)
 	}
 }
 
+size_t probe_session_skip_local_port(struct probe_session *s)
+{
+	size_t skipped = 0;
+
+	for (size_t i = 0; i < s->cell_count; i++) {
+		struct probe_target *t = s->cells[i].target;
+
+		if (!starts_run(s, i) || !t->ready || !t->has_dgid)
+			continue;
+		for (size_t g = 0; g < s->facts.gid_count; g++)
+			if (memcmp(s->facts.gids[g].gid.raw, t->dgid.raw,
+				   sizeof(t->dgid.raw)) == 0) {
+				t->local_port = true;
+				t->ready = false;
+				snprintf(t->error, sizeof(t->error),
+					 "skipped: the probing port itself");
+				skipped++;
+				break;
+			}
+	}
+	return skipped;
+}
+
 void probe_session_resolve_targets(struct probe_session *s)
 {
 	for_each_target(s, resolve_run);

@@ -74,6 +74,10 @@ struct probe_target {
 	struct route_info route;
 	bool route_known;
 	int known_hops;
+	/* The destination is the probing port itself (its DGID is in our
+	 * GID table): probe skips it, as a fan-out to every host in a list
+	 * reaches the prober too. */
+	bool local_port;
 };
 
 /* One destination with one parameter set. */
@@ -169,6 +173,10 @@ int probe_session_read_pkeys(struct probe_session *s,
  * all in one windowed batch; the session's partition (s->pkey_index) is
  * chosen, and targets whose path is in another partition fail. */
 void probe_session_resolve_targets(struct probe_session *s);
+
+/* Marks the ready targets whose DGID is one of the probing port's GIDs
+ * (local_port), not ready; returns how many. */
+size_t probe_session_skip_local_port(struct probe_session *s);
 
 /* Opens the UD endpoint on dev/port for the cells (targets resolved). One
  * QP has one Q_Key: the first ready target's; targets whose Q_Key differs

@@ -225,6 +225,8 @@ void probe_summary_print(const struct probe_run *run,
 		const char *st = probe_text_status(&s->cells[i],
 						   s->cells[i].sent);
 
+		if (s->cells[i].target->local_port)
+			continue;
 		counts[strcmp(st, "ok") == 0     ? 0
 		       : strcmp(st, "loss") == 0 ? 1
 		       : strcmp(st, "error") == 0 ? 3
@@ -241,6 +243,12 @@ void probe_summary_print(const struct probe_run *run,
 	out_uint("unreachable", NULL, counts[2]);
 	out_uint("error", NULL, counts[3]);
 	out_close_object();
+	/* Destinations that are the probing port itself: not probed. */
+	out_open_array("skipped");
+	for (size_t i = 0; set_count && i < s->cell_count; i += set_count)
+		if (s->cells[i].target->local_port)
+			out_element_string(NULL, s->cells[i].target->dest->text);
+	out_close_array();
 	out_uint("probes_sent", NULL, s->total_sent);
 	out_bool("interrupted", NULL, run->interrupted);
 	out_int("exit_status", NULL, exit_status);

@@ -393,6 +393,8 @@ void probe_text_summary(const struct probe_session *s, size_t dest_count,
 		const char *st = probe_text_status(&s->cells[i],
 						   s->cells[i].sent);
 
+		if (s->cells[i].target->local_port)
+			continue;
 		if (strcmp(st, "ok") == 0)
 			ok++;
 		else if (strcmp(st, "loss") == 0)
