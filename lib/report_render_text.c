@@ -454,11 +454,42 @@ static void json_cell(const struct report *r, size_t i, size_t j)
 	out_close_object();
 }
 
+static int text_order(const char *a, const char *b)
+{
+	if (!a || !b)
+		return (a != NULL) - (b != NULL);
+	return strverscmp(a, b);
+}
+
+/* Runs by host, device and start: not in the order of the inputs. */
+static int run_order(const void *pa, const void *pb, void *ctx)
+{
+	const struct report_run *runs = ctx;
+	const struct report_run *a = &runs[*(const size_t *)pa];
+	const struct report_run *b = &runs[*(const size_t *)pb];
+	int c;
+
+	if ((c = text_order(a->host, b->host)) ||
+	    (c = text_order(a->device, b->device)))
+		return c;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return text_order(a->run_id, b->run_id);
+}
+
 static void json_runs(const struct report *r)
 {
+	size_t *order = calloc(r->run_count ? r->run_count : 1,
+			       sizeof(*order));
+
+	if (!order)
+		return;
+	for (size_t k = 0; k < r->run_count; k++)
+		order[k] = k;
+	qsort_r(order, r->run_count, sizeof(*order), run_order, r->runs);
 	out_open_array("runs");
 	for (size_t k = 0; k < r->run_count; k++) {
-		const struct report_run *ru = &r->runs[k];
+		const struct report_run *ru = &r->runs[order[k]];
 
 		if (ru->dropped)
 			continue;
@@ -472,6 +503,7 @@ static void json_runs(const struct report *r)
 		out_close_object();
 	}
 	out_close_array();
+	free(order);
 }
 
 static void json_expected(const struct report *r)
