@@ -35,12 +35,11 @@ static const struct opt_spec report_options[] = {
 	[RP_OPT_TITLE] = { "title", 0, "TEXT", "title of the SVG or HTML "
 			   "(default \"ibahprobe fabric report\")",
 			   COMPLETE_NONE, NULL },
-	[RP_OPT_EXPECT] = { "expect", 0, "HOSTS", "the hosts that should "
-			    "have probed each other: a file (one a line, # "
-			    "comments) or a comma-separated list; rows and "
-			    "columns follow it", COMPLETE_FILE, NULL },
-	[RP_OPT_LATEST] = { "latest", 0, NULL, "keep only the newest run "
-			    "(by start_time) of each source", COMPLETE_NONE,
+	[RP_OPT_EXPECT] = { "expect", 0, "HOSTS", "hosts that should have "
+			    "probed each other: FILE or a,b,c",
+			    COMPLETE_FILE, NULL },
+	[RP_OPT_LATEST] = { "latest", 0, NULL, "keep only the newest run of "
+			    "each source (by start_time)", COMPLETE_NONE,
 			    NULL },
 	[RP_OPT_END] = OPT_END,
 };
@@ -400,6 +399,11 @@ static int report_run(const struct common_opts *common, int argc, char **argv)
 	return rc;
 }
 
+/* report touches no device: -d, -P, -g and -t change nothing. */
+static const char *const report_common_used[] = {
+	"json", "pretty", "quiet", "help", "version", NULL,
+};
+
 const struct command cmd_report = {
 	.name = "report",
 	.args = "[FILE...]",
@@ -408,4 +412,5 @@ const struct command cmd_report = {
 	.options = report_options,
 	.option = report_option,
 	.run = report_run,
+	.common_used = report_common_used,
 };
