@@ -765,9 +765,18 @@ static int add_labelled(struct report_cell *c, struct strvec *to,
 	f = open_memstream(&labelled, &len);
 	if (!f)
 		return -1;
-	for (size_t k = 0, n = 0; k < c->sets; k++)
-		if (has(c->set_records[k], text))
+	for (size_t k = 0, n = 0; k < c->sets; k++) {
+		bool again = false;
+
+		if (!has(c->set_records[k], text))
+			continue;
+		/* Two runs of the same set: named once. */
+		for (size_t j = 0; j < k && !again; j++)
+			again = has(c->set_records[j], text) &&
+				strcmp(c->set_labels[j], c->set_labels[k]) == 0;
+		if (!again)
 			fprintf(f, "%s%s", n++ ? ", " : "", c->set_labels[k]);
+	}
 	fprintf(f, ": %s", text);
 	if (fclose(f))
 		return -1;
