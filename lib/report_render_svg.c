@@ -75,7 +75,10 @@ struct layout {
 	double top;	/* where the matrix part starts */
 };
 
-static void plan(const struct report *r, bool heading, struct layout *l)
+/* heading_chars: the longest line of the heading (0: none), which the
+ * picture is made wide enough for. */
+static void plan(const struct report *r, bool heading, size_t heading_chars,
+		 struct layout *l)
 {
 	double head = 0, right = 0, grid_w, legend_w = 5 * LEGEND_ITEM_W + 170;
 	double rise = sin(HEAD_ANGLE * M_PI / 180);
@@ -105,6 +108,8 @@ static void plan(const struct report *r, bool heading, struct layout *l)
 	l->width = l->grid_x + grid_w + right + MARGIN;
 	if (MARGIN * 2 + legend_w > l->width)
 		l->width = MARGIN * 2 + legend_w;
+	if (MARGIN * 2 + (double)heading_chars * CHAR_W > l->width)
+		l->width = MARGIN * 2 + (double)heading_chars * CHAR_W;
 	l->height = l->legend_y + 44 + MARGIN;
 }
 
@@ -274,9 +279,26 @@ static void svg_document(FILE *f, const struct report *r, const char *title,
 			 bool heading)
 {
 	struct layout l;
-	char summary[512];
+	char summary[512], when[160], params[1024], expect[160], sources[64];
+	char runs[400], params_line[1100];
+	size_t widest = 0;
 
-	plan(r, heading, &l);
+	report_runs_text(r, when, sizeof(when), params, sizeof(params));
+	report_expect_text(r, expect, sizeof(expect));
+	snprintf(sources, sizeof(sources), "%zu source%s sent results",
+		 r->sources, r->sources == 1 ? "" : "s");
+	snprintf(runs, sizeof(runs), "%s \xc2\xb7 %s%s%s", when, sources,
+		 expect[0] ? " \xc2\xb7 " : "", expect);
+	snprintf(params_line, sizeof(params_line), "parameters: %s",
+		 params[0] ? params : "unknown");
+	report_summary_text(r, summary, sizeof(summary));
+	if (heading) {
+		widest = chars(summary);
+		widest = chars(runs) > widest ? chars(runs) : widest;
+		widest = chars(params_line) > widest ? chars(params_line)
+						     : widest;
+	}
+	plan(r, heading, widest, &l);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
 		"width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
 		"font-family=\"%s\" font-size=\"12\" fill=\"%s\" "
@@ -285,24 +307,15 @@ static void svg_document(FILE *f, const struct report *r, const char *title,
 	markup_printf(f, "<title>%s</title>\n", title);
 	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
 	if (heading) {
-		char when[160], params[1024], expect[160], sources[64];
-
-		report_runs_text(r, when, sizeof(when), params, sizeof(params));
-		report_expect_text(r, expect, sizeof(expect));
-		snprintf(sources, sizeof(sources), "%zu source%s sent results",
-			 r->sources, r->sources == 1 ? "" : "s");
 		markup_printf(f, "<text x=\"%d\" y=\"%d\" font-size=\"18\" "
 			      "font-weight=\"bold\">%s</text>\n<text x=\"%d\" "
 			      "y=\"%d\" fill=\"#616161\">%s</text>\n", MARGIN,
-			      MARGIN + 16, title, MARGIN, MARGIN + 38,
-			      report_summary_text(r, summary, sizeof(summary)));
+			      MARGIN + 16, title, MARGIN, MARGIN + 38, summary);
 		markup_printf(f, "<text x=\"%d\" y=\"%d\" fill=\"#616161\" "
-			      "class=\"runs\">%s \xc2\xb7 %s%s%s</text>\n"
-			      "<text x=\"%d\" y=\"%d\" fill=\"#616161\" "
-			      "class=\"params\">parameters: %s</text>\n",
-			      MARGIN, MARGIN + 56, when, sources,
-			      expect[0] ? " \xc2\xb7 " : "", expect, MARGIN,
-			      MARGIN + 74, params[0] ? params : "unknown");
+			      "class=\"runs\">%s</text>\n<text x=\"%d\" "
+			      "y=\"%d\" fill=\"#616161\" class=\"params\">%s"
+			      "</text>\n", MARGIN, MARGIN + 56, runs, MARGIN,
+			      MARGIN + 74, params_line);
 	}
 	draw_axes(f, r, &l);
 	for (size_t i = 0; i < r->row_count; i++)
