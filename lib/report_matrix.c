@@ -1126,55 +1126,97 @@ static int place_expected(struct report *r)
 	return 0;
 }
 
+struct index_list {
+	size_t *at;
+	size_t count;
+};
+
+static int index_add(struct index_list *l, size_t i)
+{
+	size_t *grown = realloc(l->at, (l->count + 1) * sizeof(*grown));
+
+	if (!grown)
+		return -1;
+	l->at = grown;
+	l->at[l->count++] = i;
+	return 0;
+}
+
+static int add_never_probed(struct report *r, const char *src,
+			    const char *dst, size_t *capacity)
+{
+	struct report_pair *p;
+
+	if (r->never_probed_count == *capacity) {
+		size_t cap = *capacity ? *capacity * 2 : 16;
+		struct report_pair *grown =
+			realloc(r->never_probed, cap * sizeof(*grown));
+
+		if (!grown)
+			return -1;
+		r->never_probed = grown;
+		*capacity = cap;
+	}
+	p = &r->never_probed[r->never_probed_count];
+	p->source = strdup(src);
+	p->destination = strdup(dst);
+	if (!p->source || !p->destination) {
+		free(p->source);
+		free(p->destination);
+		return -1;
+	}
+	r->never_probed_count++;
+	return 0;
+}
+
 /* Pairs of expected hosts without a result, from hosts that sent some
- * (a silent host or a failed run is named once, not once per pair). */
+ * (a silent host or a failed run is named once, not once per pair). The
+ * rows and columns of each host are found once: a fabric of a thousand
+ * hosts is a million pairs, each a look at a cell or two. */
 static int find_never_probed(struct report *r)
 {
-	for (size_t a = 0; a < r->expect.count; a++) {
-		const char *ha = r->expect.items[a];
-		bool sent = false;
+	size_t n = r->expect.count, capacity = 0;
+	struct index_list *rows = calloc(n ? n : 1, sizeof(*rows));
+	struct index_list *cols = calloc(n ? n : 1, sizeof(*cols));
+	int rc = rows && cols ? 0 : -1;
 
-		for (size_t i = 0; i < r->row_count; i++)
-			sent |= r->rows[i]->has_results &&
-				node_is(r->rows[i], ha);
-		for (size_t b = 0; sent && b < r->expect.count; b++) {
-			const char *hb = r->expect.items[b];
+	for (size_t k = 0; k < n && rc == 0; k++) {
+		const char *h = r->expect.items[k];
+
+		for (size_t i = 0; i < r->row_count && rc == 0; i++)
+			if (r->rows[i]->has_results && node_is(r->rows[i], h))
+				rc = index_add(&rows[k], i);
+		for (size_t j = 0; j < r->col_count && rc == 0; j++)
+			if (node_is(r->cols[j], h))
+				rc = index_add(&cols[k], j);
+	}
+	for (size_t a = 0; a < n && rc == 0; a++) {
+		for (size_t b = 0; b < n && rows[a].count && rc == 0; b++) {
 			bool probed = false, self = false;
-			struct report_pair *grown;
 
 			if (b == a)
 				continue;
-			for (size_t i = 0; i < r->row_count; i++) {
-				if (!r->rows[i]->has_results ||
-				    !node_is(r->rows[i], ha))
-					continue;
-				for (size_t j = 0; j < r->col_count; j++) {
-					if (!node_is(r->cols[j], hb))
-						continue;
+			for (size_t x = 0; x < rows[a].count; x++)
+				for (size_t y = 0; y < cols[b].count; y++) {
+					size_t i = rows[a].at[x];
+					size_t j = cols[b].at[y];
+
 					self |= r->cols[j] == r->rows[i];
 					probed |= report_cell(r, i, j)->probed;
 				}
-			}
-			if (probed || self)
-				continue;
-			grown = realloc(r->never_probed,
-					(r->never_probed_count + 1) *
-						sizeof(*grown));
-			if (!grown)
-				return -1;
-			r->never_probed = grown;
-			grown = &r->never_probed[r->never_probed_count];
-			grown->source = strdup(ha);
-			grown->destination = strdup(hb);
-			if (!grown->source || !grown->destination) {
-				free(grown->source);
-				free(grown->destination);
-				return -1;
-			}
-			r->never_probed_count++;
+			if (!probed && !self)
+				rc = add_never_probed(r, r->expect.items[a],
+						      r->expect.items[b],
+						      &capacity);
 		}
 	}
-	return 0;
+	for (size_t k = 0; k < n && rows && cols; k++) {
+		free(rows[k].at);
+		free(cols[k].at);
+	}
+	free(rows);
+	free(cols);
+	return rc;
 }
 
 int report_build(struct report *r, char *err, size_t errlen)
