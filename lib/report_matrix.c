@@ -1018,10 +1018,12 @@ static int name_runs(struct report *r)
 }
 
 /* Does this node stand for the host (or address) text h: as a source,
- * as the text probers gave, or by name? */
+ * by its address (as report shows it: 10.1.0.11), as the text probers
+ * gave, or by name? */
 static bool node_is(const struct report_node *n, const char *h)
 {
 	if ((n->host && strcmp(n->host, h) == 0) ||
+	    (n->addr && strcmp(n->addr, h) == 0) ||
 	    (n->source_name && strcmp(n->source_name, h) == 0) ||
 	    (n->dest_name && strcmp(n->dest_name, h) == 0))
 		return true;

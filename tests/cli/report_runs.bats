@@ -99,6 +99,10 @@ cell() { jq -c --arg s "$1" --arg d "$2" '.cells[] | select(.source == $s and .d
 		([.destinations[].name] == ["node05", "node02", "node01"]) and
 		.summary.sent_no_results == 2 and .summary.never_probed == 1' <<<"$output" >/dev/null ||
 		fail "$output"
+	# An expected address matches the node of that address.
+	run -1 "$IBAHPROBE" report -j --expect 10.1.0.12,node01 "$DATA/report-v1-node01-later.jsonl"
+	jq -e '.expected.sent_no_results == ["10.1.0.12"] and .expected.never_probed == [] and
+		([.destinations[].name] == ["node02", "node01"])' <<<"$output" >/dev/null || fail "$output"
 	# Without --expect the same input is fine.
 	run -0 "$IBAHPROBE" report "$DATA/report-v1-node01-later.jsonl"
 }
