@@ -51,6 +51,9 @@ struct command {
 	 * status. Output goes through lib/output.h. */
 	int (*run)(const struct common_opts *common, int argc, char **argv);
 	bool hidden;		/* internal: not listed in help */
+	/* The common options the command uses (long names, NULL ended),
+	 * which its help lists; NULL: all of them. */
+	const char *const *common_used;
 };
 
 extern const struct opt_spec common_options[];

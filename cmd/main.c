@@ -119,13 +119,25 @@ int cli_fail(int exit_status, const char *fmt, ...)
 	return rc;
 }
 
-static void print_option_lines(const struct opt_spec *opts)
+static bool listed(const char *const *names, const char *name)
+{
+	for (; names && *names; names++)
+		if (strcmp(*names, name) == 0)
+			return true;
+	return !names;
+}
+
+/* only: the long names to print; NULL: all. */
+static void print_option_lines(const struct opt_spec *opts,
+			       const char *const *only)
 {
 	char left[64];
 
 	for (size_t i = 0; opts[i].long_name; i++) {
 		const struct opt_spec *o = &opts[i];
 
+		if (!listed(only, o->long_name))
+			continue;
 		if (o->short_name)
 			snprintf(left, sizeof(left), "-%c, --%s%s%s",
 				 o->short_name, o->long_name, o->arg ? " " : "",
@@ -144,10 +156,11 @@ void cli_print_command_help(const struct command *cmd)
 	       cmd->args ? " " : "", cmd->args ? cmd->args : "", cmd->summary);
 	if (cmd->options && cmd->options[0].long_name) {
 		printf("\nOptions of %s:\n", cmd->name);
-		print_option_lines(cmd->options);
+		print_option_lines(cmd->options, NULL);
 	}
+	/* A command's help offers only what changes what it does. */
 	printf("\nCommon options:\n");
-	print_option_lines(common_options);
+	print_option_lines(common_options, cmd->common_used);
 	printf("\nExit status: 0 fine, 1 a destination failed, 2 usage or bad "
 	       "input, 3 environment.\nSee ibahprobe-%s(8).\n", cmd->name);
 }
@@ -162,7 +175,7 @@ void cli_print_overview(void)
 			printf("  %-10s %s\n", commands[i]->name,
 			       commands[i]->summary);
 	printf("\nCommon options:\n");
-	print_option_lines(common_options);
+	print_option_lines(common_options, NULL);
 	printf("\nExit status: 0 fine, 1 a destination failed, 2 usage or bad "
 	       "input, 3 environment.\n'ibahprobe help COMMAND' shows a "
 	       "command's options; see ibahprobe(8).\n");

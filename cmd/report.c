@@ -19,7 +19,8 @@
 #include "text_escape.h"
 
 enum report_option {
-	RP_OPT_SVG, RP_OPT_HTML, RP_OPT_OUTPUT, RP_OPT_TITLE, RP_OPT_END,
+	RP_OPT_SVG, RP_OPT_HTML, RP_OPT_OUTPUT, RP_OPT_TITLE, RP_OPT_EXPECT,
+	RP_OPT_LATEST, RP_OPT_END,
 };
 
 static const struct opt_spec report_options[] = {
@@ -34,13 +35,20 @@ static const struct opt_spec report_options[] = {
 	[RP_OPT_TITLE] = { "title", 0, "TEXT", "title of the SVG or HTML "
 			   "(default \"ibahprobe fabric report\")",
 			   COMPLETE_NONE, NULL },
+	[RP_OPT_EXPECT] = { "expect", 0, "HOSTS", "hosts that should have "
+			    "probed each other: FILE or a,b,c",
+			    COMPLETE_FILE, NULL },
+	[RP_OPT_LATEST] = { "latest", 0, NULL, "keep only the newest run of "
+			    "each source (by start_time)", COMPLETE_NONE,
+			    NULL },
 	[RP_OPT_END] = OPT_END,
 };
 
 static struct {
-	bool svg, html;
+	bool svg, html, latest;
 	const char *output;
 	const char *title;	/* NULL: the default */
+	const char *expect;	/* NULL: none */
 } opts;
 
 static int report_option(int index, const char *arg)
@@ -60,8 +68,100 @@ static int report_option(int index, const char *arg)
 	case RP_OPT_TITLE:
 		opts.title = arg;
 		break;
+	case RP_OPT_EXPECT:
+		if (!arg[0])
+			return cli_usage_error("--expect needs a file or a "
+					       "comma-separated list of hosts");
+		opts.expect = arg;
+		break;
+	case RP_OPT_LATEST:
+		opts.latest = true;
+		break;
 	}
 	return 0;
+}
+
+/* One expected host: blanks around it go, and a name twice is refused
+ * (its row would be ambiguous). */
+static int expect_add(struct strvec *hosts, const char *start, size_t len,
+		      const char *where)
+{
+	char name[1024], shown[1200];
+
+	while (len && (*start == ' ' || *start == '\t'))
+		start++, len--;
+	while (len && (start[len - 1] == ' ' || start[len - 1] == '\t' ||
+		       start[len - 1] == '\r'))
+		len--;
+	if (!len)
+		return 0;
+	if (len >= sizeof(name))
+		return cli_usage_error("--expect: %s: a host name of %zu "
+				       "bytes", where, len);
+	memcpy(name, start, len);
+	name[len] = '\0';
+	text_escape(name, len, shown, sizeof(shown));
+	if (memchr(name, '\0', len) || strpbrk(name, " \t"))
+		return cli_usage_error("--expect: %s: '%s' is no host name",
+				       where, shown);
+	for (size_t i = 0; i < hosts->count; i++)
+		if (strcmp(hosts->items[i], name) == 0)
+			return cli_usage_error("--expect: %s: '%s' is listed "
+					       "twice", where, shown);
+	if (strvec_add(hosts, name))
+		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	return 0;
+}
+
+/* --expect names a file when one of that name exists or the name holds a
+ * '/'; else it is the list itself ("node01,node02"). */
+static int read_expect(struct strvec *hosts)
+{
+	const char *arg = opts.expect;
+	struct stat st;
+	char where[1100], label[1024];
+	int rc = 0;
+
+	if (stat(arg, &st) == 0 || strchr(arg, '/')) {
+		FILE *f = fopen(arg, "r");
+		char *line = NULL;
+		size_t cap = 0;
+		ssize_t n;
+		unsigned long lineno = 0;
+
+		text_escape(arg, strlen(arg), label, sizeof(label));
+		if (!f)
+			return cli_usage_error("--expect: cannot open %s: %s",
+					       label, strerror(errno));
+		while (rc == 0 && (n = getline(&line, &cap, f)) >= 0) {
+			char *hash = memchr(line, '#', (size_t)n);
+
+			lineno++;
+			if (hash)
+				n = hash - line;
+			while (n && line[n - 1] == '\n')
+				n--;
+			snprintf(where, sizeof(where), "%s:%lu", label, lineno);
+			rc = expect_add(hosts, line, (size_t)n, where);
+		}
+		free(line);
+		fclose(f);
+		if (rc == 0 && hosts->count == 0)
+			rc = cli_usage_error("--expect: %s names no host",
+					     label);
+		return rc;
+	}
+	for (const char *p = arg; rc == 0;) {
+		size_t len = strcspn(p, ",");
+
+		rc = expect_add(hosts, p, len, "the list");
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	if (rc == 0 && hosts->count == 0)
+		rc = cli_usage_error("--expect names no host");
+	return rc;
 }
 
 static int check_options(const struct common_opts *common)
@@ -81,6 +181,18 @@ static int check_options(const struct common_opts *common)
 	if (!opts.title)
 		opts.title = "ibahprobe fabric report";
 	return 0;
+}
+
+/* On stderr, whatever the form: a script reading the JSON gets them in
+ * "warnings" too. */
+static void print_warnings(const struct report *r)
+{
+	char text[2048];
+
+	for (size_t k = 0; k < r->warnings.count; k++)
+		diag_warn("%s", text_escape(r->warnings.items[k],
+					    strlen(r->warnings.items[k]), text,
+					    sizeof(text)));
 }
 
 /* An unreadable input is bad input (exit 2), as probe -f and path -f
@@ -266,7 +378,13 @@ static int report_run(const struct common_opts *common, int argc, char **argv)
 	if (rc)
 		return rc;
 	report_init(&r);
-	rc = read_inputs(&r, argc, argv);
+	r.latest = opts.latest;
+	if (opts.expect)
+		rc = read_expect(&r.expect);
+	if (rc == 0)
+		rc = read_inputs(&r, argc, argv);
+	if (rc == 0)
+		print_warnings(&r);
 	if (rc == 0) {
 		if (opts.svg || opts.html)
 			rc = render_markup(&r);
@@ -281,6 +399,11 @@ static int report_run(const struct common_opts *common, int argc, char **argv)
 	return rc;
 }
 
+/* report touches no device: -d, -P, -g and -t change nothing. */
+static const char *const report_common_used[] = {
+	"json", "pretty", "quiet", "help", "version", NULL,
+};
+
 const struct command cmd_report = {
 	.name = "report",
 	.args = "[FILE...]",
@@ -289,4 +412,5 @@ const struct command cmd_report = {
 	.options = report_options,
 	.option = report_option,
 	.run = report_run,
+	.common_used = report_common_used,
 };

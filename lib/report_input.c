@@ -272,6 +272,10 @@ static int read_probed(const struct reader *rd, json_object *o,
 	if (want_strings(rd, o, "verdicts", &rec->verdicts) ||
 	    want_strings(rd, o, "findings", &rec->findings))
 		return -1;
+	/* One spelling in report's output, whatever the probe's schema. */
+	for (size_t i = 0; i < rec->verdicts.count; i++)
+		if (strcmp(rec->verdicts.items[i], "partial loss") == 0)
+			rec->verdicts.items[i][7] = '_';
 	rec->has_ah = true;
 	if (want(rd, o, "ah_attr", json_type_object, false, &v) ||
 	    want(rd, o, "ah_attr.grh", json_type_object, true, &grh))
@@ -290,12 +294,150 @@ static int read_probed(const struct reader *rd, json_object *o,
 	return 0;
 }
 
+/* An optional member: absent or null leaves *out NULL. */
+static int maybe(const struct reader *rd, json_object *o, const char *path,
+		 json_type type, json_object **out)
+{
+	bool present;
+
+	*out = member(o, path, &present);
+	if (!present || !*out)
+		return (*out = NULL), 0;
+	return want(rd, o, path, type, true, out);
+}
+
+/* One of params: -1 when absent or null (older probes, or a parameter
+ * that does not apply, as sl on RoCE). */
+static int param(const struct reader *rd, json_object *o, const char *path,
+		 int64_t max, long *out)
+{
+	json_object *v;
+	int64_t n;
+
+	*out = -1;
+	if (maybe(rd, o, path, json_type_int, &v))
+		return -1;
+	if (!v)
+		return 0;
+	if (want_uint(rd, o, path, max, &n))
+		return -1;
+	*out = (long)n;
+	return 0;
+}
+
+/* "run_params" for people: "count 10, interval 100 ms, size 64, window 8,
+ * timeout 1000 ms, tclass 0,0x28". What is not there is left out. */
+static char *params_text(json_object *p)
+{
+	static const struct { const char *key, *word, *unit; } scalars[] = {
+		{ "count", "count", "" }, { "interval_ms", "interval", " ms" },
+		{ "size", "size", "" }, { "window", "window", "" },
+		{ "timeout_ms", "timeout", " ms" },
+	};
+	static const struct { const char *key, *word; bool hex; } lists[] = {
+		{ "hop_limits", "hl", false }, { "traffic_classes", "tclass", true },
+		{ "flow_labels", "fl", true }, { "sls", "sl", false },
+	};
+	char *text = NULL;
+	size_t len = 0;
+	json_object *v;
+	bool any = false;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	for (size_t i = 0; i < sizeof(scalars) / sizeof(*scalars); i++)
+		if (json_object_object_get_ex(p, scalars[i].key, &v) &&
+		    json_object_is_type(v, json_type_int)) {
+			fprintf(f, "%s%s %lld%s", any ? ", " : "",
+				scalars[i].word,
+				(long long)json_object_get_int64(v),
+				scalars[i].unit);
+			any = true;
+		}
+	for (size_t i = 0; i < sizeof(lists) / sizeof(*lists); i++) {
+		size_t n;
+
+		if (!json_object_object_get_ex(p, lists[i].key, &v) ||
+		    !json_object_is_type(v, json_type_array) ||
+		    !(n = json_object_array_length(v)))
+			continue;
+		fprintf(f, "%s%s ", any ? ", " : "", lists[i].word);
+		any = true;
+		for (size_t k = 0; k < n; k++) {
+			json_object *e = json_object_array_get_idx(v, k);
+			long long x = json_object_get_int64(e);
+
+			if (!json_object_is_type(e, json_type_int))
+				fprintf(f, "%s?", k ? "," : "");
+			else if (lists[i].hex && x)
+				fprintf(f, "%s0x%llx", k ? "," : "", x);
+			else
+				fprintf(f, "%s%lld", k ? "," : "", x);
+		}
+	}
+	if (fclose(f) || !any) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* The run a record belongs to (run_id, start_time, run_params of schema
+ * v1; without them, one run per input and source). */
+static int read_run(const struct reader *rd, json_object *o, const char *host,
+		    const char *device, size_t *run)
+{
+	char quoted[QUOTE_CHARS + 4];
+	json_object *id, *start, *params;
+	struct report_run *ru;
+	double t = -1;
+
+	if (maybe(rd, o, "run_id", json_type_string, &id) ||
+	    maybe(rd, o, "start_time", json_type_string, &start) ||
+	    maybe(rd, o, "run_params", json_type_object, &params))
+		return -1;
+	if (start && (t = report_parse_time(json_object_get_string(start))) < 0)
+		return fail(rd, "\"start_time\" is \"%s\", expected an RFC 3339 "
+			    "date and time (2026-11-23T18:12:27Z)",
+			    quote(json_object_get_string(start),
+				  (size_t)json_object_get_string_len(start),
+				  quoted, sizeof(quoted)));
+	*run = report_run_get(rd->report, id ? json_object_get_string(id) : NULL,
+			      rd->label, host, device);
+	if (*run == SIZE_MAX)
+		return fail(rd, "out of memory");
+	ru = &rd->report->runs[*run];
+	if (start && !ru->start_time) {
+		ru->start = t;
+		if (!(ru->start_time = strdup(json_object_get_string(start))))
+			return fail(rd, "out of memory");
+	}
+	if (params && !ru->params_text)
+		ru->params_text = params_text(params);
+	return 0;
+}
+
+/* "interrupted": true in a result or a summary marks its run. */
+static int read_interrupted(const struct reader *rd, json_object *o,
+			    size_t run)
+{
+	json_object *v;
+
+	if (maybe(rd, o, "interrupted", json_type_boolean, &v))
+		return -1;
+	if (v && json_object_get_boolean(v))
+		rd->report->runs[run].interrupted = true;
+	return 0;
+}
+
 static int read_result(const struct reader *rd, json_object *o)
 {
 	struct report_record *rec = calloc(1, sizeof(*rec));
 	char quoted[QUOTE_CHARS + 4];
 	json_object *v;
 	int64_t n;
+	long p;
 
 	if (!rec)
 		return fail(rd, "out of memory");
@@ -310,8 +452,8 @@ static int read_result(const struct reader *rd, json_object *o)
 		goto bad;
 	rec->port_num = (unsigned)n;
 	if (report_status_parse(json_object_get_string(v), &rec->status)) {
-		fail(rd, "\"status\" is \"%s\", expected reachable, partial "
-		     "loss, unreachable or error",
+		fail(rd, "\"status\" is \"%s\", expected reachable, "
+		     "partial_loss, unreachable or error",
 		     quote(json_object_get_string(v),
 			   (size_t)json_object_get_string_len(v), quoted,
 			   sizeof(quoted)));
@@ -324,6 +466,19 @@ static int read_result(const struct reader *rd, json_object *o)
 	} else if (read_probed(rd, o, rec)) {
 		goto bad;
 	}
+	if (param(rd, o, "params.hop_limit", 255, &p))
+		goto bad;
+	rec->params.hop_limit = (int)p;
+	if (param(rd, o, "params.traffic_class", 255, &p))
+		goto bad;
+	rec->params.traffic_class = (int)p;
+	if (param(rd, o, "params.sl", 15, &p))
+		goto bad;
+	rec->params.sl = (int)p;
+	if (param(rd, o, "params.flow_label", 0xfffff, &rec->params.flow_label) ||
+	    read_run(rd, o, rec->host, rec->device, &rec->run) ||
+	    read_interrupted(rd, o, rec->run))
+		goto bad;
 	if (report_add(rd->report, rec))
 		return fail(rd, "out of memory");
 	return 0;
@@ -333,27 +488,69 @@ bad:
 }
 
 /* {"error": ..., "exit_status": N}: what a prober writes when it could not
- * run at all (probe -j or --jsonl). */
-static int read_failed_run(const struct reader *rd, json_object *o)
+ * run at all (probe -j or --jsonl); since schema v1 with "record":
+ * "error", its run and its host. */
+static int read_failed_run(const struct reader *rd, json_object *o,
+			   bool record)
 {
 	json_object *error, *status;
-	char *where;
+	char *where, *host = NULL;
+	size_t run = SIZE_MAX;
 	int rc;
 
+	if (record &&
+	    (want(rd, o, "error", json_type_string, false, &error) ||
+	     want(rd, o, "exit_status", json_type_int, false, &status) ||
+	     want(rd, o, "source", json_type_object, false, &error) ||
+	     want_string(rd, o, "source.host", false, &host)))
+		return -1;
+	if (record && read_run(rd, o, host, NULL, &run)) {
+		free(host);
+		return -1;
+	}
 	json_object_object_get_ex(o, "error", &error);
 	json_object_object_get_ex(o, "exit_status", &status);
-	if (asprintf(&where, "%s:%llu", rd->label, rd->line) < 0)
+	if (asprintf(&where, "%s:%llu", rd->label, rd->line) < 0) {
+		free(host);
 		return fail(rd, "out of memory");
+	}
 	rc = report_add_failed_run(rd->report, where,
 				   json_object_get_string(error),
-				   json_object_get_int(status));
+				   json_object_get_int(status), host, run);
 	free(where);
+	free(host);
 	return rc ? fail(rd, "out of memory") : 0;
 }
 
+/* A run's closing record: not a result; it tells whether the run was
+ * interrupted. */
+static int read_summary(const struct reader *rd, json_object *o)
+{
+	char *host = NULL, *device = NULL;
+	json_object *v;
+	size_t run;
+	int rc = -1;
+
+	if (want(rd, o, "source", json_type_object, false, &v) ||
+	    want_string(rd, o, "source.host", false, &host) ||
+	    want_string(rd, o, "source.device", true, &device) ||
+	    read_run(rd, o, host, device, &run) ||
+	    read_interrupted(rd, o, run))
+		goto out;
+	rc = 0;
+out:
+	free(host);
+	free(device);
+	return rc;
+}
+
+#define SCHEMA "ibahprobe.probe.v1"
+
 static int read_value(const struct reader *rd, json_object *o)
 {
-	json_object *error, *status, *dest;
+	json_object *error, *status, *dest, *v;
+	char quoted[QUOTE_CHARS + 4];
+	const char *kind;
 
 	if (rd->report->record_count + rd->report->failed_count >=
 	    rd->limits->results)
@@ -363,12 +560,33 @@ static int read_value(const struct reader *rd, json_object *o)
 		return fail(rd, "%s is not a probe result (a JSON object)",
 			    o ? json_type_to_name(json_object_get_type(o))
 			      : "null");
+	if (maybe(rd, o, "schema", json_type_string, &v))
+		return -1;
+	if (v && strcmp(json_object_get_string(v), SCHEMA) != 0)
+		return fail(rd, "\"schema\" is \"%s\": report reads %s",
+			    quote(json_object_get_string(v),
+				  (size_t)json_object_get_string_len(v), quoted,
+				  sizeof(quoted)), SCHEMA);
+	if (maybe(rd, o, "record", json_type_string, &v))
+		return -1;
+	kind = v ? json_object_get_string(v) : NULL;
+	if (kind && strcmp(kind, "summary") == 0)
+		return read_summary(rd, o);
+	if (kind && strcmp(kind, "error") == 0)
+		return read_failed_run(rd, o, true);
+	if (kind && strcmp(kind, "result") != 0)
+		return fail(rd, "\"record\" is \"%s\", expected result, "
+			    "summary or error",
+			    quote(kind, (size_t)json_object_get_string_len(v),
+				  quoted, sizeof(quoted)));
+	if (kind)
+		return read_result(rd, o);
 	if (!json_object_object_get_ex(o, "dest", &dest) &&
 	    json_object_object_get_ex(o, "error", &error) &&
 	    json_object_is_type(error, json_type_string) &&
 	    json_object_object_get_ex(o, "exit_status", &status) &&
 	    json_object_is_type(status, json_type_int))
-		return read_failed_run(rd, o);
+		return read_failed_run(rd, o, false);
 	return read_result(rd, o);
 }
 

@@ -24,6 +24,20 @@ const char *report_rtt_text(const struct report_cell *c, char *buf,
 const char *report_summary_text(const struct report *r, char *buf,
 				size_t len);
 
+/* "5 hosts expected: 1 sent no results, 3 pairs never probed"; "" when
+ * no --expect. */
+const char *report_expect_text(const struct report *r, char *buf,
+			       size_t len);
+/* When the runs started and with what parameters, for a heading:
+ * "run 2026-11-23T18:12:27Z", "runs 2026-...Z to 2026-...Z" or "run date
+ * unknown" in *when; the distinct run_params ("count 10, ..."), "; "
+ * between them, in *params ("" when unknown). */
+void report_runs_text(const struct report *r, char *when, size_t when_len,
+		      char *params, size_t params_len);
+
+/* The "schema" of report -j. */
+#define REPORT_SCHEMA "ibahprobe.report.v1"
+
 /* Through lib/output.h: text matrix, legend and findings, or the JSON
  * document (-j), whichever out_init chose. */
 void report_render_text(const struct report *r);

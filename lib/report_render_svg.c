@@ -33,6 +33,9 @@ static const struct status_style styles[REPORT_STATUS_COUNT] = {
 };
 static const struct status_style not_probed = { "none", "#eceff1", "#90a4ae",
 						"not probed" };
+/* Not probed because the source's probe run failed as a whole. */
+static const struct status_style run_failed = { "failed", "#d1c4e9",
+						TEXT_DARK, "run failed" };
 
 static size_t chars(const char *s)
 {
@@ -72,7 +75,10 @@ struct layout {
 	double top;	/* where the matrix part starts */
 };
 
-static void plan(const struct report *r, bool heading, struct layout *l)
+/* heading_chars: the longest line of the heading (0: none), which the
+ * picture is made wide enough for. */
+static void plan(const struct report *r, bool heading, size_t heading_chars,
+		 struct layout *l)
 {
 	double head = 0, right = 0, grid_w, legend_w = 5 * LEGEND_ITEM_W + 170;
 	double rise = sin(HEAD_ANGLE * M_PI / 180);
@@ -94,7 +100,7 @@ static void plan(const struct report *r, bool heading, struct layout *l)
 		head = w * rise > head ? w * rise : head;
 		right = past > right ? past : right;
 	}
-	l->top = MARGIN + (heading ? 52 : 0);
+	l->top = MARGIN + (heading ? 88 : 0);
 	l->head_h = head + 28;
 	l->grid_x = MARGIN + l->label_w;
 	l->grid_y = l->top + l->head_h;
@@ -102,6 +108,8 @@ static void plan(const struct report *r, bool heading, struct layout *l)
 	l->width = l->grid_x + grid_w + right + MARGIN;
 	if (MARGIN * 2 + legend_w > l->width)
 		l->width = MARGIN * 2 + legend_w;
+	if (MARGIN * 2 + (double)heading_chars * CHAR_W > l->width)
+		l->width = MARGIN * 2 + (double)heading_chars * CHAR_W;
 	l->height = l->legend_y + 44 + MARGIN;
 }
 
@@ -114,12 +122,13 @@ static void cell_tooltip(FILE *f, const struct report *r, size_t i, size_t j)
 	markup_printf(f, "<title>%s \xe2\x86\x92 %s\n", r->rows[i]->source_name,
 		      r->cols[j]->dest_name);
 	if (!c->probed) {
-		fputs("not probed</title>", f);
+		fputs(c->run_failed ? "not probed: the probe run of the source "
+				      "failed</title>" : "not probed</title>", f);
 		return;
 	}
 	markup_printf(f, "status: %s\nreceived %llu of %llu (%llu lost), "
 		      "%zu parameter set%s\nhops: %s\n",
-		      report_status_name(c->status),
+		      report_status_word(c->status),
 		      (unsigned long long)c->received,
 		      (unsigned long long)c->sent,
 		      (unsigned long long)(c->sent - c->received), c->sets,
@@ -137,6 +146,8 @@ static void cell_tooltip(FILE *f, const struct report *r, size_t i, size_t j)
 		markup_printf(f, "error: %s\n", c->errors.items[k]);
 	for (size_t k = 0; k < c->findings.count; k++)
 		markup_printf(f, "%s\n", c->findings.items[k]);
+	if (c->interrupted)
+		fputs("from an interrupted run: partial\n", f);
 	fputs("</title>", f);
 }
 
@@ -158,15 +169,18 @@ static void cell_lines(const struct report_cell *c, char *one, char *two,
 			 report_hops_text(c, hops, sizeof(hops)),
 			 rtt[0] ? " \xc2\xb7 " : "", rtt);
 	else if (c->status == REPORT_UNREACHABLE)
-		snprintf(two, len, "0 of %llu", (unsigned long long)c->sent);
+		snprintf(two, len, "%llu of %llu",
+			 (unsigned long long)c->received,
+			 (unsigned long long)c->sent);
 }
 
 static void draw_cell(FILE *f, const struct report *r, const struct layout *l,
 		      size_t i, size_t j)
 {
 	const struct report_cell *c = report_cell(r, i, j);
-	const struct status_style *st = c->probed ? &styles[c->status]
-						  : &not_probed;
+	const struct status_style *st = c->probed      ? &styles[c->status]
+					: c->run_failed ? &run_failed
+							: &not_probed;
 	double x = l->grid_x + (double)j * (CELL_W + GAP);
 	double y = l->grid_y + (double)i * (CELL_H + GAP);
 	char one[64], two[96];
@@ -177,8 +191,9 @@ static void draw_cell(FILE *f, const struct report *r, const struct layout *l,
 		"rx=\"3\" fill=\"%s\"/>", x, y, CELL_W, CELL_H, st->fill);
 	if (!c->probed) {
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\" "
-			"text-anchor=\"middle\">\xc2\xb7</text></g>\n",
-			x + CELL_W / 2.0, y + CELL_H / 2.0 + 4, st->ink);
+			"text-anchor=\"middle\">%s</text></g>\n",
+			x + CELL_W / 2.0, y + CELL_H / 2.0 + 4, st->ink,
+			c->run_failed ? "run failed" : "\xc2\xb7");
 		return;
 	}
 	cell_lines(c, one, two, sizeof(one));
@@ -264,9 +279,26 @@ static void svg_document(FILE *f, const struct report *r, const char *title,
 			 bool heading)
 {
 	struct layout l;
-	char summary[512];
+	char summary[512], when[160], params[1024], expect[160], sources[64];
+	char runs[400], params_line[1100];
+	size_t widest = 0;
 
-	plan(r, heading, &l);
+	report_runs_text(r, when, sizeof(when), params, sizeof(params));
+	report_expect_text(r, expect, sizeof(expect));
+	snprintf(sources, sizeof(sources), "%zu source%s sent results",
+		 r->sources, r->sources == 1 ? "" : "s");
+	snprintf(runs, sizeof(runs), "%s \xc2\xb7 %s%s%s", when, sources,
+		 expect[0] ? " \xc2\xb7 " : "", expect);
+	snprintf(params_line, sizeof(params_line), "parameters: %s",
+		 params[0] ? params : "unknown");
+	report_summary_text(r, summary, sizeof(summary));
+	if (heading) {
+		widest = chars(summary);
+		widest = chars(runs) > widest ? chars(runs) : widest;
+		widest = chars(params_line) > widest ? chars(params_line)
+						     : widest;
+	}
+	plan(r, heading, widest, &l);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
 		"width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
 		"font-family=\"%s\" font-size=\"12\" fill=\"%s\" "
@@ -274,12 +306,17 @@ static void svg_document(FILE *f, const struct report *r, const char *title,
 		TEXT_DARK);
 	markup_printf(f, "<title>%s</title>\n", title);
 	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
-	if (heading)
+	if (heading) {
 		markup_printf(f, "<text x=\"%d\" y=\"%d\" font-size=\"18\" "
 			      "font-weight=\"bold\">%s</text>\n<text x=\"%d\" "
 			      "y=\"%d\" fill=\"#616161\">%s</text>\n", MARGIN,
-			      MARGIN + 16, title, MARGIN, MARGIN + 38,
-			      report_summary_text(r, summary, sizeof(summary)));
+			      MARGIN + 16, title, MARGIN, MARGIN + 38, summary);
+		markup_printf(f, "<text x=\"%d\" y=\"%d\" fill=\"#616161\" "
+			      "class=\"runs\">%s</text>\n<text x=\"%d\" "
+			      "y=\"%d\" fill=\"#616161\" class=\"params\">%s"
+			      "</text>\n", MARGIN, MARGIN + 56, runs, MARGIN,
+			      MARGIN + 74, params_line);
+	}
 	draw_axes(f, r, &l);
 	for (size_t i = 0; i < r->row_count; i++)
 		for (size_t j = 0; j < r->col_count; j++)
@@ -313,7 +350,7 @@ static void html_findings(FILE *f, const struct report *r)
 			      "class=\"st %s\">%s</span></td>",
 			      r->rows[i]->source_name, r->cols[j]->dest_name,
 			      styles[c->status].css,
-			      report_status_name(c->status));
+			      report_status_word(c->status));
 		if (c->sent)
 			fprintf(f, "<td>%llu of %llu</td>",
 				(unsigned long long)c->received,
@@ -329,6 +366,8 @@ static void html_findings(FILE *f, const struct report *r)
 				      c->errors.items[k]);
 		for (size_t k = 0; k < c->findings.count; k++)
 			markup_printf(f, "<li>%s</li>", c->findings.items[k]);
+		if (c->interrupted)
+			fputs("<li>from an interrupted run: partial</li>", f);
 		fputs("</ul></td></tr>\n", f);
 	}
 	if (any)
@@ -337,14 +376,37 @@ static void html_findings(FILE *f, const struct report *r)
 		fputs("<p>Every pair reachable without loss; nothing "
 		      "remarked.</p>\n", f);
 	for (size_t k = 0; k < r->failed_count; k++)
-		markup_printf(f, "<p class=\"failed\">%s: a probe run failed "
-			      "(exit status %d): %s</p>\n", r->failed[k].where,
+		markup_printf(f, "<p class=\"failed\">%s%s%s: a probe run "
+			      "failed (exit status %d): %s</p>\n",
+			      r->failed[k].host ? r->failed[k].host : "",
+			      r->failed[k].host ? ", " : "", r->failed[k].where,
 			      r->failed[k].exit_status, r->failed[k].error);
+	if (r->silent_hosts.count) {
+		fputs("<p class=\"failed\">expected, sent no results: ", f);
+		for (size_t k = 0; k < r->silent_hosts.count; k++)
+			markup_printf(f, "%s%s", k ? ", " : "",
+				      r->silent_hosts.items[k]);
+		fputs("</p>\n", f);
+	}
+	if (r->never_probed_count) {
+		fputs("<p class=\"failed\">expected, never probed: ", f);
+		for (size_t k = 0; k < r->never_probed_count; k++)
+			markup_printf(f, "%s%s \xe2\x86\x92 %s", k ? ", " : "",
+				      r->never_probed[k].source,
+				      r->never_probed[k].destination);
+		fputs("</p>\n", f);
+	}
+	for (size_t k = 0; k < r->warnings.count; k++)
+		markup_printf(f, "<p class=\"note\">warning: %s</p>\n",
+			      r->warnings.items[k]);
+	for (size_t k = 0; k < r->notes.count; k++)
+		markup_printf(f, "<p class=\"note\">%s</p>\n",
+			      r->notes.items[k]);
 }
 
 void report_render_html(FILE *f, const struct report *r, const char *title)
 {
-	char summary[512];
+	char summary[512], when[160], params[1024], expect[160];
 
 	/* Also well-formed XML (polyglot), so XML tools can check it. */
 	markup_printf(f, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/"
@@ -366,14 +428,22 @@ void report_render_html(FILE *f, const struct report *r, const char *title)
 		"ul { margin: 0; padding-left: 16px; }\n"
 		".st { font-weight: bold; padding: 1px 6px; border-radius: 3px; "
 		"white-space: nowrap; }\n"
-		".failed { color: %s; }\n",
+		".failed { color: %s; }\n"
+		".note { color: #616161; }\n",
 		FONT, TEXT_DARK, styles[REPORT_UNREACHABLE].fill);
 	for (int s = 0; s < REPORT_STATUS_COUNT; s++)
 		fprintf(f, ".st.%s { background: %s; color: %s; }\n",
 			styles[s].css, styles[s].fill, styles[s].ink);
+	report_runs_text(r, when, sizeof(when), params, sizeof(params));
+	report_expect_text(r, expect, sizeof(expect));
 	markup_printf(f, "</style>\n</head>\n<body>\n<h1>%s</h1>\n"
 		      "<p class=\"summary\">%s</p>\n", title,
 		      report_summary_text(r, summary, sizeof(summary)));
+	markup_printf(f, "<p class=\"summary runs\">%s \xc2\xb7 %zu source%s "
+		      "sent results%s%s</p>\n<p class=\"summary params\">"
+		      "parameters: %s</p>\n", when, r->sources,
+		      r->sources == 1 ? "" : "s", expect[0] ? " \xc2\xb7 " : "",
+		      expect, params[0] ? params : "unknown");
 	svg_document(f, r, title, false);
 	fputs("<h2>Findings</h2>\n", f);
 	html_findings(f, r);

@@ -1,5 +1,6 @@
 /* The report as a text matrix with legend and findings, and as one JSON
  * document; both through lib/output.h. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +52,7 @@ const char *report_cell_text(const struct report_cell *c, char *buf,
 	const char *mark = c->tclass_remarked ? " R" : "";
 
 	if (!c->probed)
-		snprintf(buf, len, ".");
+		snprintf(buf, len, c->run_failed ? "FAIL" : ".");
 	else if (c->status == REPORT_REACHABLE)
 		snprintf(buf, len, "ok %s%s%s%s",
 			 report_hops_text(c, hops, sizeof(hops)),
@@ -88,6 +89,19 @@ const char *report_summary_text(const struct report *r, char *buf,
 	return buf;
 }
 
+const char *report_expect_text(const struct report *r, char *buf, size_t len)
+{
+	if (!r->expect.count)
+		snprintf(buf, len, "%s", "");
+	else
+		snprintf(buf, len, "%zu host%s expected: %zu sent no results, "
+			 "%zu pair%s never probed", r->expect.count,
+			 r->expect.count == 1 ? "" : "s", r->silent_hosts.count,
+			 r->never_probed_count,
+			 r->never_probed_count == 1 ? "" : "s");
+	return buf;
+}
+
 /* Columns line up by characters, not bytes (UTF-8 host names). */
 static size_t width(const char *s)
 {
@@ -116,6 +130,72 @@ static size_t shown(const char *s, bool print)
 		len -= took;
 	}
 	return w;
+}
+
+/* Text output stays under 100 columns: a long line is broken after
+ * "; " or ", ", else at a blank, and goes on indented. */
+#define TEXT_COLUMNS 99
+
+static void wrapped(size_t indent, const char *s)
+{
+	char *text = NULL, *p;
+	size_t room = TEXT_COLUMNS - indent, len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return;
+	/* Escaped first, so that what is measured is what is shown. */
+	for (size_t left = strlen(s); left;) {
+		char piece[256];
+		size_t took = text_escape_prefix(s, left, piece, sizeof(piece));
+
+		fputs(piece, f);
+		s += took;
+		left -= took;
+	}
+	if (fclose(f))
+		return;
+	out_text("%*s", (int)indent, "");
+	for (p = text; width(p) > room;) {
+		size_t cut = 0, chars = 0, best, sep = 0, blank = 0;
+
+		for (; p[cut] && chars < room; cut++) {
+			chars += ((unsigned char)p[cut] & 0xc0) != 0x80;
+			if (p[cut] == ' ' && cut &&
+			    (p[cut - 1] == ';' || p[cut - 1] == ','))
+				sep = cut;
+			else if (p[cut] == ' ')
+				blank = cut;
+		}
+		/* A list breaks between its items, unless that leaves
+		 * most of the line empty. */
+		best = sep > cut / 2 || !blank ? sep : blank;
+		if (!best)	/* one word longer than the line */
+			best = cut;
+		out_text("%.*s\n%*s", (int)best, p, (int)indent + 2, "");
+		p += best + (p[best] == ' ');
+		room = TEXT_COLUMNS - indent - 2;
+	}
+	out_text("%s\n", p);
+	free(text);
+}
+
+/* A list of names, as many a line as fit. */
+static void name_list(const char *head, const char *const *items,
+		      size_t count)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return;
+	fputs(head, f);
+	for (size_t k = 0; k < count; k++)
+		fprintf(f, "%s%s", k ? ", " : "", items[k]);
+	if (fclose(f) == 0)
+		wrapped(2, text);
+	free(text);
 }
 
 /* Input text, escaped, padded with blanks to the width to. */
@@ -189,46 +269,102 @@ static void print_findings(const struct report *r)
 		shown(r->rows[i]->source_name, true);
 		out_text(" -> ");
 		shown(r->cols[j]->dest_name, true);
-		out_text(": %s", report_status_name(c->status));
+		out_text(": %s", report_status_word(c->status));
 		if (c->sent)
 			out_text(", %llu of %llu answered",
 				 (unsigned long long)c->received,
 				 (unsigned long long)c->sent);
-		out_text(" (%zu set%s)\n", c->sets, c->sets == 1 ? "" : "s");
+		out_text(" (%zu set%s%s)\n", c->sets, c->sets == 1 ? "" : "s",
+			 c->interrupted ? ", run interrupted" : "");
 		for (size_t k = 0; k < c->errors.count; k++) {
-			out_text("      error: ");
-			shown(c->errors.items[k], true);
-			out_newline();
+			char *line;
+
+			if (asprintf(&line, "error: %s", c->errors.items[k]) < 0)
+				continue;
+			wrapped(6, line);
+			free(line);
 		}
-		for (size_t k = 0; k < c->findings.count; k++) {
-			out_text("      ");
-			shown(c->findings.items[k], true);
-			out_newline();
-		}
+		for (size_t k = 0; k < c->findings.count; k++)
+			wrapped(6, c->findings.items[k]);
 	}
 	for (size_t k = 0; k < r->failed_count; k++) {
+		const struct report_failed_run *f = &r->failed[k];
+		char *line;
+
 		if (!any)
 			out_text("\nfindings:\n");
 		any = true;
-		out_text("  ");
-		shown(r->failed[k].where, true);
-		out_text(": a probe run failed (exit status %d): ",
-			 r->failed[k].exit_status);
-		shown(r->failed[k].error, true);
-		out_newline();
+		if (asprintf(&line, "%s%sa probe run failed (exit status "
+			     "%d): %s (%s)", f->host ? f->host : "",
+			     f->host ? ": " : "", f->exit_status, f->error,
+			     f->where) < 0)
+			continue;
+		wrapped(2, line);
+		free(line);
 	}
+}
+
+static bool any_run_failed(const struct report *r)
+{
+	for (size_t i = 0; i < r->row_count * r->col_count; i++)
+		if (r->cells[i].run_failed)
+			return true;
+	return false;
+}
+
+/* What --expect misses, and the runs' notes. */
+static void print_expected(const struct report *r)
+{
+	const char **names;
+
+	if (r->silent_hosts.count || r->never_probed_count)
+		out_text("\nexpected but missing:\n");
+	if (r->silent_hosts.count)
+		name_list("sent no results: ",
+			  (const char *const *)r->silent_hosts.items,
+			  r->silent_hosts.count);
+	if (!r->never_probed_count)
+		return;
+	names = calloc(r->never_probed_count, sizeof(*names));
+	if (!names)
+		return;
+	for (size_t k = 0; k < r->never_probed_count; k++)
+		if (asprintf((char **)&names[k], "%s -> %s",
+			     r->never_probed[k].source,
+			     r->never_probed[k].destination) < 0)
+			names[k] = NULL;
+	name_list("never probed: ", names, r->never_probed_count);
+	for (size_t k = 0; k < r->never_probed_count; k++)
+		free((char *)names[k]);
+	free(names);
+}
+
+static void print_notes(const struct report *r)
+{
+	if (r->notes.count)
+		out_text("\nnotes:\n");
+	for (size_t k = 0; k < r->notes.count; k++)
+		wrapped(2, r->notes.items[k]);
 }
 
 void report_render_text(const struct report *r)
 {
 	char summary[512];
 
-	out_text("%s\n\n", report_summary_text(r, summary, sizeof(summary)));
+	out_text("%s\n", report_summary_text(r, summary, sizeof(summary)));
+	if (r->expect.count)
+		out_text("%s\n", report_expect_text(r, summary,
+						    sizeof(summary)));
+	out_newline();
 	print_matrix(r);
 	out_text("\nlegend: ok Nh T = reachable, N router hops, median RTT T; "
 		 "LOSS l/s = l of s probes lost;\n        -- = unreachable; "
-		 "ERR = error; R = traffic class remarked; . = not probed\n");
+		 "ERR = error; R = traffic class remarked; . = not probed%s\n",
+		 any_run_failed(r) ? ";\n        FAIL = the probe run of the "
+				     "source failed" : "");
 	print_findings(r);
+	print_expected(r);
+	print_notes(r);
 }
 
 static void json_strings(const char *key, const struct strvec *v)
@@ -236,6 +372,39 @@ static void json_strings(const char *key, const struct strvec *v)
 	out_open_array(key);
 	for (size_t i = 0; i < v->count; i++)
 		out_element_string(NULL, v->items[i]);
+	out_close_array();
+}
+
+static void json_param(const char *key, long value)
+{
+	if (value < 0)
+		out_null(key, NULL);
+	else
+		out_int(key, NULL, value);
+}
+
+/* Each set of the pair, the worst first, with what tells it apart. */
+static void json_sets(const struct report_cell *c)
+{
+	out_open_array("set_results");
+	for (size_t k = 0; k < c->sets; k++) {
+		const struct report_record *rec = c->set_records[k];
+
+		out_open_object(NULL);
+		out_string("label", NULL, c->set_labels[k]);
+		out_open_object("params");
+		json_param("hop_limit", rec->params.hop_limit);
+		json_param("traffic_class", rec->params.traffic_class);
+		json_param("flow_label", rec->params.flow_label);
+		json_param("sl", rec->params.sl);
+		out_close_object();
+		out_string("status", NULL, report_status_name(rec->status));
+		out_uint("sent", NULL, rec->sent);
+		out_uint("received", NULL, rec->received);
+		out_string("error", NULL, rec->error);
+		out_bool("interrupted", NULL, rec->interrupted);
+		out_close_object();
+	}
 	out_close_array();
 }
 
@@ -248,6 +417,7 @@ static void json_cell(const struct report *r, size_t i, size_t j)
 	out_string("destination", NULL, r->cols[j]->dest_name);
 	out_string("status", NULL, report_status_name(c->status));
 	out_uint("sets", NULL, c->sets);
+	out_bool("interrupted", NULL, c->interrupted);
 	out_uint("sent", NULL, c->sent);
 	out_uint("received", NULL, c->received);
 	out_uint("lost", NULL, c->sent - c->received);
@@ -280,12 +450,83 @@ static void json_cell(const struct report *r, size_t i, size_t j)
 	json_strings("verdicts", &c->verdicts);
 	json_strings("findings", &c->findings);
 	json_strings("errors", &c->errors);
+	json_sets(c);
+	out_close_object();
+}
+
+static int text_order(const char *a, const char *b)
+{
+	if (!a || !b)
+		return (a != NULL) - (b != NULL);
+	return strverscmp(a, b);
+}
+
+/* Runs by host, device and start: not in the order of the inputs. */
+static int run_order(const void *pa, const void *pb, void *ctx)
+{
+	const struct report_run *runs = ctx;
+	const struct report_run *a = &runs[*(const size_t *)pa];
+	const struct report_run *b = &runs[*(const size_t *)pb];
+	int c;
+
+	if ((c = text_order(a->host, b->host)) ||
+	    (c = text_order(a->device, b->device)))
+		return c;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return text_order(a->run_id, b->run_id);
+}
+
+static void json_runs(const struct report *r)
+{
+	size_t *order = calloc(r->run_count ? r->run_count : 1,
+			       sizeof(*order));
+
+	if (!order)
+		return;
+	for (size_t k = 0; k < r->run_count; k++)
+		order[k] = k;
+	qsort_r(order, r->run_count, sizeof(*order), run_order, r->runs);
+	out_open_array("runs");
+	for (size_t k = 0; k < r->run_count; k++) {
+		const struct report_run *ru = &r->runs[order[k]];
+
+		if (ru->dropped)
+			continue;
+		out_open_object(NULL);
+		out_string("run_id", NULL, ru->run_id);
+		out_string("host", NULL, ru->host);
+		out_string("device", NULL, ru->device);
+		out_string("start_time", NULL, ru->start_time);
+		out_string("params", NULL, ru->params_text);
+		out_bool("interrupted", NULL, ru->interrupted);
+		out_close_object();
+	}
+	out_close_array();
+	free(order);
+}
+
+static void json_expected(const struct report *r)
+{
+	out_open_object("expected");
+	json_strings("hosts", &r->expect);
+	json_strings("sent_no_results", &r->silent_hosts);
+	out_open_array("never_probed");
+	for (size_t k = 0; k < r->never_probed_count; k++) {
+		out_open_object(NULL);
+		out_string("source", NULL, r->never_probed[k].source);
+		out_string("destination", NULL,
+			   r->never_probed[k].destination);
+		out_close_object();
+	}
+	out_close_array();
 	out_close_object();
 }
 
 void report_render_json(const struct report *r)
 {
 	out_open_object(NULL);
+	out_string("schema", NULL, REPORT_SCHEMA);
 	out_open_array("sources");
 	for (size_t i = 0; i < r->row_count; i++) {
 		const struct report_node *n = r->rows[i];
@@ -295,6 +536,8 @@ void report_render_json(const struct report *r)
 		out_string("host", NULL, n->host);
 		out_string("device", NULL, n->device);
 		out_string("address", NULL, n->addr);
+		out_bool("sent_results", NULL, n->has_results);
+		out_uint("failed_runs", NULL, n->failed_runs);
 		out_close_object();
 	}
 	out_close_array();
@@ -315,21 +558,82 @@ void report_render_json(const struct report *r)
 	out_open_array("failed_runs");
 	for (size_t k = 0; k < r->failed_count; k++) {
 		out_open_object(NULL);
-		out_string("input", NULL, r->failed[k].where);
-		out_string("error", NULL, r->failed[k].error);
-		out_int("exit_status", NULL, r->failed[k].exit_status);
+		const struct report_failed_run *f = &r->failed[k];
+
+		out_string("input", NULL, f->where);
+		out_string("host", NULL, f->host);
+		out_string("run_id", NULL, f->run == SIZE_MAX ? NULL
+				: r->runs[f->run].run_id);
+		out_string("error", NULL, f->error);
+		out_int("exit_status", NULL, f->exit_status);
 		out_close_object();
 	}
 	out_close_array();
+	json_runs(r);
+	json_expected(r);
+	json_strings("warnings", &r->warnings);
+	json_strings("notes", &r->notes);
 	out_open_object("summary");
 	out_uint("sources", NULL, r->row_count);
 	out_uint("destinations", NULL, r->col_count);
 	out_uint("pairs", NULL, r->pairs);
 	out_uint("reachable", NULL, r->status_count[REPORT_REACHABLE]);
-	out_uint("partial", NULL, r->status_count[REPORT_PARTIAL]);
+	out_uint("partial_loss", NULL, r->status_count[REPORT_PARTIAL]);
 	out_uint("unreachable", NULL, r->status_count[REPORT_UNREACHABLE]);
 	out_uint("error", NULL, r->status_count[REPORT_ERROR]);
 	out_uint("failed_runs", NULL, r->failed_count);
+	out_uint("sent_no_results", NULL, r->silent_hosts.count);
+	out_uint("never_probed", NULL, r->never_probed_count);
 	out_close_object();
 	out_close_object();
+}
+
+void report_runs_text(const struct report *r, char *when, size_t when_len,
+		      char *params, size_t params_len)
+{
+	const struct report_run *first = NULL, *last = NULL;
+	size_t used = 0, shown_params = 0, more = 0;
+
+	params[0] = '\0';
+	for (size_t k = 0; k < r->run_count; k++) {
+		const struct report_run *ru = &r->runs[k];
+		bool seen = false;
+
+		if (ru->dropped)
+			continue;
+		if (ru->start_time) {
+			if (!first || ru->start < first->start)
+				first = ru;
+			if (!last || ru->start > last->start)
+				last = ru;
+		}
+		if (!ru->params_text)
+			continue;
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = !r->runs[j].dropped && r->runs[j].params_text &&
+			       strcmp(r->runs[j].params_text,
+				      ru->params_text) == 0;
+		if (seen)
+			continue;
+		if (shown_params == 3) {
+			more++;
+			continue;
+		}
+		if (used < params_len)
+			used += (size_t)snprintf(params + used,
+						 params_len - used, "%s%s",
+						 shown_params ? "; " : "",
+						 ru->params_text);
+		shown_params++;
+	}
+	if (more && used < params_len)
+		snprintf(params + used, params_len - used, "; and %zu more",
+			 more);
+	if (!first)
+		snprintf(when, when_len, "run date unknown");
+	else if (first->start == last->start)
+		snprintf(when, when_len, "run %s", first->start_time);
+	else
+		snprintf(when, when_len, "runs %s to %s", first->start_time,
+			 last->start_time);
 }

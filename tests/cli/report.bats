@@ -34,7 +34,10 @@ FOUR=("$DATA/report-node01.jsonl" "$DATA/report-node02.jsonl"
 	assert_line "  node03 -> node04: unreachable, 0 of 10 answered (2 sets)"
 	assert_line "  node04 -> node01: error (2 sets)"
 	assert_line --partial "      error: node01: rendezvous on port 18515: Connection refused"
-	assert_line "      traffic class remarked: sent 0x28 (DSCP 10), seen 0x30 (DSCP 12)"
+	# A finding of one set names it (the other set saw another remark).
+	assert_line "      tclass 0x28: traffic class remarked: sent 0x28 (DSCP 10), seen 0x30 (DSCP 12)"
+	assert_line "      tclass 0: 2 of 5 answered; tclass 0x28: 5 of 5"
+	assert_line "      tclass 0: partial loss: 3 of 5 probes lost"
 	# Columns line up: every cell of a column starts where its header does.
 	local header col
 	header=$(grep '^source' <<<"$output")
@@ -46,17 +49,26 @@ FOUR=("$DATA/report-node01.jsonl" "$DATA/report-node02.jsonl"
 @test "-j: one document with sources, destinations, cells and summary as documented" {
 	run -1 "$IBAHPROBE" report -j "${FOUR[@]}"
 	echo "$output" | jq -e '
-		(keys == ["cells", "destinations", "failed_runs", "sources", "summary"]) and
+		(keys == ["cells", "destinations", "expected", "failed_runs", "notes", "runs",
+			"schema", "sources", "summary", "warnings"]) and
+		(.schema == "ibahprobe.report.v1") and
 		([.sources[].name] == ["node01", "node02", "node03", "node04"]) and
 		([.destinations[].name] == ["node01", "node02", "node03", "node04"]) and
-		(.sources[0] == {name: "node01", host: "node01", device: "mlx5_0", address: "10.1.0.11"}) and
+		(.sources[0] == {name: "node01", host: "node01", device: "mlx5_0", address: "10.1.0.11",
+			sent_results: true, failed_runs: 0}) and
 		(.destinations[3] == {name: "node04", address: "10.4.0.14"}) and
 		(.cells | length == 12) and
-		(.cells[0] | keys == ["destination", "errors", "findings", "hops", "lost",
-			"received", "remarks", "rtt_max_us", "rtt_median_us", "sent", "sets",
-			"source", "status", "tclass_remarked", "verdicts"]) and
+		(.cells[0] | keys == ["destination", "errors", "findings", "hops", "interrupted",
+			"lost", "received", "remarks", "rtt_max_us", "rtt_median_us", "sent",
+			"set_results", "sets", "source", "status", "tclass_remarked", "verdicts"]) and
+		(.runs | length == 4) and ([.runs[].host] == ["node01", "node02", "node03", "node04"]) and
+		(.runs[0] == {run_id: null, host: "node01", device: "mlx5_0", start_time: null,
+			params: null, interrupted: false}) and
+		(.expected == {hosts: [], sent_no_results: [], never_probed: []}) and
+		(.warnings == []) and (.notes == []) and
 		(.summary == {sources: 4, destinations: 4, pairs: 12, reachable: 9,
-			partial: 1, unreachable: 1, error: 1, failed_runs: 0})' >/dev/null ||
+			partial_loss: 1, unreachable: 1, error: 1, failed_runs: 0,
+			sent_no_results: 0, never_probed: 0})' >/dev/null ||
 		fail "$output"
 }
 
@@ -69,8 +81,8 @@ FOUR=("$DATA/report-node01.jsonl" "$DATA/report-node02.jsonl"
 	[ "$(cell node03 node02 | jq .hops)" = 1 ]
 	[ "$(cell node02 node04 | jq -c '[.hops, .tclass_remarked, .remarks]')" = \
 		'[2,true,[{"traffic_class_sent":0,"traffic_class_seen":48},{"traffic_class_sent":40,"traffic_class_seen":48}]]' ]
-	[ "$(cell node02 node03 | jq -c '[.status, .sent, .received, .lost, .findings]')" = \
-		'["partial loss",10,7,3,["partial loss: 3 of 5 probes lost"]]' ]
+	[ "$(cell node02 node03 | jq -c '[.status, .sent, .received, .lost, .findings, .verdicts]')" = \
+		'["partial_loss",10,7,3,["tclass 0: 2 of 5 answered; tclass 0x28: 5 of 5","tclass 0: partial loss: 3 of 5 probes lost"],["partial_loss","reachable"]]' ]
 	[ "$(cell node03 node04 | jq -c '[.status, .hops, .rtt_median_us, .received]')" = '["unreachable",null,null,0]' ]
 	cell node04 node01 | jq -e '.status == "error" and .sent == 0 and
 		(.errors[0] | startswith("node01: rendezvous on port 18515"))' >/dev/null
@@ -107,10 +119,11 @@ FOUR=("$DATA/report-node01.jsonl" "$DATA/report-node02.jsonl"
 	{ cat "$DATA/report-fine.jsonl"; echo '{"error":"no RDMA device found","exit_status":3}'; } >"$BATS_TEST_TMPDIR/in"
 	run -1 "$IBAHPROBE" report "$BATS_TEST_TMPDIR/in"
 	assert_line --partial "; 1 failed run"
-	assert_line "  $BATS_TEST_TMPDIR/in:3: a probe run failed (exit status 3): no RDMA device found"
+	assert_line "  a probe run failed (exit status 3): no RDMA device found ($BATS_TEST_TMPDIR/in:3)"
 	run -1 "$IBAHPROBE" report -j "$BATS_TEST_TMPDIR/in"
 	echo "$output" | jq -e --arg f "$BATS_TEST_TMPDIR/in:3" \
-		'.failed_runs == [{input: $f, error: "no RDMA device found", exit_status: 3}] and
+		'.failed_runs == [{input: $f, host: null, run_id: null, error: "no RDMA device found",
+			exit_status: 3}] and
 		 .summary.failed_runs == 1 and .summary.pairs == 2' >/dev/null
 }
 

@@ -167,16 +167,23 @@ static void test_aggregate(void)
 	ok(c->tclass_remarked && c->remark_count == 1 &&
 	   c->remarks[0].sent == 0x28 && c->remarks[0].seen == 0x30,
 	   "remarking: one set, sent 0x28, seen 0x30");
-	is_int(c->findings.count, 2, "findings: distinct ones only");
+	/* How each set fared, and each finding with the sets it is from. */
+	is_int(c->findings.count, 3, "findings: distinct ones only");
+	is_str(c->findings.items[0], "tclass 0x28: 2 of 5 answered; tclass 0: "
+	       "5 of 5; tclass 0: 5 of 5", "sets that fared differently");
+	is_str(c->findings.items[1], "tclass 0x28: finding partial loss",
+	       "a finding of one set names it");
+	is_str(c->findings.items[2], "tclass 0: finding reachable",
+	       "a set's label is named once");
 	c = report_cell(&r, 0, 1);
-	is_int(c->status, REPORT_UNREACHABLE, "a -> c: unreachable is worse "
-	       "than two reachable sets");
+	is_int(c->status, REPORT_PARTIAL, "a -> c: an unreachable set beside "
+	       "two reachable ones is partial loss");
 	ok(c->has_rtt && NEAR(c->rtt_median_us, 10),
 	   "even count: median of 8 and 12 is 10 (%g)", c->rtt_median_us);
 	ok(c->hop_count == 1 && c->hops[0] == 1, "unknown hops are left out");
 	ok(!report_all_fine(&r), "not all fine");
-	is_int(r.status_count[REPORT_PARTIAL], 1, "summary: one partial");
-	is_int(r.status_count[REPORT_UNREACHABLE], 1, "summary: one unreachable");
+	is_int(r.status_count[REPORT_PARTIAL], 2, "summary: two partial");
+	is_int(r.status_count[REPORT_UNREACHABLE], 0, "summary: no unreachable");
 	report_free(&r);
 }
 
@@ -222,10 +229,10 @@ static void test_identity(void)
 	is_str(r.cols[0]->dest_name, "10.0.0.9", "a bare address keys itself");
 	is_str(r.cols[1]->dest_name, "b:18516", "error and result share a column");
 	is_int(report_cell(&r, 0, 1)->sets, 2, "a -> b: both sets in one cell");
-	is_int(report_cell(&r, 0, 1)->status, REPORT_ERROR,
-	       "error is the worst status");
-	is_str(report_cell(&r, 0, 1)->errors.items[0], "no route to b:18516",
-	       "the error text is kept");
+	is_int(report_cell(&r, 0, 1)->status, REPORT_PARTIAL,
+	       "an error beside an answered set: partial");
+	is_str(report_cell(&r, 0, 1)->errors.items[0], "set 1: no route to "
+	       "b:18516", "the error text is kept, with its set");
 	is_str(r.cols[2]->dest_name, "gid:fe80::0:0:0:0:0:0:0:0:0:2",
 	       "a gid: text that does not parse keeps its text");
 	is_str(r.cols[3]->dest_name, "srv (10.0.0.7)", "same text, other "
@@ -666,7 +673,14 @@ static void test_names(void)
 	char addr[64];
 
 	ok(report_status_parse("partial loss", &s) == 0 && s == REPORT_PARTIAL,
-	   "status names parse");
+	   "status names parse: before schema v1");
+	ok(report_status_parse("partial_loss", &s) == 0 && s == REPORT_PARTIAL,
+	   "and since");
+	ok(report_status_parse("partial", &s) == -1, "not a third spelling");
+	is_str(report_status_name(REPORT_PARTIAL), "partial_loss",
+	       "the token for JSON");
+	is_str(report_status_word(REPORT_PARTIAL), "partial loss",
+	       "the words for people");
 	ok(report_status_parse("Reachable", &s) == -1, "exactly");
 	is_str(report_status_name(REPORT_ERROR), "error", "and print");
 	ok(report_addr_normalize("::FFFF:0a00:0001", addr, sizeof(addr)) == 0 &&
