@@ -619,6 +619,7 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 	s.settings.has_pkey = opts.has_pkey;
 	s.settings.pkey = opts.pkey;
 	s.settings.dry_run = opts.dry_run;
+	s.settings.skip_local_port = !opts.dry_run;
 	s.on_done = cell_done;
 	if (opts.continuous) {
 		s.settings.count = 0;
@@ -694,7 +695,8 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 		}
 	}
 	probe_session_resolve_targets(&s);
-	skipped = opts.dry_run ? 0 : probe_session_skip_local_port(&s);
+	for (size_t t = 0; t < dests.count; t++)
+		skipped += targets[t].local_port;
 	if (opts.dry_run) {
 		probe_session_prepare(&s);
 		rc = probe_dry_run_print(&s) ? EXIT_FINE : EXIT_PROBLEM;

@@ -120,6 +120,24 @@ static int ib_rendezvous_dgid(struct probe_target *t)
 	return 0;
 }
 
+/* The destination is the probing port itself: its DGID is one of ours. */
+static bool skip_local_port(const struct probe_settings *settings,
+			    const struct ah_port_facts *facts,
+			    struct probe_target *t)
+{
+	if (!settings->skip_local_port || !t->has_dgid)
+		return false;
+	for (size_t g = 0; g < facts->gid_count; g++)
+		if (memcmp(facts->gids[g].gid.raw, t->dgid.raw,
+			   sizeof(t->dgid.raw)) == 0) {
+			t->local_port = true;
+			snprintf(t->error, sizeof(t->error),
+				 "skipped: the probing port itself");
+			return true;
+		}
+	return false;
+}
+
 static void probe_target_resolve(const struct probe_settings *settings,
 				 const struct ah_port_facts *facts,
 				 struct probe_target *t)
@@ -140,6 +158,10 @@ static void probe_target_resolve(const struct probe_settings *settings,
 		t->dgid = d->gid;
 		t->has_dgid = true;
 	}
+	/* Known before any rendezvous on RoCE (the address is the GID):
+	 * our own responder need not be up to be skipped. */
+	if (skip_local_port(settings, facts, t))
+		return;
 	if (d->kind == DEST_LID)
 		t->dlid = d->lid;
 	if (t->has_qpn) {
@@ -164,7 +186,8 @@ static void probe_target_resolve(const struct probe_settings *settings,
 			return;
 		t->from_rendezvous = true;
 		if (ib) {
-			if (ib_rendezvous_dgid(t))
+			if (ib_rendezvous_dgid(t) ||
+			    skip_local_port(settings, facts, t))
 				return;
 		} else {
 			snprintf(t->dgid_source, sizeof(t->dgid_source),
@@ -544,29 +567,6 @@ static void choose_partition(struct probe_session *s)
 				 t->path.pkey);
 		}
 	}
-}
-
-size_t probe_session_skip_local_port(struct probe_session *s)
-{
-	size_t skipped = 0;
-
-	for (size_t i = 0; i < s->cell_count; i++) {
-		struct probe_target *t = s->cells[i].target;
-
-		if (!starts_run(s, i) || !t->ready || !t->has_dgid)
-			continue;
-		for (size_t g = 0; g < s->facts.gid_count; g++)
-			if (memcmp(s->facts.gids[g].gid.raw, t->dgid.raw,
-				   sizeof(t->dgid.raw)) == 0) {
-				t->local_port = true;
-				t->ready = false;
-				snprintf(t->error, sizeof(t->error),
-					 "skipped: the probing port itself");
-				skipped++;
-				break;
-			}
-	}
-	return skipped;
 }
 
 void probe_session_resolve_targets(struct probe_session *s)

@@ -42,6 +42,10 @@ struct probe_settings {
 	bool has_pkey;		/* --pkey: the partition of the QP */
 	uint16_t pkey;
 	bool dry_run;		/* build and check the AHs, create none */
+	/* Leave out a destination that is the probing port itself (its
+	 * address or advertised DGID is in our GID table): probe does, as
+	 * a fan-out to every host of a list reaches the prober too. */
+	bool skip_local_port;
 };
 
 /* A responder, as the rendezvous (or a given QPN) describes it. */
@@ -173,10 +177,6 @@ int probe_session_read_pkeys(struct probe_session *s,
  * all in one windowed batch; the session's partition (s->pkey_index) is
  * chosen, and targets whose path is in another partition fail. */
 void probe_session_resolve_targets(struct probe_session *s);
-
-/* Marks the ready targets whose DGID is one of the probing port's GIDs
- * (local_port), not ready; returns how many. */
-size_t probe_session_skip_local_port(struct probe_session *s);
 
 /* Opens the UD endpoint on dev/port for the cells (targets resolved). One
  * QP has one Q_Key: the first ready target's; targets whose Q_Key differs

@@ -63,7 +63,8 @@ cell() {
 		[.sources[].device] == ["'"$FABRIC_A_RXE"'", "'"$FABRIC_B_RXE"'",
 			"'"$FABRIC_C_RXE"'", "'"$FABRIC_D_RXE"'"] and
 		.summary == {sources: 4, destinations: 4, pairs: 12, reachable: 12,
-			partial: 0, unreachable: 0, error: 0, failed_runs: 0}' \
+			partial_loss: 0, unreachable: 0, error: 0, failed_runs: 0,
+			sent_no_results: 0, never_probed: 0}' \
 		"$BATS_FILE_TMPDIR/report.json" || fail "$(cat "$BATS_FILE_TMPDIR/report.json")"
 	for x in a b c d; do
 		for y in a b c d; do
@@ -95,7 +96,8 @@ cell() {
 	# No set reached d, and the four endpoints share one host name: its
 	# column keeps the text the probers were given.
 	jq -e '.summary == {sources: 4, destinations: 4, pairs: 12, reachable: 9,
-			partial: 0, unreachable: 0, error: 3, failed_runs: 0} and
+			partial_loss: 0, unreachable: 0, error: 3, failed_runs: 0,
+			sent_no_results: 0, never_probed: 0} and
 		.destinations[3] == {name: "d:18544", address: null} and
 		([.cells[] | select(.destination == "d:18544") |
 			select(.status == "error" and (.errors | length) == 1)] | length) == 3' \
