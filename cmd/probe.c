@@ -367,7 +367,10 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 		goto out;
 	}
 	port = device_pick_port(&devices, common->device, common->port, &dev,
-				err, sizeof(err));
+				s.device_note, sizeof(s.device_note), err,
+				sizeof(err));
+	if (port && s.device_note[0])
+		diag_warn("%s", s.device_note);
 	/* A dry run opens no QP: the umad view (no verbs) is enough. */
 	if (!port || (dev->source != DEVICE_FROM_VERBS && !opts.dry_run)) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s",
