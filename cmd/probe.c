@@ -437,12 +437,19 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 	}
 	for (size_t t = 0; t < dests.count; t++)
 		ready += targets[t].ready;
+	/* Each cause is named: a generic "start serve" would point the
+	 * wrong way for a typo, a short -t or a missing %IFACE. */
+	if (ready == 0 && !opts.has_qpn && dests.count == 1) {
+		rc = cli_fail(EXIT_ENVIRONMENT, "%s: %s", dests.items[0].text,
+			      targets[0].error);
+		goto out;
+	}
 	if (ready == 0 && !opts.has_qpn) {
 		for (size_t i = 0; i < dests.count; i++)
 			diag_error("%s: %s", dests.items[i].text,
 				   targets[i].error);
 		rc = cli_fail(EXIT_ENVIRONMENT, "no responder reachable: "
-			      "start 'ibahprobe serve' on the destinations");
+			      "each destination's cause is above");
 		goto out;
 	}
 	if (probe_session_open(&s, dev, port, err, sizeof(err))) {
