@@ -17,6 +17,7 @@
 #include "probe_dry_run.h"
 #include "probe_engine.h"
 #include "probe_print.h"
+#include "probe_warnings.h"
 #include "responder_discovery.h"
 
 enum probe_option {
@@ -457,6 +458,7 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 		goto out;
 	}
 	probe_session_prepare(&s);
+	probe_warnings_print(&s);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	rc = probe_session_run(&s, &interrupted);
