@@ -101,8 +101,8 @@ qpn_of_b() {
 	run --separate-stderr timeout 60 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto \
 		ah -j --sl 8 "$FABRIC_B_IP4"
 	said=$(echo "$output" | jq -r '.[0].violations[] |
-		select(.rule == "sl_roce_pcp") | .message')
-	[ -n "$said" ] || fail "ah gave no sl_roce_pcp warning: $output"
+		select(.rule == "sl_fits_roce_pcp") | .message')
+	[ -n "$said" ] || fail "ah gave no sl_fits_roce_pcp warning: $output"
 	run --separate-stderr probe_a -c 1 -t 2000 --sl 8 --tclass 0,0x28 b:18601
 	[ "$status" -ne 2 ] || fail "refused: $stderr"
 	[[ $stderr == *"b:18601: $said"* ]] || fail "probe did not say '$said': $stderr"
