@@ -95,6 +95,6 @@ void probe_warnings_print(const struct probe_session *s)
 	for (size_t i = 0; i < w.count; i++)
 		diag_warn("%s", w.items[i].text);
 	if (w.dropped)
-		diag_warn("%zu more warnings like these left out",
-			  w.dropped);
+		diag_warn("more warnings were left out (the first %d are "
+			  "above)", PROBE_WARNINGS_MAX);
 }

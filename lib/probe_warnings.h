@@ -21,7 +21,7 @@ struct probe_warning {
 
 struct probe_warnings {
 	size_t count;
-	size_t dropped;		/* beyond PROBE_WARNINGS_MAX */
+	size_t dropped;		/* findings beyond PROBE_WARNINGS_MAX */
 	struct probe_warning items[PROBE_WARNINGS_MAX];
 };
 
