@@ -363,7 +363,7 @@ static int establish_facts(const struct common_opts *common,
 			   struct ah_port_facts *facts)
 {
 	const struct port_info *port;
-	char err[DIAG_MSG_MAX];
+	char err[DIAG_MSG_MAX], note[DIAG_MSG_MAX];
 
 	memset(list, 0, sizeof(*list));
 	*dev = NULL;
@@ -379,7 +379,10 @@ static int establish_facts(const struct common_opts *common,
 	}
 	if (device_discover(list, common->device, err, sizeof(err)) == 0) {
 		port = device_pick_port(list, common->device, common->port,
-					dev, err, sizeof(err));
+					dev, note, sizeof(note), err,
+					sizeof(err));
+		if (port && note[0])
+			diag_warn("%s", note);
 		if (port) {
 			ah_port_facts_from_port(port, facts);
 			return 0;

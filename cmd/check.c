@@ -440,7 +440,10 @@ static int check_run(const struct common_opts *common, int argc, char **argv)
 		goto out;
 	}
 	port = device_pick_port(&devices, common->device, common->port, &dev,
-				err, sizeof(err));
+				s.device_note, sizeof(s.device_note), err,
+				sizeof(err));
+	if (port && s.device_note[0])
+		diag_warn("%s", s.device_note);
 	if (!port) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out;

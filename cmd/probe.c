@@ -21,6 +21,7 @@
 #include "probe_engine.h"
 #include "probe_print.h"
 #include "probe_text.h"
+#include "probe_warnings.h"
 #include "responder_discovery.h"
 #include "term_color.h"
 #include "text_wrap.h"
@@ -633,7 +634,10 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 		goto out;
 	}
 	port = device_pick_port(&devices, common->device, common->port, &dev,
-				err, sizeof(err));
+				s.device_note, sizeof(s.device_note), err,
+				sizeof(err));
+	if (port && s.device_note[0])
+		diag_warn("%s", s.device_note);
 	/* A dry run opens no QP: the umad view (no verbs) is enough. */
 	if (!port || (dev->source != DEVICE_FROM_VERBS && !opts.dry_run)) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s",
@@ -705,13 +709,15 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 	for (size_t t = 0; t < dests.count; t++)
 		ready += targets[t].ready;
 	/* No responder to probe is every destination's failure (exit 1),
-	 * not this host's: each row says why. */
+	 * not this host's: each row names its own cause. */
 	if (ready && probe_session_open(&s, dev, port, err, sizeof(err))) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out;
 	}
-	if (ready)
+	if (ready) {
 		probe_session_prepare(&s);
+		probe_warnings_print(&s);
+	}
 	start_output(&s, &sw, dests.count - skipped);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

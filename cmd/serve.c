@@ -741,7 +741,7 @@ static void reload_port(struct server *s)
 		return;
 	}
 	port = device_pick_port(&fresh, s->dev->name, s->port->port_num, &dev,
-				err, sizeof(err));
+				NULL, 0, err, sizeof(err));
 	if (!port) {
 		/* A down port is no ACTIVE port: keep the old facts. */
 		device_list_free(&fresh);
@@ -985,7 +985,7 @@ static int serve_run(const struct common_opts *common, int argc, char **argv)
 	struct server s = { .listen_fd = -1,
 			    .reg_lock = PTHREAD_MUTEX_INITIALIZER };
 	struct sigaction sa = { .sa_handler = on_signal };
-	char err[DIAG_MSG_MAX], bound[128] = "";
+	char err[DIAG_MSG_MAX], note[DIAG_MSG_MAX], bound[128] = "";
 	const char *why = "?";
 	int rc;
 
@@ -1000,7 +1000,10 @@ static int serve_run(const struct common_opts *common, int argc, char **argv)
 	if (device_discover(&s.devices, common->device, err, sizeof(err)))
 		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
 	s.port = device_pick_port(&s.devices, common->device, common->port,
-				  &s.dev, err, sizeof(err));
+				  &s.dev, note, sizeof(note), err,
+				  sizeof(err));
+	if (s.port && note[0])
+		diag_warn("%s", note);
 	if (!s.port) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out_devices;

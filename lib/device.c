@@ -508,14 +508,38 @@ static const struct port_info *port_of(const struct device_info *dev,
 	return NULL;
 }
 
+/* Why the first candidate was passed over, for the note. A device the
+ * user named is no fallback; its own down port is (-d alone leaves the
+ * port to us). */
+static void note_passed_over(const struct device_info *dev, uint8_t port,
+			     char *why, size_t len)
+{
+	if (dev->error[0])
+		snprintf(why, len, "%s could not be read", dev->name);
+	else if (dev->ud != DEVICE_UD_OK)
+		snprintf(why, len, "%s cannot run UD probes (%s)", dev->name,
+			 device_ud_reason(dev->ud));
+	else if (port)
+		snprintf(why, len, "%s has no port %u", dev->name, port);
+	else if (dev->port_count == 0)
+		snprintf(why, len, "%s has no port", dev->name);
+	else
+		snprintf(why, len, "%s port %u is %s", dev->name,
+			 dev->ports[0].port_num,
+			 port_state_name(dev->ports[0].state));
+}
+
 const struct port_info *device_pick_port(const struct device_list *list,
 					 const char *device, uint8_t port,
 					 const struct device_info **dev_out,
+					 char *note, size_t notelen,
 					 char *err, size_t errlen)
 {
-	size_t skipped = 0;
-	char why[160] = "";
+	size_t skipped = 0, candidates = 0;
+	char why[160] = "", first[DIAG_MSG_MAX] = "";
 
+	if (note && notelen)
+		note[0] = '\0';
 	for (size_t d = 0; d < list->count; d++) {
 		const struct device_info *dev = &list->devices[d];
 		const struct port_info *pi;
@@ -534,6 +558,10 @@ const struct port_info *device_pick_port(const struct device_list *list,
 				 device_ud_reason(dev->ud));
 			return NULL;
 		}
+		/* Everything not taken from here on was passed over: the
+		 * first of it is what the user would have expected. */
+		if (candidates++ == 0)
+			note_passed_over(dev, port, first, sizeof(first));
 		/* Chosen automatically: never one that failed or cannot
 		 * run UD, so a broken or iWARP device first in the list
 		 * does not take the place of a good one. */
@@ -548,6 +576,14 @@ const struct port_info *device_pick_port(const struct device_list *list,
 		pi = port_of(dev, port);
 		if (pi) {
 			*dev_out = dev;
+			/* No silent fallback: the first device's first port
+			 * (or port -P) is what a user expects; anything else
+			 * is said. */
+			if (note && notelen &&
+			    (candidates > 1 ||
+			     (!port && pi != &dev->ports[0])))
+				snprintf(note, notelen, "using %s port %u: %s",
+					 dev->name, pi->port_num, first);
 			return pi;
 		}
 		if (port && device) {

@@ -103,10 +103,14 @@ void device_list_free(struct device_list *list);
  * port in state ACTIVE of a device that can run UD probes (never one that
  * failed, never iWARP). NULL with err set when there is none, or when the
  * requested device failed or cannot run UD probes (named with the
- * reason). A pure function of the list. */
+ * reason). No silent fallback: when the port chosen is not the one a user
+ * expects (the first device's first port, or port -P of the first device)
+ * note (may be NULL) gets a sentence naming both ("using rxe1 port 1:
+ * rxe0 port 1 is DOWN"), else "". A pure function of the list. */
 const struct port_info *device_pick_port(const struct device_list *list,
 					 const char *device, uint8_t port,
 					 const struct device_info **dev_out,
+					 char *note, size_t notelen,
 					 char *err, size_t errlen);
 
 const char *link_layer_name(enum link_layer ll);

@@ -123,6 +123,9 @@ struct probe_session {
 	uint32_t port_mtu;	/* active MTU in bytes; 0 unknown */
 	char hostname[256];	/* names the source in merged reports */
 	const char *device;
+	/* Why this device/port and not the first one, when it was chosen
+	 * automatically (device_pick_port); "" otherwise. */
+	char device_note[DIAG_MSG_MAX];
 	enum provider provider;	/* who runs the device: its AH rules */
 	/* The QP's partition: the P_Key table of the port (pkeys_known),
 	 * the P_Key chosen (--pkey or the first path's; 0: none) and its
@@ -152,9 +155,6 @@ struct probe_session {
 	uint64_t next_period_ns;
 	uint64_t total_sent;	/* probes sent in this run */
 	bool progress_shown;	/* the progress line is on stderr */
-	/* probe: when no -d was given and the first device or port could
-	 * not be used, which was used instead (empty: the first). */
-	char device_note[DIAG_MSG_MAX];
 };
 
 /* Port facts, device and host name of the session (before targets are

@@ -226,6 +226,14 @@ static void judge_loss_cause(const struct verdict_input *in, struct verdict *v)
 		       "port's MTU %u may drop them (an MTU blackhole); try a "
 		       "smaller --size", in->size, in->port_mtu);
 	}
+	/* A UD receiver drops a datagram whose Q_Key is not its QP's and
+	 * only counts a Q_Key violation (rxe_recv.c check_keys bumps
+	 * qkey_viol_cntr); nothing tells a prober that skipped the
+	 * rendezvous. */
+	if (in->qpn_given)
+		say(v, "--qpn %u --qkey 0x%08x must both match the responder's "
+		       "(serve prints them when ready): a wrong Q_Key drops "
+		       "every probe unseen", in->given_qpn, in->given_qkey);
 	if (in->rendezvous_answered) {
 		v->flags |= VERDICT_DATA_PATH_BLOCKED;
 		say(v, "the responder is up (its rendezvous answered over "

@@ -46,6 +46,10 @@ struct verdict_input {
 	bool rendezvous_answered;
 	bool responder_restarted;
 	uint32_t old_qpn, new_qpn;
+	/* The QPN and Q_Key came from --qpn/--qkey, not from the responder
+	 * (rendezvous or SA record): a wrong one loses every probe. */
+	bool qpn_given;
+	uint32_t given_qpn, given_qkey;
 	bool observed_valid;		/* at least one reply */
 	struct probe_observed observed;
 	/* From other sets to the same destination: its distance, if known. */

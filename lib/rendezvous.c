@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -357,6 +358,52 @@ static int connect_bounded(const struct addrinfo *ai, int64_t deadline)
 	return fd;
 }
 
+/* An IPv6 link-local address (fe80::/10) means nothing without the
+ * interface it is reached through: the kernel's tcp_v6_connect fails
+ * with EINVAL for a link-local peer without sin6_scope_id on a socket
+ * bound to no device. Said before trying, in the user's terms. */
+static bool link_local_without_scope(const struct addrinfo *ai)
+{
+	const struct sockaddr_in6 *sin6;
+
+	if (ai->ai_family != AF_INET6)
+		return false;
+	sin6 = (const struct sockaddr_in6 *)ai->ai_addr;
+	return IN6_IS_ADDR_LINKLOCAL(&sin6->sin6_addr) &&
+	       sin6->sin6_scope_id == 0;
+}
+
+void rendezvous_connect_failure(int err, const char *host, uint16_t port,
+				uint32_t timeout_ms, char *buf, size_t len)
+{
+	switch (err) {
+	case ETIMEDOUT:
+		/* Our deadline (-t), or the kernel's SYN retries: either way
+		 * nothing came back, which says nothing about serve. */
+		snprintf(buf, len, "no answer from %s port %u within %u ms "
+			 "(-t): the host is down or slow to reach, or a "
+			 "firewall drops the rendezvous; a longer -t waits "
+			 "more", host, port, timeout_ms);
+		break;
+	case ECONNREFUSED:
+		snprintf(buf, len, "nothing listens on %s port %u (connection "
+			 "refused): is 'ibahprobe serve' running there, on "
+			 "this rendezvous port?", host, port);
+		break;
+	case EHOSTUNREACH:
+	case ENETUNREACH:
+	case EADDRNOTAVAIL:
+		snprintf(buf, len, "cannot reach %s port %u: %s (is the "
+			 "address right, and is there a route to it?)", host,
+			 port, strerror(err));
+		break;
+	default:
+		snprintf(buf, len, "cannot connect to %s port %u: %s", host,
+			 port, strerror(err));
+		break;
+	}
+}
+
 int rendezvous_query(const char *host, uint16_t port, uint32_t timeout_ms,
 		     struct responder_info *info, char *err, size_t errlen)
 {
@@ -370,29 +417,41 @@ int rendezvous_query(const char *host, uint16_t port, uint32_t timeout_ms,
 	snprintf(portstr, sizeof(portstr), "%u", port);
 	rc = getaddrinfo(host, portstr, &hints, &res);
 	if (rc) {
-		snprintf(err, errlen, "cannot resolve '%s': %s", host,
+		snprintf(err, errlen, "cannot resolve host '%s': %s", host,
 			 gai_strerror(rc));
 		return -1;
 	}
 	for (ai = res; ai && fd < 0; ai = ai->ai_next) {
+		if (link_local_without_scope(ai)) {
+			saved = EINVAL;
+			continue;
+		}
 		fd = connect_bounded(ai, deadline);
-		if (fd < 0)
+		/* A refusal says more than a later address's timeout. */
+		if (fd < 0 && saved != ECONNREFUSED)
 			saved = errno;
 	}
 	freeaddrinfo(res);
+	if (fd < 0 && saved == EINVAL && strchr(host, ':')) {
+		snprintf(err, errlen, "%s is an IPv6 link-local address: a "
+			 "link-local address needs %%IFACE, the interface it "
+			 "is reached through (%s%%eth1; 'ip link' lists "
+			 "them)", host, host);
+		return -1;
+	}
 	if (fd < 0) {
-		snprintf(err, errlen, "no responder at %s port %u: %s (is "
-			 "'ibahprobe serve' running there?)",
-			 host, port, strerror(saved));
+		rendezvous_connect_failure(saved, host, port, timeout_ms, err,
+					   errlen);
 		return -1;
 	}
 	for (;;) {
 		ssize_t n;
 
 		if (wait_fd(fd, POLLIN, deadline) <= 0) {
-			snprintf(err, errlen, "the responder at %s port %u did "
-				 "not answer within %u ms", host, port,
-				 timeout_ms);
+			snprintf(err, errlen, "%s port %u took the connection "
+				 "but sent no answer within %u ms (-t): a "
+				 "longer -t waits more (is it an ibahprobe "
+				 "serve?)", host, port, timeout_ms);
 			close(fd);
 			return -1;
 		}

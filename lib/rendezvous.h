@@ -47,7 +47,14 @@ char *rendezvous_encode(const struct responder_info *info);
 int rendezvous_decode(const char *text, struct responder_info *info,
 		      char *err, size_t errlen);
 
-/* Connects to host:port, reads the answer within timeout_ms. */
+/* Why connecting to a rendezvous failed, from the errno, in words that
+ * point the right way: a timeout is -t's (not serve's), a refusal is
+ * nothing listening, no route is the address's. */
+void rendezvous_connect_failure(int err, const char *host, uint16_t port,
+				uint32_t timeout_ms, char *buf, size_t len);
+
+/* Connects to host:port, reads the answer within timeout_ms. An IPv6
+ * link-local host without its %IFACE scope is refused with a hint. */
 int rendezvous_query(const char *host, uint16_t port, uint32_t timeout_ms,
 		     struct responder_info *info, char *err, size_t errlen);
 

@@ -191,6 +191,38 @@ static void test_loss_causes(void)
 	   "nothing lost: no cause named");
 }
 
+/* --qpn/--qkey skip the responder's word on both: when nothing answers,
+ * the hint points at them (a wrong Q_Key is dropped unseen), and only
+ * then. */
+static void test_given_qkey(void)
+{
+	struct verdict_input in;
+	struct verdict v;
+
+	memset(&in, 0, sizeof(in));
+	in.sent = 5;
+	in.known_hops = -1;
+	in.qpn_given = true;
+	in.given_qpn = 17;
+	in.given_qkey = 0x11111111;
+	verdict_judge(&in, &v);
+	is_int(v.reach, REACH_UNREACHABLE, "none answered");
+	ok(said(&v, "--qpn 17 --qkey 0x11111111 must both match the "
+		    "responder's"), "the given QPN and Q_Key named");
+	ok(said(&v, "serve prints them"), "and where the right ones are");
+	for (size_t i = 0; i < v.text_count; i++)
+		ok(strlen(v.text[i]) < sizeof(v.text[0]) - 1,
+		   "sentence %zu not cut: %s", i, v.text[i]);
+	in.received = 3;
+	verdict_judge(&in, &v);
+	ok(!said(&v, "--qkey"), "some answered: the keys are right, not "
+	   "named");
+	in.received = 0;
+	in.qpn_given = false;
+	verdict_judge(&in, &v);
+	ok(!said(&v, "--qkey"), "from the rendezvous: not named");
+}
+
 static void test_grh_changes(void)
 {
 	struct verdict_input in = reached(64, 63);
@@ -274,6 +306,7 @@ int main(void)
 	test_provider_rules();
 	test_sl();
 	test_loss_causes();
+	test_given_qkey();
 	test_grh_changes();
 	test_loss();
 	return tap_done();

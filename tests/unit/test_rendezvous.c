@@ -1,9 +1,15 @@
 /* Unit tests of the rendezvous: the JSON answer round-trips, malformed
  * answers are refused, and a real listener on loopback answers a real
- * client within its deadline (and a dead port fails fast). */
+ * client within its deadline; each failure is told apart in words: a
+ * dead port (refused), a deadline (-t), a link-local address without its
+ * %IFACE, a name that does not resolve. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -106,11 +112,88 @@ static void test_loopback(void)
 				sizeof(err)), -1, "closed port fails");
 	ok(strstr(err, "ibahprobe serve") != NULL, "hint names serve: %s",
 	   err);
+	ok(strstr(err, "connection refused") != NULL &&
+	   strstr(err, "-t") == NULL, "a refusal is no timeout: %s", err);
+}
+
+/* A listener whose accept queue is full (backlog 0, one connection
+ * waiting) drops further SYNs: the client's connect never completes, so
+ * only the deadline ends it. That is -t's doing, not serve's absence. */
+static void test_timeout(void)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct responder_info back;
+	socklen_t len = sizeof(sin);
+	char err[512];
+	int lfd, cfd, cfd2;
+
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	cfd = socket(AF_INET, SOCK_STREAM, 0);
+	if (lfd < 0 || cfd < 0 || bind(lfd, (struct sockaddr *)&sin,
+				       sizeof(sin)) ||
+	    listen(lfd, 0) ||
+	    getsockname(lfd, (struct sockaddr *)&sin, &len) ||
+	    connect(cfd, (struct sockaddr *)&sin, sizeof(sin))) {
+		ok(0, "loopback listener with a full queue: %s",
+		   strerror(errno));
+		return;
+	}
+	/* The queue holds one: a second waiting client fills it. */
+	cfd2 = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	connect(cfd2, (struct sockaddr *)&sin, sizeof(sin));
+	is_int(rendezvous_query("127.0.0.1", ntohs(sin.sin_port), 200, &back,
+				err, sizeof(err)), -1, "no answer: fails");
+	ok(strstr(err, "within 200 ms (-t)") != NULL,
+	   "the deadline is named as -t's: %s", err);
+	ok(strstr(err, "is 'ibahprobe serve' running") == NULL,
+	   "and not blamed on serve");
+	close(cfd2);
+	close(cfd);
+	close(lfd);
+}
+
+/* A link-local address without its interface: said before any connect. */
+static void test_link_local(void)
+{
+	struct responder_info back;
+	char err[512];
+
+	is_int(rendezvous_query("fe80::2", 18515, 1000, &back, err,
+				sizeof(err)), -1, "fe80::2 without scope fails");
+	ok(strstr(err, "a link-local address needs %IFACE") != NULL,
+	   "says %%IFACE: %s", err);
+	ok(strstr(err, "fe80::2%eth1") != NULL, "shows the form");
+	is_int(rendezvous_query("no-such-host.invalid", 18515, 1000, &back,
+				err, sizeof(err)), -1, "a name that does not "
+	       "resolve fails");
+	ok(strncmp(err, "cannot resolve host 'no-such-host.invalid'", 42) ==
+	   0, "says so, not serve: %s", err);
+}
+
+static void test_failure_words(void)
+{
+	char buf[512];
+
+	rendezvous_connect_failure(ETIMEDOUT, "b", 18515, 1, buf, sizeof(buf));
+	ok(strstr(buf, "no answer from b port 18515 within 1 ms (-t)") != NULL,
+	   "timeout: %s", buf);
+	rendezvous_connect_failure(ECONNREFUSED, "b", 18515, 1, buf,
+				   sizeof(buf));
+	ok(strstr(buf, "nothing listens on b port 18515") != NULL &&
+	   strstr(buf, "ibahprobe serve") != NULL, "refused: %s", buf);
+	rendezvous_connect_failure(EHOSTUNREACH, "b", 18515, 1, buf,
+				   sizeof(buf));
+	ok(strstr(buf, "cannot reach b port 18515") != NULL &&
+	   strstr(buf, "serve") == NULL, "no route: %s", buf);
 }
 
 int main(void)
 {
 	test_codec();
 	test_loopback();
+	test_timeout();
+	test_link_local();
+	test_failure_words();
 	return tap_done();
 }
