@@ -168,9 +168,9 @@ static void numbers(const char *words, const struct check_measured *m,
 	is_str(x->unit ? x->unit : "(null)", unit ? unit : "(null)",
 	       "%s: expected unit", words);
 	ok(min != min ? !x->has_min : x->has_min && x->min == min,
-	   "%s: expected min %g", words, min);
+	   "%s: expected min %s%g", words, min != min ? "none " : "", min);
 	ok(max != max ? !x->has_max : x->has_max && x->max == max,
-	   "%s: expected max %g", words, max);
+	   "%s: expected max %s%g", words, max != max ? "none " : "", max);
 }
 
 static void test_structured(void)
