@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "dest.h"
+#include "device.h"
 #include "diag.h"
 #include "gid.h"
 #include "ibrate.h"
@@ -183,6 +184,31 @@ static int collect_dests(int argc, char **argv, struct dest_list *dests)
 	return 0;
 }
 
+/* No SA port could be opened. When that is because the port is RoCE,
+ * say so instead of "no InfiniBand port": exit 3 either way, as probe
+ * --discover on RoCE (the local port cannot do it). */
+static int fail_to_open(const struct common_opts *common, const char *why)
+{
+	struct device_list list;
+	const struct device_info *dev;
+	const struct port_info *roce;
+	char err[DIAG_MSG_MAX];
+	int rc;
+
+	if (device_discover(&list, common->device, err, sizeof(err)))
+		return cli_fail(EXIT_ENVIRONMENT, "%s", why);
+	roce = path_roce_port(&list, common->port, &dev);
+	if (roce)
+		rc = cli_fail(EXIT_ENVIRONMENT, "%s port %u is RoCE, which has "
+			      "no SA: path queries are for InfiniBand ports "
+			      "(ah and probe take RoCE destinations by "
+			      "address)", dev->name, roce->port_num);
+	else
+		rc = cli_fail(EXIT_ENVIRONMENT, "%s", why);
+	device_list_free(&list);
+	return rc;
+}
+
 static int path_run(const struct common_opts *common, int argc, char **argv)
 {
 	struct dest_list dests = { 0 };
@@ -197,7 +223,7 @@ static int path_run(const struct common_opts *common, int argc, char **argv)
 		goto out;
 	if (path_session_open(&session, common->device, common->port, err,
 			      sizeof(err)) != SA_CLIENT_OK) {
-		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
+		rc = fail_to_open(common, err);
 		goto out;
 	}
 	/* Every port of a node: an admin asking for node:NAME wants to see

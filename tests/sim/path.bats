@@ -50,6 +50,17 @@ teardown_file() { sim_stop; }
 	echo "$output" | jq -e '.[0].status == "error"'
 }
 
+@test "no records because of a selector: the error names the selector and what the path has" {
+	run -1 iba_on H1 path -j --mtu 4096 5 lid:99
+	echo "$output" | jq -e '.[0].error == "path record: SA answered no records (status 0x0300): the selectors excluded the path: --mtu 4096 (the path'"'"'s MTU is 2048)" and
+		(.[1].error | test("selector") | not) and (.[1].error | test("no records"))'
+	run -1 iba_on H1 path -j --mtu 2048 --sl 3 --rate 40 node:H3
+	echo "$output" | jq -e '.[0].error | endswith("--rate 40 (the path'"'"'s rate is 10 Gb/s), --sl 3 (the path'"'"'s SL is 0)")'
+	# Without a selector, "no records" stays the destination's fault.
+	run -1 iba_on H1 path -j lid:99
+	echo "$output" | jq -e '.[0].error == "path record: SA answered no records (status 0x0300)"'
+}
+
 @test "1,000 destinations in one call: all answered, in input order" {
 	local f=$BATS_TEST_TMPDIR/dests
 	for ((i = 0; i < 1000; i++)); do echo $((i % 6 + 1)); done >"$f"

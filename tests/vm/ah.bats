@@ -114,6 +114,17 @@ iba() { timeout 60 "$IBAHPROBE" "$@"; }
 	[[ $output == *"sgid_index 200 is empty"* ]] || fail "$output"
 }
 
+@test "path on a RoCE port: RoCE has no SA, exit 3 (as probe --discover), nothing on stdout" {
+	run -3 --separate-stderr iba -d "$FABRIC_A_RXE" path lid:3
+	[ -z "$output" ] || fail "stdout: $output"
+	[ "$stderr" = "ibahprobe: error: $FABRIC_A_RXE port 1 is RoCE, which has no SA: path queries are for InfiniBand ports (ah and probe take RoCE destinations by address)" ] ||
+		fail "$stderr"
+	run -3 --separate-stderr iba path -j "$FABRIC_B_IP4"
+	[[ $stderr == *" is RoCE, which has no SA: path queries are for InfiniBand ports"* ]] ||
+		fail "$stderr"
+	echo "$output" | jq -e '.exit_status == 3 and (.error | test("RoCE, which has no SA"))'
+}
+
 @test "ah: a LID destination means nothing on RoCE" {
 	run -1 iba -d "$FABRIC_A_RXE" ah lid:3
 	[[ $output == *"means nothing on RoCE"* ]] || fail "$output"
