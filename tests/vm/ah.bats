@@ -45,6 +45,22 @@ iba() { timeout 60 "$IBAHPROBE" "$@"; }
 	[[ $output != *rxe_b* ]]
 }
 
+# The column where pattern starts, on each line matching filter.
+columns_of() {	# FILTER PATTERN
+	awk -v f="$1" -v p="$2" '$0 ~ f { print index($0, p) }' | sort -u
+}
+
+@test "ports: the rows of devices, ports and GIDs line up in columns" {
+	run -0 iba ports
+	local col
+	for col in "^[^ ]|node_guid" "^  port | lid " "^  port | grh_required " \
+		"^    gid | type " "^    gid | family "; do
+		[ "$(columns_of "${col%%|*}" "${col#*|}" <<<"$output" | wc -l)" -eq 1 ] ||
+			fail "'${col#*|}' is not in one column: $output"
+	done
+	[[ $output != *" "$'\n'* ]] || fail "trailing blanks: $output"
+}
+
 @test "ports: an unknown device or port is exit 3, named" {
 	run -3 --separate-stderr iba -d rxe_nope ports
 	[[ $stderr == *"'rxe_nope'"* ]] || fail "$stderr"
