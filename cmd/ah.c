@@ -177,18 +177,56 @@ static const char *outcome_status(const struct ah_outcome *o)
 	return o->tried ? "created" : "valid";
 }
 
-static void print_outcome(const struct ah_outcome *o)
+/* Text widths shared by the outcomes of one run, so their lines line
+ * up: "DEST:" and the status word padded, the AH fields as wide as the
+ * widest of the list. */
+struct ah_columns {
+	int dest, status;
+	struct ah_widths attr;
+};
+
+static const char *outcome_dest(const struct ah_outcome *o)
 {
+	return o->dest ? o->dest : "(flags)";
+}
+
+static void measure_columns(const struct ah_outcome *outcomes, size_t n,
+			    struct ah_columns *cols)
+{
+	memset(cols, 0, sizeof(*cols));
+	for (size_t i = 0; i < n; i++) {
+		int dest = (int)strlen(outcome_dest(&outcomes[i])) + 1;
+		int status = (int)strlen(outcome_status(&outcomes[i]));
+
+		cols->dest = dest > cols->dest ? dest : cols->dest;
+		if (!outcomes[i].built)
+			continue;
+		cols->status = status > cols->status ? status : cols->status;
+		ah_widths_add(&cols->attr, &outcomes[i].attr);
+	}
+}
+
+static void print_outcome(const struct ah_outcome *o,
+			  const struct ah_columns *cols)
+{
+	char label[DIAG_MSG_MAX + 2];
+
+	snprintf(label, sizeof(label), "%s:", outcome_dest(o));
 	out_open_object(NULL);
-	out_string("dest", "%s", o->dest ? o->dest : "(flags)");
-	out_string("status", ": %s", outcome_status(o));
+	out_string("dest", NULL, outcome_dest(o));
+	out_text("%-*s", cols->dest, label);
+	if (o->built)
+		out_text(" %-*s", cols->status, outcome_status(o));
+	else
+		out_text(" %s", outcome_status(o));
+	out_string("status", NULL, outcome_status(o));
 	if (o->built) {
 		out_string("source", " (from %s)", o->source);
 		if (o->auto_sgid)
 			sgid_choice_print("sgid_choice", &o->sgid_choice);
 		out_newline();
 		out_text("    ");
-		ah_attr_print("ah_attr", &o->attr);
+		ah_attr_print_aligned("ah_attr", &o->attr, &cols->attr);
 		ah_check_print("violations", &o->check);
 	}
 	if (o->tried) {
@@ -416,6 +454,7 @@ static int ah_run(const struct common_opts *common, int argc, char **argv)
 	struct verbs_port vp, *vpp = NULL;
 	struct ah_outcome *outcomes = NULL;
 	char err[DIAG_MSG_MAX];
+	struct ah_columns cols;
 	size_t n, failed = 0;
 	int rc;
 
@@ -471,16 +510,18 @@ static int ah_run(const struct common_opts *common, int argc, char **argv)
 				      outcomes);
 		free(needs_sa);
 	}
+	for (size_t i = 0; i < n; i++)
+		if (outcomes[i].built)
+			check_and_create(common, &facts, vpp, &outcomes[i]);
+	measure_columns(outcomes, n, &cols);
 	out_open_array(NULL);
 	for (size_t i = 0; i < n; i++) {
 		struct ah_outcome *o = &outcomes[i];
 
-		if (o->built)
-			check_and_create(common, &facts, vpp, o);
 		if (strcmp(outcome_status(o), "error") == 0 ||
 		    strcmp(outcome_status(o), "invalid") == 0)
 			failed++;
-		print_outcome(o);
+		print_outcome(o, &cols);
 	}
 	out_close_array();
 	rc = failed ? EXIT_PROBLEM : EXIT_FINE;

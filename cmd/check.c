@@ -356,6 +356,59 @@ static void comment_measured(const struct check_entry *e,
 		out_text("#   %s\n", v->text[i]);
 }
 
+static void print_number_or_null(const char *key, bool known, double value)
+{
+	if (known)
+		out_double(key, NULL, value);
+	else
+		out_null(key, NULL);
+}
+
+static void print_unit(const char *unit)
+{
+	if (unit)
+		out_string("unit", NULL, unit);
+	else
+		out_null("unit", NULL);
+}
+
+/* JSON "got" and "expected" as numbers with a unit (ibahprobe-check(8),
+ * OUTPUT), their words as "got_text" and "expected_text"; TAP shows the
+ * words of a failed test only. */
+static void print_outcome(const struct check_outcome *o)
+{
+	const struct check_got *g = &o->got_value;
+	const struct check_expected *x = &o->expected_value;
+
+	out_open_object("got");
+	if (!g->known)
+		out_null("value", NULL);
+	else if (g->is_bool)
+		out_bool("value", NULL, g->value != 0);
+	else
+		out_double("value", NULL, g->value);
+	print_unit(g->unit);
+	if (!g->known)
+		out_string("reason", NULL, g->reason);
+	if (g->has_counts) {
+		out_uint("sent", NULL, g->sent);
+		out_uint("received", NULL, g->received);
+	}
+	out_close_object();
+	out_open_object("expected");
+	if (x->is_bool) {
+		out_bool("value", NULL, x->value);
+	} else {
+		print_number_or_null("min", x->has_min, x->min);
+		print_number_or_null("max", x->has_max, x->max);
+	}
+	print_unit(x->unit);
+	out_close_object();
+	out_string("got_text", o->ok ? NULL : " # got %s", o->got);
+	out_string("expected_text", o->ok ? NULL : ", expected %s",
+		   o->expected);
+}
+
 /* TAP or JSON, one test per expectation; returns how many failed. */
 static size_t print_results(const char *file, const struct checklist *list,
 		     const struct entry_state *st, bool roce)
@@ -386,9 +439,7 @@ static size_t print_results(const char *file, const struct checklist *list,
 			out_string("dest", " - %s", e->dest.text);
 			out_string("expectation", " %s", x->text);
 			out_bool("ok", NULL, o.ok);
-			out_string("got", o.ok ? NULL : " # got %s", o.got);
-			out_string("expected", o.ok ? NULL : ", expected %s",
-				   o.expected);
+			print_outcome(&o);
 			if (st[i].cell && st[i].cell->sgid_choice.reason[0])
 				sgid_choice_print("sgid_choice",
 						  &st[i].cell->sgid_choice);

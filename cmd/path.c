@@ -1,11 +1,13 @@
 /* ibahprobe path: SA PathRecord queries, many destinations in flight at
  * once, one result per destination in input order. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "dest.h"
+#include "device.h"
 #include "diag.h"
 #include "gid.h"
 #include "ibrate.h"
@@ -127,48 +129,95 @@ static int path_option(int index, const char *arg)
 	return rc ? cli_usage_error("%s", err) : 0;
 }
 
-static void print_result(const struct dest *d, const struct path_result *res)
+/* The text table: one aligned row per record, as mtr -r and perftest
+ * print theirs. Only the destination (and port) columns vary in width;
+ * the numeric ones are as wide as their largest value (LID 5 digits,
+ * P_Key 0x + 4, MTU 4, rate "2.5"-"600"). GIDs, packet life, reversible
+ * and the rest of the record are on a second line with -v; JSON has them
+ * all, always. */
+struct path_columns {
+	int dest;
+	bool port;	/* any guid:/node: row names its port */
+};
+
+static const char path_header_fmt[] =
+	"%5s  %5s  %2s  %6s  %4s  %4s  %9s  %6s  %10s";
+
+static void print_header(const struct path_columns *cols)
+{
+	out_text("%-*s", cols->dest, "DEST");
+	if (cols->port)
+		out_text("  %4s", "PORT");
+	out_text("  ");
+	out_text(path_header_fmt, "SLID", "DLID", "SL", "PKEY", "MTU", "GB/S",
+		 "HOP_LIMIT", "TCLASS", "FLOW_LABEL");
+	out_text("\n");
+}
+
+static void print_result(const struct dest *d, const struct path_result *res,
+			 const struct path_columns *cols)
 {
 	const struct path_record *p = &res->record;
-	char gid[GID_TEXT_MAX], guid[24];
+	char gid[GID_TEXT_MAX], guid[24], dest_fmt[16], rate[16];
 
+	snprintf(dest_fmt, sizeof(dest_fmt), "%%-%ds", cols->dest);
 	out_open_object(NULL);
-	out_string("dest", "%s", d->text);
+	out_string("dest", dest_fmt, d->text);
 	/* guid: and node: rows name the port: a node has one row per port. */
 	if (res->port_num) {
 		snprintf(guid, sizeof(guid), "0x%016llx",
 			 (unsigned long long)res->port_guid);
-		out_uint("port_num", " port %u", res->port_num);
-		out_string("port_guid", " guid %s", guid);
+		out_uint("port_num", "  %4" PRIu64, res->port_num);
+		out_string("port_guid", NULL, guid);
 	} else {
-		out_null("port_num", NULL);
+		out_null("port_num", cols->port ? "  %4s" : NULL);
 		out_null("port_guid", NULL);
 	}
 	if (res->status != PATH_OK) {
-		out_string("status", ": %s", "error");
-		out_string("error", " %s", res->error);
+		out_string("status", "  %s", "error");
+		out_string("error", ": %s", res->error);
 		out_newline();
 		out_close_object();
 		return;
 	}
-	out_string("status", ": %s", "ok");
-	out_uint("slid", " slid %u", p->slid);
-	out_uint("dlid", " dlid %u", p->dlid);
-	out_uint("sl", " sl %u", p->sl);
-	out_uint("pkey", " pkey 0x%04x", p->pkey);
-	out_uint("mtu", " mtu %u", ibrate_mtu_bytes(p->mtu));
-	out_double("rate_gbps", " rate %g Gb/s", ibrate_gbps(p->rate));
-	out_uint("hop_limit", " hop_limit %u", p->hop_limit);
-	out_uint("flow_label", " flow_label 0x%05x", p->flow_label);
-	out_uint("traffic_class", " tclass 0x%02x", p->traffic_class);
-	out_uint("packet_life", " packet_life %u", p->packet_life);
-	out_bool("reversible", " reversible %s", p->reversible);
-	out_uint("numb_path", NULL, p->numb_path);
-	out_uint("qos_class", NULL, p->qos_class);
-	out_string("sgid", "\n    sgid %s", gid_format(&p->sgid, gid, sizeof(gid)));
-	out_string("dgid", " dgid %s", gid_format(&p->dgid, gid, sizeof(gid)));
+	out_string("status", NULL, "ok");
+	out_uint("slid", "  %5" PRIu64, p->slid);
+	out_uint("dlid", "  %5" PRIu64, p->dlid);
+	out_uint("sl", "  %2" PRIu64, p->sl);
+	out_uint("pkey", "  0x%04" PRIx64, p->pkey);
+	out_uint("mtu", "  %4" PRIu64, ibrate_mtu_bytes(p->mtu));
+	out_double("rate_gbps", NULL, ibrate_gbps(p->rate));
+	out_text("  %4s", ibrate_format_gbps(p->rate, rate, sizeof(rate)));
+	out_uint("hop_limit", "  %9" PRIu64, p->hop_limit);
+	out_uint("traffic_class", "    0x%02" PRIx64, p->traffic_class);
+	out_uint("flow_label", "     0x%05" PRIx64, p->flow_label);
+	if (diag_verbosity > 0)
+		out_text("\n    ");
+	out_uint("packet_life", diag_verbosity > 0 ? "packet_life %" PRIu64 : NULL,
+		 p->packet_life);
+	out_bool("reversible", diag_verbosity > 0 ? " reversible %s" : NULL,
+		 p->reversible);
+	out_uint("numb_path", diag_verbosity > 0 ? " numb_path %" PRIu64 : NULL,
+		 p->numb_path);
+	out_uint("qos_class", diag_verbosity > 0 ? " qos_class %" PRIu64 : NULL,
+		 p->qos_class);
+	out_string("sgid", diag_verbosity > 0 ? "\n    sgid %s" : NULL,
+		   gid_format(&p->sgid, gid, sizeof(gid)));
+	out_string("dgid", diag_verbosity > 0 ? " dgid %s" : NULL,
+		   gid_format(&p->dgid, gid, sizeof(gid)));
+	if (res->port_num && diag_verbosity > 0)
+		out_text("\n    port_guid %s", guid);
 	out_newline();
 	out_close_object();
+}
+
+/* The closing line: how many destinations, how many rows had a path. */
+static void print_summary(size_t dests, size_t rows, size_t failed)
+{
+	out_text("%zu destination%s", dests, dests == 1 ? "" : "s");
+	if (rows != dests)
+		out_text(" (%zu ports)", rows);
+	out_text(": %zu with a path, %zu without\n", rows - failed, failed);
 }
 
 static int collect_dests(int argc, char **argv, struct dest_list *dests)
@@ -183,12 +232,38 @@ static int collect_dests(int argc, char **argv, struct dest_list *dests)
 	return 0;
 }
 
+/* No SA port could be opened. When that is because the port is RoCE,
+ * say so instead of "no InfiniBand port": exit 3 either way, as probe
+ * --discover on RoCE (the local port cannot do it). */
+static int fail_to_open(const struct common_opts *common, const char *why)
+{
+	struct device_list list;
+	const struct device_info *dev;
+	const struct port_info *roce;
+	char err[DIAG_MSG_MAX];
+	int rc;
+
+	if (device_discover(&list, common->device, err, sizeof(err)))
+		return cli_fail(EXIT_ENVIRONMENT, "%s", why);
+	roce = path_roce_port(&list, common->port, &dev);
+	if (roce)
+		rc = cli_fail(EXIT_ENVIRONMENT, "%s port %u is RoCE, which has "
+			      "no SA: path queries are for InfiniBand ports "
+			      "(ah and probe take RoCE destinations by "
+			      "address)", dev->name, roce->port_num);
+	else
+		rc = cli_fail(EXIT_ENVIRONMENT, "%s", why);
+	device_list_free(&list);
+	return rc;
+}
+
 static int path_run(const struct common_opts *common, int argc, char **argv)
 {
 	struct dest_list dests = { 0 };
 	struct path_result *results = NULL;
 	struct path_session session;
 	char err[DIAG_MSG_MAX * 2];
+	struct path_columns cols = { 0 };
 	size_t failed = 0, count = 0;
 	int rc;
 
@@ -197,7 +272,7 @@ static int path_run(const struct common_opts *common, int argc, char **argv)
 		goto out;
 	if (path_session_open(&session, common->device, common->port, err,
 			      sizeof(err)) != SA_CLIENT_OK) {
-		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
+		rc = fail_to_open(common, err);
 		goto out;
 	}
 	/* Every port of a node: an admin asking for node:NAME wants to see
@@ -210,12 +285,22 @@ static int path_run(const struct common_opts *common, int argc, char **argv)
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out;
 	}
+	cols.dest = 4;
+	for (size_t i = 0; i < count; i++) {
+		int len = (int)strlen(dests.items[results[i].dest_index].text);
+
+		cols.dest = len > cols.dest ? len : cols.dest;
+		cols.port |= results[i].port_num != 0;
+	}
+	print_header(&cols);
 	out_open_array(NULL);
 	for (size_t i = 0; i < count; i++) {
-		print_result(&dests.items[results[i].dest_index], &results[i]);
+		print_result(&dests.items[results[i].dest_index], &results[i],
+			     &cols);
 		failed += results[i].status != PATH_OK;
 	}
 	out_close_array();
+	print_summary(dests.count, count, failed);
 	rc = failed ? EXIT_PROBLEM : EXIT_FINE;
 out:
 	free(results);

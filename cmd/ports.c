@@ -1,6 +1,8 @@
 /* ibahprobe ports: devices, ports, link layer, LIDs, MTU, port flags and
  * the GID table with types, from verbs (or umad where verbs sees none). */
+#include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "device.h"
@@ -8,17 +10,119 @@
 #include "gid.h"
 #include "output.h"
 
-static void print_gid(const struct gid_info *g)
+/* Text widths of one listing, so that the rows of its devices, ports and
+ * GIDs line up: each value as wide as the widest of its column (a column
+ * of equal widths prints unpadded, as does the last value of a line). */
+struct ports_widths {
+	int device, source, guid;
+	int port_num, state, link_layer, lid, lmc, sm_lid, mtu, rate;
+	bool rate_known;	/* some port's rate is shown as "N Gb/s" */
+	int gid_index, gid, type, family;
+};
+
+static void widen(int *width, int len)
+{
+	if (len > *width)
+		*width = len;
+}
+
+static int text_len(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int text_len(const char *fmt, ...)
+{
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	return len;
+}
+
+static const char *gid_family(const struct gid_info *g)
+{
+	return g->kind == GID_KIND_IB ? "ib"
+	       : gid_is_ipv4_mapped(&g->gid) ? "ipv4" : "ipv6";
+}
+
+static bool port_shown(const struct common_opts *common,
+		       const struct port_info *p)
+{
+	return !common->port || p->port_num == common->port;
+}
+
+static void measure(const struct device_list *list,
+		    const struct common_opts *common, struct ports_widths *w)
 {
 	char text[GID_TEXT_MAX];
 
+	memset(w, 0, sizeof(*w));
+	for (size_t d = 0; d < list->count; d++) {
+		const struct device_info *dev = &list->devices[d];
+
+		widen(&w->device, (int)strlen(dev->name));
+		widen(&w->source, text_len("(%s)",
+					   device_source_name(dev->source)));
+		for (size_t i = 0; i < dev->port_count; i++) {
+			const struct port_info *p = &dev->ports[i];
+
+			if (!port_shown(common, p))
+				continue;
+			widen(&w->port_num, text_len("%u", p->port_num));
+			widen(&w->state,
+			      (int)strlen(port_state_name(p->state)));
+			widen(&w->link_layer,
+			      (int)strlen(link_layer_name(p->link_layer)));
+			widen(&w->lid, text_len("%u", p->lid));
+			widen(&w->lmc, text_len("%u", p->lmc));
+			widen(&w->sm_lid, text_len("%u", p->sm_lid));
+			widen(&w->mtu, p->active_mtu
+					       ? text_len("%u", p->active_mtu)
+					       : 1);
+			widen(&w->rate, p->rate_mbps
+						? text_len("%g", p->rate_mbps /
+								 1000.0)
+						: 1);
+			w->rate_known |= p->rate_mbps != 0;
+			for (size_t g = 0; g < p->gid_count; g++) {
+				const struct gid_info *gi = &p->gids[g];
+
+				widen(&w->gid_index,
+				      text_len("%u", gi->index));
+				widen(&w->gid, (int)strlen(gid_format(
+					&gi->gid, text, sizeof(text))));
+				widen(&w->type,
+				      (int)strlen(gid_kind_name(gi->kind)));
+				widen(&w->family, (int)strlen(gid_family(gi)));
+			}
+		}
+	}
+}
+
+/* " lid %-5u": prefix, then the conversion padded to width. */
+static const char *padded(char *buf, size_t len, const char *prefix,
+			  int width, const char *conv)
+{
+	snprintf(buf, len, "%s%%-%d%s", prefix, width > 0 ? width : 1, conv);
+	return buf;
+}
+
+static void print_gid(const struct gid_info *g, const struct ports_widths *w)
+{
+	char text[GID_TEXT_MAX], f[4][32];
+
 	out_open_object(NULL);
-	out_uint("index", "    gid %u", g->index);
-	out_string("gid", " %s", gid_format(&g->gid, text, sizeof(text)));
-	out_string("type", " type %s", gid_kind_name(g->kind));
-	out_string("family", " family %s",
-		   g->kind == GID_KIND_IB ? "ib"
-		   : gid_is_ipv4_mapped(&g->gid) ? "ipv4" : "ipv6");
+	out_uint("index", padded(f[0], sizeof(f[0]), "    gid ", w->gid_index,
+				 "u"), g->index);
+	out_string("gid", padded(f[1], sizeof(f[1]), " ", w->gid, "s"),
+		   gid_format(&g->gid, text, sizeof(text)));
+	out_string("type", padded(f[2], sizeof(f[2]), " type ", w->type, "s"),
+		   gid_kind_name(g->kind));
+	/* The family ends the line when there is no netdev: unpadded. */
+	out_string("family", g->netdev[0]
+				     ? padded(f[3], sizeof(f[3]), " family ",
+					      w->family, "s")
+				     : " family %s",
+		   gid_family(g));
 	if (g->netdev[0])
 		out_string("netdev", " netdev %s", g->netdev);
 	else
@@ -27,30 +131,45 @@ static void print_gid(const struct gid_info *g)
 	out_close_object();
 }
 
-static void print_port(const struct port_info *p)
+static void print_port(const struct port_info *p, const struct ports_widths *w)
 {
+	char f[9][32];
+
 	out_open_object(NULL);
-	out_uint("port_num", "  port %u", p->port_num);
-	out_string("state", " state %s", port_state_name(p->state));
-	out_string("link_layer", " link_layer %s",
+	out_uint("port_num", padded(f[0], sizeof(f[0]), "  port ", w->port_num,
+				    "u"), p->port_num);
+	out_string("state", padded(f[1], sizeof(f[1]), " state ", w->state,
+				   "s"), port_state_name(p->state));
+	out_string("link_layer", padded(f[2], sizeof(f[2]), " link_layer ",
+					w->link_layer, "s"),
 		   link_layer_name(p->link_layer));
-	out_uint("lid", " lid %u", p->lid);
-	out_uint("lmc", " lmc %u", p->lmc);
-	out_uint("sm_lid", " sm_lid %u", p->sm_lid);
+	out_uint("lid", padded(f[3], sizeof(f[3]), " lid ", w->lid, "u"),
+		 p->lid);
+	out_uint("lmc", padded(f[4], sizeof(f[4]), " lmc ", w->lmc, "u"),
+		 p->lmc);
+	out_uint("sm_lid", padded(f[5], sizeof(f[5]), " sm_lid ", w->sm_lid,
+				  "u"), p->sm_lid);
+	padded(f[6], sizeof(f[6]), " active_mtu ", w->mtu, "u");
 	if (p->active_mtu)
-		out_uint("active_mtu", " active_mtu %u", p->active_mtu);
+		out_uint("active_mtu", f[6], p->active_mtu);
 	else
-		out_null("active_mtu", " active_mtu %s");
+		out_null("active_mtu", padded(f[6], sizeof(f[6]),
+					      " active_mtu ", w->mtu, "s"));
 	if (p->rate_mbps)
-		out_double("rate_gbps", " rate %g Gb/s", p->rate_mbps / 1000.0);
+		out_double("rate_gbps", padded(f[7], sizeof(f[7]), " rate ",
+					       w->rate, "g Gb/s"),
+			   p->rate_mbps / 1000.0);
 	else
-		out_null("rate_gbps", " rate %s");
+		/* "-" where others say "N Gb/s". */
+		out_null("rate_gbps", padded(f[7], sizeof(f[7]), " rate ",
+					     w->rate_known ? w->rate + 5 : 1,
+					     "s"));
 	out_bool("grh_required", " grh_required %s", p->grh_required);
 	out_uint("gid_table_len", NULL, p->gid_table_len);
 	out_newline();
 	out_open_array("gids");
 	for (size_t i = 0; i < p->gid_count; i++)
-		print_gid(&p->gids[i]);
+		print_gid(&p->gids[i], w);
 	out_close_array();
 	out_close_object();
 }
@@ -58,7 +177,8 @@ static void print_port(const struct port_info *p)
 static int ports_run(const struct common_opts *common, int argc, char **argv)
 {
 	struct device_list list;
-	char err[DIAG_MSG_MAX], guid[24];
+	char err[DIAG_MSG_MAX], guid[24], source[16], f[1][32];
+	struct ports_widths w;
 	size_t shown = 0, readable = 0;
 
 	(void)argv;
@@ -67,13 +187,18 @@ static int ports_run(const struct common_opts *common, int argc, char **argv)
 				       "-P to narrow the list");
 	if (device_discover(&list, common->device, err, sizeof(err)))
 		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	measure(&list, common, &w);
 	out_open_array(NULL);
 	for (size_t d = 0; d < list.count; d++) {
 		const struct device_info *dev = &list.devices[d];
 
 		out_open_object(NULL);
-		out_string("device", "%s", dev->name);
-		out_string("source", " (%s)", device_source_name(dev->source));
+		out_string("device", padded(f[0], sizeof(f[0]), "", w.device,
+					    "s"), dev->name);
+		out_string("source", NULL, device_source_name(dev->source));
+		snprintf(source, sizeof(source), "(%s)",
+			 device_source_name(dev->source));
+		out_text(" %-*s", w.source, source);
 		snprintf(guid, sizeof(guid), "0x%016llx",
 			 (unsigned long long)dev->node_guid);
 		out_string("node_guid", " node_guid %s", guid);
@@ -101,10 +226,9 @@ static int ports_run(const struct common_opts *common, int argc, char **argv)
 		out_newline();
 		out_open_array("ports");
 		for (size_t p = 0; p < dev->port_count; p++) {
-			if (common->port &&
-			    dev->ports[p].port_num != common->port)
+			if (!port_shown(common, &dev->ports[p]))
 				continue;
-			print_port(&dev->ports[p]);
+			print_port(&dev->ports[p], &w);
 			shown++;
 		}
 		out_close_array();

@@ -1,27 +1,94 @@
 /* Text and JSON form of an AH and of the rules it breaks. */
+#include <stdio.h>
+#include <string.h>
+
 #include "ah_print.h"
 #include "gid.h"
 #include "output.h"
 
-void ah_attr_print(const char *key, const struct ibv_ah_attr *attr)
+static int digits(unsigned value)
+{
+	int n = 1;
+
+	while (value >= 10) {
+		value /= 10;
+		n++;
+	}
+	return n;
+}
+
+static void widen(int *width, int len)
+{
+	if (len > *width)
+		*width = len;
+}
+
+void ah_widths_add(struct ah_widths *w, const struct ibv_ah_attr *attr)
 {
 	char gid[GID_TEXT_MAX];
 
+	widen(&w->dlid, digits(attr->dlid));
+	widen(&w->sl, digits(attr->sl));
+	widen(&w->src_path_bits, digits(attr->src_path_bits));
+	widen(&w->static_rate, digits(attr->static_rate));
+	widen(&w->port_num, digits(attr->port_num));
+	if (!attr->is_global)
+		return;
+	widen(&w->dgid, (int)strlen(gid_format(&attr->grh.dgid, gid,
+					       sizeof(gid))));
+	widen(&w->sgid_index, digits(attr->grh.sgid_index));
+	widen(&w->hop_limit, digits(attr->grh.hop_limit));
+}
+
+/* " dlid %-5u": a field's text format padded to width (none: 0). The
+ * last field of a line is never padded: no trailing blanks. */
+static const char *field_fmt(char *buf, size_t len, const char *prefix,
+			     int width, const char *conv)
+{
+	if (width > 1)
+		snprintf(buf, len, "%s%%-%d%s", prefix, width, conv);
+	else
+		snprintf(buf, len, "%s%%%s", prefix, conv);
+	return buf;
+}
+
+void ah_attr_print_aligned(const char *key, const struct ibv_ah_attr *attr,
+			   const struct ah_widths *w)
+{
+	static const struct ah_widths none;
+	char gid[GID_TEXT_MAX], f[8][40];
+
+	if (!w)
+		w = &none;
 	out_open_object(key);
 	out_uint("is_global", "is_global %u", attr->is_global);
-	out_uint("dlid", " dlid %u", attr->dlid);
-	out_uint("sl", " sl %u", attr->sl);
-	out_uint("src_path_bits", " src_path_bits %u", attr->src_path_bits);
-	out_uint("static_rate", " static_rate %u", attr->static_rate);
+	out_uint("dlid", field_fmt(f[0], sizeof(f[0]), " dlid ", w->dlid, "u"),
+		 attr->dlid);
+	out_uint("sl", field_fmt(f[1], sizeof(f[1]), " sl ", w->sl, "u"),
+		 attr->sl);
+	out_uint("src_path_bits", field_fmt(f[2], sizeof(f[2]),
+					    " src_path_bits ",
+					    w->src_path_bits, "u"),
+		 attr->src_path_bits);
+	out_uint("static_rate", field_fmt(f[3], sizeof(f[3]), " static_rate ",
+					  w->static_rate, "u"),
+		 attr->static_rate);
 	out_uint("port_num", " port_num %u", attr->port_num);
 	if (attr->is_global) {
 		out_open_object("grh");
-		out_string("dgid", "\n    grh dgid %s",
+		out_string("dgid", field_fmt(f[4], sizeof(f[4]),
+					     "\n    grh dgid ", w->dgid, "s"),
 			   gid_format(&attr->grh.dgid, gid, sizeof(gid)));
 		out_uint("flow_label", " flow_label 0x%05x",
 			 attr->grh.flow_label);
-		out_uint("sgid_index", " sgid_index %u", attr->grh.sgid_index);
-		out_uint("hop_limit", " hop_limit %u", attr->grh.hop_limit);
+		out_uint("sgid_index", field_fmt(f[5], sizeof(f[5]),
+						 " sgid_index ", w->sgid_index,
+						 "u"),
+			 attr->grh.sgid_index);
+		out_uint("hop_limit", field_fmt(f[6], sizeof(f[6]),
+						" hop_limit ", w->hop_limit,
+						"u"),
+			 attr->grh.hop_limit);
 		out_uint("traffic_class", " traffic_class 0x%02x",
 			 attr->grh.traffic_class);
 		out_close_object();
@@ -29,6 +96,11 @@ void ah_attr_print(const char *key, const struct ibv_ah_attr *attr)
 		out_null("grh", "\n    grh %s");
 	}
 	out_close_object();
+}
+
+void ah_attr_print(const char *key, const struct ibv_ah_attr *attr)
+{
+	ah_attr_print_aligned(key, attr, NULL);
 }
 
 void ah_check_print(const char *key, const struct ah_check *check)

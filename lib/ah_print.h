@@ -10,6 +10,18 @@
 
 /* Emits an object named key with the verbs.h field names. */
 void ah_attr_print(const char *key, const struct ibv_ah_attr *attr);
+/* Text widths of the values of a list of AHs, so their lines line up:
+ * each as wide as the widest of the list (a list of one prints as
+ * ah_attr_print does). */
+struct ah_widths {
+	int dlid, sl, src_path_bits, static_rate, port_num;
+	int dgid, sgid_index, hop_limit;
+};
+/* Widens w to fit attr. Start from a zeroed struct. */
+void ah_widths_add(struct ah_widths *w, const struct ibv_ah_attr *attr);
+/* ah_attr_print with the text values padded to w; the same JSON. */
+void ah_attr_print_aligned(const char *key, const struct ibv_ah_attr *attr,
+			   const struct ah_widths *w);
 /* Emits an array named key, one object per broken rule. */
 void ah_check_print(const char *key, const struct ah_check *check);
 /* Emits the -g auto choice as an object named key (JSON only: text

@@ -1,18 +1,62 @@
 /* Checklist expectations judged: see check_expect.h. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "check_expect.h"
+
+void check_text_fit(char *buf, size_t len, const char *text)
+{
+	static const char ellipsis[] = "...";
+	size_t n = strlen(text), cut;
+
+	if (len == 0)
+		return;
+	if (n < len) {
+		memcpy(buf, text, n + 1);
+		return;
+	}
+	if (len <= sizeof(ellipsis)) {
+		buf[0] = '\0';
+		return;
+	}
+	/* The longest prefix that ends a word and leaves room for "...":
+	 * text[cut] is a blank, so text[0..cut) ends with a whole word. */
+	cut = len - sizeof(ellipsis);
+	while (cut > 0 && text[cut] != ' ')
+		cut--;
+	while (cut > 0 && text[cut - 1] == ' ')
+		cut--;
+	memcpy(buf, text, cut);
+	memcpy(buf + cut, ellipsis, sizeof(ellipsis));
+}
 
 static bool within(const struct expectation *e, uint64_t value)
 {
 	return value >= e->low && value <= e->high;
 }
 
+/* The expectation's bounds as numbers with their unit; low 0 with an
+ * open top ("at least 0") never happens, so 0 means "no lower bound" only
+ * for the at-most forms. */
+static void expect_bounds(const struct expectation *e, const char *unit,
+			  struct check_expected *x)
+{
+	x->unit = unit;
+	x->has_min = e->low != 0 || e->high == e->low;
+	x->min = (double)e->low;
+	x->has_max = e->high != UINT64_MAX;
+	x->max = (double)e->high;
+}
+
 /* "2", "1-2", "at most 20", "at least 2048". */
 static void describe_bounds(const struct expectation *e, const char *unit,
-			    char *buf, size_t len)
+			    const char *json_unit, struct check_outcome *out)
 {
+	char *buf = out->expected;
+	size_t len = sizeof(out->expected);
+
+	expect_bounds(e, json_unit, &out->expected_value);
 	if (e->low == e->high)
 		snprintf(buf, len, "%llu%s", (unsigned long long)e->low, unit);
 	else if (e->low == 0)
@@ -24,6 +68,21 @@ static void describe_bounds(const struct expectation *e, const char *unit,
 	else
 		snprintf(buf, len, "%llu-%llu%s", (unsigned long long)e->low,
 			 (unsigned long long)e->high, unit);
+}
+
+/* No value: the words say why (a reply that never came, an error). */
+static void got_nothing(struct check_outcome *out, const char *why)
+{
+	check_text_fit(out->got, sizeof(out->got), why);
+	out->got_value.known = false;
+	out->got_value.reason = out->got;
+}
+
+static void got_number(struct check_outcome *out, double value)
+{
+	out->got_value.known = true;
+	out->got_value.value = value;
+	out->got_value.unit = out->expected_value.unit;
 }
 
 /* The reason nothing could be measured, or NULL when something was. */
@@ -60,14 +119,17 @@ static void judge_observed(const struct expectation *e,
 
 	snprintf(out->expected, sizeof(out->expected),
 		 tclass ? "0x%02x" : "0x%05x", want);
+	out->expected_value = (struct check_expected){
+		.has_min = true, .has_max = true, .min = want, .max = want,
+	};
 	if (!m->observed_valid || !m->grh_present) {
-		snprintf(out->got, sizeof(out->got), "%s",
-			 m->observed_valid ? "no GRH at the responder"
-					   : "no reply");
+		got_nothing(out, m->observed_valid ? "no GRH at the responder"
+						   : "no reply");
 		return;
 	}
 	snprintf(out->got, sizeof(out->got), tclass ? "0x%02x" : "0x%05x",
 		 seen);
+	got_number(out, seen);
 	out->ok = seen == want;
 }
 
@@ -75,13 +137,62 @@ static void judge_rtt(const struct expectation *e, double us,
 		      const struct check_measured *m,
 		      struct check_outcome *out)
 {
-	describe_bounds(e, " us", out->expected, sizeof(out->expected));
+	(void)e;
 	if (!m->rtt_valid) {
-		snprintf(out->got, sizeof(out->got), "no reply");
+		got_nothing(out, "no reply");
 		return;
 	}
+	/* The number JSON gives is the one the text shows. */
+	us = round(us * 10) / 10;
 	snprintf(out->got, sizeof(out->got), "%.1f us", us);
-	out->ok = us <= (double)e->high;
+	got_number(out, us);
+	out->ok = us <= out->expected_value.max;
+}
+
+/* What is expected, in words and numbers, before anything is judged. */
+static void describe_expected(const struct expectation *e,
+			      struct check_outcome *out)
+{
+	struct check_expected *x = &out->expected_value;
+
+	switch (e->kind) {
+	case EXPECT_REACHABLE:
+	case EXPECT_UNREACHABLE:
+		snprintf(out->expected, sizeof(out->expected), "%s",
+			 e->kind == EXPECT_REACHABLE ? "reachable"
+						     : "unreachable");
+		/* As counts of replies: at least one, or none. */
+		*x = (struct check_expected){
+			.unit = "replies", .has_min = true,
+			.min = e->kind == EXPECT_REACHABLE,
+			.has_max = e->kind == EXPECT_UNREACHABLE, .max = 0,
+		};
+		break;
+	case EXPECT_HOPS:
+		describe_bounds(e, "", "hops", out);
+		break;
+	case EXPECT_LOSS:
+		describe_bounds(e, "%", "percent", out);
+		break;
+	case EXPECT_RTT_MEDIAN:
+	case EXPECT_RTT_P99:
+		describe_bounds(e, " us", "us", out);
+		break;
+	case EXPECT_PATH_MTU:
+		describe_bounds(e, " bytes", "bytes", out);
+		break;
+	case EXPECT_PATH_SL:
+		describe_bounds(e, "", NULL, out);
+		break;
+	case EXPECT_GRH_REQUIRED:
+		snprintf(out->expected, sizeof(out->expected), "%s",
+			 e->low ? "a GRH" : "no GRH");
+		*x = (struct check_expected){ .is_bool = true,
+					      .value = e->low == 1 };
+		break;
+	default:
+		break;
+	}
 }
 
 void check_expect_judge(const struct expectation *e,
@@ -92,35 +203,10 @@ void check_expect_judge(const struct expectation *e,
 	uint64_t loss_pct;
 
 	memset(out, 0, sizeof(*out));
-	switch (e->kind) {
-	case EXPECT_REACHABLE:
-	case EXPECT_UNREACHABLE:
-		snprintf(out->expected, sizeof(out->expected), "%s",
-			 e->kind == EXPECT_REACHABLE ? "reachable"
-						     : "unreachable");
-		break;
-	case EXPECT_HOPS:
-		describe_bounds(e, "", out->expected, sizeof(out->expected));
-		break;
-	case EXPECT_LOSS:
-		describe_bounds(e, "%", out->expected, sizeof(out->expected));
-		break;
-	case EXPECT_PATH_MTU:
-		describe_bounds(e, " bytes", out->expected,
-				sizeof(out->expected));
-		break;
-	case EXPECT_PATH_SL:
-		describe_bounds(e, "", out->expected, sizeof(out->expected));
-		break;
-	case EXPECT_GRH_REQUIRED:
-		snprintf(out->expected, sizeof(out->expected), "%s",
-			 e->low ? "a GRH" : "no GRH");
-		break;
-	default:
-		break;
-	}
+	describe_expected(e, out);
+	out->got_value.unit = out->expected_value.unit;
 	if (why) {
-		snprintf(out->got, sizeof(out->got), "%s", why);
+		got_nothing(out, why);
 		return;
 	}
 	switch (e->kind) {
@@ -128,20 +214,25 @@ void check_expect_judge(const struct expectation *e,
 	case EXPECT_UNREACHABLE:
 		snprintf(out->got, sizeof(out->got), "%u of %u answered",
 			 m->received, m->sent);
+		got_number(out, m->received);
+		out->got_value.has_counts = true;
+		out->got_value.sent = m->sent;
+		out->got_value.received = m->received;
 		out->ok = (m->received > 0) == (e->kind == EXPECT_REACHABLE);
 		break;
 	case EXPECT_HOPS:
 		if (m->hops < 0) {
-			snprintf(out->got, sizeof(out->got), "%s",
-				 m->received ? "hops unknown" : "no reply");
+			got_nothing(out, m->received ? "hops unknown"
+						     : "no reply");
 			break;
 		}
 		snprintf(out->got, sizeof(out->got), "%d", m->hops);
+		got_number(out, m->hops);
 		out->ok = within(e, (uint64_t)m->hops);
 		break;
 	case EXPECT_LOSS:
 		if (m->sent == 0) {
-			snprintf(out->got, sizeof(out->got), "nothing sent");
+			got_nothing(out, "nothing sent");
 			break;
 		}
 		/* Rounded up: 1 lost of 1000 is not 0%. */
@@ -150,6 +241,10 @@ void check_expect_judge(const struct expectation *e,
 		snprintf(out->got, sizeof(out->got), "%llu%% (%u of %u lost)",
 			 (unsigned long long)loss_pct, m->sent - m->received,
 			 m->sent);
+		got_number(out, (double)loss_pct);
+		out->got_value.has_counts = true;
+		out->got_value.sent = m->sent;
+		out->got_value.received = m->received;
 		out->ok = within(e, loss_pct);
 		break;
 	case EXPECT_RTT_MEDIAN:
@@ -165,20 +260,24 @@ void check_expect_judge(const struct expectation *e,
 		break;
 	case EXPECT_PATH_MTU:
 		snprintf(out->got, sizeof(out->got), "%u bytes", m->path_mtu);
+		got_number(out, m->path_mtu);
 		out->ok = within(e, m->path_mtu);
 		break;
 	case EXPECT_PATH_SL:
 		if (!m->has_path_sl) {
-			snprintf(out->got, sizeof(out->got),
-				 "no SL: RoCE has no SA path record");
+			got_nothing(out, "no SL: RoCE has no SA path record");
 			break;
 		}
 		snprintf(out->got, sizeof(out->got), "%u", m->path_sl);
+		got_number(out, m->path_sl);
 		out->ok = within(e, m->path_sl);
 		break;
 	case EXPECT_GRH_REQUIRED:
 		snprintf(out->got, sizeof(out->got), "%s",
 			 m->ah_is_global ? "a GRH" : "no GRH");
+		out->got_value.known = true;
+		out->got_value.is_bool = true;
+		out->got_value.value = m->ah_is_global;
 		out->ok = m->ah_is_global == (e->low == 1);
 		break;
 	case EXPECT_KIND_COUNT:

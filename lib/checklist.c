@@ -1,4 +1,5 @@
 /* Checklist files for `ibahprobe check`: see checklist.h for the format. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -103,7 +104,9 @@ struct word {
 
 static void split_word(struct word *w)
 {
-	static const char *const ops[] = { "<=", ">=", "=" };
+	/* A lone "<" or ">" is split too, so "loss<5" is answered with how
+	 * loss is written rather than as an unknown word. */
+	static const char *const ops[] = { "<=", ">=", "=", "<", ">" };
 	char *at;
 
 	w->name = w->text;
@@ -136,6 +139,94 @@ static int fail_at(char *err, size_t errlen, unsigned line, unsigned column,
 	return -1;
 }
 
+/* The words a value may end with, attached ("50ms") or as the next word
+ * ("50 ms", as the TAP lines write "at most 50000 us"). */
+static const struct {
+	const char *text;
+	enum value_unit unit;
+	uint64_t scale;		/* to the kept unit */
+} unit_words[] = {
+	{ "us", UNIT_USEC, 1 },
+	{ "\xc2\xb5s", UNIT_USEC, 1 },	/* µs, as UTF-8 */
+	{ "ms", UNIT_USEC, 1000 },
+	{ "%", UNIT_PERCENT, 1 },
+	{ "bytes", UNIT_MTU, 1 },
+};
+
+static bool is_unit_word(const char *text)
+{
+	for (size_t i = 0; i < sizeof(unit_words) / sizeof(unit_words[0]); i++)
+		if (strcmp(text, unit_words[i].text) == 0)
+			return true;
+	return false;
+}
+
+/* Cuts a unit of this kind off the end of number (and the blank before
+ * it); returns its scale, 1 when there is none. */
+static uint64_t strip_unit(char *number, enum value_unit unit)
+{
+	size_t len = strlen(number);
+
+	for (size_t i = 0; i < sizeof(unit_words) / sizeof(unit_words[0]); i++) {
+		size_t ulen = strlen(unit_words[i].text);
+
+		if (unit_words[i].unit != unit || len <= ulen ||
+		    strcmp(number + len - ulen, unit_words[i].text) != 0)
+			continue;
+		number[len - ulen] = '\0';
+		if (len - ulen > 1 && number[len - ulen - 1] == ' ')
+			number[len - ulen - 1] = '\0';
+		return unit_words[i].scale;
+	}
+	return 1;
+}
+
+/* A duration in microseconds: N, N us, N µs, N ms; milliseconds may have
+ * up to three decimals (0.5 ms), which are whole microseconds. */
+static int parse_duration_us(const char *name, const char *value,
+			     char *number, uint64_t scale, uint64_t max,
+			     uint64_t *us, char *err, size_t errlen)
+{
+	char *dot = strchr(number, '.');
+	uint64_t whole, frac = 0;
+	size_t digits = 0;
+	char msg[DIAG_MSG_MAX];
+
+	if (dot) {
+		*dot = '\0';
+		digits = strlen(dot + 1);
+		if (!*number || digits == 0 ||
+		    strspn(dot + 1, "0123456789") != digits)
+			goto not_a_duration;
+		if (scale == 1 || digits > 3) {
+			snprintf(err, errlen, "%s '%s' is finer than a "
+				 "microsecond: RTTs are judged in whole "
+				 "microseconds", name, value);
+			return -1;
+		}
+		frac = strtoull(dot + 1, NULL, 10);
+		for (size_t i = digits; i < 3; i++)
+			frac *= 10;
+	}
+	if (strspn(number, "0123456789") != strlen(number) || !*number)
+		goto not_a_duration;
+	if (parse_u64(number, name, 0, max / scale, &whole, msg, sizeof(msg)) ||
+	    whole * scale + frac > max) {
+		snprintf(err, errlen, "%s '%s' is out of range: expected at "
+			 "most %llu us (%llu ms)", name, value,
+			 (unsigned long long)max,
+			 (unsigned long long)(max / 1000));
+		return -1;
+	}
+	*us = whole * scale + frac;
+	return 0;
+not_a_duration:
+	snprintf(err, errlen, "%s '%s' is not a duration: expected N (microseconds), "
+		 "N us or N ms, e.g. %s<=200 or %s<=1.5 ms", name, value, name,
+		 name);
+	return -1;
+}
+
 /* A number with the unit's suffixes, within [0, max]. */
 static int parse_amount(const struct word *w, enum value_unit unit,
 			uint64_t max, uint64_t *value, char *err, size_t errlen)
@@ -149,14 +240,11 @@ static int parse_amount(const struct word *w, enum value_unit unit,
 		return -1;
 	}
 	memcpy(number, w->value, len + 1);
-	if (unit == UNIT_PERCENT && len && number[len - 1] == '%') {
-		number[len - 1] = '\0';
-	} else if (unit == UNIT_USEC && len > 2 &&
-		   (strcmp(number + len - 2, "us") == 0 ||
-		    strcmp(number + len - 2, "ms") == 0)) {
-		scale = number[len - 2] == 'm' ? 1000 : 1;
-		number[len - 2] = '\0';
-	}
+	if (unit != UNIT_NONE)
+		scale = strip_unit(number, unit);
+	if (unit == UNIT_USEC)
+		return parse_duration_us(w->name, w->value, number, scale, max,
+					 value, err, errlen);
 	if (unit == UNIT_MTU) {
 		uint16_t mtu;
 
@@ -171,7 +259,6 @@ static int parse_amount(const struct word *w, enum value_unit unit,
 	return 0;
 bad:
 	snprintf(err, errlen, "%s%s", msg,
-		 unit == UNIT_USEC ? " (microseconds; or N us, N ms)" :
 		 unit == UNIT_PERCENT ? " (percent)" : "");
 	return -1;
 }
@@ -370,7 +457,11 @@ static int parse_word(struct word *w, struct check_entry *e, bool *seen,
 		return 0;
 	}
 	return fail_at(err, errlen, line, w->column,
-		       "unknown word '%s': expected reachable, unreachable, "
+		       is_unit_word(w->name)
+			       ? "'%s' is a unit: it follows a number, as in "
+				 "rtt_median<=50 ms, loss<=20 %%, "
+				 "path_mtu>=2048 bytes"
+			       : "unknown word '%s': expected reachable, unreachable, "
 		       "hops, loss, rtt_median, rtt_p99, tclass_preserved, "
 		       "tclass_seen, flow_label_preserved, path_mtu, path_sl, "
 		       "grh_required, or what to send: hop_limit, tclass, "
@@ -412,6 +503,32 @@ static ssize_t split_words(const char *text, struct word *words, size_t max)
 	return (ssize_t)n;
 }
 
+/* "rtt_median<=50 ms": a unit word after a value that ends in a digit
+ * belongs to it (joined with one blank, so the text as written stays
+ * readable in the TAP line). Returns the new word count. */
+static ssize_t join_units(struct word *words, size_t n)
+{
+	size_t out = 1;
+
+	for (size_t i = 1; i < n; i++) {
+		struct word *prev = &words[out - 1];
+		size_t len = strlen(prev->text);
+
+		if (out > 1 && is_unit_word(words[i].text) && len &&
+		    isdigit((unsigned char)prev->text[len - 1]) &&
+		    strpbrk(prev->text, "=<>") &&
+		    len + 1 + strlen(words[i].text) < WORD_MAX_BYTES) {
+			prev->text[len] = ' ';
+			strcpy(prev->text + len + 1, words[i].text);
+			continue;
+		}
+		if (out != i)
+			words[out] = words[i];
+		out++;
+	}
+	return (ssize_t)out;
+}
+
 int checklist_add_line(struct checklist *list, const char *text,
 		       unsigned line, char *err, size_t errlen)
 {
@@ -436,6 +553,7 @@ int checklist_add_line(struct checklist *list, const char *text,
 		return fail_at(err, errlen, line, words[ENTRY_MAX_WORDS].column,
 			       "more than %d words on one line",
 			       ENTRY_MAX_WORDS);
+	n = join_units(words, (size_t)n);
 	if (dest_parse(words[0].text, &e.dest, msg, sizeof(msg)))
 		return fail_at(err, errlen, line, words[0].column, "%s", msg);
 	for (ssize_t i = 1; i < n; i++) {

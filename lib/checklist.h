@@ -48,7 +48,7 @@ struct expectation {
 	enum expect_kind kind;
 	unsigned column;
 	uint64_t low, high;	/* the value, or an inclusive range */
-	char text[48];		/* as written, for the report */
+	char text[272];		/* as written (a whole word), for the report */
 };
 
 struct check_entry {

@@ -1,13 +1,18 @@
 /* Destination specs to PathRecords via NodeRecord and PathRecord Gets. */
 #include <inttypes.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
 #include "gid.h"
+#include "ibrate.h"
 #include "path_resolve.h"
+
+/* MAD status "no records" (IBA 15.2.1.1, SA-specific code 3). */
+#define SA_STATUS_NO_RECORDS 0x0300
 
 enum sa_client_error path_session_open(struct path_session *s,
 				       const char *ca, uint8_t port,
@@ -166,6 +171,101 @@ static int resolve_nodes(struct path_session *s, struct dest_list *dests,
 	return rc;
 }
 
+bool path_constraints_select(const struct path_constraints *w)
+{
+	return w->has_sl || w->has_pkey || w->has_traffic_class ||
+	       w->has_flow_label || w->has_hop_limit || w->has_mtu ||
+	       w->has_rate || w->has_reversible || w->has_qos_class;
+}
+
+/* Adds one whole item to the list, or nothing when it does not fit: a
+ * message never ends in half a word. */
+static void append_item(char *buf, size_t len, const char **sep,
+			const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void append_item(char *buf, size_t len, const char **sep,
+			const char *fmt, ...)
+{
+	char item[128];
+	size_t used = strlen(buf);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(item, sizeof(item), fmt, ap);
+	va_end(ap);
+	if (used + strlen(*sep) + strlen(item) >= len)
+		return;
+	snprintf(buf + used, len - used, "%s%s", *sep, item);
+	*sep = ", ";
+}
+
+void path_selectors_missed(const struct path_constraints *w,
+			   const struct path_record *p, char *buf, size_t len)
+{
+	char want_rate[16], have_rate[16];
+	const char *sep = "";
+
+	buf[0] = '\0';
+#define MISSED(cond, ...)                                                      \
+	do {                                                                   \
+		if (cond)                                                      \
+			append_item(buf, len, &sep, __VA_ARGS__);              \
+	} while (0)
+	MISSED(w->has_mtu && ibrate_mtu_bytes(p->mtu) != w->mtu_bytes,
+	       "--mtu %u (the path's MTU is %u)", w->mtu_bytes,
+	       ibrate_mtu_bytes(p->mtu));
+	MISSED(w->has_rate && p->rate != w->rate,
+	       "--rate %s (the path's rate is %s Gb/s)",
+	       ibrate_format_gbps(w->rate, want_rate, sizeof(want_rate)),
+	       ibrate_format_gbps(p->rate, have_rate, sizeof(have_rate)));
+	MISSED(w->has_sl && p->sl != w->sl, "--sl %u (the path's SL is %u)",
+	       w->sl, p->sl);
+	MISSED(w->has_pkey && (p->pkey & 0x7fff) != (w->pkey & 0x7fff),
+	       "--pkey 0x%04x (the path's P_Key is 0x%04x)", w->pkey, p->pkey);
+	MISSED(w->has_traffic_class && p->traffic_class != w->traffic_class,
+	       "--tclass %u (the path's is %u)", w->traffic_class,
+	       p->traffic_class);
+	MISSED(w->has_flow_label && p->flow_label != w->flow_label,
+	       "--flow-label 0x%05x (the path's is 0x%05x)", w->flow_label,
+	       p->flow_label);
+	MISSED(w->has_hop_limit && p->hop_limit != w->hop_limit,
+	       "--hop-limit %u (the path's is %u)", w->hop_limit, p->hop_limit);
+	MISSED(w->has_reversible && w->reversible && !p->reversible,
+	       "--reversible (the path is not)");
+	MISSED(w->has_qos_class && p->qos_class != w->qos_class,
+	       "--qos-class %u (the path's is %u)", w->qos_class,
+	       p->qos_class);
+#undef MISSED
+}
+
+const struct port_info *path_roce_port(const struct device_list *list,
+				       uint8_t port,
+				       const struct device_info **dev_out)
+{
+	const struct port_info *roce = NULL;
+
+	*dev_out = NULL;
+	for (size_t d = 0; d < list->count; d++) {
+		const struct device_info *dev = &list->devices[d];
+
+		for (size_t i = 0; i < dev->port_count; i++) {
+			const struct port_info *p = &dev->ports[i];
+
+			if (port && p->port_num != port)
+				continue;
+			if (p->link_layer == LINK_LAYER_IB) {
+				*dev_out = NULL;
+				return NULL;
+			}
+			if (p->link_layer == LINK_LAYER_ETHERNET && !roce) {
+				roce = p;
+				*dev_out = dev;
+			}
+		}
+	}
+	return roce;
+}
+
 /* Fills the path query of one result, or says why it cannot. */
 static int path_query_for(struct path_session *s, struct dest *d,
 			  uint16_t lid,
@@ -231,6 +331,75 @@ static struct path_result *plan_rows(const struct dest_list *dests,
 	return rows;
 }
 
+/* "No records" to a query with selectors: is it the destination, or
+ * the selectors? The same ends are asked once more without them (one
+ * batch); where the SA then has a path, the row's error says which
+ * selectors it missed. Any failure of that batch leaves the first
+ * answers as they are. */
+static void explain_no_records(struct path_session *s, struct dest_list *dests,
+			       const uint16_t *lids,
+			       const struct path_constraints *want,
+			       unsigned window, uint32_t timeout_ms,
+			       unsigned retries, struct path_result *rows,
+			       const struct sa_query *first, const size_t *index,
+			       size_t n)
+{
+	struct path_constraints bare = { 0 };
+	struct sa_query *q;
+	size_t *row_of, m = 0;
+	/* Room for the words around the list in a row's error. */
+	char err[DIAG_MSG_MAX], missed[DIAG_MSG_MAX - 96];
+
+	if (!path_constraints_select(want))
+		return;
+	bare.has_sgid = want->has_sgid;
+	bare.sgid = want->sgid;
+	q = calloc(n ? n : 1, sizeof(*q));
+	row_of = calloc(n ? n : 1, sizeof(*row_of));
+	if (!q || !row_of)
+		goto out;
+	for (size_t k = 0; k < n; k++) {
+		struct path_constraints pq;
+		size_t r = index[k];
+
+		if (first[k].result != SA_RESULT_STATUS ||
+		    first[k].status != SA_STATUS_NO_RECORDS ||
+		    path_query_for(s, &dests->items[rows[r].dest_index],
+				   lids[r], &bare, &pq, err, sizeof(err)))
+			continue;
+		sa_encode_path_query(q[m].request, 0, &pq);
+		row_of[m++] = r;
+	}
+	if (m == 0 || sa_client_run(&s->sa, q, m, window, timeout_ms, retries,
+				    err, sizeof(err)))
+		goto out;
+	for (size_t k = 0; k < m; k++) {
+		struct path_result *row = &rows[row_of[k]];
+		struct path_record found;
+
+		if (q[k].result != SA_RESULT_OK)
+			continue;
+		pathrec_decode(q[k].response + SA_HEADER_BYTES, &found);
+		path_selectors_missed(want, &found, missed, sizeof(missed));
+		if (missed[0])
+			snprintf(row->error, sizeof(row->error), "path record: "
+				 "SA answered no records (status 0x%04x): the "
+				 "selectors excluded the path: %s",
+				 SA_STATUS_NO_RECORDS, missed);
+		else
+			snprintf(row->error, sizeof(row->error), "path record: "
+				 "SA answered no records (status 0x%04x): the "
+				 "selectors excluded the path (without them "
+				 "the SA has one; no single path meets them "
+				 "all)", SA_STATUS_NO_RECORDS);
+	}
+out:
+	if (q)
+		sa_queries_release(q, m);
+	free(q);
+	free(row_of);
+}
+
 static int resolve(struct path_session *s, struct dest_list *dests,
 		   const struct path_constraints *want, unsigned window,
 		   uint32_t timeout_ms, unsigned retries, bool every_port,
@@ -293,6 +462,8 @@ static int resolve(struct path_session *s, struct dest_list *dests,
 		sa_query_describe(&q[k], "path record", timeout_ms, r->error,
 				 sizeof(r->error));
 	}
+	explain_no_records(s, dests, lids, want, window, timeout_ms, retries,
+			   rows, q, index, n);
 	for (size_t r = 0; r < count; r++)
 		timeouts += rows[r].status == PATH_TIMEOUT;
 	if (count && timeouts == count) {

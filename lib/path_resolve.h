@@ -8,6 +8,7 @@
 
 #include "ah_attr.h"
 #include "dest.h"
+#include "device.h"
 #include "diag.h"
 #include "pathrec.h"
 #include "sa_client.h"
@@ -80,6 +81,29 @@ int path_resolve_every_port(struct path_session *s, struct dest_list *dests,
 			    unsigned window, uint32_t timeout_ms,
 			    unsigned retries, struct path_result **results,
 			    size_t *count, char *err, size_t errlen);
+
+/* Whether a path query named any selector (--sl, --pkey, --mtu, --rate,
+ * ...) beyond the two ends. */
+bool path_constraints_select(const struct path_constraints *want);
+/* The selectors of want that the record found without them does not
+ * meet, as words for a "no records" answer: "--mtu 4096 (the path's MTU is
+ * 2048)"; "" when it meets them all. */
+void path_selectors_missed(const struct path_constraints *want,
+			   const struct path_record *found, char *buf,
+			   size_t len);
+
+/* The RoCE port a path query was asked on, when that is why no SA port
+ * could be opened: the port asked for (-d/-P) is RoCE, or none was asked
+ * for and the devices have RoCE ports and no InfiniBand one. NULL when an
+ * InfiniBand port is there (its failure is another one). RoCE ports have
+ * no SA: the kernel's ib_sa_add_one() registers no SA agent where
+ * rdma_cap_ib_sa() is false, rdma_resolve_route() resolves RoCE routes
+ * without one (cma_resolve_iboe_route()), and libibumad's
+ * resolve_ca_port() skips or refuses ports whose link layer is not
+ * InfiniBand. */
+const struct port_info *path_roce_port(const struct device_list *list,
+				       uint8_t port,
+				       const struct device_info **dev_out);
 
 /* The fields of a path record an AH is built from. */
 void path_record_to_ah_path(const struct path_record *p, struct ah_path *a);

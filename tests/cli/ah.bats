@@ -39,6 +39,22 @@ eth_ah() {
 	assert_line --index 2 --partial "grh dgid ::ffff:10.0.0.2 flow_label 0x12345 sgid_index 1 hop_limit 64 traffic_class 0x28"
 }
 
+@test "several destinations: status words and GRH fields line up in columns, one AH prints unpadded" {
+	run -0 "$IBAHPROBE" ah --dry-run --link-layer eth --sgid-index 1 \
+		10.0.0.2 fe80::1%lo 2001:db8::1234:5678:9abc
+	assert_line --index 0 "10.0.0.2:                 valid (from gid)"
+	assert_line --index 3 "fe80::1%lo:               valid (from gid)"
+	assert_line --index 6 "2001:db8::1234:5678:9abc: valid (from gid)"
+	assert_line --index 2 "    grh dgid ::ffff:10.0.0.2          flow_label 0x00000 sgid_index 1 hop_limit 64 traffic_class 0x00"
+	assert_line --index 5 "    grh dgid fe80::1                  flow_label 0x00000 sgid_index 1 hop_limit 64 traffic_class 0x00"
+	# No line ends in padding.
+	[[ $output != *" "$'\n'* && $output != *" " ]] || fail "trailing blanks: $output"
+	# The JSON is the same as without alignment.
+	run -0 "$IBAHPROBE" ah --dry-run --link-layer eth --sgid-index 1 -j 10.0.0.2 fe80::1%lo
+	echo "$output" | jq -e 'map(.ah_attr.grh.dgid) == ["::ffff:10.0.0.2", "fe80::1"] and
+		map(.dest) == ["10.0.0.2", "fe80::1%lo"] and map(.status) == ["valid", "valid"]'
+}
+
 @test "--pretty is indented JSON of the same document" {
 	run -0 eth_ah -j
 	compact=$output

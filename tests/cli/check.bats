@@ -43,6 +43,9 @@ lid:3 tclass=0x28 tclass=0x30|19: tclass is given twice
 lid:3 flow_label=0x123456|18: 20-bit flow label '0x123456' is out of range: expected 0-1048575 (0x0-0xfffff)
 lid:3 loss<=101%|13: loss '101' is out of range: expected 0-100 (percent)
 lid:3 qkey=0x11|7: qkey= needs qpn=: without them the rendezvous tells both
+lid:3 rtt_median<=5s|19: rtt_median '5s' is not a duration: expected N (microseconds), N us or N ms, e.g. rtt_median<=200 or rtt_median<=1.5 ms
+lid:3 rtt_median<50|7: rtt_median is written as rtt_median<=N
+lid:3 reachable ms|17: 'ms' is a unit: it follows a number, as in rtt_median<=50 ms, loss<=20 %, path_mtu>=2048 bytes
 bad!host hops=1|1: destination 'bad!host' is not a LID, GID, address or host name: expected lid:N, gid:ADDR, guid:0x..., node:NAME, an address or a host name
 TABLE
 }
@@ -70,4 +73,18 @@ TABLE
 	[[ $stderr == "ibahprobe: error: no RDMA device found"* ]] || fail "$stderr"
 	run -3 --separate-stderr "$IBAHPROBE" check -j "$BATS_TEST_TMPDIR/ok.chk"
 	assert_json_error 3
+}
+
+@test "the spellings the hints suggest are accepted: '50 ms', '1.5ms', '20 %', '2048 bytes' get past the parser" {
+	has_rdma_device && skip "this machine has an RDMA device"
+	local spelling
+	for spelling in 'rtt_median<=50 ms' 'rtt_p99<=900 us' 'rtt_median<=1.5ms' \
+		'rtt_median<=40µs' 'loss<=20 %' 'path_mtu>=2048 bytes'; do
+		printf 'lid:3 %s\n' "$spelling" >"$BATS_TEST_TMPDIR/units.chk"
+		# Parsed: the run goes on to look for a device (exit 3), not a
+		# checklist mistake (exit 2).
+		run -3 --separate-stderr "$IBAHPROBE" check "$BATS_TEST_TMPDIR/units.chk"
+		[[ $stderr == "ibahprobe: error: no RDMA device found"* ]] ||
+			fail "'$spelling': $stderr"
+	done
 }

@@ -84,8 +84,31 @@ checklist() {	# writes stdin to a checklist file, prints its name
 		.checklist == $f and .tests == 2 and .passed == 1 and .failed == 1 and
 		(.results | length == 2) and
 		.results[0] == {test: 1, line: 1, dest: "node:H3", expectation: "path_sl=3",
-				ok: true, got: "3", expected: "3"} and
-		.results[1].ok == false and .results[1].got == "3" and .results[1].expected == "5"'
+				ok: true, got: {value: 3, unit: null},
+				expected: {min: 3, max: 3, unit: null},
+				got_text: "3", expected_text: "3"} and
+		.results[1].ok == false and .results[1].got.value == 3 and
+		.results[1].expected == {min: 5, max: 5, unit: null}'
+}
+
+@test "-j: got and expected are numbers with a unit; a failed lookup gives its reason whole" {
+	local f
+	f=$(checklist <<-EOF
+		node:H3  path_mtu>=4096 grh_required=no
+		lid:99   path_mtu>=256
+	EOF
+	)
+	run -1 --separate-stderr iba_on H1 check -j "$f"
+	echo "$output" | jq -e '
+		.results[0].got == {value: 2048, unit: "bytes"} and
+		.results[0].expected == {min: 4096, max: null, unit: "bytes"} and
+		.results[0].got_text == "2048 bytes" and
+		.results[0].expected_text == "at least 4096 bytes" and
+		.results[1].got == {value: false, unit: null} and
+		.results[1].expected == {value: false, unit: null} and
+		.results[2].got.value == null and .results[2].got.unit == "bytes" and
+		(.results[2].got.reason | test("no records")) and
+		.results[2].got.reason == .results[2].got_text'
 }
 
 @test "a checklist from stdin" {

@@ -29,7 +29,9 @@ port_field() {	# NODE PN FIELD
 	[[ $stderr == *"node:X: only the first packet of the SA's answer arrived (1 NodeRecords of more)"*"ports of the node are missing"* ]] ||
 		fail "no word of the cut answer: $stderr"
 	run -0 --separate-stderr iba_on H1 path node:X
-	assert_line --index 0 --regexp "^node:X port 1 guid $guid1: ok slid [0-9]+ dlid $lid1 "
+	assert_line --index 1 --regexp "^node:X +1 +[0-9]+ +$lid1 "
+	run -0 --separate-stderr iba_on H1 -v path node:X
+	assert_output --partial "    port_guid $guid1"
 }
 
 @test "ah --dry-run node:NAME of a dual-port CA builds the AH to its port 1" {

@@ -31,14 +31,31 @@ teardown_file() { sim_stop; }
 		map(.status) == ["ok", "error", "error", "error", "ok"] and
 		(.[1].error | test("no records")) and (.[2].error | test("no port with GUID 0x000000000000dead")) and
 		(.[3].error | test("no node named .nope.")) and .[4].dlid == 5'
-	run -1 iba_on H1 path lid:99
-	assert_output --partial "lid:99: error path record: SA answered no records (status 0x0300)"
+	run -1 iba_on H1 path 4 lid:99
+	assert_line --index 2 "lid:99  error: path record: SA answered no records (status 0x0300)"
+	assert_line --index 3 "2 destinations: 1 with a path, 1 without"
 }
 
-@test "text output: one row per destination" {
-	run -0 iba_on H1 path 4 5
-	assert_line --index 0 --regexp '^4: ok slid 1 dlid 4 sl 0 pkey 0xffff mtu 2048 rate 10 Gb/s hop_limit 0 '
-	assert_line --index 2 --regexp '^5: ok slid 1 dlid 5 '
+@test "text output: a header, one aligned row per destination under 100 columns, a summary; -v adds the rest" {
+	run -0 iba_on H1 path 4 5 lid:6
+	assert_equal "$output" "DEST    SLID   DLID  SL    PKEY   MTU  GB/S  HOP_LIMIT  TCLASS  FLOW_LABEL
+4          1      4   0  0xffff  2048    10          0    0x00     0x00000
+5          1      5   0  0xffff  2048    10          0    0x00     0x00000
+lid:6      1      6   0  0xffff  2048    10          0    0x00     0x00000
+3 destinations: 3 with a path, 0 without"
+	# guid: and node: rows name their port in a PORT column.
+	run -0 iba_on H1 path "guid:$(sim_guid H3)" 4
+	assert_line --index 0 --regexp '^DEST +PORT +SLID +DLID '
+	assert_line --index 1 --regexp '^guid:0x0000000000100005 +1 +1 +5 +0 +0xffff '
+	assert_line --index 2 --regexp '^4 +- +1 +4 '
+	local line
+	for line in "${lines[@]}"; do
+		[ "${#line}" -lt 100 ] || fail "${#line} columns: $line"
+	done
+	run -0 iba_on H1 path -v 4
+	assert_line --index 2 "    packet_life 18 reversible yes numb_path 0 qos_class 0"
+	assert_line --index 3 --regexp '^    sgid fe80::10:1 dgid fe80::10:[0-9a-f]+$'
+	assert_line --index 4 "1 destination: 1 with a path, 0 without"
 }
 
 @test "constraints reach the SA: a 4096 MTU or a foreign P_Key gets no path" {
@@ -48,6 +65,17 @@ teardown_file() { sim_stop; }
 	echo "$output" | jq -e '.[0].status == "error"'
 	run -1 iba_on H1 path -j --pkey 0x1234 5
 	echo "$output" | jq -e '.[0].status == "error"'
+}
+
+@test "no records because of a selector: the error names the selector and what the path has" {
+	run -1 iba_on H1 path -j --mtu 4096 5 lid:99
+	echo "$output" | jq -e '.[0].error == "path record: SA answered no records (status 0x0300): the selectors excluded the path: --mtu 4096 (the path'"'"'s MTU is 2048)" and
+		(.[1].error | test("selector") | not) and (.[1].error | test("no records"))'
+	run -1 iba_on H1 path -j --mtu 2048 --sl 3 --rate 40 node:H3
+	echo "$output" | jq -e '.[0].error | endswith("--rate 40 (the path'"'"'s rate is 10 Gb/s), --sl 3 (the path'"'"'s SL is 0)")'
+	# Without a selector, "no records" stays the destination's fault.
+	run -1 iba_on H1 path -j lid:99
+	echo "$output" | jq -e '.[0].error == "path record: SA answered no records (status 0x0300)"'
 }
 
 @test "1,000 destinations in one call: all answered, in input order" {

@@ -1,6 +1,9 @@
 /* Unit tests of checklist expectations judged against measurements: each
- * kind held and missed, the words of "got" and "expected", and what is
- * said when nothing could be measured. */
+ * kind held and missed, the words of "got" and "expected", their numbers
+ * and units (check -j), and what is said when nothing could be measured;
+ * long words are never cut in half. */
+#include <string.h>
+
 #include "check_expect.h"
 #include "checklist.h"
 #include "diag.h"
@@ -147,8 +150,116 @@ static void test_path_and_ah(void)
 	judged("grh_required=no", &m, true, "no GRH", "no GRH");
 }
 
+/* The numbers behind the words: value and unit got; min, max and unit
+ * expected (NAN: no bound). */
+static void numbers(const char *words, const struct check_measured *m,
+		    double got, const char *unit, double min, double max)
+{
+	struct expectation e = expect(words);
+	struct check_outcome o;
+	const struct check_got *g = &o.got_value;
+	const struct check_expected *x = &o.expected_value;
+
+	check_expect_judge(&e, m, &o);
+	ok(g->known && !g->is_bool && g->value == got, "%s: got value %g (%g)",
+	   words, got, g->value);
+	is_str(g->unit ? g->unit : "(null)", unit ? unit : "(null)",
+	       "%s: got unit", words);
+	is_str(x->unit ? x->unit : "(null)", unit ? unit : "(null)",
+	       "%s: expected unit", words);
+	ok(min != min ? !x->has_min : x->has_min && x->min == min,
+	   "%s: expected min %s%g", words, min != min ? "none " : "", min);
+	ok(max != max ? !x->has_max : x->has_max && x->max == max,
+	   "%s: expected max %s%g", words, max != max ? "none " : "", max);
+}
+
+static void test_structured(void)
+{
+	struct check_measured m = probed();
+	struct expectation e;
+	struct check_outcome o;
+	const double none = 0.0 / 0.0;
+
+	numbers("rtt_median<=50", &m, 40.5, "us", none, 50);
+	numbers("rtt_p99<=1ms", &m, 90, "us", none, 1000);
+	numbers("loss<=20%", &m, 20, "percent", none, 20);
+	numbers("hops=1-3", &m, 2, "hops", 1, 3);
+	numbers("hops=0", &m, 2, "hops", 0, 0);
+	numbers("path_mtu>=1024", &m, 2048, "bytes", 1024, none);
+	numbers("path_sl=3", &m, 3, NULL, 3, 3);
+	numbers("tclass_seen=0x30", &m, 0x30, NULL, 0x30, 0x30);
+	numbers("tclass_preserved", &m, 0x30, NULL, 0x28, 0x28);
+	numbers("reachable", &m, 4, "replies", 1, none);
+	numbers("unreachable", &m, 4, "replies", 0, 0);
+
+	e = expect("loss<=20%");
+	check_expect_judge(&e, &m, &o);
+	ok(o.got_value.has_counts && o.got_value.sent == 5 &&
+	   o.got_value.received == 4, "loss: got has sent 5, received 4");
+
+	e = expect("grh_required=no");
+	check_expect_judge(&e, &m, &o);
+	ok(o.got_value.known && o.got_value.is_bool && o.got_value.value == 1,
+	   "grh_required: got is the yes/no true");
+	ok(o.expected_value.is_bool && !o.expected_value.value,
+	   "grh_required=no: expected is the yes/no false");
+
+	/* Nothing measured: no value, the reason instead. */
+	m.rtt_valid = false;
+	e = expect("rtt_median<=50");
+	check_expect_judge(&e, &m, &o);
+	ok(!o.got_value.known && o.got_value.reason &&
+	   strcmp(o.got_value.reason, "no reply") == 0,
+	   "no RTT: got has no value and the reason 'no reply'");
+	ok(o.expected_value.has_max && o.expected_value.max == 50,
+	   "no RTT: expected still says at most 50");
+}
+
+/* An error as long as any message a measurement carries is kept whole;
+ * a longer one ends with a whole word and "...". */
+static void test_long_words(void)
+{
+	struct check_measured m = probed();
+	char longer[DIAG_MSG_MAX - 1], huge[3 * DIAG_MSG_MAX], fit[40];
+	struct expectation e = expect("reachable");
+	struct check_outcome o;
+	size_t n;
+
+	/* "responder-00 responder-01 ...", words of 12 letters. */
+	longer[0] = huge[0] = '\0';
+	for (int i = 0; strlen(longer) + 13 < sizeof(longer); i++)
+		snprintf(longer + strlen(longer), sizeof(longer) - strlen(longer),
+			 "%sresponder-%02d", i ? " " : "", i % 100);
+	for (int i = 0; strlen(huge) + 13 < sizeof(huge); i++)
+		snprintf(huge + strlen(huge), sizeof(huge) - strlen(huge),
+			 "%sresponder-%02d", i ? " " : "", i % 100);
+	m.probe_error = longer;
+	check_expect_judge(&e, &m, &o);
+	is_str(o.got, longer, "a %zu-byte reason is kept whole",
+	       strlen(longer));
+	m.probe_error = huge;
+	check_expect_judge(&e, &m, &o);
+	n = strlen(o.got);
+	ok(n > 3 && n < sizeof(o.got) && strcmp(o.got + n - 3, "...") == 0,
+	   "a %zu-byte reason ends with '...'", strlen(huge));
+	ok(n > 3 && strncmp(o.got, huge, n - 3) == 0 &&
+	   huge[n - 3] == ' ' && o.got[n - 4] != ' ',
+	   "and is cut after a whole word: '%.20s'", o.got + n - 20);
+
+	check_text_fit(fit, sizeof(fit), "no answer within 1 ms from host-c");
+	is_str(fit, "no answer within 1 ms from host-c", "a short text fits");
+	check_text_fit(fit, sizeof(fit),
+		       "no answer within 1 ms (-t) from responder-at-host-c");
+	is_str(fit, "no answer within 1 ms (-t) from...",
+	       "cut before the word that does not fit");
+	check_text_fit(fit, 12, "unreachable-because-of-one-long-word");
+	is_str(fit, "...", "a single word too long leaves only '...'");
+}
+
 int main(void)
 {
+	test_structured();
+	test_long_words();
 	test_probe_kinds();
 	test_nothing_answered();
 	test_not_measured();

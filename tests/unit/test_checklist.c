@@ -104,6 +104,54 @@ static void test_entry_words(void)
 	checklist_free(&l);
 }
 
+/* The spellings the hints and the TAP words suggest: a unit attached or
+ * as the next word, milliseconds with decimals. */
+static void test_units(void)
+{
+	static const struct {
+		const char *line;
+		enum expect_kind kind;
+		uint64_t low, high;
+		const char *text;
+	} good[] = {
+		{ "lid:3 rtt_median<=50 ms", EXPECT_RTT_MEDIAN, 0, 50000, "rtt_median<=50 ms" },
+		{ "lid:3 rtt_median<=50\tms", EXPECT_RTT_MEDIAN, 0, 50000, "rtt_median<=50 ms" },
+		{ "lid:3 rtt_p99<=900 us", EXPECT_RTT_P99, 0, 900, "rtt_p99<=900 us" },
+		{ "lid:3 rtt_median<=40\xc2\xb5s", EXPECT_RTT_MEDIAN, 0, 40, "rtt_median<=40\xc2\xb5s" },
+		{ "lid:3 rtt_median<=1.5ms", EXPECT_RTT_MEDIAN, 0, 1500, "rtt_median<=1.5ms" },
+		{ "lid:3 rtt_median<=0.25 ms", EXPECT_RTT_MEDIAN, 0, 250, "rtt_median<=0.25 ms" },
+		{ "lid:3 rtt_median<=3600000 ms", EXPECT_RTT_MEDIAN, 0, 3600000000ull, "rtt_median<=3600000 ms" },
+		{ "lid:3 rtt_median<=200", EXPECT_RTT_MEDIAN, 0, 200, "rtt_median<=200" },
+		{ "lid:3 loss<=20 %", EXPECT_LOSS, 0, 20, "loss<=20 %" },
+		{ "lid:3 path_mtu>=2048 bytes", EXPECT_PATH_MTU, 2048, UINT64_MAX, "path_mtu>=2048 bytes" },
+		{ "lid:3 path_mtu=1024bytes", EXPECT_PATH_MTU, 1024, 1024, "path_mtu=1024bytes" },
+	};
+	struct checklist l;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		const struct expectation *x;
+
+		if (!ok(one(good[i].line, &l) == 0, "'%s' parses", good[i].line)) {
+			printf("#   %s\n", err);
+			continue;
+		}
+		x = &l.entries[0].expects[0];
+		ok(l.entries[0].expect_count == 1 && x->kind == good[i].kind &&
+		   x->low == good[i].low && x->high == good[i].high,
+		   "'%s' is %llu-%llu", good[i].line,
+		   (unsigned long long)good[i].low,
+		   (unsigned long long)good[i].high);
+		ok(strcmp(x->text, good[i].text) == 0, "kept as written: '%s'",
+		   x->text);
+		checklist_free(&l);
+	}
+	is_int(one("lid:3 rtt_median<=50 ms reachable loss<=5 % hops=1", &l), 0,
+	       "units among other words");
+	is_int(l.count ? l.entries[0].expect_count : 0, 4,
+	       "four expectations: the units joined their values");
+	checklist_free(&l);
+}
+
 static void test_errors(void)
 {
 	static const struct {
@@ -116,8 +164,19 @@ static void test_errors(void)
 		{ "lid:3 hops=", "7:7: hops is written as hops=N or hops=N-M" },
 		{ "lid:3 loss=12", "7:7: loss is written as loss<=N" },
 		{ "lid:3 loss<=101%", "7:13: loss '101' is out of range: expected 0-100" },
-		{ "lid:3 rtt_median<=5s", "7:19: rtt_median '5s' is not a number" },
-		{ "lid:3 rtt_median<=3600001ms", "7:19: rtt_median '3600001' is out of range" },
+		{ "lid:3 rtt_median<=5s", "7:19: rtt_median '5s' is not a duration: expected N (microseconds), N us or N ms" },
+		{ "lid:3 rtt_median<=3600001ms", "7:19: rtt_median '3600001ms' is out of range: expected at most 3600000000 us" },
+		{ "lid:3 rtt_median<=3600000001", "7:19: rtt_median '3600000001' is out of range" },
+		{ "lid:3 rtt_median<=1.5us", "7:19: rtt_median '1.5us' is finer than a microsecond" },
+		{ "lid:3 rtt_median<=0.0005 ms", "7:19: rtt_median '0.0005 ms' is finer than a microsecond" },
+		{ "lid:3 rtt_median<=.5ms", "7:19: rtt_median '.5ms' is not a duration" },
+		{ "lid:3 rtt_median<=5 s", "7:21: unknown word 's'" },
+		{ "lid:3 rtt_median<50", "7:7: rtt_median is written as rtt_median<=N" },
+		{ "lid:3 loss>5", "7:7: loss is written as loss<=N" },
+		{ "lid:3 hops=1 ms", "7:12: hops '1 ms' is not a number" },
+		{ "lid:3 path_mtu>=2048 %", "7:17: mtu '2048 %' is not valid" },
+		{ "lid:3 reachable ms", "7:17: 'ms' is a unit: it follows a number, as in rtt_median<=50 ms" },
+		{ "lid:3 ms", "7:7: 'ms' is a unit" },
 		{ "lid:3 path_mtu>=3000", "7:17: mtu '3000' is not valid" },
 		{ "lid:3 path_mtu<=2048", "7:7: path_mtu is written as path_mtu>=N or path_mtu=N" },
 		{ "lid:3 path_sl=16", "7:15: path_sl '16' is out of range: expected 0-15" },
@@ -181,6 +240,7 @@ static void test_read(void)
 int main(void)
 {
 	test_entry_words();
+	test_units();
 	test_errors();
 	test_read();
 	return tap_done();

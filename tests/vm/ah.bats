@@ -41,8 +41,26 @@ iba() { timeout 60 "$IBAHPROBE" "$@"; }
 	done
 	run -0 iba -d "$FABRIC_A_RXE" ports
 	[[ $output == *"link_layer Ethernet"* ]]
-	[[ $output == *"::ffff:$FABRIC_A_IP4 type RoCE v2 family ipv4 netdev $FABRIC_A_NETDEV"* ]]
+	# GIDs are padded to the longest of the listing.
+	[[ $output =~ "::ffff:$FABRIC_A_IP4 "\ *"type RoCE v2 family ipv4 netdev $FABRIC_A_NETDEV" ]] ||
+		fail "$output"
 	[[ $output != *rxe_b* ]]
+}
+
+# The column where pattern starts, on each line matching filter.
+columns_of() {	# FILTER PATTERN
+	awk -v f="$1" -v p="$2" '$0 ~ f { print index($0, p) }' | sort -u
+}
+
+@test "ports: the rows of devices, ports and GIDs line up in columns" {
+	run -0 iba ports
+	local col
+	for col in "^[^ ]|node_guid" "^  port | lid " "^  port | grh_required " \
+		"^    gid | type " "^    gid | family "; do
+		[ "$(columns_of "${col%%|*}" "${col#*|}" <<<"$output" | wc -l)" -eq 1 ] ||
+			fail "'${col#*|}' is not in one column: $output"
+	done
+	[[ $output != *" "$'\n'* ]] || fail "trailing blanks: $output"
 }
 
 @test "ports: an unknown device or port is exit 3, named" {
@@ -79,7 +97,7 @@ iba() { timeout 60 "$IBAHPROBE" "$@"; }
 @test "ah: host names resolve, the choice of source GID is shown with -v" {
 	run -0 --separate-stderr iba -d "$FABRIC_A_RXE" -g auto -v ah c6 d
 	[[ $output == *"c6: created"*"dgid $FABRIC_C_IP6 "* ]] || fail "$output"
-	[[ $output == *"d: created"*"dgid ::ffff:$FABRIC_D_IP4 "* ]] || fail "$output"
+	[[ $output == *"d:  created"*"dgid ::ffff:$FABRIC_D_IP4 "* ]] || fail "$output"
 	[[ $stderr == *"c6: sgid_index $(fabric_gid_index a 6) ("*", because "* ]] || fail "$stderr"
 }
 
@@ -112,6 +130,17 @@ iba() { timeout 60 "$IBAHPROBE" "$@"; }
 		(.[0].violations | length > 0)'
 	run -1 iba -d "$FABRIC_A_RXE" -g 200 ah "$FABRIC_C_IP4"
 	[[ $output == *"sgid_index 200 is empty"* ]] || fail "$output"
+}
+
+@test "path on a RoCE port: RoCE has no SA, exit 3 (as probe --discover), nothing on stdout" {
+	run -3 --separate-stderr iba -d "$FABRIC_A_RXE" path lid:3
+	[ -z "$output" ] || fail "stdout: $output"
+	[ "$stderr" = "ibahprobe: error: $FABRIC_A_RXE port 1 is RoCE, which has no SA: path queries are for InfiniBand ports (ah and probe take RoCE destinations by address)" ] ||
+		fail "$stderr"
+	run -3 --separate-stderr iba path -j "$FABRIC_B_IP4"
+	[[ $stderr == *" is RoCE, which has no SA: path queries are for InfiniBand ports"* ]] ||
+		fail "$stderr"
+	echo "$output" | jq -e '.exit_status == 3 and (.error | test("RoCE, which has no SA"))'
 }
 
 @test "ah: a LID destination means nothing on RoCE" {

@@ -110,8 +110,9 @@ assert_tap_lines() {
 	echo "$output" | jq -e '.tests == 3 and .passed == 2 and .failed == 1 and
 		(.results | map(.ok)) == [true, true, false] and
 		(.results[2] | del(.sgid_choice)) == {test: 3, line: 2, dest: "d:18533",
-				expectation: "tclass_preserved", ok: false, got: "0x30",
-				expected: "0x28"} and
+				expectation: "tclass_preserved", ok: false,
+				got: {value: 48, unit: null}, expected: {min: 40, max: 40, unit: null},
+				got_text: "0x30", expected_text: "0x28"} and
 		(.results | all(.sgid_choice.gid_type == "RoCE v2" and
 				(.sgid_choice.reason | length > 0)))'
 	run -0 --separate-stderr check_a -v <<-EOF
