@@ -25,47 +25,43 @@ teardown_file() { stop_serves "$BATS_FILE_TMPDIR"; }
 
 probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe "$@"; }
 
-# A destination failure, whichever status issue 12 settles on for a run
-# where nothing could be probed (3 before it, 1 after): never 0 or 2.
-failed_destination() {
-	[ "$status" -eq 1 ] || [ "$status" -eq 3 ] ||
-		fail "status $status: $output"
-}
-
 # The responder's QPN on b, from its ready line.
 qpn_of_b() {
 	jq -r 'select(.event == "ready") | .qpn' "$BATS_FILE_TMPDIR/serve.b"
 }
 
+# err_of: the error of the first result of a probe -j run.
+err_of() { jq -r '.[0].status + ": " + .[0].error' <<<"$output"; }
+
 @test "a host name that does not resolve: 'cannot resolve host', not 'start serve'" {
-	run --separate-stderr probe_a -c 1 -t 500 no-such-host.invalid
-	failed_destination
-	[[ $stderr == *"cannot resolve host 'no-such-host.invalid'"* ]] || fail "$stderr"
-	[[ $stderr != *"start 'ibahprobe serve'"* ]] || fail "blames serve: $stderr"
+	run -1 --separate-stderr probe_a -c 1 -t 500 -j no-such-host.invalid
+	[[ $(err_of) == "error: cannot resolve host 'no-such-host.invalid'"* ]] || fail "$output"
+	[[ $output$stderr != *"start 'ibahprobe serve'"* ]] || fail "blames serve: $output $stderr"
+	# Text: the cause in the destination's row; exit 1 (a destination's
+	# failure, not this host's).
+	run -1 --separate-stderr probe_a -c 1 -t 500 no-such-host.invalid
+	[[ $output == *"no-such-host.invalid  error  cannot resolve host 'no-such-host.invalid'"* ]] ||
+		fail "$output"
 }
 
 @test "-t shorter than the rendezvous needs: 'no answer within 1 ms (-t)', not 'is serve running'" {
 	# .77 is on A's subnet and nobody owns it: no SYN-ACK, ever.
 	local silent=${FABRIC_A_IP4%.*}.77
-	run --separate-stderr probe_a -c 1 -t 1 "$silent"
-	failed_destination
-	[[ $stderr == *"no answer from $silent port 18515 within 1 ms (-t)"* ]] ||
-		fail "$stderr"
-	[[ $stderr != *"serve"* ]] || fail "blames serve: $stderr"
+	run -1 --separate-stderr probe_a -c 1 -t 1 -j "$silent"
+	[[ $(err_of) == *"no answer from $silent port 18515 within 1 ms (-t)"* ]] || fail "$output"
+	[[ $(err_of) != *"serve"* ]] || fail "blames serve: $output"
 	# A closed port is told apart: refused, and then serve is the hint.
-	run --separate-stderr probe_a -c 1 -t 2000 "$FABRIC_B_IP4:18609"
-	failed_destination
-	[[ $stderr == *"nothing listens on $FABRIC_B_IP4 port 18609 (connection refused)"* ]] ||
-		fail "$stderr"
-	[[ $stderr == *"is 'ibahprobe serve' running there"* ]] || fail "$stderr"
+	run -1 --separate-stderr probe_a -c 1 -t 2000 -j "$FABRIC_B_IP4:18609"
+	[[ $(err_of) == *"nothing listens on $FABRIC_B_IP4 port 18609 (connection refused)"* ]] ||
+		fail "$output"
+	[[ $(err_of) == *"is 'ibahprobe serve' running there"* ]] || fail "$output"
 }
 
 @test "fe80:: without a scope: 'a link-local address needs %IFACE'" {
-	run --separate-stderr probe_a -c 1 -t 2000 fe80::1
-	failed_destination
-	[[ $stderr == *"a link-local address needs %IFACE"* ]] || fail "$stderr"
-	[[ $stderr == *"fe80::1%eth1"* ]] || fail "no example form: $stderr"
-	[[ $stderr != *"start 'ibahprobe serve'"* ]] || fail "blames serve: $stderr"
+	run -1 --separate-stderr probe_a -c 1 -t 2000 -j fe80::1
+	[[ $(err_of) == *"a link-local address needs %IFACE"* ]] || fail "$output"
+	[[ $(err_of) == *"fe80::1%eth1"* ]] || fail "no example form: $output"
+	[[ $output$stderr != *"start 'ibahprobe serve'"* ]] || fail "blames serve: $output $stderr"
 }
 
 @test "a wrong Q_Key with --qpn: unreachable, and the hint says the Q_Key must match serve's" {
