@@ -68,8 +68,7 @@ static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	interrupted = 1;
+	interrupted = sig;
 }
 
 static int read_checklist(const char *file, struct checklist *list)
@@ -411,7 +410,8 @@ static void print_outcome(const struct check_outcome *o)
 
 /* TAP or JSON, one test per expectation; returns how many failed. */
 static size_t print_results(const char *file, const struct checklist *list,
-		     const struct entry_state *st, bool roce)
+		     const struct entry_state *st, bool roce,
+		     uint64_t probes_sent)
 {
 	size_t tests = 0, failed = 0, n = 0;
 
@@ -453,9 +453,17 @@ static size_t print_results(const char *file, const struct checklist *list,
 	out_uint("tests", NULL, tests);
 	out_uint("passed", NULL, tests - failed);
 	out_uint("failed", NULL, failed);
+	/* An interrupted run's verdicts rest on fewer probes than asked:
+	 * TAP's way to say a run was cut short is "Bail out!". */
+	out_bool("interrupted", NULL, interrupted != 0);
 	out_close_object();
 	if (failed)
 		out_text("# %zu of %zu expectations failed\n", failed, tests);
+	if (interrupted)
+		out_text("Bail out! interrupted (%s) after %llu probe%s\n",
+			 interrupted == SIGINT ? "SIGINT" : "SIGTERM",
+			 (unsigned long long)probes_sent,
+			 probes_sent == 1 ? "" : "s");
 	return failed;
 }
 
@@ -525,7 +533,8 @@ static int check_run(const struct common_opts *common, int argc, char **argv)
 		rc = resolve_paths(common, &list, st, &s.facts);
 	if (rc)
 		goto out;
-	rc = print_results(argv[0], &list, st, roce) || interrupted
+	rc = print_results(argv[0], &list, st, roce, s.total_sent) ||
+			     interrupted
 		     ? EXIT_PROBLEM : EXIT_FINE;
 out:
 	probe_session_close(&s);

@@ -167,3 +167,20 @@ widest() { awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }'; }
 	run -3 --separate-stderr bash -c "timeout 120 '$IBAHPROBE' -d '$FABRIC_A_RXE' -g auto probe -c 1 --jsonl b:18611 >/dev/full"
 	[ "$(grep -c 'cannot write output' <<<"$stderr")" -eq 1 ] || fail "$stderr"
 }
+
+@test "check interrupted: TAP ends with Bail out!, JSON says interrupted, exit 1" {
+	# C's data path dropped and a 6 s deadline: the run is still waiting
+	# when SIGINT comes.
+	printf 'b:18611 reachable\nc:18621 reachable\n' >"$BATS_FILE_TMPDIR/int.chk"
+	nft add table inet ibpchk
+	nft add chain inet ibpchk in '{ type filter hook input priority 0; }'
+	nft add rule inet ibpchk in ip daddr "$FABRIC_C_IP4" udp dport 4791 drop
+	run -1 --separate-stderr timeout --preserve-status -s INT 3 "$IBAHPROBE" \
+		-d "$FABRIC_A_RXE" -g auto -t 6000 check "$BATS_FILE_TMPDIR/int.chk"
+	local text=$output
+	run -1 --separate-stderr timeout --preserve-status -s INT 3 "$IBAHPROBE" \
+		-d "$FABRIC_A_RXE" -g auto -t 6000 -j check "$BATS_FILE_TMPDIR/int.chk"
+	nft delete table inet ibpchk
+	[[ $text =~ Bail\ out!\ interrupted\ \(SIGINT\)\ after\ [0-9]+\ probes$ ]] || fail "$text"
+	jq -e '.interrupted == true' <<<"$output" || fail "$output"
+}
