@@ -24,7 +24,7 @@
 #include "probe_warnings.h"
 #include "responder_discovery.h"
 #include "term_color.h"
-#include "text_wrap.h"
+#include "text_layout.h"
 
 enum probe_option {
 	PR_OPT_QPN, PR_OPT_QKEY, PR_OPT_HOP_LIMIT, PR_OPT_TCLASS,

@@ -5,17 +5,7 @@
 #include "ah_print.h"
 #include "gid.h"
 #include "output.h"
-
-static int digits(unsigned value)
-{
-	int n = 1;
-
-	while (value >= 10) {
-		value /= 10;
-		n++;
-	}
-	return n;
-}
+#include "text_layout.h"
 
 static void widen(int *width, int len)
 {
@@ -27,17 +17,17 @@ void ah_widths_add(struct ah_widths *w, const struct ibv_ah_attr *attr)
 {
 	char gid[GID_TEXT_MAX];
 
-	widen(&w->dlid, digits(attr->dlid));
-	widen(&w->sl, digits(attr->sl));
-	widen(&w->src_path_bits, digits(attr->src_path_bits));
-	widen(&w->static_rate, digits(attr->static_rate));
-	widen(&w->port_num, digits(attr->port_num));
+	widen(&w->dlid, text_digits(attr->dlid));
+	widen(&w->sl, text_digits(attr->sl));
+	widen(&w->src_path_bits, text_digits(attr->src_path_bits));
+	widen(&w->static_rate, text_digits(attr->static_rate));
+	widen(&w->port_num, text_digits(attr->port_num));
 	if (!attr->is_global)
 		return;
 	widen(&w->dgid, (int)strlen(gid_format(&attr->grh.dgid, gid,
 					       sizeof(gid))));
-	widen(&w->sgid_index, digits(attr->grh.sgid_index));
-	widen(&w->hop_limit, digits(attr->grh.hop_limit));
+	widen(&w->sgid_index, text_digits(attr->grh.sgid_index));
+	widen(&w->hop_limit, text_digits(attr->grh.hop_limit));
 }
 
 /* " dlid %-5u": a field's text format padded to width (none: 0). The

@@ -1,12 +1,11 @@
 /* probe's table for people: see probe_text.h. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "gid.h"
 #include "probe_text.h"
 #include "term_color.h"
-#include "text_wrap.h"
+#include "text_layout.h"
 
 #define GAP "  "
 #define STATUS_WIDTH 11		/* "unreachable" */
@@ -15,33 +14,6 @@
 #define TC_WIDTH 9		/* "0x28>0x00" */
 #define FL_WIDTH 15		/* "0x12345>0x54321" */
 #define FINDING_INDENT 4
-
-static void append(char *buf, size_t len, size_t *used, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void append(char *buf, size_t len, size_t *used, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (*used >= len)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + *used, len - *used, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		*used = *used + (size_t)n < len ? *used + (size_t)n : len - 1;
-}
-
-static int digits(uint32_t v)
-{
-	int n = 1;
-
-	while (v >= 10) {
-		v /= 10;
-		n++;
-	}
-	return n;
-}
 
 /* IPv4 (an IPv4-mapped GID) has no flow label to carry. */
 static bool cell_may_carry_flow_label(const struct probe_session *s,
@@ -105,7 +77,7 @@ void probe_text_layout_init(struct probe_text_layout *l,
 	}
 	/* A run until interrupted counts on: room for 6 digits (11 days at
 	 * one probe per second); more pushes the rest of its row. */
-	l->lost_width = continuous ? 13 : 2 * digits(most) + 1;
+	l->lost_width = continuous ? 13 : 2 * text_digits(most) + 1;
 	if (l->lost_width < 4)
 		l->lost_width = 4;
 	/* However crowded the row, a name keeps 8 columns. */
@@ -177,7 +149,7 @@ static void column(char *buf, size_t len, size_t *used, const char *text,
 	char cell[128];
 
 	color_pad(cell, sizeof(cell), text, width, right, COLOR_NONE, false);
-	append(buf, len, used, "%s" GAP, cell);
+	text_append(buf, len, used, "%s" GAP, cell);
 }
 
 /* The start of a row, up to the status word (the same for rows with a
@@ -200,7 +172,7 @@ static void row_start(const struct probe_text_layout *l,
 	}
 	color_pad(word, sizeof(word), status, status_width, false,
 		  status_color(status), l->color);
-	append(buf, len, used, "%s", word);
+	text_append(buf, len, used, "%s", word);
 }
 
 static void trim_trailing_spaces(char *buf, size_t *used)
@@ -245,7 +217,7 @@ void probe_text_row(const struct probe_text_layout *l,
 	buf[0] = '\0';
 	if (strcmp(status, "error") == 0) {
 		row_start(l, c, status, 0, buf, len, &used);
-		append(buf, len, &used, GAP);
+		text_append(buf, len, &used, GAP);
 		/* The message goes on the row; what does not fit wraps
 		 * under it, indented like a finding. */
 		text_wrap_append(buf, len, &used,
@@ -255,7 +227,7 @@ void probe_text_row(const struct probe_text_layout *l,
 		return;
 	}
 	row_start(l, c, status, STATUS_WIDTH, buf, len, &used);
-	append(buf, len, &used, GAP);
+	text_append(buf, len, &used, GAP);
 	snprintf(text, sizeof(text), "%u/%u", resolved - c->received > resolved
 					       ? 0 : resolved - c->received,
 		 resolved);
@@ -290,10 +262,10 @@ void probe_text_row(const struct probe_text_layout *l,
 				  o->flow_label);
 		else
 			snprintf(text, sizeof(text), "-");
-		append(buf, len, &used, "%s", text);
+		text_append(buf, len, &used, "%s", text);
 	}
 	trim_trailing_spaces(buf, &used);
-	append(buf, len, &used, "\n");
+	text_append(buf, len, &used, "\n");
 	if (!findings || !v)
 		return;
 	for (size_t i = 0; i < v->text_count; i++)
@@ -321,9 +293,9 @@ void probe_text_titles(const struct probe_text_layout *l, char *buf,
 	column(buf, len, &used, "HOPS", HOPS_WIDTH, true);
 	column(buf, len, &used, "TC", TC_WIDTH, false);
 	if (l->show_flow_label)
-		append(buf, len, &used, "FL");
+		text_append(buf, len, &used, "FL");
 	trim_trailing_spaces(buf, &used);
-	append(buf, len, &used, "\n");
+	text_append(buf, len, &used, "\n");
 }
 
 void probe_text_header(const struct probe_text_layout *l,

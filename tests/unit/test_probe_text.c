@@ -7,7 +7,7 @@
 #include "run_info.h"
 #include "tap.h"
 #include "term_color.h"
-#include "text_wrap.h"
+#include "text_layout.h"
 
 static int fake_ah;
 

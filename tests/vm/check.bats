@@ -11,10 +11,7 @@ IBAHPROBE=${IBAHPROBE:-$BATS_TEST_DIRNAME/../../ibahprobe}
 PB=18531 PC=18532 PD=18533
 
 setup_file() {
-	[ -n "${FABRIC_ENDPOINTS:-}" ] || {
-		echo "not inside the VM fabric: run tests/vm/run" >&2
-		return 1
-	}
+	require_vm_fabric || return 1
 	start_serve b "$BATS_FILE_TMPDIR/serve.b" $PB
 	start_serve c "$BATS_FILE_TMPDIR/serve.c" $PC
 	start_serve d "$BATS_FILE_TMPDIR/serve.d" $PD

@@ -12,10 +12,7 @@ IBAHPROBE=${IBAHPROBE:-$BATS_TEST_DIRNAME/../../ibahprobe}
 EXTRA=198.18.1.99
 
 setup_file() {
-	[ -n "${FABRIC_ENDPOINTS:-}" ] || {
-		echo "not inside the VM fabric: run tests/vm/run" >&2
-		return 1
-	}
+	require_vm_fabric || return 1
 	start_serve b "$BATS_FILE_TMPDIR/serve.b" 18581
 }
 

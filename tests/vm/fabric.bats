@@ -6,10 +6,7 @@ bats_require_minimum_version 1.5.0
 load lib
 
 setup_file() {
-	[ -n "${FABRIC_ENDPOINTS:-}" ] || {
-		echo "not inside the VM fabric: run tests/vm/run" >&2
-		return 1
-	}
+	require_vm_fabric || return 1
 }
 
 @test "rxe devices exist for every endpoint with link layer Ethernet" {

@@ -21,10 +21,7 @@ fan() {
 }
 
 setup_file() {
-	[ -n "${FABRIC_ENDPOINTS:-}" ] || {
-		echo "not inside the VM fabric: run tests/vm/run" >&2
-		return 1
-	}
+	require_vm_fabric || return 1
 	export IBAHPROBE
 	printf '%s\n' a:18541 b:18542 c:18543 d:18544 >"$BATS_FILE_TMPDIR/hosts.txt"
 	fan a,b,c,d serve "$BATS_FILE_TMPDIR"

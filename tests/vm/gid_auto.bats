@@ -14,10 +14,7 @@ IBAHPROBE=${IBAHPROBE:-$BATS_TEST_DIRNAME/../../ibahprobe}
 PORT=18561
 
 setup_file() {
-	[ -n "${FABRIC_ENDPOINTS:-}" ] || {
-		echo "not inside the VM fabric: run tests/vm/run" >&2
-		return 1
-	}
+	require_vm_fabric || return 1
 	start_serve c "$BATS_FILE_TMPDIR/serve.c" "$PORT"
 }
 

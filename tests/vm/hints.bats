@@ -13,10 +13,7 @@ load lib
 IBAHPROBE=${IBAHPROBE:-$BATS_TEST_DIRNAME/../../ibahprobe}
 
 setup_file() {
-	[ -n "${FABRIC_ENDPOINTS:-}" ] || {
-		echo "not inside the VM fabric: run tests/vm/run" >&2
-		return 1
-	}
+	require_vm_fabric || return 1
 	start_serve b "$BATS_FILE_TMPDIR/serve.b" 18601
 	start_serve c "$BATS_FILE_TMPDIR/serve.c" 18602
 }

@@ -12,10 +12,7 @@ load lib
 IBAHPROBE=${IBAHPROBE:-$BATS_TEST_DIRNAME/../../ibahprobe}
 
 setup_file() {
-	[ -n "${FABRIC_ENDPOINTS:-}" ] || {
-		echo "not inside the VM fabric: run tests/vm/run" >&2
-		return 1
-	}
+	require_vm_fabric || return 1
 	start_serve b "$BATS_FILE_TMPDIR/serve.b" 18571
 	start_serve d "$BATS_FILE_TMPDIR/serve.d" 18572
 	# First contacts resolve the neighbours before the delay is added.

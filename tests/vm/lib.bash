@@ -9,6 +9,13 @@ fail() {
 	return 1
 }
 
+# require_vm_fabric: a bats file's setup_file runs only inside the guest.
+require_vm_fabric() {
+	[ -n "${FABRIC_ENDPOINTS:-}" ] && return 0
+	echo "not inside the VM fabric: run tests/vm/run" >&2
+	return 1
+}
+
 # fabric_var X NAME: value of FABRIC_<X>_<NAME>, e.g. fabric_var a IP4.
 fabric_var() {
 	local v="FABRIC_${1^^}_$2"

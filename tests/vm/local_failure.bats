@@ -12,10 +12,7 @@ load lib
 IBAHPROBE=${IBAHPROBE:-$BATS_TEST_DIRNAME/../../ibahprobe}
 
 setup_file() {
-	[ -n "${FABRIC_ENDPOINTS:-}" ] || {
-		echo "not inside the VM fabric: run tests/vm/run" >&2
-		return 1
-	}
+	require_vm_fabric || return 1
 	/usr/sbin/ip netns add qperr
 	/usr/sbin/ip link add vq0 type veth peer name vq1
 	/usr/sbin/ip link set vq1 netns qperr

@@ -13,10 +13,7 @@ load lib
 IBAHPROBE=${IBAHPROBE:-$BATS_TEST_DIRNAME/../../ibahprobe}
 
 setup_file() {
-	[ -n "${FABRIC_ENDPOINTS:-}" ] || {
-		echo "not inside the VM fabric: run tests/vm/run" >&2
-		return 1
-	}
+	require_vm_fabric || return 1
 	local x k port=18611
 	# Ten responders on each of B, C and D: 30 destinations, 0, 1 and 2
 	# router hops away, R2 remarking towards D.

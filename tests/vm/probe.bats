@@ -15,10 +15,7 @@ INJECT=$BATS_TEST_DIRNAME/../../build/tests/tools/ud_inject
 port_of() { case $1 in b) echo 18516 ;; c) echo 18517 ;; d) echo 18518 ;; esac; }
 
 setup_file() {
-	[ -n "${FABRIC_ENDPOINTS:-}" ] || {
-		echo "not inside the VM fabric: run tests/vm/run" >&2
-		return 1
-	}
+	require_vm_fabric || return 1
 	local x
 	for x in b c d; do
 		start_serve "$x" "$BATS_FILE_TMPDIR/serve.$x" "$(port_of "$x")"

@@ -1,13 +1,11 @@
-/* Word wrapping: see text_wrap.h. */
+/* Text layout helpers: see text_layout.h. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "text_wrap.h"
+#include "text_layout.h"
 
-static void append(char *buf, size_t len, size_t *used, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void append(char *buf, size_t len, size_t *used, const char *fmt, ...)
+void text_append(char *buf, size_t len, size_t *used, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -19,6 +17,17 @@ static void append(char *buf, size_t len, size_t *used, const char *fmt, ...)
 	va_end(ap);
 	if (n > 0)
 		*used = *used + (size_t)n < len ? *used + (size_t)n : len - 1;
+}
+
+int text_digits(unsigned long long value)
+{
+	int n = 1;
+
+	while (value >= 10) {
+		value /= 10;
+		n++;
+	}
+	return n;
 }
 
 void text_wrap_append(char *buf, size_t len, size_t *used, const char *text,
@@ -33,14 +42,14 @@ void text_wrap_append(char *buf, size_t len, size_t *used, const char *text,
 		size_t word = strcspn(p, " ");
 
 		if (column == 0) {
-			append(buf, len, used, "%*s%.*s", indent, "",
+			text_append(buf, len, used, "%*s%.*s", indent, "",
 			       (int)word, p);
 			column = indent + (int)word;
 		} else if (column + 1 + (int)word <= width) {
-			append(buf, len, used, " %.*s", (int)word, p);
+			text_append(buf, len, used, " %.*s", (int)word, p);
 			column += 1 + (int)word;
 		} else {
-			append(buf, len, used, "\n%*s%.*s", cont_indent, "",
+			text_append(buf, len, used, "\n%*s%.*s", cont_indent, "",
 			       (int)word, p);
 			column = cont_indent + (int)word;
 		}
@@ -49,5 +58,5 @@ void text_wrap_append(char *buf, size_t len, size_t *used, const char *text,
 			p++;
 	}
 	if (column)
-		append(buf, len, used, "\n");
+		text_append(buf, len, used, "\n");
 }
