@@ -329,23 +329,30 @@ int host_groups_load(struct host_groups *hg, const char *path, char *err,
 	return rc;
 }
 
-long host_groups_find(const struct host_groups *hg, const char *host)
+long host_groups_entry(const struct host_groups *hg, const char *host)
 {
 	size_t lo = 0, hi = hg->count;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct host_group_entry *e = &hg->entries[hg->by_host[mid]];
-		int c = strcmp(host, e->host);
+		uint32_t e = hg->by_host[mid];
+		int c = strcmp(host, hg->entries[e].host);
 
 		if (c == 0)
-			return e->group;
+			return e;
 		if (c < 0)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
 	return -1;
+}
+
+long host_groups_find(const struct host_groups *hg, const char *host)
+{
+	long e = host_groups_entry(hg, host);
+
+	return e < 0 ? -1L : (long)hg->entries[e].group;
 }
 
 void host_groups_free(struct host_groups *hg)

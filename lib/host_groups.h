@@ -42,6 +42,8 @@ int host_groups_load(struct host_groups *hg, const char *path, char *err,
 /* The group (an index into group_names) of host, or -1 when the file
  * does not name it. O(log n). */
 long host_groups_find(const struct host_groups *hg, const char *host);
+/* The index in entries of host's line, or -1. O(log n). */
+long host_groups_entry(const struct host_groups *hg, const char *host);
 void host_groups_free(struct host_groups *hg);
 
 #endif
