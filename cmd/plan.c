@@ -364,23 +364,22 @@ static int hosts_are_file_names(const struct host_list *hosts)
 	return 0;
 }
 
-static int output_dir_open(void)
+/* DIR, created when missing; its descriptor in *fd. A DIR that is
+ * something else is bad input, a DIR we cannot make the environment's. */
+static int output_dir_open(int *fd)
 {
 	struct stat st;
-	int fd;
 
 	if (mkdir(opts.output, 0777) && errno != EEXIST)
 		return cli_fail(EXIT_ENVIRONMENT, "cannot create %s: %s",
 				opts.output, strerror(errno));
-	if (stat(opts.output, &st) == 0 && !S_ISDIR(st.st_mode)) {
-		cli_usage_error("-o %s is no directory", opts.output);
-		return -1;
-	}
-	fd = open(opts.output, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		cli_fail(EXIT_ENVIRONMENT, "cannot open %s: %s", opts.output,
-			 strerror(errno));
-	return fd;
+	if (stat(opts.output, &st) == 0 && !S_ISDIR(st.st_mode))
+		return cli_usage_error("-o %s is no directory", opts.output);
+	*fd = open(opts.output, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*fd < 0)
+		return cli_fail(EXIT_ENVIRONMENT, "cannot open %s: %s",
+				opts.output, strerror(errno));
+	return 0;
 }
 
 /* DIR/HOST through a temporary file and a rename, so a probe -f that
@@ -558,8 +557,8 @@ static int plan_run(const struct common_opts *common, int argc, char **argv)
 		rc = make_plan(&plan, &pg, hosts.count);
 	if (!rc && opts.output) {
 		rc = hosts_are_file_names(&hosts);
-		if (!rc && (dir = output_dir_open()) < 0)
-			rc = EXIT_ENVIRONMENT;
+		if (!rc)
+			rc = output_dir_open(&dir);
 	}
 	if (!rc)
 		rc = emit_plan(&plan, &hosts, &pg, dir);
