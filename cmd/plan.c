@@ -57,7 +57,6 @@ static const struct opt_spec plan_options[] = {
 static struct {
 	const char *groups;
 	uint32_t per_round, rounds;	/* 0: not given */
-	bool has_rounds;
 	uint64_t round, seed;
 	const char *output;
 } opts;
