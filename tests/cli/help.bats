@@ -21,6 +21,9 @@ load helpers
 		# devices and probes use (tests/cli/report_runs.bats).
 		[ "$cmd" != report ] ||
 			common=$(grep -vxE -- '--(device|port|gid-index|timeout|verbose)' <<<"$common")
+		# Nor does plan (it has a -v line).
+		[ "$cmd" != plan ] ||
+			common=$(grep -vxE -- '--(device|port|gid-index|timeout)' <<<"$common")
 		for opt in $(long_options "$cmd") $common; do
 			assert_output --partial -- "$opt"
 		done

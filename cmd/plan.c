@@ -1,0 +1,587 @@
+/* ibahprobe plan: which destinations each host probes in one round (a
+ * full mesh inside its group, a few sampled peers outside it, rotated so
+ * that every pair is covered within R rounds), as text, JSON or one file
+ * per host for `probe -f`. Touches no device. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "dest.h"
+#include "diag.h"
+#include "host_groups.h"
+#include "line_reader.h"
+#include "output.h"
+#include "parse.h"
+#include "probe_plan.h"
+#include "text_escape.h"
+
+/* As probe -f reads a destination file: a host is a destination. */
+#define HOSTS_LINE_MAX 256
+#define HOSTS_MAX 1000000
+
+enum plan_option {
+	PL_OPT_GROUPS, PL_OPT_PER_ROUND, PL_OPT_ROUNDS, PL_OPT_ROUND,
+	PL_OPT_SEED, PL_OPT_OUTPUT, PL_OPT_END,
+};
+
+static const struct opt_spec plan_options[] = {
+	[PL_OPT_GROUPS] = { "groups", 0, "FILE", "the group (rack, leaf "
+			    "switch) of each host: HOST GROUP per line; a "
+			    "host not in it is a group of its own",
+			    COMPLETE_FILE, NULL },
+	[PL_OPT_PER_ROUND] = { "per-round", 0, "K", "peers outside its group "
+			       "a host probes per round, at most (1-100000; "
+			       "default 16, or what --rounds needs)",
+			       COMPLETE_NONE, NULL },
+	[PL_OPT_ROUNDS] = { "rounds", 0, "R", "rounds that cover every pair "
+			    "(1-1000000; default: the fewest K allows)",
+			    COMPLETE_NONE, NULL },
+	[PL_OPT_ROUND] = { "round", 0, "N", "the round to plan, counted "
+			   "from 0; the plan repeats every R rounds "
+			   "(default 0)", COMPLETE_NONE, NULL },
+	[PL_OPT_SEED] = { "seed", 0, "S", "seed of the layout: the same "
+			  "seed, hosts and groups give the same plan "
+			  "(default 0)", COMPLETE_NONE, NULL },
+	[PL_OPT_OUTPUT] = { "output", 'o', "DIR", "write one file per host, "
+			    "DIR/HOST, for probe -f (DIR is created)",
+			    COMPLETE_FILE, NULL },
+	[PL_OPT_END] = OPT_END,
+};
+
+static struct {
+	const char *groups;
+	uint32_t per_round, rounds;	/* 0: not given */
+	uint64_t round, seed;
+	const char *output;
+} opts;
+
+static int plan_option(int index, const char *arg)
+{
+	char err[DIAG_MSG_MAX];
+	int rc = 0;
+
+	switch (index) {
+	case PL_OPT_GROUPS:
+		if (!arg[0])
+			return cli_usage_error("--groups needs a file name");
+		opts.groups = arg;
+		break;
+	case PL_OPT_PER_ROUND:
+		rc = parse_u32(arg, "--per-round", 1, PROBE_PLAN_MAX_PER_ROUND,
+			       &opts.per_round, err, sizeof(err));
+		break;
+	case PL_OPT_ROUNDS:
+		rc = parse_u32(arg, "--rounds", 1, PROBE_PLAN_MAX_ROUNDS,
+			       &opts.rounds, err, sizeof(err));
+		break;
+	case PL_OPT_ROUND:
+		rc = parse_u64(arg, "--round", 0, UINT64_MAX, &opts.round, err,
+			       sizeof(err));
+		break;
+	case PL_OPT_SEED:
+		rc = parse_u64(arg, "--seed", 0, UINT64_MAX, &opts.seed, err,
+			       sizeof(err));
+		break;
+	case PL_OPT_OUTPUT:
+		if (!arg[0])
+			return cli_usage_error("-o needs a directory name");
+		opts.output = arg;
+		break;
+	}
+	return rc ? cli_usage_error("%s", err) : 0;
+}
+
+struct host_list {
+	size_t count, capacity;
+	char **names;
+	unsigned long *lines;
+};
+
+static void host_list_free(struct host_list *h)
+{
+	for (size_t i = 0; i < h->count; i++)
+		free(h->names[i]);
+	free(h->names);
+	free(h->lines);
+	memset(h, 0, sizeof(*h));
+}
+
+static int host_list_add(struct host_list *h, const char *name,
+			 unsigned long line)
+{
+	if (h->count == h->capacity) {
+		size_t capacity = h->capacity ? 2 * h->capacity : 256;
+		char **names = reallocarray(h->names, capacity, sizeof(*names));
+		unsigned long *lines;
+
+		if (!names)
+			return -1;
+		h->names = names;
+		lines = reallocarray(h->lines, capacity, sizeof(*lines));
+		if (!lines)
+			return -1;
+		h->lines = lines;
+		h->capacity = capacity;
+	}
+	h->names[h->count] = strdup(name);
+	if (!h->names[h->count])
+		return -1;
+	h->lines[h->count++] = line;
+	return 0;
+}
+
+/* One host per line: a word that probe -f takes as a destination. */
+static int host_line(struct host_list *hosts, char *text, const char *label,
+		     unsigned long line)
+{
+	char *start = text, *end, *hash = strchr(text, '#');
+	char msg[DIAG_MSG_MAX], shown[TEXT_ESCAPE_SIZE(48)];
+	struct dest d;
+
+	if (hash)
+		*hash = '\0';
+	while (*start == ' ' || *start == '\t')
+		start++;
+	end = start + strlen(start);
+	while (end > start && (end[-1] == ' ' || end[-1] == '\t' ||
+			       end[-1] == '\r'))
+		*--end = '\0';
+	if (!*start)
+		return 0;
+	text_escape(start, strnlen(start, 48), shown, sizeof(shown));
+	for (char *p = start; *p; p++)
+		if ((unsigned char)*p <= 0x20 || *p == 0x7f)
+			return cli_usage_error("%s:%lu: '%s' is no host name "
+					       "(one host per line)", label,
+					       line, shown);
+	if (dest_parse(start, &d, msg, sizeof(msg)))
+		return cli_usage_error("%s:%lu: %s", label, line, msg);
+	dest_clear(&d);
+	if (host_list_add(hosts, start, line))
+		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	return 0;
+}
+
+static const struct host_list *sort_hosts;
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(sort_hosts->names[*(const uint32_t *)a],
+		      sort_hosts->names[*(const uint32_t *)b]);
+}
+
+/* A host twice would be probed twice and get two plans: refused, naming
+ * the first repeat in file order and the line it repeats. */
+static int hosts_distinct(const struct host_list *hosts, const char *label)
+{
+	uint32_t *order = malloc(hosts->count * sizeof(*order));
+	size_t again = SIZE_MAX, first = 0;
+	char shown[TEXT_ESCAPE_SIZE(48)];
+
+	if (!order)
+		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	for (size_t i = 0; i < hosts->count; i++)
+		order[i] = (uint32_t)i;
+	sort_hosts = hosts;
+	qsort(order, hosts->count, sizeof(*order), by_name);
+	for (size_t i = 1; i < hosts->count; i++) {
+		uint32_t a = order[i - 1], b = order[i];
+
+		if (strcmp(hosts->names[a], hosts->names[b]) != 0)
+			continue;
+		if (a > b) {
+			uint32_t t = a;
+
+			a = b;
+			b = t;
+		}
+		if (again == SIZE_MAX || b < again) {
+			again = b;
+			first = a;
+		}
+	}
+	free(order);
+	if (again == SIZE_MAX)
+		return 0;
+	text_escape(hosts->names[again], strnlen(hosts->names[again], 48),
+		    shown, sizeof(shown));
+	return cli_usage_error("%s:%lu: host '%s' is listed twice (first on "
+			       "line %lu)", label, hosts->lines[again], shown,
+			       hosts->lines[first]);
+}
+
+static int read_hosts(const char *path, struct host_list *hosts)
+{
+	bool std = strcmp(path, "-") == 0;
+	char label[TEXT_ESCAPE_SIZE(128)], err[DIAG_MSG_MAX * 2];
+	struct line_reader lines;
+	FILE *in;
+	int rc;
+
+	text_escape(path, strnlen(path, 128), label, sizeof(label));
+	if (std)
+		snprintf(label, sizeof(label), "<stdin>");
+	in = std ? stdin : fopen(path, "r");
+	if (!in)
+		return cli_usage_error("cannot open host file '%s': %s", label,
+				       strerror(errno));
+	if (line_reader_init(&lines, in, label, HOSTS_LINE_MAX, HOSTS_MAX)) {
+		if (!std)
+			fclose(in);
+		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	}
+	while ((rc = line_reader_next(&lines, err, sizeof(err))) > 0) {
+		rc = host_line(hosts, lines.buf, label, lines.line);
+		if (rc)
+			break;
+	}
+	if (rc < 0)
+		rc = cli_usage_error("%s", err);
+	line_reader_free(&lines);
+	if (!std)
+		fclose(in);
+	if (rc)
+		return rc;
+	if (hosts->count == 0)
+		return cli_usage_error("%s names no host; a plan needs at "
+				       "least two", label);
+	if (hosts->count == 1)
+		return cli_usage_error("%s names one host; a plan needs at "
+				       "least two", label);
+	return hosts_distinct(hosts, label);
+}
+
+/* Groups of the plan, numbered in host order: the file's groups that
+ * hold a listed host, and a group of its own for each host the file does
+ * not name. name_of[g]: the file's group name, NULL for a host alone. */
+struct plan_groups {
+	uint32_t *group_of;
+	size_t count;
+	const char **name_of;
+};
+
+static void warn_unlisted(const struct host_groups *hg, const uint8_t *used)
+{
+	size_t unlisted = 0, first = 0;
+	char shown[TEXT_ESCAPE_SIZE(48)];
+
+	for (size_t i = 0; i < hg->count; i++)
+		if (!used[i] && unlisted++ == 0)
+			first = i;
+	if (!unlisted)
+		return;
+	text_escape(hg->entries[first].host,
+		    strnlen(hg->entries[first].host, 48), shown, sizeof(shown));
+	diag_warn("%s: %zu host%s not in the host list, left out (the first: "
+		  "'%s', line %lu)", opts.groups, unlisted,
+		  unlisted == 1 ? " is" : "s are", shown,
+		  hg->entries[first].line);
+}
+
+static void warn_alone(const struct host_list *hosts, size_t alone,
+		       size_t first)
+{
+	char shown[TEXT_ESCAPE_SIZE(48)];
+
+	text_escape(hosts->names[first], strnlen(hosts->names[first], 48),
+		    shown, sizeof(shown));
+	diag_warn("%s: %zu host%s no group, %s a group of its own (the "
+		  "first: '%s')", opts.groups, alone,
+		  alone == 1 ? " has" : "s have", alone == 1 ? "is" : "each",
+		  shown);
+}
+
+static int groups_assign(const struct host_groups *hg,
+			 const struct host_list *hosts, struct plan_groups *pg)
+{
+	uint32_t *id_of_file_group = malloc((hg->group_count + 1) *
+					    sizeof(uint32_t));
+	uint8_t *used = calloc(hg->count + 1, 1);
+	size_t alone = 0, first_alone = 0;
+
+	pg->group_of = malloc(hosts->count * sizeof(uint32_t));
+	pg->name_of = malloc(hosts->count * sizeof(char *));
+	if (!id_of_file_group || !used || !pg->group_of || !pg->name_of) {
+		free(id_of_file_group);
+		free(used);
+		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	}
+	for (size_t g = 0; g < hg->group_count; g++)
+		id_of_file_group[g] = UINT32_MAX;
+	for (size_t h = 0; h < hosts->count; h++) {
+		long e = host_groups_entry(hg, hosts->names[h]);
+		uint32_t g;
+
+		if (e < 0) {
+			if (alone++ == 0)
+				first_alone = h;
+			pg->name_of[pg->count] = NULL;
+			pg->group_of[h] = (uint32_t)pg->count++;
+			continue;
+		}
+		used[e] = 1;
+		g = hg->entries[e].group;
+		if (id_of_file_group[g] == UINT32_MAX) {
+			pg->name_of[pg->count] = hg->group_names[g];
+			id_of_file_group[g] = (uint32_t)pg->count++;
+		}
+		pg->group_of[h] = id_of_file_group[g];
+	}
+	if (opts.groups) {
+		warn_unlisted(hg, used);
+		if (alone)
+			warn_alone(hosts, alone, first_alone);
+	}
+	free(id_of_file_group);
+	free(used);
+	return 0;
+}
+
+/* With -o every host becomes a file name: one that stays inside DIR and
+ * is no hidden file (the temporary files are). Checked for all hosts
+ * before any file is written. */
+static int hosts_are_file_names(const struct host_list *hosts)
+{
+	for (size_t h = 0; h < hosts->count; h++) {
+		const char *name = hosts->names[h];
+		char shown[TEXT_ESCAPE_SIZE(48)];
+
+		if (!strchr(name, '/') && name[0] != '.')
+			continue;
+		text_escape(name, strnlen(name, 48), shown, sizeof(shown));
+		return cli_usage_error("-o: host '%s' (line %lu) cannot name "
+				       "a file in %s (a '/' or a leading "
+				       "'.'); write the plan as text or JSON",
+				       shown, hosts->lines[h], opts.output);
+	}
+	return 0;
+}
+
+/* DIR, created when missing; its descriptor in *fd. A DIR that is
+ * something else is bad input, a DIR we cannot make the environment's. */
+static int output_dir_open(int *fd)
+{
+	struct stat st;
+
+	if (mkdir(opts.output, 0777) && errno != EEXIST)
+		return cli_fail(EXIT_ENVIRONMENT, "cannot create %s: %s",
+				opts.output, strerror(errno));
+	if (stat(opts.output, &st) == 0 && !S_ISDIR(st.st_mode))
+		return cli_usage_error("-o %s is no directory", opts.output);
+	*fd = open(opts.output, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*fd < 0)
+		return cli_fail(EXIT_ENVIRONMENT, "cannot open %s: %s",
+				opts.output, strerror(errno));
+	return 0;
+}
+
+/* DIR/HOST through a temporary file and a rename, so a probe -f that
+ * reads it meanwhile gets the last round's list or this one, whole. No
+ * fsync: a plan lost in a crash is made again in a moment. */
+static int write_host_file(int dir, const struct probe_plan *plan,
+			   const struct host_list *hosts, uint32_t host,
+			   const uint32_t *dests, size_t n)
+{
+	char tmp[HOSTS_LINE_MAX + 16];
+	mode_t mask = umask(0);
+	FILE *f;
+	int fd;
+
+	umask(mask);
+	snprintf(tmp, sizeof(tmp), ".%s.%ld", hosts->names[host],
+		 (long)getpid());
+	fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+			      O_CLOEXEC, 0666 & ~mask);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	fprintf(f, "# ibahprobe plan: round %llu of %u (seed %llu) for %s\n",
+		(unsigned long long)(opts.round % plan->rounds), plan->rounds,
+		(unsigned long long)opts.seed, hosts->names[host]);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s\n", hosts->names[dests[i]]);
+	if (fflush(f) || ferror(f)) {
+		fclose(f);
+		unlinkat(dir, tmp, 0);
+		return -1;
+	}
+	if (fclose(f) || renameat(dir, tmp, dir, hosts->names[host])) {
+		unlinkat(dir, tmp, 0);
+		return -1;
+	}
+	return 0;
+}
+
+static void emit_groups(const struct probe_plan *plan,
+			const struct host_list *hosts,
+			const struct plan_groups *pg)
+{
+	out_open_object("groups");
+	for (size_t g = 0; g < pg->count; g++) {
+		if (!pg->name_of[g])
+			continue;
+		out_open_array(pg->name_of[g]);
+		for (size_t i = plan->group_start[g];
+		     i < plan->group_start[g + 1]; i++)
+			out_element_string(NULL,
+					   hosts->names[plan->group_members[i]]);
+		out_close_array();
+	}
+	out_close_object();
+	out_open_array("ungrouped");
+	for (size_t g = 0; g < pg->count; g++)
+		if (!pg->name_of[g])
+			out_element_string(
+				NULL, hosts->names[plan->group_members
+							   [plan->group_start[g]]]);
+	out_close_array();
+}
+
+/* Text: "HOST DEST..." per host; JSON: the document; -o: the files (and
+ * the JSON document with -j). */
+static int emit_plan(const struct probe_plan *plan,
+		     const struct host_list *hosts,
+		     const struct plan_groups *pg, int dir)
+{
+	size_t most = 0;
+	uint32_t *dests;
+
+	for (uint32_t h = 0; h < hosts->count; h++)
+		if (probe_plan_max_destinations(plan, h) > most)
+			most = probe_plan_max_destinations(plan, h);
+	dests = malloc((most + 1) * sizeof(*dests));
+	if (!dests)
+		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	out_open_object(NULL);
+	out_string("schema", NULL, "ibahprobe.plan.v1");
+	out_uint("round", NULL, opts.round);
+	out_uint("rounds", NULL, plan->rounds);
+	out_uint("per_round", NULL, plan->per_round);
+	out_uint("seed", NULL, opts.seed);
+	emit_groups(plan, hosts, pg);
+	if (opts.output)
+		out_string("output", NULL, opts.output);
+	else
+		out_null("output", NULL);
+	out_open_object("hosts");
+	for (uint32_t h = 0; h < hosts->count; h++) {
+		size_t n = probe_plan_destinations(plan, h, opts.round, dests);
+
+		if (dir >= 0 && write_host_file(dir, plan, hosts, h, dests, n)) {
+			int saved = errno;
+
+			free(dests);
+			return cli_fail(EXIT_ENVIRONMENT, "cannot write %s/%s: "
+					"%s", opts.output, hosts->names[h],
+					strerror(saved));
+		}
+		out_open_array(hosts->names[h]);
+		if (dir < 0)
+			out_text("%s", hosts->names[h]);
+		for (size_t i = 0; i < n; i++) {
+			if (out_is_json())
+				out_element_string(NULL,
+						   hosts->names[dests[i]]);
+			else if (dir < 0)
+				out_text(" %s", hosts->names[dests[i]]);
+		}
+		out_close_array();
+		if (dir < 0)
+			out_newline();
+	}
+	out_close_object();
+	out_close_object();
+	free(dests);
+	return EXIT_FINE;
+}
+
+static int make_plan(struct probe_plan *plan, const struct plan_groups *pg,
+		     size_t hosts)
+{
+	struct probe_plan_params params = {
+		.hosts = hosts, .group_of = pg->group_of, .groups = pg->count,
+		.seed = opts.seed, .per_round = opts.per_round,
+		.rounds = opts.rounds,
+	};
+	char err[DIAG_MSG_MAX];
+
+	if (probe_plan_make(plan, &params, err, sizeof(err)) == 0) {
+		diag_verbose(1, "plan: %zu hosts in %zu groups, %llu ring "
+			     "offsets over %u rounds: at most %u peers "
+			     "outside the group per round", hosts, pg->count,
+			     (unsigned long long)plan->offset_count,
+			     plan->rounds, plan->window);
+		return 0;
+	}
+	if (!plan->min_rounds)
+		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	return cli_usage_error("%s (--rounds %u, or a larger --per-round)",
+			       err, plan->min_rounds);
+}
+
+static int plan_run(const struct common_opts *common, int argc, char **argv)
+{
+	struct host_list hosts = { 0 };
+	struct host_groups hg = { 0 };
+	struct plan_groups pg = { 0 };
+	struct probe_plan plan = { 0 };
+	char err[DIAG_MSG_MAX * 2];
+	int rc, dir = -1;
+
+	(void)common;
+	if (argc != 1)
+		return cli_usage_error("plan takes one HOSTS file (- for "
+				       "stdin), got %d operands", argc);
+	if (opts.groups && strcmp(opts.groups, "-") == 0 &&
+	    strcmp(argv[0], "-") == 0)
+		return cli_usage_error("HOSTS and --groups cannot both be "
+				       "stdin");
+	rc = read_hosts(argv[0], &hosts);
+	if (!rc && opts.groups && host_groups_load(&hg, opts.groups, err,
+						   sizeof(err)))
+		rc = cli_usage_error("--groups: %s", err);
+	if (!rc && opts.groups && hg.count == 0)
+		rc = cli_usage_error("--groups: %s names no host", opts.groups);
+	if (!rc)
+		rc = groups_assign(&hg, &hosts, &pg);
+	if (!rc)
+		rc = make_plan(&plan, &pg, hosts.count);
+	if (!rc && opts.output) {
+		rc = hosts_are_file_names(&hosts);
+		if (!rc)
+			rc = output_dir_open(&dir);
+	}
+	if (!rc)
+		rc = emit_plan(&plan, &hosts, &pg, dir);
+	if (dir >= 0)
+		close(dir);
+	probe_plan_free(&plan);
+	free(pg.group_of);
+	free(pg.name_of);
+	host_groups_free(&hg);
+	host_list_free(&hosts);
+	return rc;
+}
+
+static const char *const plan_common_used[] = {
+	"json", "pretty", "verbose", "quiet", "help", "version", NULL,
+};
+
+const struct command cmd_plan = {
+	.name = "plan",
+	.args = "HOSTS",
+	.summary = "which destinations each host probes this round: a full "
+		   "mesh inside its group, sampled peers outside it",
+	.options = plan_options,
+	.option = plan_option,
+	.run = plan_run,
+	.common_used = plan_common_used,
+};
