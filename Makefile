@@ -64,7 +64,7 @@ endif
 
 $(O)/%.o: %.c $(wildcard lib/*.h cmd/*.h tests/unit/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -MMD -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -MMD -MP -c -o $@ $<
 
 $(LIBA): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
