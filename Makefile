@@ -144,6 +144,8 @@ install: all
 # or not), so dpkg-buildpackage leaves nothing in it; the package and its
 # .buildinfo/.changes land in build/deb/.
 deb:
+	@git rev-parse --git-dir >/dev/null 2>&1 || \
+		{ echo "make deb: needs a git checkout (it copies the files git knows)" >&2; exit 2; }
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	src=$$tmp/ibahprobe-$(VERSION); mkdir -p "$$src" build/deb; \
 	git ls-files -z -co --exclude-standard | \
