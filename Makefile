@@ -9,7 +9,12 @@
 #   make fuzz            every libFuzzer target for FUZZ_SECONDS (default 60)
 #                        each, with executions and coverage per target
 #   make demo            deps, build, boot the soft-RoCE fabric and run the main job
-#   make install         PREFIX (default /usr/local) and DESTDIR are honoured
+#   make install         PREFIX (default /usr/local) and DESTDIR are honoured;
+#                        the systemd units go to SYSTEMDUNITDIR (default
+#                        /lib/systemd/system), their options file to
+#                        SYSCONFDIR/default/ibahprobe (SYSCONFDIR: /etc)
+#   make deb             build/deb/ibahprobe_VERSION_ARCH.deb, built by
+#                        dpkg-buildpackage from a copy of the tree
 
 VERSION := 0.1.0
 PREFIX ?= /usr/local
@@ -17,6 +22,8 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
+SYSCONFDIR ?= /etc
+SYSTEMDUNITDIR ?= /lib/systemd/system
 
 CC ?= cc
 WARNINGS := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes \
@@ -48,7 +55,7 @@ TOOL_BIN := $(TOOL_SRC:%.c=$(O)/%)
 LIBA := $(O)/lib/libibahprobe.a
 BIN := $(O)/ibahprobe
 
-.PHONY: all deps check check-build check-vm-all vm-build unit cli sim vm demo install clean format bench fuzz
+.PHONY: all deps check check-build check-vm-all vm-build unit cli sim vm demo install clean format bench fuzz deb
 all: $(BIN) lib/libibahprobe.a ibahprobe
 
 # The default build is also exposed at the top level, as users expect.
@@ -115,6 +122,7 @@ demo: deps all
 bench: all
 	@tests/bench/run
 
+# An admin's options file survives a reinstall.
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
@@ -122,6 +130,31 @@ install: all
 	install -m 0644 man/*.8 $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 completions/ibahprobe.bash $(DESTDIR)$(BASHCOMPDIR)/ibahprobe
 	install -m 0644 completions/_ibahprobe $(DESTDIR)$(ZSHCOMPDIR)/_ibahprobe
+	install -d $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(SYSCONFDIR)/default
+	for unit in ibahprobe-serve.service ibahprobe-serve@.service; do \
+		sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+			systemd/$$unit.in >$(DESTDIR)$(SYSTEMDUNITDIR)/$$unit.tmp && \
+		chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit.tmp && \
+		mv $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit.tmp $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit || exit 1; \
+	done
+	[ -e $(DESTDIR)$(SYSCONFDIR)/default/ibahprobe ] || \
+		install -m 0644 systemd/ibahprobe.default $(DESTDIR)$(SYSCONFDIR)/default/ibahprobe
+
+# The .deb is built from a copy of the tree (the files git knows, committed
+# or not), so dpkg-buildpackage leaves nothing in it; the package and its
+# .buildinfo/.changes land in build/deb/.
+deb:
+	@git rev-parse --git-dir >/dev/null 2>&1 || \
+		{ echo "make deb: needs a git checkout (it copies the files git knows)" >&2; exit 2; }
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	src=$$tmp/ibahprobe-$(VERSION); mkdir -p "$$src" build/deb; \
+	git ls-files -z -co --exclude-standard | \
+		tar --null -T - --ignore-failed-read -cf - | tar -C "$$src" -xf -; \
+	(cd "$$src" && DEB_BUILD_OPTIONS="nocheck $${DEB_BUILD_OPTIONS:-}" dpkg-buildpackage -us -uc -b >"$$tmp/build.log" 2>&1) || \
+		{ cat "$$tmp/build.log" >&2; echo "make deb: dpkg-buildpackage failed" >&2; exit 1; }; \
+	rm -f build/deb/*; \
+	mv "$$tmp"/*.deb "$$tmp"/*.buildinfo "$$tmp"/*.changes build/deb/; \
+	ls build/deb/*.deb
 
 format:
 	clang-format -i lib/*.[ch] cmd/*.[ch] tests/unit/*.[ch]

@@ -4,6 +4,7 @@
  * rendezvous queries on TCP with its QPN, Q_Key, LID and GIDs. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -23,6 +24,7 @@
 #include "output.h"
 #include "parallel.h"
 #include "parse.h"
+#include "pidfile.h"
 #include "pkey_table.h"
 #include "probe_wire.h"
 #include "rendezvous.h"
@@ -36,7 +38,7 @@
 enum serve_option {
 	SERVE_OPT_QKEY, SERVE_OPT_LISTEN, SERVE_OPT_NO_LISTEN, SERVE_OPT_COUNT,
 	SERVE_OPT_DURATION, SERVE_OPT_MAX_RATE, SERVE_OPT_REGISTER,
-	SERVE_OPT_PKEY, SERVE_OPT_END,
+	SERVE_OPT_PKEY, SERVE_OPT_PIDFILE, SERVE_OPT_END,
 };
 
 static const struct opt_spec serve_options[] = {
@@ -64,6 +66,10 @@ static const struct opt_spec serve_options[] = {
 	[SERVE_OPT_PKEY] = { "pkey", 0, "PKEY", "the partition of the UD QP "
 			     "(default: P_Key index 0); probers of another "
 			     "partition get no answer", COMPLETE_NONE, NULL },
+	[SERVE_OPT_PIDFILE] = { "pidfile", 0, "FILE", "write the pid to FILE "
+				"once ready, remove it on exit; refused while "
+				"another live serve holds FILE", COMPLETE_FILE,
+				NULL },
 	[SERVE_OPT_END] = OPT_END,
 };
 
@@ -85,6 +91,7 @@ static struct {
 	bool register_sa;
 	bool has_pkey;
 	uint16_t pkey;
+	const char *pidfile;
 } opts = { .qkey = UD_DEFAULT_QKEY, .max_rate = SERVE_DEFAULT_MAX_RATE };
 
 static int serve_option(int index, const char *arg)
@@ -130,6 +137,15 @@ static int serve_option(int index, const char *arg)
 	case SERVE_OPT_PKEY:
 		opts.has_pkey = true;
 		rc = pkey_parse_partition(arg, &opts.pkey, err, sizeof(err));
+		break;
+	case SERVE_OPT_PIDFILE:
+		opts.pidfile = arg;
+		if (!*arg) {
+			snprintf(err, sizeof(err), "--pidfile is empty: "
+				 "expected a file name, e.g. "
+				 "/run/ibahprobe-serve.pid");
+			rc = -1;
+		}
 		break;
 	}
 	return rc ? cli_usage_error("%s", err) : 0;
@@ -554,6 +570,10 @@ static void print_ready(const struct server *s, const char *bound)
 	else
 		out_null("rendezvous", " rendezvous %s");
 	out_bool("registered", " registered %s", s->registered);
+	if (opts.pidfile)
+		out_string("pidfile", " pidfile %s", opts.pidfile);
+	else
+		out_null("pidfile", NULL);
 	responder_gids_print(info, false);
 	out_newline();
 	out_close_object();
@@ -980,23 +1000,18 @@ static void close_responder(struct server *s)
 	s->local_gids = NULL;
 }
 
-static int serve_run(const struct common_opts *common, int argc, char **argv)
+/* The responder from device to summary; with --pidfile, the pid goes
+ * into the taken PIDFILE once the ready line is out. */
+static int serve_responder(const struct common_opts *common,
+			   struct pidfile *pidfile)
 {
 	struct server s = { .listen_fd = -1,
 			    .reg_lock = PTHREAD_MUTEX_INITIALIZER };
 	struct sigaction sa = { .sa_handler = on_signal };
-	char err[DIAG_MSG_MAX], note[DIAG_MSG_MAX], bound[128] = "";
+	char err[DIAG_MSG_MAX + PATH_MAX], note[DIAG_MSG_MAX], bound[128] = "";
 	const char *why = "?";
 	int rc;
 
-	(void)argv;
-	if (argc > 0)
-		return cli_usage_error("serve takes no arguments");
-	if (opts.no_listen && opts.listen)
-		return cli_usage_error("--listen and --no-listen contradict "
-				       "each other");
-	if (common->json)
-		out_init(OUT_JSONL, false);
 	if (device_discover(&s.devices, common->device, err, sizeof(err)))
 		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
 	s.port = device_pick_port(&s.devices, common->device, common->port,
@@ -1063,6 +1078,12 @@ static int serve_run(const struct common_opts *common, int argc, char **argv)
 	s.last_refill_ns = monotonic_ns();
 	s.tokens = 1;
 	print_ready(&s, s.listen_fd >= 0 ? bound : NULL);
+	if (pidfile->fd >= 0 &&
+	    pidfile_write(pidfile, getpid(), err, sizeof(err))) {
+		unregister_responder(&s);
+		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
+		goto out_listen;
+	}
 	rc = serve_loop(&s, &why);
 	/* Unregister first: a dead responder must not stay advertised. */
 	unregister_responder(&s);
@@ -1077,6 +1098,49 @@ out_responder:
 	close_responder(&s);
 out_devices:
 	device_list_free(&s.devices);
+	return rc;
+}
+
+static int serve_run(const struct common_opts *common, int argc, char **argv)
+{
+	struct pidfile pidfile = { .fd = -1 };
+	char err[DIAG_MSG_MAX + PATH_MAX];
+	pid_t holder;
+	int rc;
+
+	(void)argv;
+	if (argc > 0)
+		return cli_usage_error("serve takes no arguments");
+	if (opts.no_listen && opts.listen)
+		return cli_usage_error("--listen and --no-listen contradict "
+				       "each other");
+	if (common->json)
+		out_init(OUT_JSONL, false);
+	/* Before any device is opened: a second responder on the same
+	 * file is refused at once, and touches no port. */
+	if (opts.pidfile) {
+		switch (pidfile_take(&pidfile, opts.pidfile, &holder, err,
+				     sizeof(err))) {
+		case PIDFILE_TAKEN:
+			break;
+		case PIDFILE_HELD:
+			if (holder)
+				return cli_fail(EXIT_ENVIRONMENT, "--pidfile %s "
+						"is held by pid %ld, which is "
+						"running: stop it (kill -TERM "
+						"%ld) or give another file",
+						opts.pidfile, (long)holder,
+						(long)holder);
+			return cli_fail(EXIT_ENVIRONMENT, "--pidfile %s is "
+					"locked by a running process (its pid "
+					"not written yet): stop it or give "
+					"another file", opts.pidfile);
+		case PIDFILE_ERROR:
+			return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+		}
+	}
+	rc = serve_responder(common, &pidfile);
+	pidfile_release(&pidfile);
 	return rc;
 }
 
