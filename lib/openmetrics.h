@@ -3,10 +3,11 @@
  * Prometheus text exposition format 0.0.4 and published atomically for
  * node_exporter's textfile collector (see ibahprobe-probe(8), METRICS).
  *
- * 0.0.4 and not OpenMetrics 1.0: the textfile collector parses the
- * Prometheus text format (no "# EOF", no "_created", no explicit
- * timestamps), and Prometheus itself scrapes it, so one file serves both
- * ways of collecting it. */
+ * 0.0.4 and not OpenMetrics 1.0: node_exporter's textfile collector
+ * (collector/textfile.go: Update reads *.prom files only, processFile
+ * parses them with expfmt.TextParser, the 0.0.4 parser, and hasTimestamps
+ * drops a whole file whose samples carry timestamps) wants the Prometheus
+ * text format without timestamps, and Prometheus scrapes it alike. */
 #ifndef IBAHPROBE_OPENMETRICS_H
 #define IBAHPROBE_OPENMETRICS_H
 
