@@ -83,36 +83,31 @@ static void put_uint(FILE *f, const struct om_labels *l, const char *name,
 	fprintf(f, " %llu\n", (unsigned long long)v);
 }
 
-static void put_run(FILE *f, const struct om_run *run)
+/* name{source_device,source_port}: the run's own samples. */
+static void put_run_name(FILE *f, const char *name, const struct om_run *run)
 {
 	bool first = true;
-	char labels[512];
-	FILE *m = fmemopen(labels, sizeof(labels), "w");
 
-	/* The run's own labels, once, for both of its samples. */
-	if (m) {
-		put_label(m, &first, "source_device", run->source_device);
-		put_label_uint(m, &first, "source_port", run->source_port);
-		fputc('}', m);
-		fputc('\0', m);
-		if (fclose(m) != 0)
-			labels[0] = '\0';
-		labels[sizeof(labels) - 1] = '\0';
-	} else {
-		labels[0] = '\0';
-	}
+	fputs(name, f);
+	put_label(f, &first, "source_device", run->source_device);
+	put_label_uint(f, &first, "source_port", run->source_port);
+	fputc('}', f);
+}
+
+static void put_run(FILE *f, const struct om_run *run)
+{
 	put_family(f, "ibahprobe_rounds_total", "counter",
 		   "Rounds of probes closed since the run started.");
-	fprintf(f, "ibahprobe_rounds_total%s %llu\n", labels,
-		(unsigned long long)run->rounds);
+	put_run_name(f, "ibahprobe_rounds_total", run);
+	fprintf(f, " %llu\n", (unsigned long long)run->rounds);
 	put_family(f, "ibahprobe_round_interval_seconds", "gauge",
 		   "The length of a round (--interval-round).");
-	fprintf(f, "ibahprobe_round_interval_seconds%s %u\n", labels,
-		run->round_seconds);
+	put_run_name(f, "ibahprobe_round_interval_seconds", run);
+	fprintf(f, " %u\n", run->round_seconds);
 	put_family(f, "ibahprobe_last_round_timestamp_seconds", "gauge",
 		   "When the latest round closed, in seconds since the epoch.");
-	fprintf(f, "ibahprobe_last_round_timestamp_seconds%s %.3f\n", labels,
-		run->round_end_unix);
+	put_run_name(f, "ibahprobe_last_round_timestamp_seconds", run);
+	fprintf(f, " %.3f\n", run->round_end_unix);
 }
 
 int openmetrics_render(FILE *f, const struct om_run *run,
