@@ -14,12 +14,15 @@
 #include "dest.h"
 #include "device.h"
 #include "diag.h"
+#include "monotonic.h"
+#include "openmetrics.h"
 #include "output.h"
 #include "parse.h"
 #include "pkey_table.h"
 #include "probe_dry_run.h"
 #include "probe_engine.h"
 #include "probe_print.h"
+#include "probe_round.h"
 #include "probe_text.h"
 #include "probe_warnings.h"
 #include "responder_discovery.h"
@@ -31,7 +34,8 @@ enum probe_option {
 	PR_OPT_FLOW_LABEL, PR_OPT_SL, PR_OPT_COUNT, PR_OPT_INTERVAL,
 	PR_OPT_SIZE, PR_OPT_WINDOW, PR_OPT_JSONL, PR_OPT_FILE,
 	PR_OPT_DISCOVER, PR_OPT_LIST, PR_OPT_PKEY, PR_OPT_DRY_RUN,
-	PR_OPT_CONTINUOUS, PR_OPT_STATS_INTERVAL, PR_OPT_COLOR, PR_OPT_END,
+	PR_OPT_CONTINUOUS, PR_OPT_INTERVAL_ROUND, PR_OPT_METRICS, PR_OPT_COLOR,
+	PR_OPT_END,
 };
 
 static const struct opt_spec probe_options[] = {
@@ -84,10 +88,15 @@ static const struct opt_spec probe_options[] = {
 				"interrupted (as -c 0), with running "
 				"statistics; -i defaults to 1000",
 				COMPLETE_NONE, NULL },
-	[PR_OPT_STATS_INTERVAL] = { "stats-interval", 0, "SECONDS", "with "
-				    "--continuous: running statistics every "
-				    "SECONDS (default 10)", COMPLETE_NONE,
+	[PR_OPT_INTERVAL_ROUND] = { "interval-round", 0, "SECONDS", "with "
+				    "--continuous: the length of a round; "
+				    "after each, running statistics and "
+				    "--metrics (default 10)", COMPLETE_NONE,
 				    NULL },
+	[PR_OPT_METRICS] = { "metrics", 0, "FILE", "with --continuous: after "
+			     "each round, replace FILE with the round's "
+			     "Prometheus metrics (node_exporter's textfile "
+			     "collector)", COMPLETE_FILE, NULL },
 	[PR_OPT_COLOR] = { "color", 0, "WHEN", "colour the verdicts: auto "
 			   "(a terminal, unless NO_COLOR is set), always or "
 			   "never (default auto)", COMPLETE_WORDS,
@@ -97,7 +106,7 @@ static const struct opt_spec probe_options[] = {
 
 #define PROBE_MAX_SETS 4096
 #define PROBE_CONTINUOUS_INTERVAL_MS 1000	/* ping's default */
-#define PROBE_DEFAULT_STATS_INTERVAL 10
+#define PROBE_DEFAULT_ROUND_SECONDS 10
 
 static struct {
 	bool has_qpn, has_qkey;
@@ -110,13 +119,14 @@ static struct {
 	bool has_pkey;
 	uint16_t pkey;
 	bool dry_run;
-	bool continuous, has_count, has_interval, has_stats_interval;
-	uint32_t stats_interval_s;
+	bool continuous, has_count, has_interval, has_interval_round;
+	uint32_t round_s;
+	const char *metrics;
 	enum color_mode color;
 } opts = {
 	.qkey = UD_DEFAULT_QKEY, .count = PROBE_DEFAULT_COUNT,
 	.size = PROBE_REQUEST_MIN_SIZE, .window = PROBE_DEFAULT_WINDOW,
-	.stats_interval_s = PROBE_DEFAULT_STATS_INTERVAL,
+	.round_s = PROBE_DEFAULT_ROUND_SECONDS,
 };
 
 static int probe_option(int index, const char *arg)
@@ -152,10 +162,13 @@ static int probe_option(int index, const char *arg)
 	case PR_OPT_CONTINUOUS:
 		opts.continuous = true;
 		break;
-	case PR_OPT_STATS_INTERVAL:
-		opts.has_stats_interval = true;
-		rc = parse_u32(arg, "statistics interval (s)", 1, 86400,
-			       &opts.stats_interval_s, err, sizeof(err));
+	case PR_OPT_INTERVAL_ROUND:
+		opts.has_interval_round = true;
+		rc = parse_u32(arg, "round interval (s)", 1, 86400,
+			       &opts.round_s, err, sizeof(err));
+		break;
+	case PR_OPT_METRICS:
+		opts.metrics = arg;
 		break;
 	case PR_OPT_COLOR:
 		rc = color_mode_parse(arg, &opts.color, err, sizeof(err));
@@ -259,11 +272,23 @@ static struct {
 	struct probe_text_layout layout;
 	size_t printed;
 	size_t dest_count, set_count;
+	/* A continuous run: each cell's latest round (allocated once: a
+	 * run of many rounds needs no more memory than one of two). */
+	struct probe_round_cell *rounds;
+	struct om_series *series;	/* --metrics: one per probed cell */
+	bool metrics_failing;		/* said so on stderr already */
 } view;
+
+static const struct probe_round_cell *cell_round(const struct probe_session *s,
+						 const struct probe_cell *c)
+{
+	return view.rounds ? &view.rounds[c - s->cells] : NULL;
+}
 
 static void print_cell_json(struct probe_session *s, struct probe_cell *c)
 {
-	probe_cell_print(&view.run, s, c, &c->verdict, c->sent, false);
+	probe_cell_print(&view.run, s, c, &c->verdict, c->sent, false,
+			 cell_round(s, c));
 }
 
 /* Text: the row, its findings, and with -v how it was built. */
@@ -372,7 +397,8 @@ static void running_rows(struct probe_session *s)
 		if (c->ah)
 			probe_cell_running_verdict(s, c, &v);
 		if (out_format() == OUT_JSONL) {
-			probe_cell_print(&view.run, s, c, &v, resolved, true);
+			probe_cell_print(&view.run, s, c, &v, resolved, true,
+					 cell_round(s, c));
 			out_flush_record();
 			continue;
 		}
@@ -381,6 +407,110 @@ static void running_rows(struct probe_session *s)
 		out_text("%s", row);
 	}
 	out_flush_record();
+}
+
+/* One cell's metrics after its round; v: its verdict so far. */
+static void fill_series(const struct probe_session *s,
+			const struct probe_cell *c, const struct verdict *v,
+			struct om_series *m)
+{
+	const struct probe_round_cell *r = cell_round(s, c);
+	const struct probe_target *t = c->target;
+
+	*m = (struct om_series){
+		.labels = {
+			.dest = t->dest->text,
+			.dest_device = t->from_rendezvous ? t->info.device : NULL,
+			.source_device = s->device,
+			.source_port = s->facts.port_num,
+			.has_hop_limit = opts.lists[0] != NULL,
+			.has_traffic_class = opts.lists[1] != NULL,
+			.has_flow_label = opts.lists[2] != NULL,
+			.has_sl = opts.lists[3] != NULL,
+			.hop_limit = c->asked.hop_limit,
+			.traffic_class = c->asked.traffic_class,
+			.flow_label = c->asked.flow_label,
+			.sl = c->asked.sl,
+		},
+		.error = !t->ready || !c->ah,
+		.sent_total = r->sent_total,
+		.received_total = r->received_total,
+		.has_rtt = r->has_rtt,
+		.rtt_min_s = r->rtt.min_us / 1e6,
+		.rtt_median_s = r->rtt.median_us / 1e6,
+		.rtt_p99_s = r->rtt.p99_us / 1e6,
+		.rtt_max_s = r->rtt.max_us / 1e6,
+		.rtt_count = r->rtt_count,
+		.rtt_sum_s = r->rtt_sum_s,
+		.hops = -1,
+		.last_success_unix = r->last_success_unix,
+	};
+	m->has_loss = probe_round_loss_ratio(r, &m->loss_ratio);
+	if (m->error)
+		return;
+	m->hops = v->hops;
+	/* Remarking is seen in the GRH the responder got back to us. */
+	m->has_remark = c->observed_valid &&
+			c->last_reply.observed.grh_present;
+	m->remarked = (v->flags & VERDICT_TCLASS_REMARKED) != 0;
+}
+
+/* Closes the round of every cell and, with --metrics, replaces the file.
+ * final: the run has ended and every cell is judged. A file that cannot
+ * be written mid-run is said once and tried again next round: the probes
+ * go on (node_exporter's mtime metric shows the file ageing). */
+static void close_round(struct probe_session *s, bool final)
+{
+	struct om_run run = {
+		.source_device = s->device, .source_port = s->facts.port_num,
+		.round_seconds = opts.round_s,
+	};
+	struct timespec wall;
+	uint64_t now = monotonic_ns();
+	size_t n = 0;
+	char err[DIAG_MSG_MAX * 2];
+
+	clock_gettime(CLOCK_REALTIME, &wall);
+	run.round_end_unix = (double)wall.tv_sec + wall.tv_nsec / 1e9;
+	run.rounds = ++view.run.round;
+	for (size_t i = 0; i < s->cell_count; i++) {
+		struct probe_cell *c = &s->cells[i];
+		struct verdict v = { .hops = -1 };
+
+		if (c->target->local_port)
+			continue;
+		probe_round_close(&view.rounds[i], &(struct probe_round_input){
+			.resolved = probe_cell_resolved(s, c),
+			.received = c->received, .rtt = &c->rtt,
+			.last_reply_ns = c->last_reply_ns, .now_ns = now,
+			.now_unix = run.round_end_unix });
+		if (!view.series)
+			continue;
+		if (final && c->judged)
+			v = c->verdict;
+		else if (c->ah)
+			probe_cell_running_verdict(s, c, &v);
+		fill_series(s, c, &v, &view.series[n++]);
+	}
+	if (!view.series)
+		return;
+	if (openmetrics_publish(opts.metrics, &run, view.series, n, err,
+				sizeof(err))) {
+		if (!view.metrics_failing)
+			diag_warn("%s; trying again after the next round", err);
+		view.metrics_failing = true;
+		return;
+	}
+	if (view.metrics_failing)
+		diag_warn("the metrics file %s is written again", opts.metrics);
+	view.metrics_failing = false;
+}
+
+/* The engine's period: a round ends. */
+static void round_ended(struct probe_session *s)
+{
+	close_round(s, false);
+	running_rows(s);
 }
 
 /* --discover: the SA names the responders, their QPNs and Q_Keys; DESTs,
@@ -562,9 +692,14 @@ static int collect_dests(int argc, char **argv, struct dest_list *dests)
 				       "drop -c %u", opts.count);
 	if (opts.has_count && opts.count == 0)
 		opts.continuous = true;
-	if (opts.has_stats_interval && !opts.continuous && opts.count)
-		return cli_usage_error("--stats-interval needs --continuous "
+	if (opts.has_interval_round && !opts.continuous && opts.count)
+		return cli_usage_error("--interval-round needs --continuous "
 				       "(or -c 0)");
+	if (opts.metrics && !opts.continuous && opts.count)
+		return cli_usage_error("--metrics writes a file after each "
+				       "round of a continuous run: add "
+				       "--continuous (a single run's results "
+				       "are in -j)");
 	if (opts.continuous && opts.dry_run)
 		return cli_usage_error("--dry-run probes nothing: drop "
 				       "--continuous");
@@ -617,6 +752,13 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 				     "once: use -j, not --jsonl");
 		goto out;
 	}
+	/* A metrics file that cannot be written fails now, not after the
+	 * first round (a service manager sees it at once). */
+	if (opts.metrics && openmetrics_check_target(opts.metrics, err,
+						     sizeof(err))) {
+		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
+		goto out;
+	}
 	s.settings.has_pkey = opts.has_pkey;
 	s.settings.pkey = opts.pkey;
 	s.settings.dry_run = opts.dry_run;
@@ -626,8 +768,8 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 		s.settings.count = 0;
 		if (!opts.has_interval)
 			s.settings.interval_ms = PROBE_CONTINUOUS_INTERVAL_MS;
-		s.on_period = running_rows;
-		s.period_ms = opts.stats_interval_s * 1000;
+		s.on_period = round_ended;
+		s.period_ms = opts.round_s * 1000;
 	}
 	if (device_discover(&devices, common->device, err, sizeof(err))) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
@@ -677,7 +819,14 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 	targets = calloc(dests.count, sizeof(*targets));
 	s.cell_count = dests.count * sw.count;
 	s.cells = calloc(s.cell_count, sizeof(*s.cells));
-	if (!targets || !s.cells) {
+	if (opts.continuous) {
+		view.rounds = calloc(s.cell_count, sizeof(*view.rounds));
+		if (opts.metrics)
+			view.series = calloc(s.cell_count,
+					     sizeof(*view.series));
+	}
+	if (!targets || !s.cells || (opts.continuous && !view.rounds) ||
+	    (opts.metrics && !view.series)) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "out of memory");
 		goto out;
 	}
@@ -742,11 +891,17 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 	rc = good == s.cell_count && (!interrupted || opts.continuous) &&
 			     !disc.truncated
 		     ? EXIT_FINE : EXIT_PROBLEM;
+	/* The last round, cut short by the signal: its numbers reach the
+	 * file and the final records too. */
+	if (opts.continuous)
+		close_round(&s, true);
 	finish_output(&s, rc);
 out:
 	discovery_free(&disc);
 	probe_session_close(&s);
 	free(s.cells);
+	free(view.rounds);
+	free(view.series);
 	free(targets);
 	sweep_free(&sw);
 	device_list_free(&devices);

@@ -794,6 +794,7 @@ static void take_reply(struct probe_session *s, const struct ibv_wc *wc,
 		f->used = false;
 		c->received++;
 		rtt_add(&c->rtt, now - f->sent_ns);
+		c->last_reply_ns = now;
 		c->observed_valid = true;
 		c->last_reply = reply;
 		finish_cell_if_done(s, c);

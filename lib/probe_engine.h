@@ -106,6 +106,7 @@ struct probe_cell {
 	uint32_t duplicates;	/* a second reply to one probe */
 	uint64_t next_send_ns;
 	struct rtt_samples rtt;
+	uint64_t last_reply_ns;	/* CLOCK_MONOTONIC of the latest answer */
 	bool observed_valid;
 	struct probe_reply last_reply;
 	bool reported;		/* given to on_done already */

@@ -145,10 +145,41 @@ static const char *status_name(const struct probe_cell *c, uint32_t resolved)
 	return reachability_name(REACH_UNREACHABLE);
 }
 
+/* A continuous run's round: its own counts beside the running ones, so a
+ * log shipper needs no state to graph loss per round. */
+static void print_round(const struct probe_run *run,
+			const struct probe_round_cell *r)
+{
+	double ratio;
+
+	out_open_object("round");
+	out_uint("number", NULL, run->round);
+	out_uint("sent", NULL, r->sent);
+	out_uint("received", NULL, r->received);
+	out_uint("lost", NULL, r->sent > r->received ? r->sent - r->received
+						     : 0);
+	if (probe_round_loss_ratio(r, &ratio))
+		out_double("loss_ratio", NULL, ratio);
+	else
+		out_null("loss_ratio", NULL);
+	if (r->has_rtt) {
+		out_open_object("rtt_us");
+		out_double("min", NULL, r->rtt.min_us);
+		out_double("median", NULL, r->rtt.median_us);
+		out_double("p99", NULL, r->rtt.p99_us);
+		out_double("max", NULL, r->rtt.max_us);
+		out_close_object();
+	} else {
+		out_null("rtt_us", NULL);
+	}
+	out_close_object();
+}
+
 void probe_cell_print(const struct probe_run *run,
 		      const struct probe_session *s,
 		      const struct probe_cell *c, const struct verdict *v,
-		      uint32_t resolved, bool running)
+		      uint32_t resolved, bool running,
+		      const struct probe_round_cell *round)
 {
 	unsigned flag;
 
@@ -165,6 +196,8 @@ void probe_cell_print(const struct probe_run *run,
 	out_bool("interrupted", NULL, cell_cut_short(run, s, c));
 	if (run->continuous)
 		out_bool("running", NULL, running);
+	if (run->continuous && round)
+		print_round(run, round);
 	/* With -g auto: which source GID and why, also when the AH failed
 	 * (a GID whose netdev does not route to the destination is a cause). */
 	if (c->sgid_choice.reason[0])

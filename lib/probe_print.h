@@ -8,6 +8,7 @@
 
 #include "parse.h"
 #include "probe_engine.h"
+#include "probe_round.h"
 #include "run_info.h"
 
 /* What a run was asked to do and how it went, for every record. */
@@ -18,14 +19,17 @@ struct probe_run {
 	const struct value_list *lists[4];
 	bool continuous;
 	bool interrupted;
+	uint64_t round;		/* continuous: the number of the latest round */
 };
 
 /* A result. resolved: the probes counted (all sent, for a finished
- * cell); v: its verdict; running: a continuous run's interim record. */
+ * cell); v: its verdict; running: a continuous run's interim record;
+ * round: what the cell did in run->round (continuous runs), else NULL. */
 void probe_cell_print(const struct probe_run *run,
 		      const struct probe_session *s,
 		      const struct probe_cell *c, const struct verdict *v,
-		      uint32_t resolved, bool running);
+		      uint32_t resolved, bool running,
+		      const struct probe_round_cell *round);
 
 /* The closing record: counts by status, interrupted, the exit status. */
 void probe_summary_print(const struct probe_run *run,

@@ -37,9 +37,18 @@ static int cmp_u64(const void *a, const void *b)
 
 int rtt_summarize(const struct rtt_samples *s, struct rtt_summary *sum)
 {
+	return rtt_summarize_latest(s, s->count, sum);
+}
+
+int rtt_summarize_latest(const struct rtt_samples *s, size_t latest,
+			 struct rtt_summary *sum)
+{
 	uint64_t *sorted;
 	double total = 0;
-	size_t n = s->count, rank;
+	size_t n = latest < s->count ? latest : s->count, rank;
+	/* Full ring: the newest sample sits just before next; else the
+	 * newest is the last one stored. */
+	size_t end = s->limit && s->count == s->limit ? s->next : s->count;
 
 	memset(sum, 0, sizeof(*sum));
 	if (n == 0)
@@ -47,7 +56,8 @@ int rtt_summarize(const struct rtt_samples *s, struct rtt_summary *sum)
 	sorted = malloc(n * sizeof(*sorted));
 	if (!sorted)
 		return -1;
-	memcpy(sorted, s->ns, n * sizeof(*sorted));
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = s->ns[(end + s->count - n + i) % s->count];
 	qsort(sorted, n, sizeof(*sorted), cmp_u64);
 	for (size_t i = 0; i < n; i++)
 		total += (double)sorted[i];

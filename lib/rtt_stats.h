@@ -30,6 +30,10 @@ int rtt_add(struct rtt_samples *samples, uint64_t ns);
  * the two middle samples. */
 int rtt_summarize(const struct rtt_samples *samples,
 		  struct rtt_summary *summary);
+/* The same over the latest `latest` samples only (all of them when there
+ * are fewer): a continuous run's round, whose replies are the newest. */
+int rtt_summarize_latest(const struct rtt_samples *samples, size_t latest,
+			 struct rtt_summary *summary);
 void rtt_free(struct rtt_samples *samples);
 
 #endif

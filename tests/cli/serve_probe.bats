@@ -28,7 +28,7 @@ probe_bad_values() {
 --interval|-1|3600001|x||interval
 --size|10|135|4097|x||probe size
 --window|0|1025|x||window
---stats-interval|0|86401|x||statistics interval
+--interval-round|0|86401|x||round interval
 --color|sometimes|1||colour
 --pkey|0x10000|x|0x8000|0||p_key
 TABLE
@@ -87,12 +87,12 @@ TABLE
 	run -0 "$IBAHPROBE" ah --dry-run --link-layer eth --dgid 10.0.0.2 -j
 }
 
-@test "probe --continuous: -c N, --dry-run contradict it; --stats-interval needs it" {
+@test "probe --continuous: -c N, --dry-run contradict it; --interval-round needs it" {
 	run -2 --separate-stderr "$IBAHPROBE" probe --continuous -c 5 h1
 	[[ $stderr == *"--continuous probes until interrupted: drop -c 5"* ]] || fail "$stderr"
 	[ -z "$output" ]
-	run -2 --separate-stderr "$IBAHPROBE" probe --stats-interval 5 h1
-	[[ $stderr == *"--stats-interval needs --continuous"* ]] || fail "$stderr"
+	run -2 --separate-stderr "$IBAHPROBE" probe --interval-round 5 h1
+	[[ $stderr == *"--interval-round needs --continuous"* ]] || fail "$stderr"
 	run -2 --separate-stderr "$IBAHPROBE" probe -c 0 --dry-run h1
 	[[ $stderr == *"--dry-run probes nothing"* ]] || fail "$stderr"
 	run -2 --separate-stderr "$IBAHPROBE" -j probe --continuous --dry-run h1

@@ -52,6 +52,22 @@ int main(void)
 	   s.capacity);
 	ok(NEAR(sum.min_us, 7) && NEAR(sum.max_us, 10), "the latest four "
 	   "samples are kept (min %g, max %g)", sum.min_us, sum.max_us);
+	/* A round's quantiles: the newest samples, across the ring's wrap
+	 * (10 and 9 us were written after 7 and 8 in the store of four). */
+	rtt_summarize_latest(&s, 2, &sum);
+	ok(sum.count == 2 && NEAR(sum.min_us, 9) && NEAR(sum.max_us, 10),
+	   "latest 2 of a wrapped ring are 9 and 10 us (min %g, max %g)",
+	   sum.min_us, sum.max_us);
+	rtt_summarize_latest(&s, 99, &sum);
+	is_int(sum.count, 4, "asking for more than is kept gives what is kept");
+	is_int(rtt_summarize_latest(&s, 0, &sum), -1, "a round without "
+	       "replies has no summary");
+	rtt_free(&s);
+	for (int i = 1; i <= 5; i++)
+		rtt_add(&s, (uint64_t)i * 1000);
+	rtt_summarize_latest(&s, 3, &sum);
+	ok(NEAR(sum.min_us, 3) && NEAR(sum.median_us, 4) && NEAR(sum.max_us, 5),
+	   "latest 3 of an unbounded store are 3..5 us");
 	rtt_free(&s);
 	return tap_done();
 }

@@ -105,9 +105,9 @@ widest() { awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }'; }
 		fail "the loss cause (second rendezvous) is missing: $(cat "$BATS_FILE_TMPDIR/live")"
 }
 
-@test "--continuous: running rows every --stats-interval, final rows and summary on SIGINT, exit 0" {
+@test "--continuous: running rows every --interval-round, final rows and summary on SIGINT, exit 0" {
 	run -0 --separate-stderr timeout --preserve-status -s INT 5 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto \
-		probe --continuous --stats-interval 1 -i 100 b:18611 d:18631
+		probe --continuous --interval-round 1 -i 100 b:18611 d:18631
 	[ "$(grep -cE '^[0-9]{2}:[0-9]{2}:[0-9]{2}  [0-9]+ probes sent$' <<<"$output")" -ge 2 ] ||
 		fail "running blocks: $output"
 	[[ ${lines[1]} == *"until interrupted"* ]] || fail "${lines[1]}"
@@ -118,7 +118,7 @@ widest() { awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }'; }
 	# JSON Lines: running records, the final ones, a summary that says
 	# interrupted.
 	run -0 --separate-stderr timeout --preserve-status -s INT 3 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto \
-		probe -c 0 --stats-interval 1 -i 100 --jsonl b:18611
+		probe -c 0 --interval-round 1 -i 100 --jsonl b:18611
 	jq -e -s '
 		(map(select(.record == "result" and .running)) | length >= 1) and
 		(map(select(.record == "result" and (.running | not))) | length == 1) and
