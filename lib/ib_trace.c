@@ -93,6 +93,59 @@ int trace_store_put(struct trace_store *s, const struct trace_record *rec)
 	return 0;
 }
 
+int trace_store_put_table(struct trace_store *s, enum trace_record_kind kind,
+			  const uint8_t *msg, size_t len, bool *truncated,
+			  char *err, size_t errlen)
+{
+	size_t bytes = kind == TRACE_REC_LINK ? LINK_RECORD_BYTES
+					      : LFT_RECORD_BYTES;
+	struct sa_table t;
+	struct sa_rmpp rmpp;
+
+	*truncated = false;
+	if (kind != TRACE_REC_LINK && kind != TRACE_REC_LFT) {
+		snprintf(err, errlen, "no table of that kind is read");
+		return -1;
+	}
+	if (sa_table_layout(msg, len, bytes, &t, err, errlen))
+		return -1;
+	sa_decode_rmpp(msg, &rmpp);
+	/* A table is trusted only as a whole: an RMPP message as the kernel
+	 * reassembles it keeps its first segment's header, whose FIRST flag
+	 * and payload length the sender set (the kernel's send_next_seg()
+	 * in mad_rmpp.c). An active message without them is a first packet
+	 * that no one reassembled (ibsim's umad2sim), however well its
+	 * records happen to fit it. */
+	if ((rmpp.flags & SA_RMPP_FLAG_ACTIVE) &&
+	    (!(rmpp.flags & SA_RMPP_FLAG_FIRST) || !rmpp.payload_length))
+		t.truncated = true;
+	if (t.truncated) {
+		*truncated = true;
+		return 0;
+	}
+	for (size_t i = 0; i < t.count; i++) {
+		const uint8_t *d = msg + SA_HEADER_BYTES + i * t.stride;
+		struct trace_record r = { .state = TRACE_REC_PRESENT };
+
+		r.key.kind = kind;
+		if (kind == TRACE_REC_LINK) {
+			linkrec_decode(d, &r.u.link);
+			r.key.lid = r.u.link.from_lid;
+			r.key.arg = r.u.link.from_port;
+		} else {
+			lftrec_decode(d, &r.u.lft);
+			r.key.lid = r.u.lft.lid;
+			r.key.arg = r.u.lft.block;
+		}
+		if (trace_store_put(s, &r)) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
+	s->complete[kind] = true;
+	return 0;
+}
+
 /* One walk's state. */
 struct walk {
 	const struct trace_store *store;
@@ -122,9 +175,12 @@ static const struct trace_record *lookup(struct walk *w,
 					 enum trace_record_kind kind,
 					 uint16_t lid, uint16_t arg)
 {
+	static const struct trace_record absent = { .state = TRACE_REC_ABSENT };
 	struct trace_key key = { kind, lid, arg };
 	const struct trace_record *r = trace_store_find(w->store, &key);
 
+	if (!r && w->store->complete[kind])
+		return &absent;	/* not in the SA's whole table */
 	if (!r) {
 		w->res->status = TRACE_PENDING;
 		need(w->res, key);
@@ -151,10 +207,12 @@ static bool describe_link(struct walk *w, struct trace_hop *hop)
 	struct trace_key key = { TRACE_REC_PORTINFO, hop->lid, hop->out_port };
 	const struct trace_record *r = trace_store_find(w->store, &key);
 
-	if (!r) {
+	if (!r && !w->store->complete[TRACE_REC_PORTINFO]) {
 		need(w->res, key);
 		return true;
 	}
+	if (!r)
+		return true;
 	if (r->state != TRACE_REC_PRESENT)
 		return true;
 	hop->has_portinfo = true;
@@ -360,6 +418,11 @@ void ib_trace_walk(const struct trace_store *store, uint16_t slid,
 	}
 	/* A complete or broken walk may still name PortInfoRecords: the
 	 * descriptions of links it followed, for the caller to ask. */
+}
+
+const char *trace_record_kind_str(enum trace_record_kind kind)
+{
+	return kind < TRACE_REC_KINDS ? kind_words[kind] : "record";
 }
 
 const char *trace_status_str(enum trace_status s)

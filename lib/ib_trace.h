@@ -33,6 +33,7 @@ enum trace_record_kind {
 	TRACE_REC_LFT,		/* LFTRecord by switch LID and block */
 	TRACE_REC_PORTINFO,	/* PortInfoRecord by LID and port */
 };
+#define TRACE_REC_KINDS 4
 
 /* Which record: (kind, lid, arg) with arg the port or the block. */
 struct trace_key {
@@ -60,10 +61,13 @@ struct trace_record {
 	} u;
 };
 
-/* What the SA answered, by key (open addressing; grows). */
+/* What the SA answered, by key (open addressing; grows). complete[kind]:
+ * the SA's whole table of that kind is in the store (a GetTable of every
+ * record arrived whole), so a key of that kind not in it is absent. */
 struct trace_store {
 	struct trace_record *slots;
 	size_t capacity, count;
+	bool complete[TRACE_REC_KINDS];
 };
 
 void trace_store_init(struct trace_store *s);
@@ -72,6 +76,15 @@ const struct trace_record *trace_store_find(const struct trace_store *s,
 					    const struct trace_key *key);
 /* Adds or replaces the record of rec->key; -1 when out of memory. */
 int trace_store_put(struct trace_store *s, const struct trace_record *rec);
+/* Puts every record of a GetTableResp message of kind (TRACE_REC_LINK or
+ * TRACE_REC_LFT; one MAD, or a whole RMPP message as the kernel
+ * reassembles it) into the store and marks the kind complete. A message
+ * cut short (a MAD stack without RMPP) is not trusted at all: nothing is
+ * put, *truncated says so, and the records are asked one by one. Returns
+ * 0, or -1 with err set (malformed, out of memory). */
+int trace_store_put_table(struct trace_store *s, enum trace_record_kind kind,
+			  const uint8_t *msg, size_t len, bool *truncated,
+			  char *err, size_t errlen);
 
 struct trace_hop {
 	uint16_t lid;
@@ -118,6 +131,8 @@ void ib_trace_walk(const struct trace_store *store, uint16_t slid,
 		   uint8_t src_port, uint16_t dlid,
 		   struct trace_result *result);
 
+/* "NodeRecord", "LinkRecord", "LFTRecord", "PortInfoRecord". */
+const char *trace_record_kind_str(enum trace_record_kind kind);
 /* "complete", "routing hole", "loop", "dead end", ... */
 const char *trace_status_str(enum trace_status s);
 /* The JSON word: "complete", "hole", "loop", "dead_end", ... */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "ib_trace_fetch.h"
 #include "pathrec.h"
 #include "sa_records.h"
@@ -30,17 +31,6 @@ static void encode(const struct trace_key *k, uint8_t *mad)
 	}
 }
 
-static const char *what(enum trace_record_kind kind)
-{
-	switch (kind) {
-	case TRACE_REC_NODE: return "NodeRecord";
-	case TRACE_REC_LINK: return "LinkRecord";
-	case TRACE_REC_LFT: return "LFTRecord";
-	case TRACE_REC_PORTINFO: return "PortInfoRecord";
-	}
-	return "record";
-}
-
 /* The answer to one Get as a record of the store. A Get is answered
  * with one record right after the SA header. */
 static void take(const struct sa_query *q, uint32_t timeout_ms,
@@ -56,7 +46,7 @@ static void take(const struct sa_query *q, uint32_t timeout_ms,
 	}
 	if (q->result != SA_RESULT_OK) {
 		r->state = TRACE_REC_FAILED;
-		sa_query_describe(q, what(r->key.kind), timeout_ms, why,
+		sa_query_describe(q, trace_record_kind_str(r->key.kind), timeout_ms, why,
 				  sizeof(why));
 		snprintf(r->error, sizeof(r->error), "%s", why);
 		return;
@@ -76,6 +66,74 @@ static void take(const struct sa_query *q, uint32_t timeout_ms,
 		portinforec_decode(data, &r->u.portinfo);
 		break;
 	}
+}
+
+/* The SA's whole LinkRecord and LFTRecord tables (GetTable, component
+ * mask 0: every record; opensm's osm_lr_rcv_process() and
+ * osm_lftr_rcv_process() answer them). A table that does not arrive whole
+ * is left to the per-record Gets. */
+static int prefetch_tables(struct sa_client *sa, struct trace_store *store,
+			   uint32_t timeout_ms, unsigned retries,
+			   struct trace_fetch_stats *stats, char *err,
+			   size_t errlen)
+{
+	static const struct {
+		enum trace_record_kind kind;
+		uint16_t attr;
+		size_t bytes;
+	} tables[] = {
+		{ TRACE_REC_LINK, SA_ATTR_LINK_RECORD_ID, 8 },
+		{ TRACE_REC_LFT, SA_ATTR_LFT_RECORD_ID, LFT_RECORD_BYTES },
+	};
+	struct sa_query q[2];
+	uint8_t zero[LFT_RECORD_BYTES] = { 0 };
+
+	memset(q, 0, sizeof(q));
+	for (size_t i = 0; i < 2; i++)
+		sa_encode_request(q[i].request, SA_METHOD_GET_TABLE,
+				  (enum sa_attribute)tables[i].attr, 0, 0,
+				  zero, tables[i].bytes);
+	stats->tables_asked = true;
+	stats->queries += 2;
+	if (sa_client_run(sa, q, 2, 2, timeout_ms, retries, err, errlen)) {
+		sa_queries_release(q, 2);
+		return -1;
+	}
+	for (size_t i = 0; i < 2; i++) {
+		const uint8_t *msg;
+		char why[160];
+		bool cut = false;
+		size_t len;
+
+		if (q[i].result != SA_RESULT_OK) {
+			sa_query_describe(&q[i], trace_record_kind_str(tables[i].kind),
+					  timeout_ms, why, sizeof(why));
+			diag_verbose(1, "trace: the whole %s table: %s; asking "
+				     "record by record", trace_record_kind_str(tables[i].kind),
+				     why);
+			continue;
+		}
+		msg = sa_query_answer(&q[i], &len);
+		if (trace_store_put_table(store, tables[i].kind, msg, len,
+					  &cut, why, sizeof(why))) {
+			diag_verbose(1, "trace: the whole %s table is "
+				     "unusable: %s; asking record by record",
+				     trace_record_kind_str(tables[i].kind), why);
+			continue;
+		}
+		if (cut)
+			diag_verbose(1, "trace: the whole %s table arrived cut "
+				     "to its first packet (this port's MAD stack "
+				     "did not reassemble the RMPP answer); "
+				     "asking record by record",
+				     trace_record_kind_str(tables[i].kind));
+		if (tables[i].kind == TRACE_REC_LINK)
+			stats->links_whole = !cut;
+		else
+			stats->lfts_whole = !cut;
+	}
+	sa_queries_release(q, 2);
+	return 0;
 }
 
 /* The keys the walks need this round, each once. */
@@ -132,7 +190,15 @@ int ib_trace_fetch_all(struct sa_client *sa, struct trace_job *jobs,
 		       struct trace_fetch_stats *stats, char *err,
 		       size_t errlen)
 {
+	size_t active = 0;
+
 	memset(stats, 0, sizeof(*stats));
+	for (size_t i = 0; i < n; i++)
+		active += jobs[i].active;
+	if (active >= TRACE_PREFETCH_MIN_DESTS &&
+	    prefetch_tables(sa, store, timeout_ms, retries, stats, err,
+			    errlen))
+		return -1;
 	for (unsigned round = 0;; round++) {
 		struct trace_key *keys;
 		struct sa_query *q;

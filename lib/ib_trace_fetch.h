@@ -9,6 +9,12 @@
 #include "ib_trace.h"
 #include "sa_client.h"
 
+/* From this many destinations on, the SA's whole LinkRecord and LFTRecord
+ * tables are asked first (two GetTables), as a trace to many nodes crosses
+ * most switches anyway; where an answer arrives cut (no RMPP), its records
+ * are asked one by one instead. */
+#define TRACE_PREFETCH_MIN_DESTS 32
+
 struct trace_job {
 	uint16_t slid, dlid;
 	uint8_t src_port;
@@ -21,9 +27,12 @@ struct trace_job {
 struct trace_fetch_stats {
 	unsigned rounds;
 	size_t queries;		/* SubnAdmGets sent (each record once) */
+	bool tables_asked;	/* the whole tables were asked */
+	bool links_whole, lfts_whole;	/* ... and arrived whole */
 };
 
-/* Walks every active job to its end. Returns 0; -1 with err set when the
+/* Walks every active job to its end; with TRACE_PREFETCH_MIN_DESTS
+ * active jobs or more, after asking for the whole tables. Returns 0; -1 with err set when the
  * port failed or the SA redirects to where the client cannot follow
  * (records the SA does not answer end their walks as TRACE_SA_FAILED). */
 int ib_trace_fetch_all(struct sa_client *sa, struct trace_job *jobs,

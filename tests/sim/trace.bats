@@ -129,3 +129,27 @@ assert_every_pair_matches_ibtracert() {	# TOPOLOGY
 	echo "$output" | jq -e '.[0] | .status == "no_path" and .hops == [] and .slid == null'
 	sim_console 'ReLink "H4"'
 }
+
+@test "many destinations: each record asked once; the whole tables tried first, cut here" {
+	sim_setup_file mixed.topo
+	local lids one many
+	lids=$(sim_all_lids)
+	run -0 --separate-stderr iba_on A1 -v trace -j $lids
+	one=$output
+	[[ $stderr =~ trace:\ ([0-9]+)\ SA\ record\ queries ]] || fail "$stderr"
+	local q15=${BASH_REMATCH[1]}
+	# Three times the destinations (past the prefetch threshold): the
+	# same records serve them all, plus the two whole-table GetTables,
+	# which the simulator (no RMPP) delivers cut: nothing of them is
+	# trusted, the walks ask record by record and agree.
+	run -0 --separate-stderr iba_on A1 -v trace -j $lids $lids $lids
+	many=$output
+	[[ $stderr == *"whole LinkRecord table arrived cut"* ]] || fail "$stderr"
+	[[ $stderr == *"whole LFTRecord table arrived cut"* ]] || fail "$stderr"
+	[[ $stderr =~ trace:\ ([0-9]+)\ SA\ record\ queries ]] || fail "$stderr"
+	[ "${BASH_REMATCH[1]}" -eq $((q15 + 2)) ] ||
+		fail "45 destinations took ${BASH_REMATCH[1]} queries, 15 took $q15"
+	[ "$(jq -c '[.[].hops]' <<<"$one")" = "$(jq -c '[.[0:15][].hops]' <<<"$many")" ]
+	[ "$(jq -c '[.[].hops]' <<<"$one")" = "$(jq -c '[.[30:45][].hops]' <<<"$many")" ]
+	jq -e 'length == 45 and all(.status == "complete")' <<<"$many"
+}

@@ -374,6 +374,104 @@ static void test_store(void)
 	trace_store_free(&s);
 }
 
+/* A GetTableResp of n LinkRecords (8 bytes apart: attribute offset 1)
+ * from the fabric; rmpp_total: the payload length an RMPP first segment
+ * announces (0: none). */
+static size_t link_table(uint8_t *msg, size_t n, uint32_t rmpp_total)
+{
+	size_t k = 0;
+
+	memset(msg, 0, 256);
+	msg[0] = 1;
+	msg[1] = 0x03;
+	msg[2] = 2;
+	msg[3] = 0x92;
+	msg[17] = 0x20;
+	msg[45] = 1;
+	if (rmpp_total) {
+		msg[24] = 1;		/* RMPP version */
+		msg[25] = 1;		/* DATA */
+		msg[26] = 0x3;		/* active, first */
+		msg[31] = 1;		/* segment 1 */
+		msg[34] = (uint8_t)(rmpp_total >> 8);
+		msg[35] = (uint8_t)rmpp_total;
+	}
+	for (size_t i = 0; i < fabric_count && k < n; i++) {
+		const struct trace_record *r = &fabric[i];
+		uint8_t *d = msg + 56 + k * 8;
+
+		if (r->key.kind != TRACE_REC_LINK)
+			continue;
+		d[0] = (uint8_t)(r->u.link.from_lid >> 8);
+		d[1] = (uint8_t)r->u.link.from_lid;
+		d[2] = r->u.link.from_port;
+		d[3] = r->u.link.to_port;
+		d[4] = (uint8_t)(r->u.link.to_lid >> 8);
+		d[5] = (uint8_t)r->u.link.to_lid;
+		k++;
+	}
+	return 56 + k * 8;
+}
+
+static void test_whole_tables(void)
+{
+	struct trace_store store;
+	struct trace_result res;
+	struct trace_key key = { TRACE_REC_LINK, 2, 7 };
+	uint8_t msg[256];
+	char err[128];
+	bool cut;
+	size_t asked, len;
+
+	two_switches();
+	trace_store_init(&store);
+	/* Every link of the fabric but H3's (the last cable), whole. */
+	len = link_table(msg, 8, 0);
+	is_int(trace_store_put_table(&store, TRACE_REC_LINK, msg, len, &cut,
+				     err, sizeof(err)), 0, "a whole table");
+	ok(!cut, "not cut");
+	ok(store.complete[TRACE_REC_LINK], "links marked complete");
+	is_int(trace_store_find(&store, &key)->u.link.to_lid, 3,
+	       "S1 port 7 -> S2 from the table");
+	walk(&store, 1, 5, &res, &asked);
+	is_int(res.status, TRACE_DEAD_END,
+	       "a link not in a whole table is absent: H3's is gone");
+	ok(strstr(res.reason, "no link out of S2 (LID 3) port 1") != NULL,
+	   "named: %s", res.reason);
+	trace_store_free(&store);
+
+	/* An RMPP first segment announcing far more than arrived. */
+	trace_store_init(&store);
+	len = link_table(msg, 10, 20 + 300);
+	is_int(trace_store_put_table(&store, TRACE_REC_LINK, msg, len, &cut,
+				     err, sizeof(err)), 0, "a cut table");
+	ok(cut, "seen as cut");
+	ok(!store.complete[TRACE_REC_LINK] && store.count == 0,
+	   "nothing of a cut table is trusted");
+	walk(&store, 1, 5, &res, &asked);
+	is_int(res.status, TRACE_COMPLETE, "record by record instead");
+	/* What ibsim delivers: RMPP active, no FIRST flag, no payload length,
+	 * the first 200 bytes of data filled with whole records. */
+	len = link_table(msg, 10, 0);
+	msg[24] = 1;
+	msg[25] = 1;
+	msg[26] = 0x1;
+	is_int(trace_store_put_table(&store, TRACE_REC_LINK, msg, len, &cut,
+				     err, sizeof(err)), 0, "an unreassembled packet");
+	ok(cut && !store.complete[TRACE_REC_LINK],
+	   "RMPP active without FIRST and payload length: not trusted");
+	msg[26] = 0x7;
+	msg[35] = (uint8_t)(len - 56 + 20);
+	trace_store_put_table(&store, TRACE_REC_LINK, msg, len, &cut, err,
+			      sizeof(err));
+	ok(!cut && store.complete[TRACE_REC_LINK],
+	   "one whole segment (first and last, its payload length): trusted");
+	is_int(trace_store_put_table(&store, TRACE_REC_NODE, msg, len, &cut,
+				     err, sizeof(err)), -1,
+	       "no NodeRecord table is read");
+	trace_store_free(&store);
+}
+
 int main(void)
 {
 	test_two_switch_hops();
@@ -383,5 +481,6 @@ int main(void)
 	test_dead_ends();
 	test_ends();
 	test_store();
+	test_whole_tables();
 	return tap_done();
 }
