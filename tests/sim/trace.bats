@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # `ibahprobe trace` in the simulated subnet, against ibtracert (SMPs, from
 # infiniband-diags: the reference no one here wrote): for every ordered
-# pair of HCAs of two topologies the hops (out port, port GUID, in port)
+# pair of HCAs of three topologies the hops (out port, port GUID, in port)
 # agree. Also a LID that does not exist, and a route that went missing.
 # Each test brings up its own subnet: two topologies in one file.
 
@@ -64,6 +64,21 @@ assert_every_pair_matches_ibtracert() {	# TOPOLOGY
 	assert_every_pair_matches_ibtracert mixed.topo
 }
 
+@test "ring (four switches, two equal ways between opposite ones): every pair agrees" {
+	sim_setup_file ring.topo
+	assert_every_pair_matches_ibtracert ring.topo
+	# Between some pair of opposite switches both ways around the ring
+	# are taken (by different LIDs): the SM's routing choices are really
+	# compared, not one fixed way.
+	local lids node ways
+	lids=$(sim_all_lids)
+	ways=$(for node in H11 H21 H31 H41; do
+		iba_on "$node" trace -j $lids | jq -r '.[].hops | select(length == 5) |
+			"\(.[1].node_description)-\(.[3].node_description) \(.[2].node_description)"'
+	done | sort -u | awk '{ n[$1]++ } END { for (k in n) if (n[k] > 1) print k }')
+	[ -n "$ways" ] || fail "every pair of opposite switches uses one way only"
+}
+
 @test "hops carry node names, LIDs and the links' width, speed and state" {
 	sim_setup_file mixed.topo
 	local b2 c1
@@ -78,6 +93,13 @@ assert_every_pair_matches_ibtracert() {	# TOPOLOGY
 		.hops[3].link == null and .hops[3].out_port == null and .hops[0].in_port == null'
 	echo "$output" | jq -e '.[1].hops[2] | .node_description == "S2" and
 		.link.width == "1x" and .link.speed == "SDR"'
+	# Exactly the keys trace(8) documents, in every object and hop.
+	echo "$output" | jq -e 'all(.[]; keys == (["schema", "dest", "status", "slid",
+		"dlid", "sl", "path_error", "broken_at", "error", "hops"] | sort)) and
+		all(.[].hops[]; keys == (["hop", "node_description", "node_type",
+		"node_guid", "port_guid", "lid", "in_port", "out_port", "link"] | sort)) and
+		all(.[].hops[].link | select(. != null); keys == (["width", "speed",
+		"state", "phys_state"] | sort))'
 	# The text: one line per hop, under 100 columns, a summary.
 	run -0 iba_on A4 trace "$b2" "$c1"
 	[ "$(awk '{ if (length > m) m = length } END { print m }' <<<"$output")" -lt 100 ]
