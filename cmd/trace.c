@@ -211,7 +211,11 @@ static void print_row(const struct trace_row *row)
 		print_hop(res, i);
 	out_close_array();
 	if (res && res->status != TRACE_COMPLETE && res->reason[0]) {
-		out_uint("broken_at", NULL, res->where);
+		/* No hop to point at when the source itself is unknown. */
+		if (res->hop_count)
+			out_uint("broken_at", NULL, res->where);
+		else
+			out_null("broken_at", NULL);
 		out_string("error", NULL, res->reason);
 		print_wrapped("", res->reason);
 	} else if (res && res->status == TRACE_PENDING) {
