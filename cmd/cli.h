@@ -90,6 +90,7 @@ extern const struct command cmd_probe;
 extern const struct command cmd_check;
 extern const struct command cmd_report;
 extern const struct command cmd_plan;
+extern const struct command cmd_trace;
 extern const struct command cmd_complete;
 
 #endif

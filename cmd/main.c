@@ -13,7 +13,7 @@
 
 const struct command *const commands[] = {
 	&cmd_ports, &cmd_path, &cmd_ah, &cmd_serve, &cmd_probe, &cmd_check,
-	&cmd_report, &cmd_plan, &cmd_help, &cmd_version, &cmd_complete, NULL,
+	&cmd_report, &cmd_plan, &cmd_trace, &cmd_help, &cmd_version, &cmd_complete, NULL,
 };
 
 enum common_option {

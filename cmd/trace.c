@@ -1,0 +1,392 @@
+/* ibahprobe trace: where a destination's path goes. On InfiniBand, the
+ * switch path of its PathRecord (SLID -> DLID) from SA records alone:
+ * LinkRecords, LFT blocks, PortInfoRecords and NodeRecords, every
+ * destination walked side by side with each record asked once. RoCE
+ * (routers, ECMP flows) is not built yet. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "dest.h"
+#include "device.h"
+#include "diag.h"
+#include "ib_trace.h"
+#include "ib_trace_fetch.h"
+#include "output.h"
+#include "parse.h"
+#include "path_resolve.h"
+#include "text_escape.h"
+#include "text_layout.h"
+
+#define TRACE_SCHEMA "ibahprobe.trace.v1"
+/* Text lines stay within this many columns. */
+#define TEXT_WIDTH 99
+#define NODE_COLUMN 20
+
+enum trace_option {
+	TRACE_OPT_WINDOW, TRACE_OPT_RETRIES, TRACE_OPT_FILE, TRACE_OPT_END,
+};
+
+static const struct opt_spec trace_options[] = {
+	[TRACE_OPT_WINDOW] = { "window", 'w', "N", "SA queries in flight at "
+			       "once (default 16)", COMPLETE_NONE, NULL },
+	[TRACE_OPT_RETRIES] = { "retries", 'r', "N", "retries per SA query "
+				"after a timeout, with backoff (default 2)",
+				COMPLETE_NONE, NULL },
+	[TRACE_OPT_FILE] = { "file", 'f', "FILE", "read destinations from "
+			     "FILE ('-' for stdin), one per line",
+			     COMPLETE_FILE, NULL },
+	[TRACE_OPT_END] = OPT_END,
+};
+
+static struct {
+	uint32_t window, retries;
+	const char *file;
+} opts = { .window = PATH_DEFAULT_WINDOW, .retries = PATH_DEFAULT_RETRIES };
+
+static int trace_option(int index, const char *arg)
+{
+	char err[DIAG_MSG_MAX];
+	int rc = 0;
+
+	switch (index) {
+	case TRACE_OPT_WINDOW:
+		rc = parse_u32(arg, "window", 1, PATH_MAX_WINDOW, &opts.window,
+			       err, sizeof(err));
+		break;
+	case TRACE_OPT_RETRIES:
+		rc = parse_u32(arg, "retries", 0, 20, &opts.retries, err,
+			       sizeof(err));
+		break;
+	case TRACE_OPT_FILE:
+		opts.file = arg;
+		break;
+	}
+	return rc ? cli_usage_error("%s", err) : 0;
+}
+
+/* One destination: its path record (or why there is none) and walk. */
+struct trace_row {
+	const struct dest *dest;
+	const struct path_result *path;
+	struct trace_job *job;	/* NULL: nothing to walk */
+};
+
+static const char *node_type_word(uint8_t t)
+{
+	switch (t) {
+	case 1: return "ca";
+	case 2: return "switch";
+	case 3: return "router";
+	}
+	return "unknown";
+}
+
+/* The JSON status word of a row, and whether it is a broken trace. */
+static const char *row_status(const struct trace_row *row, bool *fine)
+{
+	enum trace_status s = row->job ? row->job->result.status
+				       : TRACE_PENDING;
+
+	*fine = row->path->status == PATH_OK && s == TRACE_COMPLETE;
+	if (row->path->status != PATH_OK &&
+	    (!row->job || s == TRACE_COMPLETE || s == TRACE_PENDING))
+		return "no_path";
+	return trace_status_key(s);
+}
+
+static void print_link(const struct trace_hop *hop, bool last)
+{
+	const struct portinfo_record *p = &hop->portinfo;
+
+	if (!hop->out_port || last) {
+		out_null("link", NULL);
+		return;
+	}
+	if (!hop->has_portinfo) {
+		out_null("link", "  %s");
+		return;
+	}
+	out_open_object("link");
+	out_string("width", "  %s", portinfo_width_str(p->width_active));
+	out_string("speed", " %s", portinfo_speed_str(p));
+	out_string("state", " %s", portinfo_state_str(p->port_state));
+	out_string("phys_state", NULL, portinfo_phys_state_str(p->phys_state));
+	out_close_object();
+}
+
+static void print_hop(const struct trace_result *res, size_t i)
+{
+	const struct trace_hop *hop = &res->hops[i];
+	char guid[24], shown[NODE_COLUMN + 1];
+	size_t desc_len = strnlen(hop->description, sizeof(hop->description));
+	bool last = i + 1 == res->hop_count;
+
+	out_open_object(NULL);
+	out_uint("hop", "  %3" PRIu64, i);
+	/* A node description is anyone's text: escaped, and cut to its
+	 * column here (whole in JSON). */
+	text_escape_prefix(hop->description, desc_len, shown, sizeof(shown));
+	out_text("  %-*s", NODE_COLUMN, shown);
+	out_string("node_description", NULL, hop->description);
+	out_string("node_type", NULL, node_type_word(hop->node_type));
+	snprintf(guid, sizeof(guid), "0x%016" PRIx64, hop->node_guid);
+	out_string("node_guid", "  %s", guid);
+	snprintf(guid, sizeof(guid), "0x%016" PRIx64, hop->port_guid);
+	out_string("port_guid", NULL, guid);
+	out_uint("lid", "  %5" PRIu64, hop->lid);
+	if (i == 0)
+		out_null("in_port", "  %3s");
+	else
+		out_uint("in_port", "  %3" PRIu64, hop->in_port);
+	if (hop->out_port && !(last && res->status == TRACE_COMPLETE))
+		out_uint("out_port", "  %3" PRIu64, hop->out_port);
+	else
+		out_null("out_port", "  %3s");
+	print_link(hop, last && res->status == TRACE_COMPLETE);
+	out_newline();
+	out_close_object();
+}
+
+/* Text under the hops: words wrapped to the text width. */
+static void print_wrapped(const char *label, const char *text)
+{
+	char line[1024], joined[768];
+	size_t used = 0;
+
+	snprintf(joined, sizeof(joined), "%s%s", label, text);
+	line[0] = '\0';
+	text_wrap_append(line, sizeof(line), &used, joined, 2, 4, TEXT_WIDTH);
+	out_text("%s", line);
+}
+
+static size_t switches_in(const struct trace_result *res)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < res->hop_count; i++)
+		n += res->hops[i].node_type == 2;
+	return n;
+}
+
+static void print_row(const struct trace_row *row)
+{
+	const struct path_result *p = row->path;
+	const struct trace_result *res = row->job ? &row->job->result : NULL;
+	bool fine;
+	const char *status = row_status(row, &fine);
+
+	out_open_object(NULL);
+	out_string("schema", NULL, TRACE_SCHEMA);
+	out_string("dest", "%s:", row->dest->text);
+	out_string("status", NULL, status);
+	if (row->job) {
+		out_uint("slid", " SLID %" PRIu64, row->job->slid);
+		out_uint("dlid", " -> DLID %" PRIu64, row->job->dlid);
+	} else {
+		out_null("slid", NULL);
+		out_null("dlid", NULL);
+	}
+	if (p->status == PATH_OK) {
+		out_uint("sl", ", SL %" PRIu64, p->record.sl);
+		out_null("path_error", NULL);
+	} else {
+		out_null("sl", NULL);
+		out_string("path_error", NULL, p->error);
+	}
+	out_newline();
+	if (p->status != PATH_OK)
+		print_wrapped(row->job ? "no path record (the forwarding "
+			      "tables are walked anyway): " : "no path: ",
+			      p->error);
+	if (res && res->hop_count) {
+		out_text("  %3s  %-*s  %-18s  %5s  %3s  %3s  %s\n", "HOP",
+			 NODE_COLUMN, "NODE", "GUID", "LID", "IN", "OUT",
+			 "LINK OUT");
+	}
+	out_open_array("hops");
+	for (size_t i = 0; res && i < res->hop_count; i++)
+		print_hop(res, i);
+	out_close_array();
+	if (res && res->status != TRACE_COMPLETE && res->reason[0]) {
+		/* No hop to point at when the source itself is unknown. */
+		if (res->hop_count)
+			out_uint("broken_at", NULL, res->where);
+		else
+			out_null("broken_at", NULL);
+		out_string("error", NULL, res->reason);
+		print_wrapped("", res->reason);
+	} else if (res && res->status == TRACE_PENDING) {
+		out_null("broken_at", NULL);
+		out_string("error", NULL, "the walk did not end");
+		print_wrapped("", "the walk did not end: the SA's records "
+			      "kept leading on");
+	} else {
+		out_null("broken_at", NULL);
+		out_null("error", NULL);
+		if (res && res->status == TRACE_COMPLETE)
+			out_text("  complete: %zu switch%s\n", switches_in(res),
+				 switches_in(res) == 1 ? "" : "es");
+	}
+	out_close_object();
+}
+
+static int collect_dests(int argc, char **argv, struct dest_list *dests)
+{
+	char err[DIAG_MSG_MAX + 64];
+
+	if (dest_list_collect(dests, argc, argv, opts.file, err, sizeof(err)))
+		return cli_usage_error("%s", err);
+	if (dests->count == 0)
+		return cli_usage_error("trace needs at least one destination; "
+				       "'ibahprobe trace -h' shows the forms");
+	return 0;
+}
+
+/* No SA port could be opened: a RoCE port gets its own words (its trace
+ * is not built yet), anything else the SA client's. Exit 3 either way. */
+static int fail_to_open(const struct common_opts *common, const char *why)
+{
+	struct device_list list;
+	const struct device_info *dev;
+	const struct port_info *roce;
+	char err[DIAG_MSG_MAX];
+	int rc;
+
+	if (device_discover(&list, common->device, err, sizeof(err)))
+		return cli_fail(EXIT_ENVIRONMENT, "%s", why);
+	roce = path_roce_port(&list, common->port, &dev);
+	if (roce)
+		rc = cli_fail(EXIT_ENVIRONMENT, "trace on RoCE is not built "
+			      "yet: %s port %u is RoCE, which has no SA "
+			      "records to walk; trace covers InfiniBand "
+			      "switch paths for now", dev->name,
+			      roce->port_num);
+	else
+		rc = cli_fail(EXIT_ENVIRONMENT, "%s", why);
+	device_list_free(&list);
+	return rc;
+}
+
+/* Jobs for the rows: a path's SLID -> DLID; a lid: destination without
+ * a path is walked to its LID anyway, to show where its route ends. */
+static void plan_jobs(const struct dest_list *dests,
+		      const struct path_result *paths,
+		      const struct sa_client *sa, struct trace_job *jobs,
+		      struct trace_row *rows)
+{
+	for (size_t i = 0; i < dests->count; i++) {
+		const struct dest *d = &dests->items[i];
+		const struct path_result *p = &paths[i];
+		struct trace_job *j = &jobs[i];
+
+		rows[i].dest = d;
+		rows[i].path = p;
+		rows[i].job = NULL;
+		j->src_port = sa->port_num;
+		if (p->status == PATH_OK) {
+			j->slid = p->record.slid;
+			j->dlid = p->record.dlid;
+		} else if (p->status == PATH_ERROR && d->kind == DEST_LID) {
+			j->slid = sa->lid;
+			j->dlid = d->lid;
+		} else {
+			continue;
+		}
+		j->active = true;
+		rows[i].job = j;
+	}
+}
+
+static int trace_run(const struct common_opts *common, int argc, char **argv)
+{
+	struct dest_list dests = { 0 };
+	struct path_result *paths = NULL;
+	struct trace_job *jobs = NULL;
+	struct trace_row *rows = NULL;
+	struct path_constraints want = { 0 };
+	struct trace_store store;
+	struct trace_fetch_stats stats;
+	struct path_session session;
+	char err[DIAG_MSG_MAX * 2];
+	size_t broken = 0;
+	bool open = false;
+	int rc;
+
+	trace_store_init(&store);
+	rc = collect_dests(argc, argv, &dests);
+	if (rc)
+		goto out;
+	if (path_session_open(&session, common->device, common->port, err,
+			      sizeof(err)) != SA_CLIENT_OK) {
+		rc = fail_to_open(common, err);
+		goto out;
+	}
+	open = true;
+	paths = calloc(dests.count, sizeof(*paths));
+	jobs = calloc(dests.count, sizeof(*jobs));
+	rows = calloc(dests.count, sizeof(*rows));
+	if (!paths || !jobs || !rows) {
+		rc = cli_fail(EXIT_ENVIRONMENT, "out of memory");
+		goto out;
+	}
+	/* The path as probe and path resolve it: its SLID, DLID and SL. */
+	if (path_resolve_all(&session, &dests, &want, opts.window,
+			     common->timeout_ms, opts.retries, paths, err,
+			     sizeof(err))) {
+		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
+		goto out;
+	}
+	plan_jobs(&dests, paths, &session.sa, jobs, rows);
+	if (ib_trace_fetch_all(&session.sa, jobs, dests.count, &store,
+			       opts.window, common->timeout_ms, opts.retries,
+			       &stats, err, sizeof(err))) {
+		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
+		goto out;
+	}
+	diag_verbose(1, "trace: %zu SA record queries in %u rounds for %zu "
+		  "destinations", stats.queries, stats.rounds, dests.count);
+	out_open_array(NULL);
+	for (size_t i = 0; i < dests.count; i++) {
+		bool fine;
+
+		if (i)
+			out_text("\n");
+		print_row(&rows[i]);
+		row_status(&rows[i], &fine);
+		broken += !fine;
+	}
+	out_close_array();
+	out_text("\n%zu destination%s: %zu complete, %zu broken\n",
+		 dests.count, dests.count == 1 ? "" : "s",
+		 dests.count - broken, broken);
+	rc = broken ? EXIT_PROBLEM : EXIT_FINE;
+out:
+	if (open)
+		path_session_close(&session);
+	trace_store_free(&store);
+	free(rows);
+	free(jobs);
+	free(paths);
+	dest_list_free(&dests);
+	return rc;
+}
+
+/* trace asks the SA only: a GID index picks nothing. */
+static const char *const trace_common_used[] = {
+	"device", "port", "timeout", "json", "pretty", "verbose", "quiet",
+	"help", "version", NULL,
+};
+
+const struct command cmd_trace = {
+	.name = "trace",
+	.args = "DEST...",
+	.summary = "where the path to each destination goes: the InfiniBand "
+		   "switches, from SA records",
+	.options = trace_options,
+	.option = trace_option,
+	.run = trace_run,
+	.common_used = trace_common_used,
+};

@@ -1,0 +1,62 @@
+#!/usr/bin/env bats
+# trace without a subnet: every bad input is refused before the SA is
+# asked (exit 2), and a machine without an InfiniBand port gets exit 3.
+# Traces over a real SA are tested in tests/sim/trace.bats.
+
+load helpers
+
+bad_values() {
+	cat <<'TABLE'
+--window|0|257|x||window
+--retries|21|x|-1||retries
+TABLE
+}
+
+@test "every trace option refuses bad values: exit 2, message, empty stdout" {
+	refuses_bad_values trace lid:1 < <(bad_values)
+}
+
+@test "trace -h lists its options and what it reads" {
+	run -0 "$IBAHPROBE" trace -h
+	[[ $output == *"--window"* && $output == *"--retries"* && $output == *"--file"* ]] ||
+		fail "$output"
+	[[ $output != *"--gid-index"* ]] || fail "trace picks no GID: $output"
+}
+
+@test "no destination: exit 2 with a hint" {
+	run -2 --separate-stderr "$IBAHPROBE" trace
+	[ -z "$output" ]
+	assert_equal "$stderr" "ibahprobe: error: trace needs at least one destination; 'ibahprobe trace -h' shows the forms"
+	run -2 --separate-stderr "$IBAHPROBE" trace -j
+	assert_json_error 2
+}
+
+@test "bad destinations are refused before the SA is asked" {
+	local dest
+	for dest in lid:0 lid:0xc000 49152 guid:xyz "[::1"; do
+		run -2 --separate-stderr "$IBAHPROBE" trace 5 "$dest"
+		[ -z "$output" ] || fail "$dest wrote to stdout"
+		[[ $stderr == "ibahprobe: error: "*"'"* ]] || fail "$dest: $stderr"
+	done
+	run -2 --separate-stderr "$IBAHPROBE" trace --bogus 5
+	[ -z "$output" ]
+	[[ $stderr == "ibahprobe: error: "* ]] || fail "$stderr"
+}
+
+@test "destination file: unreadable, bad line named by number" {
+	run -2 --separate-stderr "$IBAHPROBE" trace -f /nonexistent
+	assert_equal "$stderr" "ibahprobe: error: cannot open destination file '/nonexistent': No such file or directory"
+	printf '1\n# comment\nlid:0\n' >"$BATS_TEST_TMPDIR/dests"
+	run -2 --separate-stderr "$IBAHPROBE" trace -f "$BATS_TEST_TMPDIR/dests"
+	[[ $stderr == *"$BATS_TEST_TMPDIR/dests:3: lid '0'"* ]] || fail "$stderr"
+}
+
+@test "no InfiniBand port: exit 3, clear message, JSON error with -j" {
+	[ -d /sys/class/infiniband_mad ] && ls /sys/class/infiniband_mad | grep -q umad &&
+		skip "this machine has umad ports"
+	run -3 --separate-stderr "$IBAHPROBE" trace lid:1
+	[ -z "$output" ]
+	[[ $stderr == "ibahprobe: error: "*"umad"* ]] || fail "$stderr"
+	run -3 --separate-stderr "$IBAHPROBE" trace -j lid:1 lid:2
+	assert_json_error 3
+}
