@@ -43,7 +43,9 @@ restore_c_route() {
 	local d=$BATS_FILE_TMPDIR
 	start_serve c "$d/serve.c1" 18591
 	timeout 60 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe -c 1 -t 3000 c:18591 >/dev/null
-	probe_a -c 30 -i 100 -t 500 -j c:18591 >"$d/restart.json" 2>"$d/restart.err" &
+	# 6 s of probing: the second responder is up (and its rendezvous
+	# answers the recheck) even when serve starts slowly on a loaded host.
+	probe_a -c 60 -i 100 -t 500 -j c:18591 >"$d/restart.json" 2>"$d/restart.err" &
 	local ppid=$!
 	sleep 1
 	kill "$(cat "$d/serve.c1.pid")"
