@@ -369,6 +369,18 @@ static int render_markup(const struct report *r)
 	return rc;
 }
 
+/* Straight to stdout as it is written: the document of a fabric is
+ * larger than any tree of it should be. Only a failing stdout stops it
+ * half way, and then nothing reads it. */
+static int render_json(const struct common_opts *common,
+		       const struct report *r)
+{
+	if (report_render_json(stdout, r, common->pretty))
+		return cli_fail(EXIT_ENVIRONMENT, "cannot write output: %s",
+				strerror(errno));
+	return 0;
+}
+
 static int report_run(const struct common_opts *common, int argc, char **argv)
 {
 	struct report r;
@@ -389,7 +401,7 @@ static int report_run(const struct common_opts *common, int argc, char **argv)
 		if (opts.svg || opts.html)
 			rc = render_markup(&r);
 		else if (common->json)
-			report_render_json(&r);
+			rc = render_json(common, &r);
 		else
 			report_render_text(&r);
 	}
