@@ -498,6 +498,9 @@ static int read_failed_run(const struct reader *rd, json_object *o,
 	size_t run = SIZE_MAX;
 	int rc;
 
+	if (rd->report->failed_count >= rd->limits->failed_runs)
+		return fail(rd, "more than %zu failed runs in the input: report "
+			    "keeps at most that many", rd->limits->failed_runs);
 	if (record &&
 	    (want(rd, o, "error", json_type_string, false, &error) ||
 	     want(rd, o, "exit_status", json_type_int, false, &status) ||
@@ -907,6 +910,7 @@ static int at_end(struct reader *rd)
 static const struct report_limits default_limits = {
 	.value_bytes = REPORT_VALUE_BYTES_MAX,
 	.results = REPORT_RESULTS_MAX,
+	.failed_runs = REPORT_FAILED_RUNS_MAX,
 };
 
 static int read_input(struct reader *rd)
