@@ -51,13 +51,40 @@ int report_status_parse(const char *name, enum report_status *status)
 	return -1;
 }
 
-/* Unambiguous whatever bytes the texts hold: each one's length first. */
-static void key_part(FILE *f, const char *text)
+/* Unambiguous whatever bytes the texts hold: each one's length first
+ * ("-" for none). Built without stdio: a key is made per record. */
+static size_t key_part(char *out, const char *text)
 {
-	if (text)
-		fprintf(f, "%zu:%s", strlen(text), text);
-	else
-		fputc('-', f);
+	size_t len;
+
+	if (!text) {
+		if (out)
+			*out = '-';
+		return 1;
+	}
+	len = strlen(text);
+	if (!out)
+		return (size_t)snprintf(NULL, 0, "%zu:", len) + len;
+	out += sprintf(out, "%zu:", len);
+	memcpy(out, text, len);
+	return (size_t)snprintf(NULL, 0, "%zu:", len) + len;
+}
+
+/* A key of up to three texts and a tag byte; NULL when out of memory. */
+static char *key_of(char tag, const char *a, const char *b, const char *c)
+{
+	size_t n = 1 + key_part(NULL, a) + key_part(NULL, b) +
+		   key_part(NULL, c);
+	char *key = malloc(n + 1), *p = key;
+
+	if (!key)
+		return NULL;
+	*p++ = tag;
+	p += key_part(p, a);
+	p += key_part(p, b);
+	p += key_part(p, c);
+	*p = '\0';
+	return key;
 }
 
 /* The run index's key: without an id, a run is its input's results of a
@@ -65,21 +92,8 @@ static void key_part(FILE *f, const char *text)
 static char *run_key(const char *run_id, const char *input, const char *host,
 		     const char *device)
 {
-	char *key = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&key, &len);
-
-	if (!f)
-		return NULL;
-	fputc(run_id ? 'i' : 'n', f);
-	key_part(f, run_id ? run_id : input);
-	key_part(f, host);
-	key_part(f, device);
-	if (fclose(f)) {
-		free(key);
-		return NULL;
-	}
-	return key;
+	return key_of(run_id ? 'i' : 'n', run_id ? run_id : input, host,
+		      device);
 }
 
 size_t report_run_get(struct report *r, const char *run_id, const char *input,
@@ -423,20 +437,10 @@ static const char *agreed(const struct strmap *m, const char *key)
 
 static char *port_key(const struct report_record *rec)
 {
-	char *key = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&key, &len);
+	char port[16];
 
-	if (!f)
-		return NULL;
-	key_part(f, rec->host);
-	key_part(f, rec->device);
-	fprintf(f, "%u", rec->port_num);
-	if (fclose(f)) {
-		free(key);
-		return NULL;
-	}
-	return key;
+	snprintf(port, sizeof(port), "%u", rec->port_num);
+	return key_of('p', rec->host, rec->device, port);
 }
 
 static int agreement_build(const struct report *r, struct agreement *ag)
