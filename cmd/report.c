@@ -289,7 +289,7 @@ static int read_inputs(struct report *r, int argc, char **argv)
 	return rc;
 }
 
-static int write_all(int fd, const char *data, size_t len)
+static int write_bytes(int fd, const char *data, size_t len)
 {
 	for (size_t done = 0; done < len;) {
 		ssize_t n = write(fd, data + done, len - done);
@@ -303,13 +303,26 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
+/* All of doc (a temporary file) to fd, a chunk at a time. */
+static int write_all(int fd, FILE *doc)
+{
+	char chunk[65536];
+	size_t n;
+
+	rewind(doc);
+	while ((n = fread(chunk, 1, sizeof(chunk), doc)) > 0)
+		if (write_bytes(fd, chunk, n))
+			return -1;
+	return ferror(doc) ? -1 : 0;
+}
+
 /* A FIFO or a device is written through, as the shell's > would: there
  * is nothing to replace. */
-static int write_through(const char *path, const char *data, size_t len)
+static int write_through(const char *path, FILE *doc)
 {
 	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC), saved;
 
-	if (fd < 0 || write_all(fd, data, len)) {
+	if (fd < 0 || write_all(fd, doc)) {
 		saved = errno;
 		if (fd >= 0)
 			close(fd);
@@ -326,7 +339,7 @@ static int write_through(const char *path, const char *data, size_t len)
  * of FILE sees the old report or the new one, never half of one. An
  * existing file keeps its mode and owner; a symbolic link is never
  * replaced by a file (its target would silently stop being updated). */
-static int write_atomically(const char *path, const char *data, size_t len)
+static int write_atomically(const char *path, FILE *doc)
 {
 	size_t plen = strlen(path);
 	char *tmp;
@@ -346,7 +359,7 @@ static int write_atomically(const char *path, const char *data, size_t len)
 				       "name", path);
 	if (exists && (S_ISFIFO(old.st_mode) || S_ISCHR(old.st_mode) ||
 		       S_ISBLK(old.st_mode) || S_ISSOCK(old.st_mode)))
-		return write_through(path, data, len);
+		return write_through(path, doc);
 	mode = exists ? old.st_mode & 07777 : 0666 & ~mask;
 	tmp = malloc(plen + 8);
 	if (!tmp)
@@ -359,7 +372,7 @@ static int write_atomically(const char *path, const char *data, size_t len)
 		return cli_fail(EXIT_ENVIRONMENT, "cannot write %s: %s", path,
 				strerror(saved));
 	}
-	if (write_all(fd, data, len))
+	if (write_all(fd, doc))
 		goto fail;
 	/* Owner first: chown clears the set-id bits that fchmod sets. A
 	 * file of another owner that we may not give away is written in
@@ -373,7 +386,7 @@ static int write_atomically(const char *path, const char *data, size_t len)
 			  "rewriting it in place", path,
 			  (unsigned)old.st_uid);
 		fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0 || write_all(fd, data, len) || close(fd))
+		if (fd < 0 || write_all(fd, doc) || close(fd))
 			return cli_fail(EXIT_ENVIRONMENT, "cannot write %s: %s",
 					path, strerror(errno));
 		return 0;
@@ -397,30 +410,32 @@ fail:
 			strerror(saved));
 }
 
+/* Rendered to a temporary file, not to memory: the SVG of a thousand
+ * hosts is most of a gigabyte. Then copied to stdout or FILE whole, so
+ * neither gets a part of it when rendering fails. */
 static int render_markup(const struct report *r)
 {
-	char *doc = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&doc, &len);
+	FILE *doc = tmpfile();
 	int rc = 0;
 
-	if (!f)
+	if (!doc)
 		return cli_fail(EXIT_ENVIRONMENT, "cannot buffer output: %s",
 				strerror(errno));
 	if (opts.svg)
-		report_render_svg(f, r, opts.title);
+		report_render_svg(doc, r, opts.title);
 	else
-		report_render_html(f, r, opts.title);
-	if (fclose(f)) {
-		free(doc);
+		report_render_html(doc, r, opts.title);
+	if (fflush(doc) || ferror(doc)) {
+		fclose(doc);
 		return cli_fail(EXIT_ENVIRONMENT, "cannot buffer output: %s",
 				strerror(errno));
 	}
 	if (opts.output)
-		rc = write_atomically(opts.output, doc, len);
-	else
-		out_text("%s", doc);
-	free(doc);
+		rc = write_atomically(opts.output, doc);
+	else if (fflush(stdout) || write_all(STDOUT_FILENO, doc))
+		rc = cli_fail(EXIT_ENVIRONMENT, "cannot write output: %s",
+			      strerror(errno));
+	fclose(doc);
 	return rc;
 }
 
