@@ -42,14 +42,13 @@ static const struct opt_spec report_options[] = {
 	[RP_OPT_LATEST] = { "latest", 0, NULL, "keep only the newest run of "
 			    "each source (by start_time)", COMPLETE_NONE,
 			    NULL },
-	[RP_OPT_BASELINE] = { "baseline", 0, "OLD", "what changed since the "
-			      "results in OLD: lost, recovered, hops, "
-			      "remarking, RTT; exit 1 on a regression",
+	[RP_OPT_BASELINE] = { "baseline", 0, "OLD", "list what changed since "
+			      "the results in OLD; exit 1 on a regression",
 			      COMPLETE_FILE, NULL },
 	[RP_OPT_RTT_REGRESSION] = { "rtt-regression", 0, "PCT", "with "
-				    "--baseline: a median RTT more than PCT% "
-				    "(and 20 us) above OLD's regressed "
-				    "(default 50)", COMPLETE_NONE, NULL },
+				    "--baseline: RTT growth that regresses "
+				    "(default 50%, and 20 us)",
+				    COMPLETE_NONE, NULL },
 	[RP_OPT_END] = OPT_END,
 };
 
