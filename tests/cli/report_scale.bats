@@ -32,13 +32,19 @@ setup() {
 		fail "$(head -c 600 <<<"$output") $stderr"
 }
 
-@test "report -j of 300 hosts x 299 is written as it goes: peak RSS under 300 MB (a json-c tree took 700)" {
+@test "report -j of 300 hosts x 299 is written as it goes: no more memory than the text form (a json-c tree took 9 times more)" {
 	command -v /usr/bin/time >/dev/null || skip "/usr/bin/time missing"
 	"$GEN" 300 >"$BATS_TEST_TMPDIR/mesh.jsonl"
-	run -1 --separate-stderr /usr/bin/time -f "%M" -o "$BATS_TEST_TMPDIR/rss" \
+	# Against the text form of the same binary: a sanitizer build has
+	# peaks of its own, in both.
+	run -1 --separate-stderr /usr/bin/time -f "%M" -o "$BATS_TEST_TMPDIR/text.rss" \
+		"$IBAHPROBE" report "$BATS_TEST_TMPDIR/mesh.jsonl"
+	run -1 --separate-stderr /usr/bin/time -f "%M" -o "$BATS_TEST_TMPDIR/json.rss" \
 		"$IBAHPROBE" report -j "$BATS_TEST_TMPDIR/mesh.jsonl"
 	echo "$output" | jq -e '.summary.pairs == 89700' >/dev/null || fail "$stderr"
-	local kb
-	kb=$(tail -n 1 "$BATS_TEST_TMPDIR/rss")
-	[ "$kb" -lt $((300 * 1024)) ] || fail "peak RSS $kb kB"
+	local text json
+	text=$(tail -n 1 "$BATS_TEST_TMPDIR/text.rss")
+	json=$(tail -n 1 "$BATS_TEST_TMPDIR/json.rss")
+	[ "$json" -lt $((text * 3 / 2 + 20 * 1024)) ] ||
+		fail "peak RSS of -j $json kB, of the text $text kB"
 }
