@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "output.h"
+#include "report_baseline.h"
 #include "report_input.h"
 #include "report_matrix.h"
 #include "report_render.h"
@@ -20,7 +21,7 @@
 
 enum report_option {
 	RP_OPT_SVG, RP_OPT_HTML, RP_OPT_OUTPUT, RP_OPT_TITLE, RP_OPT_EXPECT,
-	RP_OPT_LATEST, RP_OPT_END,
+	RP_OPT_LATEST, RP_OPT_BASELINE, RP_OPT_RTT_REGRESSION, RP_OPT_END,
 };
 
 static const struct opt_spec report_options[] = {
@@ -41,6 +42,13 @@ static const struct opt_spec report_options[] = {
 	[RP_OPT_LATEST] = { "latest", 0, NULL, "keep only the newest run of "
 			    "each source (by start_time)", COMPLETE_NONE,
 			    NULL },
+	[RP_OPT_BASELINE] = { "baseline", 0, "OLD", "list what changed since "
+			      "the results in OLD; exit 1 on a regression",
+			      COMPLETE_FILE, NULL },
+	[RP_OPT_RTT_REGRESSION] = { "rtt-regression", 0, "PCT", "with "
+				    "--baseline: RTT growth that regresses "
+				    "(default 50%, and 20 us)",
+				    COMPLETE_NONE, NULL },
 	[RP_OPT_END] = OPT_END,
 };
 
@@ -49,7 +57,28 @@ static struct {
 	const char *output;
 	const char *title;	/* NULL: the default */
 	const char *expect;	/* NULL: none */
-} opts;
+	const char *baseline;	/* NULL: no --baseline */
+	double rtt_regression_pct;	/* < 0: not given */
+} opts = { .rtt_regression_pct = -1 };
+
+/* A percentage above 0: "50", "12.5"; at most 100000 (a thousandfold). */
+static int parse_pct(const char *arg)
+{
+	char *end, shown[256];
+	double pct;
+
+	errno = 0;
+	pct = strtod(arg, &end);
+	if (!arg[0] || *end || errno || !(pct > 0) || pct > 100000 ||
+	    strspn(arg, "0123456789.") != strlen(arg))
+		return cli_usage_error("--rtt-regression: '%s' is no percentage "
+				       "(a number above 0 and up to 100000, "
+				       "like 50)",
+				       text_escape(arg, strlen(arg), shown,
+						   sizeof(shown)));
+	opts.rtt_regression_pct = pct;
+	return 0;
+}
 
 static int report_option(int index, const char *arg)
 {
@@ -77,6 +106,14 @@ static int report_option(int index, const char *arg)
 	case RP_OPT_LATEST:
 		opts.latest = true;
 		break;
+	case RP_OPT_BASELINE:
+		if (!arg[0])
+			return cli_usage_error("--baseline needs the file of "
+					       "the earlier results");
+		opts.baseline = arg;
+		break;
+	case RP_OPT_RTT_REGRESSION:
+		return parse_pct(arg);
 	}
 	return 0;
 }
@@ -178,6 +215,14 @@ static int check_options(const struct common_opts *common)
 	if (opts.title && !opts.svg && !opts.html)
 		return cli_usage_error("--title names the --svg or --html form; "
 				       "text and JSON have none");
+	if (opts.rtt_regression_pct >= 0 && !opts.baseline)
+		return cli_usage_error("--rtt-regression is a threshold of "
+				       "--baseline");
+	if (opts.baseline && (opts.svg || opts.html || opts.expect))
+		return cli_usage_error("--baseline and --%s exclude each other: "
+				       "--baseline lists what changed",
+				       opts.svg ? "svg" : opts.html ? "html"
+								    : "expect");
 	if (!opts.title)
 		opts.title = "ibahprobe fabric report";
 	return 0;
@@ -197,7 +242,7 @@ static void print_warnings(const struct report *r)
 
 /* An unreadable input is bad input (exit 2), as probe -f and path -f
  * treat theirs: the user named a file that is not there. */
-static int read_inputs(struct report *r, int argc, char **argv)
+static int read_files(struct report *r, int argc, char **argv)
 {
 	char err[DIAG_MSG_MAX * 2];
 	char *stdin_only[] = { "-" };
@@ -229,12 +274,21 @@ static int read_inputs(struct report *r, int argc, char **argv)
 		if (rc)
 			return cli_usage_error("%s", err);
 	}
-	if (report_build(r, err, sizeof(err)))
-		return cli_usage_error("%s", err);
 	return 0;
 }
 
-static int write_all(int fd, const char *data, size_t len)
+/* The inputs merged into one matrix. */
+static int read_inputs(struct report *r, int argc, char **argv)
+{
+	int rc = read_files(r, argc, argv);
+	char err[DIAG_MSG_MAX * 2];
+
+	if (rc == 0 && report_build(r, err, sizeof(err)))
+		return cli_usage_error("%s", err);
+	return rc;
+}
+
+static int write_bytes(int fd, const char *data, size_t len)
 {
 	for (size_t done = 0; done < len;) {
 		ssize_t n = write(fd, data + done, len - done);
@@ -248,13 +302,26 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
+/* All of doc (a temporary file) to fd, a chunk at a time. */
+static int write_all(int fd, FILE *doc)
+{
+	char chunk[65536];
+	size_t n;
+
+	rewind(doc);
+	while ((n = fread(chunk, 1, sizeof(chunk), doc)) > 0)
+		if (write_bytes(fd, chunk, n))
+			return -1;
+	return ferror(doc) ? -1 : 0;
+}
+
 /* A FIFO or a device is written through, as the shell's > would: there
  * is nothing to replace. */
-static int write_through(const char *path, const char *data, size_t len)
+static int write_through(const char *path, FILE *doc)
 {
 	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC), saved;
 
-	if (fd < 0 || write_all(fd, data, len)) {
+	if (fd < 0 || write_all(fd, doc)) {
 		saved = errno;
 		if (fd >= 0)
 			close(fd);
@@ -271,7 +338,7 @@ static int write_through(const char *path, const char *data, size_t len)
  * of FILE sees the old report or the new one, never half of one. An
  * existing file keeps its mode and owner; a symbolic link is never
  * replaced by a file (its target would silently stop being updated). */
-static int write_atomically(const char *path, const char *data, size_t len)
+static int write_atomically(const char *path, FILE *doc)
 {
 	size_t plen = strlen(path);
 	char *tmp;
@@ -291,7 +358,7 @@ static int write_atomically(const char *path, const char *data, size_t len)
 				       "name", path);
 	if (exists && (S_ISFIFO(old.st_mode) || S_ISCHR(old.st_mode) ||
 		       S_ISBLK(old.st_mode) || S_ISSOCK(old.st_mode)))
-		return write_through(path, data, len);
+		return write_through(path, doc);
 	mode = exists ? old.st_mode & 07777 : 0666 & ~mask;
 	tmp = malloc(plen + 8);
 	if (!tmp)
@@ -304,7 +371,7 @@ static int write_atomically(const char *path, const char *data, size_t len)
 		return cli_fail(EXIT_ENVIRONMENT, "cannot write %s: %s", path,
 				strerror(saved));
 	}
-	if (write_all(fd, data, len))
+	if (write_all(fd, doc))
 		goto fail;
 	/* Owner first: chown clears the set-id bits that fchmod sets. A
 	 * file of another owner that we may not give away is written in
@@ -318,7 +385,7 @@ static int write_atomically(const char *path, const char *data, size_t len)
 			  "rewriting it in place", path,
 			  (unsigned)old.st_uid);
 		fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0 || write_all(fd, data, len) || close(fd))
+		if (fd < 0 || write_all(fd, doc) || close(fd))
 			return cli_fail(EXIT_ENVIRONMENT, "cannot write %s: %s",
 					path, strerror(errno));
 		return 0;
@@ -342,30 +409,103 @@ fail:
 			strerror(saved));
 }
 
+/* Rendered to a temporary file, not to memory: the SVG of a thousand
+ * hosts is most of a gigabyte. Then copied to stdout or FILE whole, so
+ * neither gets a part of it when rendering fails. */
 static int render_markup(const struct report *r)
 {
-	char *doc = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&doc, &len);
+	FILE *doc = tmpfile();
 	int rc = 0;
 
-	if (!f)
+	if (!doc)
 		return cli_fail(EXIT_ENVIRONMENT, "cannot buffer output: %s",
 				strerror(errno));
 	if (opts.svg)
-		report_render_svg(f, r, opts.title);
+		report_render_svg(doc, r, opts.title);
 	else
-		report_render_html(f, r, opts.title);
-	if (fclose(f)) {
-		free(doc);
+		report_render_html(doc, r, opts.title);
+	if (fflush(doc) || ferror(doc)) {
+		fclose(doc);
 		return cli_fail(EXIT_ENVIRONMENT, "cannot buffer output: %s",
 				strerror(errno));
 	}
 	if (opts.output)
-		rc = write_atomically(opts.output, doc, len);
-	else
-		out_text("%s", doc);
-	free(doc);
+		rc = write_atomically(opts.output, doc);
+	else if (fflush(stdout) || write_all(STDOUT_FILENO, doc))
+		rc = cli_fail(EXIT_ENVIRONMENT, "cannot write output: %s",
+			      strerror(errno));
+	fclose(doc);
+	return rc;
+}
+
+/* Straight to stdout as it is written: the document of a fabric is
+ * larger than any tree of it should be. Only a failing stdout stops it
+ * half way, and then nothing reads it. */
+static int render_json(const struct common_opts *common,
+		       const struct report *r)
+{
+	if (report_render_json(stdout, r, common->pretty))
+		return cli_fail(EXIT_ENVIRONMENT, "cannot write output: %s",
+				strerror(errno));
+	return 0;
+}
+
+/* --baseline: the earlier results and the current ones, each merged as
+ * report merges them, then compared pair by pair. Exit 1 on a
+ * regression only: a pair lost in both runs is no news. */
+static int report_baseline(const struct common_opts *common, int argc,
+			   char **argv)
+{
+	struct report old, cur;
+	struct report_diff diff = { 0 };
+	char *old_argv[] = { (char *)opts.baseline };
+	char *stdin_only[] = { "-" };
+	double pct = opts.rtt_regression_pct >= 0 ? opts.rtt_regression_pct
+						  : REPORT_RTT_REGRESSION_PCT;
+	int rc;
+
+	report_init(&old);
+	report_init(&cur);
+	old.latest = cur.latest = opts.latest;
+	if (argc == 0) {
+		argc = 1;
+		argv = stdin_only;
+	}
+	if (strcmp(opts.baseline, "-") == 0) {
+		for (int i = 0; i < argc; i++)
+			if (strcmp(argv[i], "-") == 0) {
+				rc = cli_usage_error("--baseline - and the "
+						     "current results cannot "
+						     "both be stdin");
+				goto out;
+			}
+	}
+	rc = read_inputs(&old, 1, old_argv);
+	if (rc == 0)
+		rc = read_inputs(&cur, argc, argv);
+	if (rc == 0 && report_diff_build(&old, &cur, pct, REPORT_RTT_FLOOR_US,
+					 &diff))
+		rc = cli_fail(EXIT_ENVIRONMENT, "out of memory comparing "
+			      "%zu pairs with %zu", cur.pairs, old.pairs);
+	if (rc)
+		goto out;
+	print_warnings(&old);
+	print_warnings(&cur);
+	if (common->json) {
+		if (report_diff_render_json(stdout, &diff, opts.baseline,
+					    (const char *const *)argv,
+					    (size_t)argc, common->pretty))
+			rc = cli_fail(EXIT_ENVIRONMENT, "cannot write output: "
+				      "%s", strerror(errno));
+	} else {
+		report_diff_render_text(&diff);
+	}
+	if (rc == 0)
+		rc = diff.regressions ? EXIT_PROBLEM : EXIT_FINE;
+out:
+	report_diff_free(&diff);
+	report_free(&old);
+	report_free(&cur);
 	return rc;
 }
 
@@ -377,6 +517,8 @@ static int report_run(const struct common_opts *common, int argc, char **argv)
 	rc = check_options(common);
 	if (rc)
 		return rc;
+	if (opts.baseline)
+		return report_baseline(common, argc, argv);
 	report_init(&r);
 	r.latest = opts.latest;
 	if (opts.expect)
@@ -389,7 +531,7 @@ static int report_run(const struct common_opts *common, int argc, char **argv)
 		if (opts.svg || opts.html)
 			rc = render_markup(&r);
 		else if (common->json)
-			report_render_json(&r);
+			rc = render_json(common, &r);
 		else
 			report_render_text(&r);
 	}

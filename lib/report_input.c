@@ -144,7 +144,12 @@ static json_object *member(json_object *o, const char *path, bool *present)
 	while (o && json_object_is_type(o, json_type_object)) {
 		size_t n = strcspn(path, ".");
 
-		snprintf(step, sizeof(step), "%.*s", (int)n, path);
+		/* Our own paths: a step is a short key. No printf here, as
+		 * this runs a few dozen times per result. */
+		if (n >= sizeof(step))
+			return NULL;
+		memcpy(step, path, n);
+		step[n] = '\0';
 		if (!json_object_object_get_ex(o, step, &o))
 			return NULL;
 		if (!path[n]) {
@@ -498,6 +503,9 @@ static int read_failed_run(const struct reader *rd, json_object *o,
 	size_t run = SIZE_MAX;
 	int rc;
 
+	if (rd->report->failed_count >= rd->limits->failed_runs)
+		return fail(rd, "more than %zu failed runs in the input: report "
+			    "keeps at most that many", rd->limits->failed_runs);
 	if (record &&
 	    (want(rd, o, "error", json_type_string, false, &error) ||
 	     want(rd, o, "exit_status", json_type_int, false, &status) ||
@@ -753,6 +761,35 @@ static void pass(struct reader *rd)
 		rd->head_cut = true;
 }
 
+/* pass() over n bytes at once: a value's bytes, where most of the time
+ * of reading goes. */
+static void pass_many(struct reader *rd, size_t n)
+{
+	const char *start = rd->data + rd->pos, *end = start + n;
+	const char *nl = memrchr(start, '\n', n), *rest = start;
+	size_t keep;
+
+	rd->pos += n;
+	if (nl) {
+		for (const char *q = memchr(start, '\n', n); q && q <= nl;
+		     q = memchr(q + 1, '\n', (size_t)(nl - q)))
+			rd->line++;
+		rd->col = 1;
+		rd->head_len = 0;
+		rd->head_cut = false;
+		rd->line_blank = 0;
+		rest = nl + 1;
+	}
+	rd->col += (unsigned long long)(end - rest);
+	keep = sizeof(rd->head) - rd->head_len;
+	if ((size_t)(end - rest) > keep)
+		rd->head_cut = true;
+	else
+		keep = (size_t)(end - rest);
+	memcpy(rd->head + rd->head_len, rest, keep);
+	rd->head_len += keep;
+}
+
 /* "not JSON" quoting the line where json-c gave up: the rest of its start
  * is read first (the reader stops here anyway). */
 static int fail_not_json(struct reader *rd, enum json_tokener_error jerr)
@@ -809,11 +846,19 @@ static int feed(struct reader *rd)
 	enum json_tokener_error jerr;
 	json_object *o;
 
-	/* A dry run of the lexer finds how far json-c may go. */
+	unsigned long long line = rd->line, col = rd->col;
+
+	/* A dry run of the lexer finds how far json-c may go; it keeps
+	 * count of lines so that its state can stand for the real one. */
 	while (limit < avail && p[limit] &&
-	       (problem = lex(&ahead, (unsigned char)p[limit], 0, 0)) <=
-		       LEX_OK)
+	       (problem = lex(&ahead, (unsigned char)p[limit], line, col)) <=
+		       LEX_OK) {
+		if (p[limit] == '\n')
+			line++, col = 1;
+		else
+			col++;
 		limit++;
+	}
 	if (problem == LEX_END)
 		limit++;
 	o = limit ? json_tokener_parse_ex(rd->tok, p, (int)limit) : NULL;
@@ -824,10 +869,16 @@ static int feed(struct reader *rd)
 			pass(rd);
 		return fail_not_json(rd, jerr);
 	}
-	for (size_t i = 0; i < used; i++) {
-		lex(&rd->lex, (unsigned char)rd->data[rd->pos], rd->line,
-		    rd->col);
-		pass(rd);
+	if (used == limit && problem <= LEX_END) {
+		/* json-c took all the dry run passed: its state is ours. */
+		rd->lex = ahead;
+		pass_many(rd, used);
+	} else {
+		for (size_t i = 0; i < used; i++) {
+			lex(&rd->lex, (unsigned char)rd->data[rd->pos],
+			    rd->line, rd->col);
+			pass(rd);
+		}
 	}
 	rd->value_bytes += used;
 	if (jerr == json_tokener_success)
@@ -907,6 +958,7 @@ static int at_end(struct reader *rd)
 static const struct report_limits default_limits = {
 	.value_bytes = REPORT_VALUE_BYTES_MAX,
 	.results = REPORT_RESULTS_MAX,
+	.failed_runs = REPORT_FAILED_RUNS_MAX,
 };
 
 static int read_input(struct reader *rd)

@@ -18,12 +18,17 @@ struct report_limits {
 	 * the array of probe -j), and of a line that holds no value. */
 	size_t value_bytes;
 	/* Results and failed runs in all inputs together: each is kept in
-	 * memory until the matrix is built. */
+	 * memory (a few hundred bytes) until the matrix is built. */
 	size_t results;
+	/* Failed runs among them: a fabric has one per host at most, and
+	 * a stream of nothing else is no fabric. */
+	size_t failed_runs;
 };
 
 #define REPORT_VALUE_BYTES_MAX ((size_t)1 << 20)
-#define REPORT_RESULTS_MAX ((size_t)1000000)
+/* A full mesh of 4,096 hosts, one parameter set. */
+#define REPORT_RESULTS_MAX ((size_t)4096 * 4096)
+#define REPORT_FAILED_RUNS_MAX ((size_t)1000000)
 
 /* Adds every result of f (named label in messages) to r, reading it to
  * its end. limits NULL: the ones above. 0, or -1 with "LABEL:LINE: what

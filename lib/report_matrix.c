@@ -12,6 +12,7 @@
 #include "dest.h"
 #include "gid.h"
 #include "report_matrix.h"
+#include "strmap.h"
 #include "text_escape.h"
 
 /* The tokens of probe's "status" since schema v1 (and of report -j). */
@@ -50,24 +51,65 @@ int report_status_parse(const char *name, enum report_status *status)
 	return -1;
 }
 
-static bool same(const char *a, const char *b)
+/* Unambiguous whatever bytes the texts hold: each one's length first
+ * ("-" for none). Built without stdio: a key is made per record. */
+static size_t key_part(char *out, const char *text)
 {
-	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+	size_t len;
+
+	if (!text) {
+		if (out)
+			*out = '-';
+		return 1;
+	}
+	len = strlen(text);
+	if (!out)
+		return (size_t)snprintf(NULL, 0, "%zu:", len) + len;
+	out += sprintf(out, "%zu:", len);
+	memcpy(out, text, len);
+	return (size_t)snprintf(NULL, 0, "%zu:", len) + len;
+}
+
+/* A key of up to three texts and a tag byte; NULL when out of memory. */
+static char *key_of(char tag, const char *a, const char *b, const char *c)
+{
+	size_t n = 1 + key_part(NULL, a) + key_part(NULL, b) +
+		   key_part(NULL, c);
+	char *key = malloc(n + 1), *p = key;
+
+	if (!key)
+		return NULL;
+	*p++ = tag;
+	p += key_part(p, a);
+	p += key_part(p, b);
+	p += key_part(p, c);
+	*p = '\0';
+	return key;
+}
+
+/* The run index's key: without an id, a run is its input's results of a
+ * source. */
+static char *run_key(const char *run_id, const char *input, const char *host,
+		     const char *device)
+{
+	return key_of(run_id ? 'i' : 'n', run_id ? run_id : input, host,
+		      device);
 }
 
 size_t report_run_get(struct report *r, const char *run_id, const char *input,
 		      const char *host, const char *device)
 {
 	struct report_run *run;
+	char *key = run_key(run_id, input, host, device);
+	void **slot = key ? strmap_slot(&r->run_index, key) : NULL;
 
-	for (size_t i = 0; i < r->run_count; i++) {
-		run = &r->runs[i];
-		/* Without an id, a run is its input's results of a source. */
-		if (same(run->run_id, run_id) && same(run->host, host) &&
-		    same(run->device, device) &&
-		    (run_id || same(run->input, input)))
-			return i;
-	}
+	free(key);
+	if (!slot)
+		return SIZE_MAX;
+	/* The index holds position + 1: a hash look-up per record, where a
+	 * scan of every run made a fabric's records quadratic. */
+	if (*slot)
+		return (size_t)(uintptr_t)*slot - 1;
 	if (r->run_count == r->run_capacity) {
 		size_t cap = r->run_capacity ? r->run_capacity * 2 : 16;
 		struct report_run *grown = realloc(r->runs, cap * sizeof(*grown));
@@ -93,6 +135,7 @@ size_t report_run_get(struct report *r, const char *run_id, const char *input,
 		free(run->device);
 		return SIZE_MAX;
 	}
+	*slot = (void *)(uintptr_t)(r->run_count + 1);
 	return r->run_count++;
 }
 
@@ -218,15 +261,91 @@ void report_record_free(struct report_record *rec)
 	free(rec);
 }
 
+/* A record's strings and the texts of its cell, shared: a thousand hosts
+ * probing each other repeat the same few hundred names, addresses and
+ * verdicts a million times, which copies of their own would hold in
+ * memory a million times. *s becomes the report's copy. */
+static int intern(struct report *r, char **s)
+{
+	const char *k;
+
+	if (!*s)
+		return 0;
+	k = strmap_key(&r->texts, *s);
+	if (!k)
+		return -1;
+	free(*s);
+	*s = (char *)k;
+	return 0;
+}
+
+/* No room to spare in a record's lists: a million of them. */
+static void shrink(struct strvec *v)
+{
+	char **items;
+
+	if (v->count == v->capacity)
+		return;
+	if (!v->count) {
+		free(v->items);
+		v->items = NULL;
+		v->capacity = 0;
+		return;
+	}
+	items = realloc(v->items, v->count * sizeof(*items));
+	if (items) {
+		v->items = items;
+		v->capacity = v->count;
+	}
+}
+
+/* A record the report holds: its strings are the report's. */
+static void record_release(struct report_record *rec)
+{
+	free(rec->verdicts.items);
+	free(rec->findings.items);
+	free(rec);
+}
+
 int report_add(struct report *r, struct report_record *rec)
 {
+	char **own[] = { &rec->host, &rec->device, &rec->sgid,
+			 &rec->dest_text, &rec->dgid, &rec->error };
+	size_t n = sizeof(own) / sizeof(*own), done = 0;
+	size_t all = n + rec->verdicts.count + rec->findings.count;
+
+	shrink(&rec->verdicts);
+	shrink(&rec->findings);
+	for (; done < all; done++) {
+		size_t k = done - n;
+		char **s = done < n ? own[done]
+			 : k < rec->verdicts.count
+				 ? &rec->verdicts.items[k]
+				 : &rec->findings.items[k - rec->verdicts.count];
+
+		if (intern(r, s))
+			break;
+	}
+	if (done < all) {
+		/* The strings not yet the report's are still the record's. */
+		for (size_t i = done; i < all; i++) {
+			size_t k = i - n;
+
+			free(i < n ? *own[i]
+			     : k < rec->verdicts.count
+				     ? rec->verdicts.items[k]
+				     : rec->findings.items[k - rec->verdicts.count]);
+		}
+		record_release(rec);
+		return -1;
+	}
 	if (r->record_count == r->record_capacity) {
 		size_t cap = r->record_capacity ? r->record_capacity * 2 : 64;
 		struct report_record **items =
 			realloc(r->records, cap * sizeof(*items));
 
 		if (!items) {
-			report_record_free(rec);
+			record_release(rec);
 			return -1;
 		}
 		r->records = items;
@@ -283,62 +402,89 @@ static char *format(const char *fmt, ...)
 	return n < 0 ? NULL : s;
 }
 
-/* The one address that the records a pick function chooses agree on;
- * NULL when it chooses none, or when they disagree. */
-static const char *agreed(const struct report *r,
-			  const char *(*pick)(const struct report_record *o,
-					      const void *ctx),
-			  const void *ctx)
-{
-	const char *found = NULL, *v;
+/* What the records agree on, found in one pass over them: the source
+ * GID of each prober port and of each host (from results with an AH), and
+ * the DGID of each destination text. A record without its own address
+ * looks it up here; the scan of every record per record that this
+ * replaces made IB results without a GRH, and error records, quadratic. */
+struct agreement {
+	struct strmap port_sgid, host_sgid, text_dgid;
+};
 
+/* Two records that disagree leave this in the slot: no address. */
+static const char disagree[] = "";
+
+static int agree(struct strmap *m, const char *key, const char *value)
+{
+	void **slot = strmap_slot(m, key);
+
+	if (!slot)
+		return -1;
+	if (!*slot)
+		*slot = (void *)value;
+	else if (*slot != disagree && strcmp(*slot, value) != 0)
+		*slot = (void *)disagree;
+	return 0;
+}
+
+/* The value all records of key agree on; NULL when none or they differ. */
+static const char *agreed(const struct strmap *m, const char *key)
+{
+	const char *v = strmap_get(m, key);
+
+	return v == disagree ? NULL : v;
+}
+
+static char *port_key(const struct report_record *rec)
+{
+	char port[16];
+
+	snprintf(port, sizeof(port), "%u", rec->port_num);
+	return key_of('p', rec->host, rec->device, port);
+}
+
+static int agreement_build(const struct report *r, struct agreement *ag)
+{
 	for (size_t i = 0; i < r->record_count; i++) {
-		v = pick(r->records[i], ctx);
-		if (!v)
-			continue;
-		if (found && strcmp(found, v) != 0)
-			return NULL;
-		found = v;
+		const struct report_record *o = r->records[i];
+
+		if (o->has_ah && o->sgid) {
+			char *key = port_key(o);
+			int rc = key ? agree(&ag->port_sgid, key, o->sgid) : -1;
+
+			free(key);
+			if (rc || agree(&ag->host_sgid, o->host, o->sgid))
+				return -1;
+		}
+		if (o->dgid && agree(&ag->text_dgid, o->dest_text, o->dgid))
+			return -1;
 	}
-	return found;
+	return 0;
 }
 
-/* The source GID of a result with an AH from the same prober port. */
-static const char *sgid_of_port(const struct report_record *o,
-				const void *ctx)
+static void agreement_free(struct agreement *ag)
 {
-	const struct report_record *rec = ctx;
-
-	return o->has_ah && o->sgid && o->port_num == rec->port_num &&
-			       strcmp(o->host, rec->host) == 0 &&
-			       strcmp(o->device, rec->device) == 0
-		       ? o->sgid
-		       : NULL;
-}
-
-/* The source GID of a result with an AH from the host. */
-static const char *sgid_of_host(const struct report_record *o,
-				const void *host)
-{
-	return o->has_ah && o->sgid && strcmp(o->host, host) == 0 ? o->sgid
-								   : NULL;
-}
-
-/* The DGID of a result for the same destination text. */
-static const char *dgid_of_text(const struct report_record *o,
-				const void *text)
-{
-	return o->dgid && strcmp(o->dest_text, text) == 0 ? o->dgid : NULL;
+	strmap_free(&ag->port_sgid);
+	strmap_free(&ag->host_sgid);
+	strmap_free(&ag->text_dgid);
 }
 
 /* A source is its GID; without one, its host and device. A result that
  * failed before it had an AH names the port's first GID (link-local on
  * RoCE): it joins the row of its port's other results instead. */
-static char *source_key(const struct report *r,
+static char *source_key(const struct agreement *ag,
 			const struct report_record *rec, char *addr, size_t len)
 {
-	const char *sgid = rec->has_ah ? NULL : agreed(r, sgid_of_port, rec);
+	const char *sgid = NULL;
 
+	if (!rec->has_ah) {
+		char *key = port_key(rec);
+
+		if (!key)
+			return NULL;
+		sgid = agreed(&ag->port_sgid, key);
+		free(key);
+	}
 	if (!sgid)
 		sgid = rec->sgid;
 	if (sgid && report_addr_normalize(sgid, addr, len) == 0)
@@ -351,11 +497,11 @@ static char *source_key(const struct report *r,
  * learnt from another set, else the text itself when it is an address,
  * else the address of the source of that host name (a responder that
  * answered nobody still lines up with its row when it probed). */
-static char *dest_key(const struct report *r, const struct report_record *rec,
-		      char *addr, size_t len)
+static char *dest_key(const struct agreement *ag,
+		      const struct report_record *rec, char *addr, size_t len)
 {
 	const char *dgid = rec->dgid ? rec->dgid
-				     : agreed(r, dgid_of_text, rec->dest_text);
+				     : agreed(&ag->text_dgid, rec->dest_text);
 	struct dest d;
 	char err[256];
 	bool have = false;
@@ -367,7 +513,7 @@ static char *dest_key(const struct report *r, const struct report_record *rec,
 			gid_format_address(&d.gid, addr, len);
 			have = true;
 		} else if (d.kind == DEST_HOST &&
-			   (dgid = agreed(r, sgid_of_host, d.name)) &&
+			   (dgid = agreed(&ag->host_sgid, d.name)) &&
 			   report_addr_normalize(dgid, addr, len) == 0) {
 			have = true;
 		}
@@ -383,13 +529,18 @@ static struct report_node *node_get(struct report *r, char *key,
 				    const char *addr)
 {
 	size_t *capacity = &r->node_capacity;
+	void **slot = strmap_slot(&r->node_index, key);
 	struct report_node *n;
 
-	for (size_t i = 0; i < r->node_count; i++)
-		if (strcmp(r->nodes[i].key, key) == 0) {
-			free(key);
-			return &r->nodes[i];
-		}
+	if (!slot) {
+		free(key);
+		return NULL;
+	}
+	/* Position + 1, as report_run_get's index. */
+	if (*slot) {
+		free(key);
+		return &r->nodes[(size_t)(uintptr_t)*slot - 1];
+	}
 	if (r->node_count == *capacity) {
 		size_t cap = *capacity ? *capacity * 2 : 16;
 		struct report_node *nodes =
@@ -413,6 +564,7 @@ static struct report_node *node_get(struct report *r, char *key,
 		free(key);
 		return NULL;
 	}
+	*slot = (void *)(uintptr_t)r->node_count;
 	return n;
 }
 
@@ -649,8 +801,32 @@ static int set_order(const void *pa, const void *pb)
 	return cmp_param((long)a->run, (long)b->run);
 }
 
+/* A text of a cell, the report's copy, once. */
+static int cell_text_add(struct strmap *texts, struct strvec *v,
+			 const char *text)
+{
+	const char *k = strmap_key(texts, text);
+
+	if (!k)
+		return -1;
+	for (size_t i = 0; i < v->count; i++)
+		if (v->items[i] == k)
+			return 0;
+	if (v->count == v->capacity) {
+		size_t cap = v->capacity ? v->capacity * 2 : 1;
+		char **items = realloc(v->items, cap * sizeof(*items));
+
+		if (!items)
+			return -1;
+		v->items = items;
+		v->capacity = cap;
+	}
+	v->items[v->count++] = (char *)k;
+	return 0;
+}
+
 /* The parameters that vary among a pair's sets, as a label per set. */
-static int label_sets(struct report_cell *c)
+static int label_sets(struct strmap *texts, struct report_cell *c)
 {
 	bool hl = false, tc = false, fl = false, sl = false;
 	const struct report_params *p0 = &c->set_records[0]->params;
@@ -700,7 +876,7 @@ static int label_sets(struct report_cell *c)
 		/* The same parameters twice: two runs, or a repeated set. */
 		if (!label[0] && c->sets > 1)
 			snprintf(label, sizeof(label), "set %zu", k + 1);
-		c->set_labels[k] = strdup(label);
+		c->set_labels[k] = (char *)strmap_key(texts, label);
 		if (!c->set_labels[k])
 			return -1;
 	}
@@ -709,7 +885,7 @@ static int label_sets(struct report_cell *c)
 
 /* How each set fared, when they did not all fare alike:
  * "tclass 0x28: 0 of 10 answered; tclass 0: 10 of 10". */
-static int add_set_outcomes(struct report_cell *c)
+static int add_set_outcomes(struct strmap *texts, struct report_cell *c)
 {
 	const struct report_record *first = c->set_records[0];
 	bool differ = false;
@@ -742,13 +918,14 @@ static int add_set_outcomes(struct report_cell *c)
 	}
 	if (fclose(f))
 		return -1;
-	rc = strvec_add_unique(&c->findings, text);
+	rc = cell_text_add(texts, &c->findings, text);
 	free(text);
 	return rc;
 }
 
 /* A finding (or error) of some of the sets names them. */
-static int add_labelled(struct report_cell *c, struct strvec *to,
+static int add_labelled(struct strmap *texts, struct report_cell *c,
+			struct strvec *to,
 			const char *text,
 			bool (*has)(const struct report_record *rec,
 				    const char *text))
@@ -761,7 +938,7 @@ static int add_labelled(struct report_cell *c, struct strvec *to,
 	for (size_t k = 0; k < c->sets; k++)
 		with += has(c->set_records[k], text);
 	if (with == c->sets)
-		return strvec_add_unique(to, text);
+		return cell_text_add(texts, to, text);
 	f = open_memstream(&labelled, &len);
 	if (!f)
 		return -1;
@@ -780,7 +957,7 @@ static int add_labelled(struct report_cell *c, struct strvec *to,
 	fprintf(f, ": %s", text);
 	if (fclose(f))
 		return -1;
-	rc = strvec_add_unique(to, labelled);
+	rc = cell_text_add(texts, to, labelled);
 	free(labelled);
 	return rc;
 }
@@ -798,7 +975,7 @@ static bool has_error(const struct report_record *rec, const char *text)
 	return rec->error && strcmp(rec->error, text) == 0;
 }
 
-static int cell_finish(struct report_cell *c)
+static int cell_finish(struct strmap *texts, struct report_cell *c)
 {
 	size_t n = c->median_count;
 	bool all_reachable = true;
@@ -817,21 +994,25 @@ static int cell_finish(struct report_cell *c)
 	 * works in part (10 of 20 is no "unreachable"). */
 	if (c->received && (c->received < c->sent || !all_reachable))
 		c->status = REPORT_PARTIAL;
-	if (label_sets(c))
+	/* Only the median of them is kept. */
+	free(c->medians);
+	c->medians = NULL;
+	c->median_count = 0;
+	if (label_sets(texts, c))
 		return -1;
 	if (c->sets > 1)
-		rc |= add_set_outcomes(c);
+		rc |= add_set_outcomes(texts, c);
 	for (size_t k = 0; k < c->sets; k++) {
 		const struct report_record *rec = c->set_records[k];
 
 		for (size_t i = 0; i < rec->verdicts.count; i++)
-			rc |= strvec_add_unique(&c->verdicts,
-						rec->verdicts.items[i]);
+			rc |= cell_text_add(texts, &c->verdicts,
+					    rec->verdicts.items[i]);
 		for (size_t i = 0; i < rec->findings.count; i++)
-			rc |= add_labelled(c, &c->findings,
+			rc |= add_labelled(texts, c, &c->findings,
 					   rec->findings.items[i], has_finding);
 		if (rec->error)
-			rc |= add_labelled(c, &c->errors, rec->error,
+			rc |= add_labelled(texts, c, &c->errors, rec->error,
 					   has_error);
 	}
 	return rc ? -1 : 0;
@@ -857,7 +1038,7 @@ static int build_cells(struct report *r, const size_t *src, const size_t *dst)
 
 		if (!c->probed)
 			continue;
-		if (cell_finish(c))
+		if (cell_finish(&r->texts, c))
 			return -1;
 		r->pairs++;
 		r->status_count[c->status]++;
@@ -879,32 +1060,41 @@ static int build_cells(struct report *r, const size_t *src, const size_t *dst)
 /* Every record's source and destination node; names from the records. */
 static int build_nodes(struct report *r, size_t *src, size_t *dst)
 {
+	struct agreement ag = { 0 };
 	char addr[64];
+	int rc = agreement_build(r, &ag);
 
-	for (size_t i = 0; i < r->record_count; i++) {
+	for (size_t i = 0; i < r->record_count && rc == 0; i++) {
 		const struct report_record *rec = r->records[i];
 		struct report_node *n;
-		char *key = source_key(r, rec, addr, sizeof(addr));
+		char *key = source_key(&ag, rec, addr, sizeof(addr));
 
 		n = key ? node_get(r, key, addr) : NULL;
-		if (!n)
-			return -1;
+		if (!n) {
+			rc = -1;
+			break;
+		}
 		if (!n->host) {
 			n->host = strdup(rec->host);
 			n->device = strdup(rec->device);
-			if (!n->host || !n->device)
-				return -1;
+			if (!n->host || !n->device) {
+				rc = -1;
+				break;
+			}
 		}
 		n->has_results = true;
 		src[i] = (size_t)(n - r->nodes);
-		key = dest_key(r, rec, addr, sizeof(addr));
+		key = dest_key(&ag, rec, addr, sizeof(addr));
 		n = key ? node_get(r, key, addr) : NULL;
 		if (!n || keep_lowest(&n->dest_name, rec->dest_text) ||
-		    strvec_add_unique(&n->dest_texts, rec->dest_text))
-			return -1;
+		    strvec_add_unique(&n->dest_texts, rec->dest_text)) {
+			rc = -1;
+			break;
+		}
 		dst[i] = (size_t)(n - r->nodes);
 	}
-	return 0;
+	agreement_free(&ag);
+	return rc;
 }
 
 /* Do runs a and b come from one source: one host, and one device or an
@@ -935,7 +1125,7 @@ static void drop_older_runs(struct report *r)
 				r->runs[i].dropped = true;
 	for (size_t i = 0; i < r->record_count; i++) {
 		if (r->runs[r->records[i]->run].dropped)
-			report_record_free(r->records[i]);
+			record_release(r->records[i]);
 		else
 			r->records[kept++] = r->records[i];
 	}
@@ -1311,13 +1501,12 @@ static void cell_free(struct report_cell *c)
 	free(c->hops);
 	free(c->remarks);
 	free(c->medians);
-	for (size_t k = 0; c->set_labels && k < c->sets; k++)
-		free(c->set_labels[k]);
+	/* Their texts are the report's. */
 	free(c->set_labels);
 	free(c->set_records);
-	strvec_free(&c->verdicts);
-	strvec_free(&c->findings);
-	strvec_free(&c->errors);
+	free(c->verdicts.items);
+	free(c->findings.items);
+	free(c->errors.items);
 }
 
 void report_free(struct report *r)
@@ -1326,7 +1515,7 @@ void report_free(struct report *r)
 		cell_free(&r->cells[i]);
 	free(r->cells);
 	for (size_t i = 0; i < r->record_count; i++)
-		report_record_free(r->records[i]);
+		record_release(r->records[i]);
 	free(r->records);
 	for (size_t i = 0; i < r->node_count; i++) {
 		struct report_node *n = &r->nodes[i];
@@ -1357,6 +1546,8 @@ void report_free(struct report *r)
 		free(r->runs[i].params_text);
 	}
 	free(r->runs);
+	strmap_free(&r->run_index);
+	strmap_free(&r->node_index);
 	for (size_t i = 0; i < r->never_probed_count; i++) {
 		free(r->never_probed[i].source);
 		free(r->never_probed[i].destination);
@@ -1366,5 +1557,6 @@ void report_free(struct report *r)
 	strvec_free(&r->silent_hosts);
 	strvec_free(&r->warnings);
 	strvec_free(&r->notes);
+	strmap_free(&r->texts);
 	report_init(r);
 }

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "strmap.h"
+
 /* Worst last: a cell takes the worst status of its parameter sets. */
 enum report_status {
 	REPORT_REACHABLE,
@@ -144,12 +146,14 @@ struct report {
 	bool latest;
 	struct report_run *runs;
 	size_t run_count, run_capacity;
+	struct strmap run_index;	/* run key -> index + 1 */
 	struct report_failed_run *failed;
 	size_t failed_count, failed_capacity;
 	struct report_record **records;
 	size_t record_count, record_capacity;
 	struct report_node *nodes;
 	size_t node_count;
+	struct strmap node_index;	/* node key -> index + 1 */
 	struct report_node **rows, **cols;
 	size_t row_count, col_count;
 	struct report_cell *cells;	/* row_count x col_count, row-major */
@@ -165,6 +169,9 @@ struct report {
 	size_t never_probed_count;
 	/* Two runs of one source mixed, without --latest; interrupted runs. */
 	struct strvec warnings, notes;
+	/* The strings of records and cells, each text once (see
+	 * report_add). */
+	struct strmap texts;
 };
 
 /* The token scripts read: "reachable", "partial_loss", "unreachable",

@@ -4,6 +4,7 @@
 #ifndef IBAHPROBE_REPORT_RENDER_H
 #define IBAHPROBE_REPORT_RENDER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -38,10 +39,12 @@ void report_runs_text(const struct report *r, char *when, size_t when_len,
 /* The "schema" of report -j. */
 #define REPORT_SCHEMA "ibahprobe.report.v1"
 
-/* Through lib/output.h: text matrix, legend and findings, or the JSON
- * document (-j), whichever out_init chose. */
+/* Through lib/output.h: text matrix, legend and findings. */
 void report_render_text(const struct report *r);
-void report_render_json(const struct report *r);
+/* The JSON document (-j), written to f as it goes (json_writer.h): a
+ * fabric's million cells never held as a tree. 0, or -1 when f failed
+ * (errno). */
+int report_render_json(FILE *f, const struct report *r, bool pretty);
 
 /* Standalone SVG (with XML declaration) and an HTML page with the SVG and
  * a findings table inline: no external resource, no script. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_writer.h"
 #include "output.h"
 #include "report_render.h"
 #include "text_escape.h"
@@ -367,91 +368,93 @@ void report_render_text(const struct report *r)
 	print_notes(r);
 }
 
-static void json_strings(const char *key, const struct strvec *v)
+static void json_strings(struct json_writer *w, const char *key,
+			 const struct strvec *v)
 {
-	out_open_array(key);
+	jw_open_array(w, key);
 	for (size_t i = 0; i < v->count; i++)
-		out_element_string(NULL, v->items[i]);
-	out_close_array();
+		jw_string(w, NULL, v->items[i]);
+	jw_close_array(w);
 }
 
-static void json_param(const char *key, long value)
+static void json_param(struct json_writer *w, const char *key, long value)
 {
 	if (value < 0)
-		out_null(key, NULL);
+		jw_null(w, key);
 	else
-		out_int(key, NULL, value);
+		jw_int(w, key, value);
 }
 
 /* Each set of the pair, the worst first, with what tells it apart. */
-static void json_sets(const struct report_cell *c)
+static void json_sets(struct json_writer *w, const struct report_cell *c)
 {
-	out_open_array("set_results");
+	jw_open_array(w, "set_results");
 	for (size_t k = 0; k < c->sets; k++) {
 		const struct report_record *rec = c->set_records[k];
 
-		out_open_object(NULL);
-		out_string("label", NULL, c->set_labels[k]);
-		out_open_object("params");
-		json_param("hop_limit", rec->params.hop_limit);
-		json_param("traffic_class", rec->params.traffic_class);
-		json_param("flow_label", rec->params.flow_label);
-		json_param("sl", rec->params.sl);
-		out_close_object();
-		out_string("status", NULL, report_status_name(rec->status));
-		out_uint("sent", NULL, rec->sent);
-		out_uint("received", NULL, rec->received);
-		out_string("error", NULL, rec->error);
-		out_bool("interrupted", NULL, rec->interrupted);
-		out_close_object();
+		jw_open_object(w, NULL);
+		jw_string(w, "label", c->set_labels[k]);
+		jw_open_object(w, "params");
+		json_param(w, "hop_limit", rec->params.hop_limit);
+		json_param(w, "traffic_class", rec->params.traffic_class);
+		json_param(w, "flow_label", rec->params.flow_label);
+		json_param(w, "sl", rec->params.sl);
+		jw_close_object(w);
+		jw_string(w, "status", report_status_name(rec->status));
+		jw_uint(w, "sent", rec->sent);
+		jw_uint(w, "received", rec->received);
+		jw_string(w, "error", rec->error);
+		jw_bool(w, "interrupted", rec->interrupted);
+		jw_close_object(w);
 	}
-	out_close_array();
+	jw_close_array(w);
 }
 
-static void json_cell(const struct report *r, size_t i, size_t j)
+static void json_cell(struct json_writer *w, const struct report *r,
+		      size_t i, size_t j)
 {
 	const struct report_cell *c = report_cell(r, i, j);
 
-	out_open_object(NULL);
-	out_string("source", NULL, r->rows[i]->source_name);
-	out_string("destination", NULL, r->cols[j]->dest_name);
-	out_string("status", NULL, report_status_name(c->status));
-	out_uint("sets", NULL, c->sets);
-	out_bool("interrupted", NULL, c->interrupted);
-	out_uint("sent", NULL, c->sent);
-	out_uint("received", NULL, c->received);
-	out_uint("lost", NULL, c->sent - c->received);
+	jw_open_object(w, NULL);
+	jw_string(w, "source", r->rows[i]->source_name);
+	jw_string(w, "destination", r->cols[j]->dest_name);
+	jw_string(w, "status", report_status_name(c->status));
+	jw_uint(w, "sets", c->sets);
+	jw_bool(w, "interrupted", c->interrupted);
+	jw_uint(w, "sent", c->sent);
+	jw_uint(w, "received", c->received);
+	jw_uint(w, "lost", c->sent - c->received);
 	if (c->hop_count == 1) {
-		out_int("hops", NULL, c->hops[0]);
+		jw_int(w, "hops", c->hops[0]);
 	} else if (c->hop_count) {
-		out_open_array("hops");
+		jw_open_array(w, "hops");
 		for (size_t k = 0; k < c->hop_count; k++)
-			out_element_int(NULL, c->hops[k]);
-		out_close_array();
+			jw_int(w, NULL, c->hops[k]);
+		jw_close_array(w);
 	} else {
-		out_null("hops", NULL);
+		jw_null(w, "hops");
 	}
 	if (c->has_rtt) {
-		out_double("rtt_median_us", NULL, c->rtt_median_us);
-		out_double("rtt_max_us", NULL, c->rtt_max_us);
+		jw_double(w, "rtt_median_us", c->rtt_median_us);
+		jw_double(w, "rtt_max_us", c->rtt_max_us);
 	} else {
-		out_null("rtt_median_us", NULL);
-		out_null("rtt_max_us", NULL);
+		jw_null(w, "rtt_median_us");
+		jw_null(w, "rtt_max_us");
 	}
-	out_bool("tclass_remarked", NULL, c->tclass_remarked);
-	out_open_array("remarks");
+	jw_bool(w, "tclass_remarked", c->tclass_remarked);
+	jw_open_array(w, "remarks");
 	for (size_t k = 0; k < c->remark_count; k++) {
-		out_open_object(NULL);
-		out_uint("traffic_class_sent", NULL, c->remarks[k].sent);
-		out_uint("traffic_class_seen", NULL, c->remarks[k].seen);
-		out_close_object();
+		jw_open_object(w, NULL);
+		jw_uint(w, "traffic_class_sent", c->remarks[k].sent);
+		jw_uint(w, "traffic_class_seen", c->remarks[k].seen);
+		jw_close_object(w);
 	}
-	out_close_array();
-	json_strings("verdicts", &c->verdicts);
-	json_strings("findings", &c->findings);
-	json_strings("errors", &c->errors);
-	json_sets(c);
-	out_close_object();
+	jw_close_array(w);
+	json_strings(w, "verdicts", &c->verdicts);
+	json_strings(w, "findings", &c->findings);
+	json_strings(w, "errors", &c->errors);
+	json_sets(w, c);
+	jw_close_object(w);
 }
 
 static int text_order(const char *a, const char *b)
@@ -477,7 +480,7 @@ static int run_order(const void *pa, const void *pb, void *ctx)
 	return text_order(a->run_id, b->run_id);
 }
 
-static void json_runs(const struct report *r)
+static void json_runs(struct json_writer *w, const struct report *r)
 {
 	size_t *order = calloc(r->run_count ? r->run_count : 1,
 			       sizeof(*order));
@@ -487,105 +490,109 @@ static void json_runs(const struct report *r)
 	for (size_t k = 0; k < r->run_count; k++)
 		order[k] = k;
 	qsort_r(order, r->run_count, sizeof(*order), run_order, r->runs);
-	out_open_array("runs");
+	jw_open_array(w, "runs");
 	for (size_t k = 0; k < r->run_count; k++) {
 		const struct report_run *ru = &r->runs[order[k]];
 
 		if (ru->dropped)
 			continue;
-		out_open_object(NULL);
-		out_string("run_id", NULL, ru->run_id);
-		out_string("host", NULL, ru->host);
-		out_string("device", NULL, ru->device);
-		out_string("start_time", NULL, ru->start_time);
-		out_string("params", NULL, ru->params_text);
-		out_bool("interrupted", NULL, ru->interrupted);
-		out_close_object();
+		jw_open_object(w, NULL);
+		jw_string(w, "run_id", ru->run_id);
+		jw_string(w, "host", ru->host);
+		jw_string(w, "device", ru->device);
+		jw_string(w, "start_time", ru->start_time);
+		jw_string(w, "params", ru->params_text);
+		jw_bool(w, "interrupted", ru->interrupted);
+		jw_close_object(w);
 	}
-	out_close_array();
+	jw_close_array(w);
 	free(order);
 }
 
-static void json_expected(const struct report *r)
+static void json_expected(struct json_writer *w, const struct report *r)
 {
-	out_open_object("expected");
-	json_strings("hosts", &r->expect);
-	json_strings("sent_no_results", &r->silent_hosts);
-	out_open_array("never_probed");
+	jw_open_object(w, "expected");
+	json_strings(w, "hosts", &r->expect);
+	json_strings(w, "sent_no_results", &r->silent_hosts);
+	jw_open_array(w, "never_probed");
 	for (size_t k = 0; k < r->never_probed_count; k++) {
-		out_open_object(NULL);
-		out_string("source", NULL, r->never_probed[k].source);
-		out_string("destination", NULL,
+		jw_open_object(w, NULL);
+		jw_string(w, "source", r->never_probed[k].source);
+		jw_string(w, "destination",
 			   r->never_probed[k].destination);
-		out_close_object();
+		jw_close_object(w);
 	}
-	out_close_array();
-	out_close_object();
+	jw_close_array(w);
+	jw_close_object(w);
 }
 
-void report_render_json(const struct report *r)
+int report_render_json(FILE *f, const struct report *r, bool pretty)
 {
-	out_open_object(NULL);
-	out_string("schema", NULL, REPORT_SCHEMA);
-	out_open_array("sources");
+	struct json_writer writer, *w = &writer;
+
+	json_writer_init(w, f, pretty);
+	jw_open_object(w, NULL);
+	jw_string(w, "schema", REPORT_SCHEMA);
+	jw_open_array(w, "sources");
 	for (size_t i = 0; i < r->row_count; i++) {
 		const struct report_node *n = r->rows[i];
 
-		out_open_object(NULL);
-		out_string("name", NULL, n->source_name);
-		out_string("host", NULL, n->host);
-		out_string("device", NULL, n->device);
-		out_string("address", NULL, n->addr);
-		out_bool("sent_results", NULL, n->has_results);
-		out_uint("failed_runs", NULL, n->failed_runs);
-		out_close_object();
+		jw_open_object(w, NULL);
+		jw_string(w, "name", n->source_name);
+		jw_string(w, "host", n->host);
+		jw_string(w, "device", n->device);
+		jw_string(w, "address", n->addr);
+		jw_bool(w, "sent_results", n->has_results);
+		jw_uint(w, "failed_runs", n->failed_runs);
+		jw_close_object(w);
 	}
-	out_close_array();
-	out_open_array("destinations");
+	jw_close_array(w);
+	jw_open_array(w, "destinations");
 	for (size_t j = 0; j < r->col_count; j++) {
-		out_open_object(NULL);
-		out_string("name", NULL, r->cols[j]->dest_name);
-		out_string("address", NULL, r->cols[j]->addr);
-		out_close_object();
+		jw_open_object(w, NULL);
+		jw_string(w, "name", r->cols[j]->dest_name);
+		jw_string(w, "address", r->cols[j]->addr);
+		jw_close_object(w);
 	}
-	out_close_array();
-	out_open_array("cells");
+	jw_close_array(w);
+	jw_open_array(w, "cells");
 	for (size_t i = 0; i < r->row_count; i++)
 		for (size_t j = 0; j < r->col_count; j++)
 			if (report_cell(r, i, j)->probed)
-				json_cell(r, i, j);
-	out_close_array();
-	out_open_array("failed_runs");
+				json_cell(w, r, i, j);
+	jw_close_array(w);
+	jw_open_array(w, "failed_runs");
 	for (size_t k = 0; k < r->failed_count; k++) {
-		out_open_object(NULL);
-		const struct report_failed_run *f = &r->failed[k];
+		jw_open_object(w, NULL);
+		const struct report_failed_run *fr = &r->failed[k];
 
-		out_string("input", NULL, f->where);
-		out_string("host", NULL, f->host);
-		out_string("run_id", NULL, f->run == SIZE_MAX ? NULL
-				: r->runs[f->run].run_id);
-		out_string("error", NULL, f->error);
-		out_int("exit_status", NULL, f->exit_status);
-		out_close_object();
+		jw_string(w, "input", fr->where);
+		jw_string(w, "host", fr->host);
+		jw_string(w, "run_id", fr->run == SIZE_MAX ? NULL
+				: r->runs[fr->run].run_id);
+		jw_string(w, "error", fr->error);
+		jw_int(w, "exit_status", fr->exit_status);
+		jw_close_object(w);
 	}
-	out_close_array();
-	json_runs(r);
-	json_expected(r);
-	json_strings("warnings", &r->warnings);
-	json_strings("notes", &r->notes);
-	out_open_object("summary");
-	out_uint("sources", NULL, r->row_count);
-	out_uint("destinations", NULL, r->col_count);
-	out_uint("pairs", NULL, r->pairs);
-	out_uint("reachable", NULL, r->status_count[REPORT_REACHABLE]);
-	out_uint("partial_loss", NULL, r->status_count[REPORT_PARTIAL]);
-	out_uint("unreachable", NULL, r->status_count[REPORT_UNREACHABLE]);
-	out_uint("error", NULL, r->status_count[REPORT_ERROR]);
-	out_uint("failed_runs", NULL, r->failed_count);
-	out_uint("sent_no_results", NULL, r->silent_hosts.count);
-	out_uint("never_probed", NULL, r->never_probed_count);
-	out_close_object();
-	out_close_object();
+	jw_close_array(w);
+	json_runs(w, r);
+	json_expected(w, r);
+	json_strings(w, "warnings", &r->warnings);
+	json_strings(w, "notes", &r->notes);
+	jw_open_object(w, "summary");
+	jw_uint(w, "sources", r->row_count);
+	jw_uint(w, "destinations", r->col_count);
+	jw_uint(w, "pairs", r->pairs);
+	jw_uint(w, "reachable", r->status_count[REPORT_REACHABLE]);
+	jw_uint(w, "partial_loss", r->status_count[REPORT_PARTIAL]);
+	jw_uint(w, "unreachable", r->status_count[REPORT_UNREACHABLE]);
+	jw_uint(w, "error", r->status_count[REPORT_ERROR]);
+	jw_uint(w, "failed_runs", r->failed_count);
+	jw_uint(w, "sent_no_results", r->silent_hosts.count);
+	jw_uint(w, "never_probed", r->never_probed_count);
+	jw_close_object(w);
+	jw_close_object(w);
+	return json_writer_finish(w);
 }
 
 void report_runs_text(const struct report *r, char *when, size_t when_len,

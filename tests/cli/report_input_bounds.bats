@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # report reads its input as a stream within documented bounds (report(8),
 # LIMITS): a result of more than 1 MiB, a line of more than 1 MiB that
-# holds no result, or more than 1000000 results end the run with
+# holds no result, or more than 1000000 failed runs end the run with
 # FILE:LINE and exit 2 at once, so /dev/zero or an endless pipe never
 # make memory grow; a stream of any length is read (no 2 GiB limit).
 
@@ -60,10 +60,10 @@ bounded() {
 	[[ $stderr == *"<stdin>:1: a line longer than 1048576 bytes holds no result" ]] || fail "$stderr"
 }
 
-@test "more than 1000000 results: exit 2 naming the line of the one too many, also on an endless stdin" {
+@test "more than 1000000 failed runs: exit 2 naming the line of the one too many, also on an endless stdin" {
 	export IBAHPROBE
 	bounded 'yes "{\"error\":\"no RDMA device found\",\"exit_status\":3}" | "$IBAHPROBE" report'
-	[[ $stderr == "ibahprobe: error: <stdin>:1000001: more than 1000000 results"* ]] || fail "$stderr"
+	[[ $stderr == "ibahprobe: error: <stdin>:1000001: more than 1000000 failed runs"* ]] || fail "$stderr"
 }
 
 @test "a stream longer than 2 GiB is read to its end" {

@@ -186,9 +186,9 @@ static void render_through_output(const struct report *r, bool json,
 
 	stdout_rewind();
 	out_init(json ? OUT_JSON : OUT_TEXT, pretty);
-	if (json)
-		report_render_json(r);
-	else
+	if (json && report_render_json(stdout, r, pretty))
+		abort();
+	if (!json)
 		report_render_text(r);
 	if (out_finish() != 0)
 		abort();

@@ -604,7 +604,11 @@ static int read_limited(struct report *r, const char *text, size_t len,
 
 static void test_input_bounds(void)
 {
-	const struct report_limits small = { .value_bytes = 64, .results = 3 };
+	const struct report_limits small = { .value_bytes = 64, .results = 3,
+					     .failed_runs = 3 };
+	const struct report_limits few_failed = { .value_bytes = 1024,
+						  .results = 10,
+						  .failed_runs = 2 };
 	/* A failed run of exactly 64 bytes. */
 	const char *run64 = "{\"error\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 			    "x\",\"exit_status\":3}";
@@ -664,6 +668,14 @@ static void test_input_bounds(void)
 	   strcmp(err, "g:1: more than 3 results in the input: report merges "
 		  "at most that many") == 0,
 	   "one more, in the next input (%s)", err);
+	report_free(&r);
+	/* Failed runs have a limit of their own, below that of results. */
+	snprintf(text, sizeof(text), "%s\n%s\n%s\n", run64, run64, run64);
+	ok(read_limited(&r, text, strlen(text), &few_failed, err,
+			sizeof(err)) == -1 &&
+	   strcmp(err, "f:3: more than 2 failed runs in the input: report "
+		  "keeps at most that many") == 0,
+	   "a third failed run past a limit of 2 (%s)", err);
 	report_free(&r);
 }
 
