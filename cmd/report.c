@@ -12,7 +12,9 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "host_groups.h"
 #include "output.h"
+#include "report_groups.h"
 #include "report_input.h"
 #include "report_matrix.h"
 #include "report_render.h"
@@ -20,7 +22,7 @@
 
 enum report_option {
 	RP_OPT_SVG, RP_OPT_HTML, RP_OPT_OUTPUT, RP_OPT_TITLE, RP_OPT_EXPECT,
-	RP_OPT_LATEST, RP_OPT_END,
+	RP_OPT_LATEST, RP_OPT_GROUPS, RP_OPT_END,
 };
 
 static const struct opt_spec report_options[] = {
@@ -41,6 +43,10 @@ static const struct opt_spec report_options[] = {
 	[RP_OPT_LATEST] = { "latest", 0, NULL, "keep only the newest run of "
 			    "each source (by start_time)", COMPLETE_NONE,
 			    NULL },
+	[RP_OPT_GROUPS] = { "groups", 0, "FILE", "fold hosts into group x "
+			    "group blocks (FILE: \"HOST GROUP\" lines, as "
+			    "plan --groups reads); a host not in it is a "
+			    "group of its own", COMPLETE_FILE, NULL },
 	[RP_OPT_END] = OPT_END,
 };
 
@@ -49,6 +55,7 @@ static struct {
 	const char *output;
 	const char *title;	/* NULL: the default */
 	const char *expect;	/* NULL: none */
+	const char *groups;	/* NULL: none */
 } opts;
 
 static int report_option(int index, const char *arg)
@@ -76,6 +83,11 @@ static int report_option(int index, const char *arg)
 		break;
 	case RP_OPT_LATEST:
 		opts.latest = true;
+		break;
+	case RP_OPT_GROUPS:
+		if (!arg[0])
+			return cli_usage_error("--groups needs a file name");
+		opts.groups = arg;
 		break;
 	}
 	return 0;
@@ -178,6 +190,10 @@ static int check_options(const struct common_opts *common)
 	if (opts.title && !opts.svg && !opts.html)
 		return cli_usage_error("--title names the --svg or --html form; "
 				       "text and JSON have none");
+	if (opts.groups && opts.svg)
+		return cli_usage_error("--groups and --svg exclude each other: "
+				       "the blocks are drawn by the --html "
+				       "page");
 	if (!opts.title)
 		opts.title = "ibahprobe fabric report";
 	return 0;
@@ -342,7 +358,8 @@ fail:
 			strerror(saved));
 }
 
-static int render_markup(const struct report *r)
+static int render_markup(const struct report *r,
+			 const struct report_grouping *groups)
 {
 	char *doc = NULL;
 	size_t len = 0;
@@ -354,6 +371,8 @@ static int render_markup(const struct report *r)
 				strerror(errno));
 	if (opts.svg)
 		report_render_svg(f, r, opts.title);
+	else if (groups)
+		report_groups_render_html(f, r, groups, opts.title);
 	else
 		report_render_html(f, r, opts.title);
 	if (fclose(f)) {
@@ -369,9 +388,59 @@ static int render_markup(const struct report *r)
 	return rc;
 }
 
+/* Like plan --groups: hosts the file does not name are groups of their
+ * own, worth a warning (a typo in the file looks just like that). */
+static void warn_ungrouped(const struct report_grouping *g)
+{
+	char name[1024];
+
+	for (size_t k = 0; opts.groups && k < g->count; k++)
+		if (g->groups[k].ungrouped) {
+			diag_warn("%s: %zu host%s in no group, each a group "
+				  "of its own (the first: '%s')", opts.groups,
+				  g->ungrouped,
+				  g->ungrouped == 1 ? "" : "s",
+				  text_escape(g->groups[k].name,
+					      strlen(g->groups[k].name), name,
+					      sizeof(name)));
+			return;
+		}
+}
+
+/* --groups folds every form but the SVG; without it the HTML page of a
+ * fabric above REPORT_GROUPS_AUTO_HOSTS sources or destinations is the
+ * canvas page too (one group, "all hosts"): the SVG page would hold a
+ * DOM node per cell. */
+static int fold_groups(const struct report *r, struct report_grouping *g,
+		       bool *folded)
+{
+	struct host_groups hg = { 0 };
+	char err[DIAG_MSG_MAX * 2];
+	int rc;
+
+	*folded = false;
+	if (!opts.groups && !(opts.html &&
+			      (r->row_count > REPORT_GROUPS_AUTO_HOSTS ||
+			       r->col_count > REPORT_GROUPS_AUTO_HOSTS)))
+		return 0;
+	if (opts.groups && host_groups_load(&hg, opts.groups, err,
+					    sizeof(err)))
+		return cli_usage_error("--groups: %s", err);
+	rc = report_groups_build(g, r, opts.groups ? &hg : NULL, err,
+				 sizeof(err));
+	host_groups_free(&hg);
+	if (rc)
+		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	*folded = true;
+	warn_ungrouped(g);
+	return 0;
+}
+
 static int report_run(const struct common_opts *common, int argc, char **argv)
 {
 	struct report r;
+	struct report_grouping groups;
+	bool folded = false;
 	int rc;
 
 	rc = check_options(common);
@@ -385,14 +454,22 @@ static int report_run(const struct common_opts *common, int argc, char **argv)
 		rc = read_inputs(&r, argc, argv);
 	if (rc == 0)
 		print_warnings(&r);
+	if (rc == 0)
+		rc = fold_groups(&r, &groups, &folded);
 	if (rc == 0) {
 		if (opts.svg || opts.html)
-			rc = render_markup(&r);
+			rc = render_markup(&r, folded ? &groups : NULL);
+		else if (folded && common->json)
+			report_groups_render_json(&r, &groups);
+		else if (folded)
+			report_groups_render_text(&r, &groups);
 		else if (common->json)
 			report_render_json(&r);
 		else
 			report_render_text(&r);
 	}
+	if (folded)
+		report_groups_free(&groups);
 	if (rc == 0)
 		rc = report_all_fine(&r) ? EXIT_FINE : EXIT_PROBLEM;
 	report_free(&r);
