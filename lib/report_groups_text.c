@@ -10,8 +10,8 @@
 #include "report_render.h"
 #include "text_escape.h"
 
-#define LABEL_WIDTH 20
-#define BLOCK_WIDTH 10
+#define LABEL_MAX 20
+#define BLOCK_WIDTH 8
 
 /* "ok 18us" every pair reachable; else the worst status and how many
  * pairs fail: "LOSS 3", "-- 200", "ERR 1"; "." nothing probed; " R"
@@ -47,10 +47,31 @@ static const char *shown(const char *name, char *buf, size_t len)
 	return text_escape(name, strlen(name), buf, len);
 }
 
+/* One column of BLOCK_WIDTH after a blank; a line too long for the
+ * buffer (hundreds of groups) is cut, as a terminal would wrap it anyway. */
+static void append(char *line, size_t len, size_t *used, const char *text)
+{
+	if (*used < len)
+		*used += (size_t)snprintf(line + *used, len - *used, " %-*s",
+					  BLOCK_WIDTH, text);
+	if (*used >= len)
+		*used = len - 1;
+}
+
+static const char *trimmed(char *line)
+{
+	size_t n = strlen(line);
+
+	while (n && line[n - 1] == ' ')
+		line[--n] = '\0';
+	return line;
+}
+
 void report_groups_render_text(const struct report *r,
 			       const struct report_grouping *g)
 {
-	char name[1100], label[64], text[64], line[2200];
+	char name[1100], label[64], text[64], line[4096];
+	size_t width = 0, used;
 
 	out_text("%zu group%s (%zu of them a host the groups file does not "
 		 "name)\n", g->count, g->count == 1 ? "" : "s", g->ungrouped);
@@ -62,27 +83,36 @@ void report_groups_render_text(const struct report *r,
 			 g->groups[a].col_count,
 			 g->groups[a].col_count == 1 ? "" : "s",
 			 g->groups[a].ungrouped ? " (ungrouped)" : "");
-	out_text("\n%-*s", LABEL_WIDTH, "");
+	for (size_t a = 0; a < g->count; a++) {
+		size_t n = snprintf(line, sizeof(line), "g%zu %s", a + 1,
+				    shown(g->groups[a].name, name,
+					  sizeof(name)));
+
+		width = n > width ? n : width;
+	}
+	width = width > LABEL_MAX ? LABEL_MAX : width;
+	used = (size_t)snprintf(line, sizeof(line), "%-*s", (int)width, "");
 	for (size_t b = 0; b < g->count; b++)
 		if (g->groups[b].col_count) {
 			snprintf(label, sizeof(label), "g%zu", b + 1);
-			out_text(" %-*s", BLOCK_WIDTH, label);
+			append(line, sizeof(line), &used, label);
 		}
-	out_text("\n");
+	out_text("\n%s\n", trimmed(line));
 	for (size_t a = 0; a < g->count; a++) {
 		if (!g->groups[a].row_count)
 			continue;
-		snprintf(line, sizeof(line), "g%zu %s", a + 1,
+		snprintf(label, sizeof(label), "g%zu %s", a + 1,
 			 shown(g->groups[a].name, name, sizeof(name)));
-		if (strlen(line) > LABEL_WIDTH)
-			strcpy(line + LABEL_WIDTH - 3, "...");
-		out_text("%-*s", LABEL_WIDTH, line);
+		if (strlen(label) > width)
+			strcpy(label + width - 3, "...");
+		used = (size_t)snprintf(line, sizeof(line), "%-*s",
+					(int)width, label);
 		for (size_t b = 0; b < g->count; b++)
 			if (g->groups[b].col_count)
-				out_text(" %-*s", BLOCK_WIDTH,
-					 block_text(report_groups_block(g, a, b),
-						    text, sizeof(text)));
-		out_text("\n");
+				append(line, sizeof(line), &used,
+				       block_text(report_groups_block(g, a, b),
+						  text, sizeof(text)));
+		out_text("%s\n", trimmed(line));
 	}
 	for (size_t a = 0, first = 1; a < g->count; a++)
 		for (size_t b = 0; b < g->count; b++) {
@@ -102,11 +132,12 @@ void report_groups_render_text(const struct report *r,
 			first = 0;
 			out_text("  %s -> ", shown(g->groups[a].name, name,
 						   sizeof(name)));
-			out_text("%s: %zu pairs: %zu reachable, %zu partial "
+			out_text("%s: %zu pair%s: %zu reachable, %zu partial "
 				 "loss, %zu unreachable, %zu error, %zu "
 				 "remarked; median RTT %s\n",
 				 shown(g->groups[b].name, name, sizeof(name)),
-				 k->pairs, k->status[REPORT_REACHABLE],
+				 k->pairs, k->pairs == 1 ? "" : "s",
+				 k->status[REPORT_REACHABLE],
 				 k->status[REPORT_PARTIAL],
 				 k->status[REPORT_UNREACHABLE],
 				 k->status[REPORT_ERROR], k->remarked,
