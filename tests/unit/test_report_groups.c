@@ -22,6 +22,7 @@ struct res {
 	unsigned received;
 	double median;
 	int remarked;
+	int device;		/* 1: mlx5_1, address 10.0.1.N */
 };
 
 static void line(FILE *f, const struct res *x)
@@ -33,8 +34,8 @@ static void line(FILE *f, const struct res *x)
 			 "\"p99\":%g,\"max\":%g}", x->median, x->median,
 			 x->median, x->median);
 	fprintf(f, "{\"dest\":\"h%d\",\"source\":{\"host\":\"h%d\","
-		"\"device\":\"mlx5_0\",\"port_num\":1,\"lid\":0,"
-		"\"sgid\":\"::ffff:10.0.0.%d\"},\"params\":{\"hop_limit\":64,"
+		"\"device\":\"mlx5_%d\",\"port_num\":1,\"lid\":0,"
+		"\"sgid\":\"::ffff:10.0.%d.%d\"},\"params\":{\"hop_limit\":64,"
 		"\"traffic_class\":40,\"flow_label\":0,\"sl\":0},"
 		"\"status\":\"%s\",\"sent\":10,\"received\":%u,\"lost\":%u,"
 		"\"late\":0,\"rtt_us\":%s,\"observed\":{\"grh_present\":true,"
@@ -42,7 +43,7 @@ static void line(FILE *f, const struct res *x)
 		"\"findings\":[]%s,\"ah_attr\":{\"is_global\":1,\"grh\":"
 		"{\"dgid\":\"::ffff:10.0.0.%d\",\"flow_label\":0,"
 		"\"sgid_index\":1,\"hop_limit\":64,\"traffic_class\":40}}}\n",
-		x->dst, x->src, x->src, x->status, x->received,
+		x->dst, x->src, x->device, x->device, x->src, x->status, x->received,
 		10 - x->received, rtt, x->remarked ? 0 : 40, x->status,
 		x->remarked ? ",\"tclass_remarked\"" : "",
 		strcmp(x->status, "error") ? "" : ",\"error\":\"no route\"",
@@ -117,15 +118,17 @@ int main(void)
 	/* h1, h2 in A; h3, h4 and h6 (a destination only, found by the
 	 * text probers gave) in B; h5 in no group. */
 	static const struct res xs[] = {
-		{ 1, 2, "reachable", 10, 10, 0 },
-		{ 1, 3, "reachable", 10, 20, 0 },
-		{ 2, 3, "partial_loss", 5, 30, 0 },
-		{ 2, 4, "unreachable", 0, -1, 0 },
-		{ 3, 1, "reachable", 10, 40, 1 },
-		{ 3, 6, "error", 0, -1, 0 },
-		{ 4, 1, "reachable", 10, 50, 0 },
-		{ 5, 1, "reachable", 10, 60, 0 },
-		{ 1, 5, "reachable", 10, 70, 0 },
+		{ 1, 2, "reachable", 10, 10, 0, 0 },
+		{ 1, 3, "reachable", 10, 20, 0, 0 },
+		{ 2, 3, "partial_loss", 5, 30, 0, 0 },
+		{ 2, 4, "unreachable", 0, -1, 0, 0 },
+		{ 3, 1, "reachable", 10, 40, 1, 0 },
+		{ 3, 6, "error", 0, -1, 0, 0 },
+		{ 4, 1, "reachable", 10, 50, 0, 0 },
+		{ 5, 1, "reachable", 10, 60, 0, 0 },
+		{ 1, 5, "reachable", 10, 70, 0, 0 },
+		/* h5's second device: a row of its own, in h5's group */
+		{ 5, 2, "reachable", 10, 80, 0, 1 },
 	};
 	struct report r;
 	struct host_groups hg;
@@ -148,6 +151,8 @@ int main(void)
 	       "B's columns: h6 found by the destination text");
 	is_str(members(&r, &g.groups[1], true, buf, sizeof(buf)), "h1,h2",
 	       "A's rows");
+	is_int(g.groups[2].row_count, 2, "both devices of the unlisted h5 "
+	       "in one group");
 	/* pairs, reachable, partial, unreachable, error, remarked, worst+1 */
 	block_is(&g, 1, 1, (const size_t[7]){ 1, 1, 0, 0, 0, 0, 1 }, 10,
 		 "A -> A");
@@ -159,14 +164,17 @@ int main(void)
 		 "B -> B: an error, no RTT");
 	block_is(&g, 2, 2, (const size_t[7]){ 0, 0, 0, 0, 0, 0, 0 }, -1,
 		 "h5 -> h5: nothing probed, no worst");
+	block_is(&g, 2, 1, (const size_t[7]){ 2, 2, 0, 0, 0, 0, 1 }, 70,
+		 "h5 (both devices) -> A: median of 60 and 80");
 	report_groups_free(&g);
 
 	is_int(report_groups_build(&g, &r, NULL, err, sizeof(err)), 0,
 	       "no file: built");
 	ok(g.count == 1 && strcmp(g.groups[0].name, "all hosts") == 0 &&
-	   g.groups[0].row_count == 5 && g.groups[0].col_count == 6,
-	   "one group of all 5 sources and 6 destinations");
-	is_int(report_groups_block(&g, 0, 0)->pairs, 9, "holding all 9 pairs");
+	   g.groups[0].row_count == 6 && g.groups[0].col_count == 6,
+	   "one group of all 6 sources and 6 destinations");
+	is_int(report_groups_block(&g, 0, 0)->pairs, 10,
+	       "holding all 10 pairs");
 	report_groups_free(&g);
 	host_groups_free(&hg);
 	report_free(&r);
