@@ -407,29 +407,40 @@ static void warn_ungrouped(const struct report_grouping *g)
 		}
 }
 
+/* Read before the results: a bad groups file is reported before a long
+ * merge, and "-" cannot be both the groups file and the results. */
+static int load_groups(struct host_groups *hg, int argc, char **argv)
+{
+	char err[DIAG_MSG_MAX * 2];
+	bool results_on_stdin = argc == 0;
+
+	for (int i = 0; i < argc; i++)
+		results_on_stdin |= strcmp(argv[i], "-") == 0;
+	if (strcmp(opts.groups, "-") == 0 && results_on_stdin)
+		return cli_usage_error("--groups -: the results are read from "
+				       "stdin too; give the groups file by "
+				       "name");
+	if (host_groups_load(hg, opts.groups, err, sizeof(err)))
+		return cli_usage_error("--groups: %s", err);
+	return 0;
+}
+
 /* --groups folds every form but the SVG; without it the HTML page of a
  * fabric above REPORT_GROUPS_AUTO_HOSTS sources or destinations is the
  * canvas page too (one group, "all hosts"): the SVG page would hold a
  * DOM node per cell. */
-static int fold_groups(const struct report *r, struct report_grouping *g,
-		       bool *folded)
+static int fold_groups(const struct report *r, const struct host_groups *hg,
+		       struct report_grouping *g, bool *folded)
 {
-	struct host_groups hg = { 0 };
 	char err[DIAG_MSG_MAX * 2];
-	int rc;
 
 	*folded = false;
 	if (!opts.groups && !(opts.html &&
 			      (r->row_count > REPORT_GROUPS_AUTO_HOSTS ||
 			       r->col_count > REPORT_GROUPS_AUTO_HOSTS)))
 		return 0;
-	if (opts.groups && host_groups_load(&hg, opts.groups, err,
-					    sizeof(err)))
-		return cli_usage_error("--groups: %s", err);
-	rc = report_groups_build(g, r, opts.groups ? &hg : NULL, err,
-				 sizeof(err));
-	host_groups_free(&hg);
-	if (rc)
+	if (report_groups_build(g, r, opts.groups ? hg : NULL, err,
+				sizeof(err)))
 		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
 	*folded = true;
 	warn_ungrouped(g);
@@ -440,6 +451,7 @@ static int report_run(const struct common_opts *common, int argc, char **argv)
 {
 	struct report r;
 	struct report_grouping groups;
+	struct host_groups hg = { 0 };
 	bool folded = false;
 	int rc;
 
@@ -450,12 +462,14 @@ static int report_run(const struct common_opts *common, int argc, char **argv)
 	r.latest = opts.latest;
 	if (opts.expect)
 		rc = read_expect(&r.expect);
+	if (rc == 0 && opts.groups)
+		rc = load_groups(&hg, argc, argv);
 	if (rc == 0)
 		rc = read_inputs(&r, argc, argv);
 	if (rc == 0)
 		print_warnings(&r);
 	if (rc == 0)
-		rc = fold_groups(&r, &groups, &folded);
+		rc = fold_groups(&r, &hg, &groups, &folded);
 	if (rc == 0) {
 		if (opts.svg || opts.html)
 			rc = render_markup(&r, folded ? &groups : NULL);
@@ -470,6 +484,7 @@ static int report_run(const struct common_opts *common, int argc, char **argv)
 	}
 	if (folded)
 		report_groups_free(&groups);
+	host_groups_free(&hg);
 	if (rc == 0)
 		rc = report_all_fine(&r) ? EXIT_FINE : EXIT_PROBLEM;
 	report_free(&r);

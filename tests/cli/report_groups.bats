@@ -51,8 +51,10 @@ RACKS=$DATA/groups-racks.txt
 	assert_line --index 1 0
 }
 
-@test "all fine in groups: exit 0" {
+@test "all fine in groups: exit 0; the groups file may come from stdin" {
 	run -0 --separate-stderr "$IBAHPROBE" report --groups "$RACKS" "$DATA/report-fine.jsonl"
+	run -0 --separate-stderr "$IBAHPROBE" report --groups - "$DATA/report-fine.jsonl" <"$RACKS"
+	assert_line --index 0 --partial "group"
 }
 
 # bad_input FRAGMENT ARGS...: exit 2, FRAGMENT on stderr, stdout empty.
@@ -64,7 +66,7 @@ bad_input() {
 	[[ $stderr == *"$want"* ]] || fail "stderr: $stderr"
 }
 
-@test "bad --groups: no file, a malformed line, a host twice, an empty name, with --svg: exit 2" {
+@test "bad --groups: no file, a malformed line, a host twice, an empty name, with --svg, stdin twice; checked before the results: exit 2" {
 	local g=$BATS_TEST_TMPDIR/g.txt
 	bad_input "cannot open" --groups "$BATS_TEST_TMPDIR/none.txt" "${FOUR[@]}"
 	printf 'node01 a extra\n' >"$g"
@@ -73,6 +75,12 @@ bad_input() {
 	bad_input "g.txt:2" --groups "$g" "${FOUR[@]}"
 	bad_input "--groups needs a file name" --groups "" "${FOUR[@]}"
 	bad_input "--groups and --svg exclude each other" --groups "$RACKS" --svg "${FOUR[@]}"
+	bad_input "the results are read from stdin too" --groups - <"$RACKS"
+	bad_input "the results are read from stdin too" --groups - "${FOUR[0]}" - <"$RACKS"
+	# checked before the results are read: a bad groups file wins over
+	# an unreadable input
+	printf 'node01\n' >"$g"
+	bad_input "g.txt:1" --groups "$g" "$BATS_TEST_TMPDIR/none.jsonl"
 	run -2 --separate-stderr "$IBAHPROBE" report -j --groups "$g" "${FOUR[@]}"
 	jq -e '.exit_status == 2' <<<"$output" >/dev/null || fail "-j error object: $output"
 }
