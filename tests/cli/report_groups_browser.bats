@@ -113,3 +113,14 @@ shot() {	# FRAGMENT: the screenshot in $PNG
 	[ "$(count "$RED")" -eq 0 ] || fail "$output"
 	[ "$(count "$GREEN")" -gt $((150 * (PX - 1) * (PX - 1))) ] || fail "$output"
 }
+
+@test "a user's mouse: hover over a block shows its numbers, a click drills down, hover over a cell shows its numbers, all groups goes back" {
+	# block rack05 -> rack01; its cell 0,1 is h0500 -> h0101, 7 of 10 answered
+	run -0 python3 "$BATS_TEST_DIRNAME/report_groups_click.py" \
+		"$BATS_FILE_TMPDIR/page.html" 5 1 0 1
+	assert_line "block tip: rack05 → rack01: 200 pairs, 0 reachable, 200 partial loss, 0 unreachable, 0 error, 0 remarked; median RTT 25.0 us"
+	assert_line "view: block 5,1"
+	assert_line "heading: rack05 → rack01: 100 sources x 100 destinations"
+	assert_line --regexp '^cell tip: h0500 → h0101: partial loss, 7 of 10 answered, median RTT [0-9.]+ us$'
+	assert_line "back: groups"
+}
