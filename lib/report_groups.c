@@ -92,6 +92,10 @@ static int add_member(size_t **list, size_t *count, size_t index)
 	return 0;
 }
 
+/* id_of's mark of a file group that some node belongs to, before the
+ * groups so marked are numbered. */
+#define HOLDS_A_NODE (SIZE_MAX - 1)
+
 /* Group ids per node: the file's groups that hold a node keep the file's
  * order; ungrouped hosts follow, one group per distinct host name. */
 static int assign(struct report_grouping *g, const struct report *r,
@@ -102,7 +106,7 @@ static int assign(struct report_grouping *g, const struct report *r,
 	size_t *alone = malloc((r->node_count + 1) * sizeof(*alone));
 	const char **alone_name = malloc((r->node_count + 1) *
 					 sizeof(*alone_name));
-	size_t alone_count = 0, used = 0, *order = NULL;
+	size_t alone_count = 0, used = 0, *order = NULL, *run_group = NULL;
 	long *file_group = malloc((r->node_count + 1) * sizeof(*file_group));
 	int rc = -1;
 
@@ -113,12 +117,12 @@ static int assign(struct report_grouping *g, const struct report *r,
 	for (size_t k = 0; k < r->node_count; k++) {
 		file_group[k] = hg ? node_file_group(hg, &r->nodes[k]) : 0;
 		if (file_group[k] >= 0)
-			id_of[file_group[k]] = 0;
+			id_of[file_group[k]] = HOLDS_A_NODE;
 		else
 			alone_name[alone_count++] = node_own_name(&r->nodes[k]);
 	}
 	for (size_t k = 0; k < file_groups; k++)
-		if (id_of[k] == 0)
+		if (id_of[k] == HOLDS_A_NODE)
 			id_of[k] = used++;
 	/* Unlisted hosts by name, each name once, in first-node order. */
 	order = malloc((alone_count + 1) * sizeof(*order));
@@ -146,37 +150,30 @@ static int assign(struct report_grouping *g, const struct report *r,
 		    !(g->groups[id_of[k]].name =
 		      strdup(hg ? hg->group_names[k] : "all hosts")))
 			goto out;
-	/* alone[i]: the group of the i-th unlisted node; numbered in the
-	 * order their names first appear among the nodes. */
-	{
-		size_t next = used;
+	/* alone[i]: the group of the i-th unlisted node. Runs of one name
+	 * in the sorted order first, then numbered in the order their
+	 * names first appear among the nodes. */
+	run_group = malloc((g->ungrouped + 1) * sizeof(*run_group));
+	if (!run_group)
+		goto out;
+	for (size_t s = 0, run = 0; s < alone_count; s++) {
+		if (s && strcmp(alone_name[order[s]], alone_name[order[s - 1]]))
+			run++;
+		alone[order[s]] = run;
+	}
+	for (size_t k = 0; k < g->ungrouped; k++)
+		run_group[k] = SIZE_MAX;
+	for (size_t k = 0, next = used; k < alone_count; k++) {
+		size_t run = alone[k];
 
-		for (size_t k = 0; k < alone_count; k++)
-			alone[k] = SIZE_MAX;
-		for (size_t k = 0; k < alone_count; k++) {
-			size_t first = k, id;
-
-			if (alone[k] != SIZE_MAX)
-				continue;
-			id = next++;
-			/* every node of this name: a linear scan of the
-			 * sorted order from the name's first entry */
-			for (size_t s = 0; s < alone_count; s++)
-				if (order[s] == first) {
-					while (s > 0 &&
-					       !strcmp(alone_name[order[s - 1]],
-						       alone_name[first]))
-						s--;
-					for (; s < alone_count &&
-					     !strcmp(alone_name[order[s]],
-						     alone_name[first]); s++)
-						alone[order[s]] = id;
-					break;
-				}
-			g->groups[id].ungrouped = true;
-			if (!(g->groups[id].name = strdup(alone_name[first])))
+		if (run_group[run] == SIZE_MAX) {
+			run_group[run] = next++;
+			g->groups[run_group[run]].ungrouped = true;
+			if (!(g->groups[run_group[run]].name =
+				      strdup(alone_name[k])))
 				goto out;
 		}
+		alone[k] = run_group[run];
 	}
 	for (size_t k = 0, a = 0; k < r->node_count; k++)
 		group_of[k] = file_group[k] >= 0 ? id_of[file_group[k]]
@@ -188,6 +185,7 @@ out:
 	free(alone_name);
 	free(file_group);
 	free(order);
+	free(run_group);
 	return rc;
 }
 
