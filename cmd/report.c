@@ -12,8 +12,10 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "host_groups.h"
 #include "output.h"
 #include "report_baseline.h"
+#include "report_groups.h"
 #include "report_input.h"
 #include "report_matrix.h"
 #include "report_render.h"
@@ -21,7 +23,8 @@
 
 enum report_option {
 	RP_OPT_SVG, RP_OPT_HTML, RP_OPT_OUTPUT, RP_OPT_TITLE, RP_OPT_EXPECT,
-	RP_OPT_LATEST, RP_OPT_BASELINE, RP_OPT_RTT_REGRESSION, RP_OPT_END,
+	RP_OPT_LATEST, RP_OPT_BASELINE, RP_OPT_RTT_REGRESSION, RP_OPT_GROUPS,
+	RP_OPT_END,
 };
 
 static const struct opt_spec report_options[] = {
@@ -49,6 +52,10 @@ static const struct opt_spec report_options[] = {
 				    "--baseline: RTT growth that regresses "
 				    "(default 50%, and 20 us)",
 				    COMPLETE_NONE, NULL },
+	[RP_OPT_GROUPS] = { "groups", 0, "FILE", "fold hosts into group x "
+			    "group blocks (FILE: \"HOST GROUP\" lines, as "
+			    "plan --groups reads); a host not in it is a "
+			    "group of its own", COMPLETE_FILE, NULL },
 	[RP_OPT_END] = OPT_END,
 };
 
@@ -58,6 +65,7 @@ static struct {
 	const char *title;	/* NULL: the default */
 	const char *expect;	/* NULL: none */
 	const char *baseline;	/* NULL: no --baseline */
+	const char *groups;	/* NULL: none */
 	double rtt_regression_pct;	/* < 0: not given */
 } opts = { .rtt_regression_pct = -1 };
 
@@ -105,6 +113,11 @@ static int report_option(int index, const char *arg)
 		break;
 	case RP_OPT_LATEST:
 		opts.latest = true;
+		break;
+	case RP_OPT_GROUPS:
+		if (!arg[0])
+			return cli_usage_error("--groups needs a file name");
+		opts.groups = arg;
 		break;
 	case RP_OPT_BASELINE:
 		if (!arg[0])
@@ -223,6 +236,12 @@ static int check_options(const struct common_opts *common)
 				       "--baseline lists what changed",
 				       opts.svg ? "svg" : opts.html ? "html"
 								    : "expect");
+	if (opts.groups && opts.svg)
+		return cli_usage_error("--groups and --svg exclude each other: "
+				       "the blocks are drawn by the --html "
+				       "page");
+	if (opts.groups && opts.baseline)
+		return cli_usage_error("--groups and --baseline exclude each other");
 	if (!opts.title)
 		opts.title = "ibahprobe fabric report";
 	return 0;
@@ -412,7 +431,8 @@ fail:
 /* Rendered to a temporary file, not to memory: the SVG of a thousand
  * hosts is most of a gigabyte. Then copied to stdout or FILE whole, so
  * neither gets a part of it when rendering fails. */
-static int render_markup(const struct report *r)
+static int render_markup(const struct report *r,
+			 const struct report_grouping *groups)
 {
 	FILE *doc = tmpfile();
 	int rc = 0;
@@ -422,6 +442,8 @@ static int render_markup(const struct report *r)
 				strerror(errno));
 	if (opts.svg)
 		report_render_svg(doc, r, opts.title);
+	else if (groups)
+		report_groups_render_html(doc, r, groups, opts.title);
 	else
 		report_render_html(doc, r, opts.title);
 	if (fflush(doc) || ferror(doc)) {
@@ -509,9 +531,71 @@ out:
 	return rc;
 }
 
+/* Like plan --groups: hosts the file does not name are groups of their
+ * own, worth a warning (a typo in the file looks just like that). */
+static void warn_ungrouped(const struct report_grouping *g)
+{
+	char name[1024];
+
+	for (size_t k = 0; opts.groups && k < g->count; k++)
+		if (g->groups[k].ungrouped) {
+			diag_warn("%s: %zu host%s in no group, each a group "
+				  "of its own (the first: '%s')", opts.groups,
+				  g->ungrouped,
+				  g->ungrouped == 1 ? "" : "s",
+				  text_escape(g->groups[k].name,
+					      strlen(g->groups[k].name), name,
+					      sizeof(name)));
+			return;
+		}
+}
+
+/* Read before the results: a bad groups file is reported before a long
+ * merge, and "-" cannot be both the groups file and the results. */
+static int load_groups(struct host_groups *hg, int argc, char **argv)
+{
+	char err[DIAG_MSG_MAX * 2];
+	bool results_on_stdin = argc == 0;
+
+	for (int i = 0; i < argc; i++)
+		results_on_stdin |= strcmp(argv[i], "-") == 0;
+	if (strcmp(opts.groups, "-") == 0 && results_on_stdin)
+		return cli_usage_error("--groups -: the results are read from "
+				       "stdin too; give the groups file by "
+				       "name");
+	if (host_groups_load(hg, opts.groups, err, sizeof(err)))
+		return cli_usage_error("--groups: %s", err);
+	return 0;
+}
+
+/* --groups folds every form but the SVG; without it the HTML page of a
+ * fabric above REPORT_GROUPS_AUTO_HOSTS sources or destinations is the
+ * canvas page too (one group, "all hosts"): the SVG page would hold a
+ * DOM node per cell. */
+static int fold_groups(const struct report *r, const struct host_groups *hg,
+		       struct report_grouping *g, bool *folded)
+{
+	char err[DIAG_MSG_MAX * 2];
+
+	*folded = false;
+	if (!opts.groups && !(opts.html &&
+			      (r->row_count > REPORT_GROUPS_AUTO_HOSTS ||
+			       r->col_count > REPORT_GROUPS_AUTO_HOSTS)))
+		return 0;
+	if (report_groups_build(g, r, opts.groups ? hg : NULL, err,
+				sizeof(err)))
+		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	*folded = true;
+	warn_ungrouped(g);
+	return 0;
+}
+
 static int report_run(const struct common_opts *common, int argc, char **argv)
 {
 	struct report r;
+	struct report_grouping groups;
+	struct host_groups hg = { 0 };
+	bool folded = false;
 	int rc;
 
 	rc = check_options(common);
@@ -523,18 +607,29 @@ static int report_run(const struct common_opts *common, int argc, char **argv)
 	r.latest = opts.latest;
 	if (opts.expect)
 		rc = read_expect(&r.expect);
+	if (rc == 0 && opts.groups)
+		rc = load_groups(&hg, argc, argv);
 	if (rc == 0)
 		rc = read_inputs(&r, argc, argv);
 	if (rc == 0)
 		print_warnings(&r);
+	if (rc == 0)
+		rc = fold_groups(&r, &hg, &groups, &folded);
 	if (rc == 0) {
 		if (opts.svg || opts.html)
-			rc = render_markup(&r);
+			rc = render_markup(&r, folded ? &groups : NULL);
+		else if (folded && common->json)
+			report_groups_render_json(&r, &groups);
+		else if (folded)
+			report_groups_render_text(&r, &groups);
 		else if (common->json)
 			rc = render_json(common, &r);
 		else
 			report_render_text(&r);
 	}
+	if (folded)
+		report_groups_free(&groups);
+	host_groups_free(&hg);
 	if (rc == 0)
 		rc = report_all_fine(&r) ? EXIT_FINE : EXIT_PROBLEM;
 	report_free(&r);

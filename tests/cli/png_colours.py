@@ -69,4 +69,5 @@ def main():
         print(arg, near)
 
 
-main()
+if __name__ == "__main__":
+    main()
