@@ -436,15 +436,6 @@ static int establish_facts(const struct common_opts *common,
 	return 0;
 }
 
-static int collect_dests(int argc, char **argv, struct dest_list *dests)
-{
-	char err[DIAG_MSG_MAX + 64];
-
-	if (dest_list_collect(dests, argc, argv, opts.file, err, sizeof(err)))
-		return cli_usage_error("%s", err);
-	return 0;
-}
-
 static int ah_run(const struct common_opts *common, int argc, char **argv)
 {
 	struct dest_list dests = { 0 };
@@ -461,7 +452,7 @@ static int ah_run(const struct common_opts *common, int argc, char **argv)
 	if (opts.fields.has_port_num && common->port == 0)
 		diag_verbose(1, "--port-num sets the AH field only; -P chooses "
 			     "the port in use");
-	rc = collect_dests(argc, argv, &dests);
+	rc = cli_collect_dests(NULL, argc, argv, opts.file, &dests);
 	if (rc)
 		goto out_dests;
 	rc = establish_facts(common, &devices, &dev, &facts);

@@ -70,6 +70,13 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_fail(int exit_status, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+struct dest_list;
+/* DEST arguments and the lines of FILE (-f; NULL: none) into dests;
+ * bad input is exit 2. cmd non-NULL: the command needs at least one, and
+ * none is bad input naming cmd's help. Returns 0 or EXIT_USAGE. */
+int cli_collect_dests(const char *cmd, int argc, char **argv,
+		      const char *file, struct dest_list *dests);
+
 /* For an own option that makes the command's output JSON Lines (probe
  * --jsonl): the run, and any error on the same command line, is then
  * written as JSON Lines, one compact object per line. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "dest.h"
 #include "diag.h"
 #include "output.h"
 #include "parse.h"
@@ -117,6 +118,20 @@ int cli_fail(int exit_status, const char *fmt, ...)
 	rc = vfail(exit_status, fmt, ap);
 	va_end(ap);
 	return rc;
+}
+
+int cli_collect_dests(const char *cmd, int argc, char **argv,
+		      const char *file, struct dest_list *dests)
+{
+	char err[DIAG_MSG_MAX + 64];
+
+	if (dest_list_collect(dests, argc, argv, file, err, sizeof(err)))
+		return cli_usage_error("%s", err);
+	if (cmd && dests->count == 0)
+		return cli_usage_error("%s needs at least one destination; "
+				       "'ibahprobe %s -h' shows the forms",
+				       cmd, cmd);
+	return 0;
 }
 
 static bool listed(const char *const *names, const char *name)

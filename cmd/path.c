@@ -220,41 +220,20 @@ static void print_summary(size_t dests, size_t rows, size_t failed)
 	out_text(": %zu with a path, %zu without\n", rows - failed, failed);
 }
 
-static int collect_dests(int argc, char **argv, struct dest_list *dests)
-{
-	char err[DIAG_MSG_MAX + 64];
-
-	if (dest_list_collect(dests, argc, argv, opts.file, err, sizeof(err)))
-		return cli_usage_error("%s", err);
-	if (dests->count == 0)
-		return cli_usage_error("path needs at least one destination; "
-				       "'ibahprobe path -h' shows the forms");
-	return 0;
-}
-
 /* No SA port could be opened. When that is because the port is RoCE,
  * say so instead of "no InfiniBand port": exit 3 either way, as probe
  * --discover on RoCE (the local port cannot do it). */
 static int fail_to_open(const struct common_opts *common, const char *why)
 {
-	struct device_list list;
-	const struct device_info *dev;
-	const struct port_info *roce;
-	char err[DIAG_MSG_MAX];
-	int rc;
+	char dev[IBV_SYSFS_NAME_MAX + 1];
+	uint8_t port;
 
-	if (device_discover(&list, common->device, err, sizeof(err)))
+	if (!path_port_is_roce(common->device, common->port, dev, sizeof(dev),
+			       &port))
 		return cli_fail(EXIT_ENVIRONMENT, "%s", why);
-	roce = path_roce_port(&list, common->port, &dev);
-	if (roce)
-		rc = cli_fail(EXIT_ENVIRONMENT, "%s port %u is RoCE, which has "
-			      "no SA: path queries are for InfiniBand ports "
-			      "(ah and probe take RoCE destinations by "
-			      "address)", dev->name, roce->port_num);
-	else
-		rc = cli_fail(EXIT_ENVIRONMENT, "%s", why);
-	device_list_free(&list);
-	return rc;
+	return cli_fail(EXIT_ENVIRONMENT, "%s port %u is RoCE, which has no "
+			"SA: path queries are for InfiniBand ports (ah and "
+			"probe take RoCE destinations by address)", dev, port);
 }
 
 static int path_run(const struct common_opts *common, int argc, char **argv)
@@ -267,7 +246,7 @@ static int path_run(const struct common_opts *common, int argc, char **argv)
 	size_t failed = 0, count = 0;
 	int rc;
 
-	rc = collect_dests(argc, argv, &dests);
+	rc = cli_collect_dests("path", argc, argv, opts.file, &dests);
 	if (rc)
 		goto out;
 	if (path_session_open(&session, common->device, common->port, err,

@@ -233,41 +233,20 @@ static void print_row(const struct trace_row *row)
 	out_close_object();
 }
 
-static int collect_dests(int argc, char **argv, struct dest_list *dests)
-{
-	char err[DIAG_MSG_MAX + 64];
-
-	if (dest_list_collect(dests, argc, argv, opts.file, err, sizeof(err)))
-		return cli_usage_error("%s", err);
-	if (dests->count == 0)
-		return cli_usage_error("trace needs at least one destination; "
-				       "'ibahprobe trace -h' shows the forms");
-	return 0;
-}
-
 /* No SA port could be opened: a RoCE port gets its own words (its trace
  * is not built yet), anything else the SA client's. Exit 3 either way. */
 static int fail_to_open(const struct common_opts *common, const char *why)
 {
-	struct device_list list;
-	const struct device_info *dev;
-	const struct port_info *roce;
-	char err[DIAG_MSG_MAX];
-	int rc;
+	char dev[IBV_SYSFS_NAME_MAX + 1];
+	uint8_t port;
 
-	if (device_discover(&list, common->device, err, sizeof(err)))
+	if (!path_port_is_roce(common->device, common->port, dev, sizeof(dev),
+			       &port))
 		return cli_fail(EXIT_ENVIRONMENT, "%s", why);
-	roce = path_roce_port(&list, common->port, &dev);
-	if (roce)
-		rc = cli_fail(EXIT_ENVIRONMENT, "trace on RoCE is not built "
-			      "yet: %s port %u is RoCE, which has no SA "
-			      "records to walk; trace covers InfiniBand "
-			      "switch paths for now", dev->name,
-			      roce->port_num);
-	else
-		rc = cli_fail(EXIT_ENVIRONMENT, "%s", why);
-	device_list_free(&list);
-	return rc;
+	return cli_fail(EXIT_ENVIRONMENT, "trace on RoCE is not built yet: %s "
+			"port %u is RoCE, which has no SA records to walk; "
+			"trace covers InfiniBand switch paths for now", dev,
+			port);
 }
 
 /* Jobs for the rows: a path's SLID -> DLID; a lid: destination without
@@ -316,7 +295,7 @@ static int trace_run(const struct common_opts *common, int argc, char **argv)
 	int rc;
 
 	trace_store_init(&store);
-	rc = collect_dests(argc, argv, &dests);
+	rc = cli_collect_dests("trace", argc, argv, opts.file, &dests);
 	if (rc)
 		goto out;
 	if (path_session_open(&session, common->device, common->port, err,

@@ -238,6 +238,25 @@ void path_selectors_missed(const struct path_constraints *w,
 #undef MISSED
 }
 
+bool path_port_is_roce(const char *device, uint8_t port, char *name,
+		       size_t len, uint8_t *port_num)
+{
+	struct device_list list;
+	const struct device_info *dev;
+	const struct port_info *roce;
+	char err[DIAG_MSG_MAX];
+
+	if (device_discover(&list, device, err, sizeof(err)))
+		return false;
+	roce = path_roce_port(&list, port, &dev);
+	if (roce) {
+		snprintf(name, len, "%s", dev->name);
+		*port_num = roce->port_num;
+	}
+	device_list_free(&list);
+	return roce != NULL;
+}
+
 const struct port_info *path_roce_port(const struct device_list *list,
 				       uint8_t port,
 				       const struct device_info **dev_out)

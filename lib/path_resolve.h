@@ -105,6 +105,12 @@ const struct port_info *path_roce_port(const struct device_list *list,
 				       uint8_t port,
 				       const struct device_info **dev_out);
 
+/* path_roce_port over the devices found now (device: -d, NULL: all):
+ * true with the RoCE device's name and port number, for the message of a
+ * command that needed an SA port and could open none. */
+bool path_port_is_roce(const char *device, uint8_t port, char *name,
+		       size_t len, uint8_t *port_num);
+
 /* The fields of a path record an AH is built from. */
 void path_record_to_ah_path(const struct path_record *p, struct ah_path *a);
 
