@@ -41,6 +41,11 @@ void report_runs_text(const struct report *r, char *when, size_t when_len,
 
 /* Through lib/output.h: text matrix, legend and findings. */
 void report_render_text(const struct report *r);
+struct json_writer;
+/* A pair's "tclass_remarked" and "remarks" members (the traffic classes
+ * sent and seen), as the report and --baseline documents both give them. */
+void report_json_remarks(struct json_writer *w, const struct report_cell *c);
+
 /* The JSON document (-j), written to f as it goes (json_writer.h): a
  * fabric's million cells never held as a tree. 0, or -1 when f failed
  * (errno). */

@@ -130,15 +130,7 @@ static void json_side(struct json_writer *w, const char *key,
 		jw_double(w, "rtt_median_us", c->rtt_median_us);
 	else
 		jw_null(w, "rtt_median_us");
-	jw_bool(w, "tclass_remarked", c->tclass_remarked);
-	jw_open_array(w, "remarks");
-	for (size_t k = 0; k < c->remark_count; k++) {
-		jw_open_object(w, NULL);
-		jw_uint(w, "traffic_class_sent", c->remarks[k].sent);
-		jw_uint(w, "traffic_class_seen", c->remarks[k].seen);
-		jw_close_object(w);
-	}
-	jw_close_array(w);
+	report_json_remarks(w, c);
 	jw_close_object(w);
 }
 

@@ -410,6 +410,19 @@ static void json_sets(struct json_writer *w, const struct report_cell *c)
 	jw_close_array(w);
 }
 
+void report_json_remarks(struct json_writer *w, const struct report_cell *c)
+{
+	jw_bool(w, "tclass_remarked", c->tclass_remarked);
+	jw_open_array(w, "remarks");
+	for (size_t k = 0; k < c->remark_count; k++) {
+		jw_open_object(w, NULL);
+		jw_uint(w, "traffic_class_sent", c->remarks[k].sent);
+		jw_uint(w, "traffic_class_seen", c->remarks[k].seen);
+		jw_close_object(w);
+	}
+	jw_close_array(w);
+}
+
 static void json_cell(struct json_writer *w, const struct report *r,
 		      size_t i, size_t j)
 {
@@ -441,15 +454,7 @@ static void json_cell(struct json_writer *w, const struct report *r,
 		jw_null(w, "rtt_median_us");
 		jw_null(w, "rtt_max_us");
 	}
-	jw_bool(w, "tclass_remarked", c->tclass_remarked);
-	jw_open_array(w, "remarks");
-	for (size_t k = 0; k < c->remark_count; k++) {
-		jw_open_object(w, NULL);
-		jw_uint(w, "traffic_class_sent", c->remarks[k].sent);
-		jw_uint(w, "traffic_class_seen", c->remarks[k].seen);
-		jw_close_object(w);
-	}
-	jw_close_array(w);
+	report_json_remarks(w, c);
 	json_strings(w, "verdicts", &c->verdicts);
 	json_strings(w, "findings", &c->findings);
 	json_strings(w, "errors", &c->errors);
