@@ -2,6 +2,7 @@
  * chunks within the bounds of report_input.h, with the line of every
  * value kept for messages. */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,11 +12,14 @@
 #include <json-c/json.h>
 
 #include "report_input.h"
+#include "result_scan.h"
+#include "result_view.h"
 #include "text_escape.h"
 
 /* json_tokener_parse_ex() takes an int length: the input goes to it in
- * chunks of this size, never as a whole. */
-#define CHUNK_BYTES 65536
+ * chunks of this size, never as a whole. A value the chunk cuts goes to
+ * json-c rather than to the scanner: large chunks keep those rare. */
+#define CHUNK_BYTES (1 << 20)
 /* An error quotes the start of its line: this many bytes of it are kept,
  * and this many characters of their escaped form shown. */
 #define HEAD_BYTES 80
@@ -82,6 +86,8 @@ struct reader {
 	size_t value_bytes;
 	struct lexer lex;
 	size_t values;
+	bool scan;		/* values of the common shape go to the
+				 * scanner (lib/result_scan.h) */
 };
 
 static int fail(const struct reader *rd, const char *fmt, ...)
@@ -134,100 +140,82 @@ static const char *quote(const char *s, size_t len, char *out,
 	return out;
 }
 
-/* The member at a dotted path ("source.sgid"); NULL if any step lacks
- * it. *present tells a JSON null apart from a missing key. */
-static json_object *member(json_object *o, const char *path, bool *present)
+/* A member of the given kind (or null, when allowed: *out NULL). */
+static int want(const struct reader *rd, const struct result_view *rv,
+		enum result_member m, enum jv_kind kind, bool nullable,
+		const struct jv **out)
 {
-	char step[64];
+	const struct jv *v = &rv->m[m];
+	const char *path = result_members[m].path;
 
-	*present = false;
-	while (o && json_object_is_type(o, json_type_object)) {
-		size_t n = strcspn(path, ".");
-
-		/* Our own paths: a step is a short key. No printf here, as
-		 * this runs a few dozen times per result. */
-		if (n >= sizeof(step))
-			return NULL;
-		memcpy(step, path, n);
-		step[n] = '\0';
-		if (!json_object_object_get_ex(o, step, &o))
-			return NULL;
-		if (!path[n]) {
-			*present = true;
-			return o;
-		}
-		path += n + 1;
-	}
-	return NULL;
-}
-
-/* A member of the given type (or null, when allowed: *out NULL). */
-static int want(const struct reader *rd, json_object *o, const char *path,
-		json_type type, bool nullable, json_object **out)
-{
-	bool present;
-
-	*out = member(o, path, &present);
-	if (!present)
+	*out = v;
+	if (v->kind == JV_ABSENT)
 		return fail(rd, "result lacks \"%s\" (%s); is this the output "
 			    "of 'ibahprobe probe --jsonl'?", path,
-			    json_type_to_name(type));
-	if (!*out && nullable)
+			    jv_kind_name(kind));
+	if (v->kind == JV_NULL && nullable) {
+		*out = NULL;
 		return 0;
+	}
 	/* A whole number is a fine double too. */
-	if (type == json_type_double && json_object_is_type(*out, json_type_int))
+	if (kind == JV_DOUBLE && v->kind == JV_INT)
 		return 0;
-	if (!json_object_is_type(*out, type))
+	if (v->kind != kind)
 		return fail(rd, "\"%s\" is %s, expected %s%s", path,
-			    json_type_to_name(json_object_get_type(*out)),
-			    json_type_to_name(type), nullable ? " or null" : "");
+			    jv_kind_name(v->kind), jv_kind_name(kind),
+			    nullable ? " or null" : "");
 	return 0;
 }
 
-static int want_string(const struct reader *rd, json_object *o,
-		       const char *path, bool nullable, char **out)
+static double jv_number(const struct jv *v)
 {
-	json_object *v;
+	return v->kind == JV_INT ? (double)v->i : v->d;
+}
+
+static int want_string(const struct reader *rd, const struct result_view *rv,
+		       enum result_member m, bool nullable, char **out)
+{
+	const struct jv *v;
 
 	*out = NULL;
-	if (want(rd, o, path, json_type_string, nullable, &v))
+	if (want(rd, rv, m, JV_STRING, nullable, &v))
 		return -1;
-	if (v && !(*out = strdup(json_object_get_string(v))))
+	if (v && !(*out = strndup(v->s, v->len)))
 		return fail(rd, "out of memory");
 	return 0;
 }
 
-static int want_uint(const struct reader *rd, json_object *o,
-		     const char *path, int64_t max, int64_t *out)
+static int want_uint(const struct reader *rd, const struct result_view *rv,
+		     enum result_member m, int64_t max, int64_t *out)
 {
-	json_object *v;
+	const struct jv *v;
 
-	if (want(rd, o, path, json_type_int, false, &v))
+	if (want(rd, rv, m, JV_INT, false, &v))
 		return -1;
-	*out = json_object_get_int64(v);
+	*out = v->i;
 	if (*out < 0 || *out > max)
-		return fail(rd, "\"%s\" is %lld, expected 0-%lld", path,
-			    (long long)*out, (long long)max);
+		return fail(rd, "\"%s\" is %lld, expected 0-%lld",
+			    result_members[m].path, (long long)*out,
+			    (long long)max);
 	return 0;
 }
 
-static int want_strings(const struct reader *rd, json_object *o,
-			const char *path, struct strvec *out)
+static int want_strings(const struct reader *rd, const struct result_view *rv,
+			enum result_member m, struct strvec *out)
 {
-	json_object *v, *item;
+	const struct jv *v;
+	struct jv_cursor cursor;
+	struct jv item;
 
-	if (want(rd, o, path, json_type_array, false, &v))
+	if (want(rd, rv, m, JV_ARRAY, false, &v))
 		return -1;
-	for (size_t i = 0; i < json_object_array_length(v); i++) {
-		item = json_object_array_get_idx(v, i);
-		if (!json_object_is_type(item, json_type_string))
+	jv_cursor_init(&cursor, v);
+	while (jv_cursor_next(&cursor, &item)) {
+		if (item.kind != JV_STRING)
 			return fail(rd, "\"%s\" holds %s, expected strings",
-				    path,
-				    json_object_get_type(item) == json_type_null
-					    ? "null"
-					    : json_type_to_name(
-						      json_object_get_type(item)));
-		if (strvec_add(out, json_object_get_string(item)))
+				    result_members[m].path,
+				    jv_kind_name(item.kind));
+		if (strvec_add_len(out, item.s, item.len))
 			return fail(rd, "out of memory");
 	}
 	return 0;
@@ -243,56 +231,55 @@ static bool has_string(const struct strvec *v, const char *s)
 
 /* What a result that got as far as probing adds: counts, RTT, hops,
  * verdicts, the AH's DGID and the traffic class seen. */
-static int read_probed(const struct reader *rd, json_object *o,
+static int read_probed(const struct reader *rd, const struct result_view *rv,
 		       struct report_record *rec)
 {
-	json_object *rtt, *median, *max, *grh, *v;
+	const struct jv *rtt, *median, *max, *grh, *v;
 	int64_t n;
 
-	if (want_uint(rd, o, "sent", UINT32_MAX, &n))
+	if (want_uint(rd, rv, RM_SENT, UINT32_MAX, &n))
 		return -1;
 	rec->sent = (uint32_t)n;
-	if (want_uint(rd, o, "received", rec->sent, &n))
+	if (want_uint(rd, rv, RM_RECEIVED, rec->sent, &n))
 		return -1;
 	rec->received = (uint32_t)n;
-	if (want(rd, o, "rtt_us", json_type_object, true, &rtt))
+	if (want(rd, rv, RM_RTT, JV_OBJECT, true, &rtt))
 		return -1;
 	if (rtt) {
-		if (want(rd, o, "rtt_us.median", json_type_double, false,
-			 &median) ||
-		    want(rd, o, "rtt_us.max", json_type_double, false, &max))
+		if (want(rd, rv, RM_RTT_MEDIAN, JV_DOUBLE, false, &median) ||
+		    want(rd, rv, RM_RTT_MAX, JV_DOUBLE, false, &max))
 			return -1;
 		rec->has_rtt = true;
-		rec->rtt_median_us = json_object_get_double(median);
-		rec->rtt_max_us = json_object_get_double(max);
+		rec->rtt_median_us = jv_number(median);
+		rec->rtt_max_us = jv_number(max);
 	}
 	rec->hops = -1;
-	if (want(rd, o, "hops", json_type_int, true, &v))
+	if (want(rd, rv, RM_HOPS, JV_INT, true, &v))
 		return -1;
 	if (v) {
-		if (want_uint(rd, o, "hops", 255, &n))
+		if (want_uint(rd, rv, RM_HOPS, 255, &n))
 			return -1;
 		rec->hops = (int)n;
 	}
-	if (want_strings(rd, o, "verdicts", &rec->verdicts) ||
-	    want_strings(rd, o, "findings", &rec->findings))
+	if (want_strings(rd, rv, RM_VERDICTS, &rec->verdicts) ||
+	    want_strings(rd, rv, RM_FINDINGS, &rec->findings))
 		return -1;
 	/* One spelling in report's output, whatever the probe's schema. */
 	for (size_t i = 0; i < rec->verdicts.count; i++)
 		if (strcmp(rec->verdicts.items[i], "partial loss") == 0)
 			rec->verdicts.items[i][7] = '_';
 	rec->has_ah = true;
-	if (want(rd, o, "ah_attr", json_type_object, false, &v) ||
-	    want(rd, o, "ah_attr.grh", json_type_object, true, &grh))
+	if (want(rd, rv, RM_AH_ATTR, JV_OBJECT, false, &v) ||
+	    want(rd, rv, RM_AH_GRH, JV_OBJECT, true, &grh))
 		return -1;
-	if (grh && want_string(rd, o, "ah_attr.grh.dgid", false, &rec->dgid))
+	if (grh && want_string(rd, rv, RM_AH_GRH_DGID, false, &rec->dgid))
 		return -1;
 	rec->tclass_remarked = has_string(&rec->verdicts, "tclass_remarked");
 	if (rec->tclass_remarked) {
-		if (want_uint(rd, o, "params.traffic_class", 255, &n))
+		if (want_uint(rd, rv, RM_PARAMS_TRAFFIC_CLASS, 255, &n))
 			return -1;
 		rec->tclass_sent = (uint8_t)n;
-		if (want_uint(rd, o, "observed.traffic_class", 255, &n))
+		if (want_uint(rd, rv, RM_OBSERVED_TRAFFIC_CLASS, 255, &n))
 			return -1;
 		rec->tclass_seen = (uint8_t)n;
 	}
@@ -300,31 +287,30 @@ static int read_probed(const struct reader *rd, json_object *o,
 }
 
 /* An optional member: absent or null leaves *out NULL. */
-static int maybe(const struct reader *rd, json_object *o, const char *path,
-		 json_type type, json_object **out)
+static int maybe(const struct reader *rd, const struct result_view *rv,
+		 enum result_member m, enum jv_kind kind, const struct jv **out)
 {
-	bool present;
-
-	*out = member(o, path, &present);
-	if (!present || !*out)
-		return (*out = NULL), 0;
-	return want(rd, o, path, type, true, out);
+	if (rv->m[m].kind == JV_ABSENT || rv->m[m].kind == JV_NULL) {
+		*out = NULL;
+		return 0;
+	}
+	return want(rd, rv, m, kind, true, out);
 }
 
 /* One of params: -1 when absent or null (older probes, or a parameter
  * that does not apply, as sl on RoCE). */
-static int param(const struct reader *rd, json_object *o, const char *path,
-		 int64_t max, long *out)
+static int param(const struct reader *rd, const struct result_view *rv,
+		 enum result_member m, int64_t max, long *out)
 {
-	json_object *v;
+	const struct jv *v;
 	int64_t n;
 
 	*out = -1;
-	if (maybe(rd, o, path, json_type_int, &v))
+	if (maybe(rd, rv, m, JV_INT, &v))
 		return -1;
 	if (!v)
 		return 0;
-	if (want_uint(rd, o, path, max, &n))
+	if (want_uint(rd, rv, m, max, &n))
 		return -1;
 	*out = (long)n;
 	return 0;
@@ -388,101 +374,156 @@ static char *params_text(json_object *p)
 	return text;
 }
 
+/* params_text() of run_params as either reader kept it: the scanner's
+ * text is parsed here, once per run. */
+static char *run_params_text(const struct jv *v)
+{
+	json_tokener *tok;
+	json_object *o;
+	char *text;
+
+	if (v->obj)
+		return params_text(v->obj);
+	tok = json_tokener_new();
+	if (!tok)
+		return NULL;
+	o = json_tokener_parse_ex(tok, v->s, (int)v->len);
+	text = o ? params_text(o) : NULL;
+	json_object_put(o);
+	json_tokener_free(tok);
+	return text;
+}
+
+/* A string member as a C string: in buf when it fits, else a copy that
+ * *heap owns (NULL when out of memory). */
+static const char *c_string(const struct jv *v, char *buf, size_t size,
+			    char **heap)
+{
+	*heap = NULL;
+	if (v->len < size) {
+		memcpy(buf, v->s, v->len);
+		buf[v->len] = '\0';
+		return buf;
+	}
+	return *heap = strndup(v->s, v->len);
+}
+
 /* The run a record belongs to (run_id, start_time, run_params of schema
  * v1; without them, one run per input and source). */
-static int read_run(const struct reader *rd, json_object *o, const char *host,
-		    const char *device, size_t *run)
+static int read_run(const struct reader *rd, const struct result_view *rv,
+		    const char *host, const char *device, size_t *run)
 {
-	char quoted[QUOTE_CHARS + 4];
-	json_object *id, *start, *params;
+	char quoted[QUOTE_CHARS + 4], id_buf[128], start_buf[128];
+	char *id_heap = NULL, *start_heap = NULL;
+	const struct jv *id, *start, *params;
+	const char *id_text = NULL, *start_text = NULL;
 	struct report_run *ru;
 	double t = -1;
+	int rc = -1;
 
-	if (maybe(rd, o, "run_id", json_type_string, &id) ||
-	    maybe(rd, o, "start_time", json_type_string, &start) ||
-	    maybe(rd, o, "run_params", json_type_object, &params))
+	if (maybe(rd, rv, RM_RUN_ID, JV_STRING, &id) ||
+	    maybe(rd, rv, RM_START_TIME, JV_STRING, &start) ||
+	    maybe(rd, rv, RM_RUN_PARAMS, JV_OBJECT, &params))
 		return -1;
-	if (start && (t = report_parse_time(json_object_get_string(start))) < 0)
-		return fail(rd, "\"start_time\" is \"%s\", expected an RFC 3339 "
-			    "date and time (2026-11-23T18:12:27Z)",
-			    quote(json_object_get_string(start),
-				  (size_t)json_object_get_string_len(start),
-				  quoted, sizeof(quoted)));
-	*run = report_run_get(rd->report, id ? json_object_get_string(id) : NULL,
-			      rd->label, host, device);
-	if (*run == SIZE_MAX)
-		return fail(rd, "out of memory");
+	if ((id && !(id_text = c_string(id, id_buf, sizeof(id_buf),
+					&id_heap))) ||
+	    (start && !(start_text = c_string(start, start_buf,
+					      sizeof(start_buf), &start_heap)))) {
+		fail(rd, "out of memory");
+		goto out;
+	}
+	if (start && (t = report_parse_time(start_text)) < 0) {
+		fail(rd, "\"start_time\" is \"%s\", expected an RFC 3339 "
+		     "date and time (2026-11-23T18:12:27Z)",
+		     quote(start->s, start->len, quoted, sizeof(quoted)));
+		goto out;
+	}
+	*run = report_run_get(rd->report, id_text, rd->label, host, device);
+	if (*run == SIZE_MAX) {
+		fail(rd, "out of memory");
+		goto out;
+	}
 	ru = &rd->report->runs[*run];
 	if (start && !ru->start_time) {
 		ru->start = t;
-		if (!(ru->start_time = strdup(json_object_get_string(start))))
-			return fail(rd, "out of memory");
+		if (!(ru->start_time = strdup(start_text))) {
+			fail(rd, "out of memory");
+			goto out;
+		}
 	}
 	if (params && !ru->params_text)
-		ru->params_text = params_text(params);
-	return 0;
+		ru->params_text = run_params_text(params);
+	rc = 0;
+out:
+	free(id_heap);
+	free(start_heap);
+	return rc;
 }
 
 /* "interrupted": true in a result or a summary marks its run. */
-static int read_interrupted(const struct reader *rd, json_object *o,
-			    size_t run)
+static int read_interrupted(const struct reader *rd,
+			    const struct result_view *rv, size_t run)
 {
-	json_object *v;
+	const struct jv *v;
 
-	if (maybe(rd, o, "interrupted", json_type_boolean, &v))
+	if (maybe(rd, rv, RM_INTERRUPTED, JV_BOOL, &v))
 		return -1;
-	if (v && json_object_get_boolean(v))
+	if (v && v->b)
 		rd->report->runs[run].interrupted = true;
 	return 0;
 }
 
-static int read_result(const struct reader *rd, json_object *o)
+static int read_result(const struct reader *rd, const struct result_view *rv)
 {
 	struct report_record *rec = calloc(1, sizeof(*rec));
-	char quoted[QUOTE_CHARS + 4];
-	json_object *v;
+	char quoted[QUOTE_CHARS + 4], word[32];
+	const struct jv *v;
 	int64_t n;
 	long p;
 
 	if (!rec)
 		return fail(rd, "out of memory");
-	if (want_string(rd, o, "dest", false, &rec->dest_text) ||
-	    want(rd, o, "source", json_type_object, false, &v) ||
-	    want_string(rd, o, "source.host", false, &rec->host) ||
-	    want_string(rd, o, "source.device", false, &rec->device) ||
-	    want_uint(rd, o, "source.port_num", 255, &n) ||
-	    want_string(rd, o, "source.sgid", true, &rec->sgid) ||
-	    want(rd, o, "params", json_type_object, false, &v) ||
-	    want(rd, o, "status", json_type_string, false, &v))
+	if (want_string(rd, rv, RM_DEST, false, &rec->dest_text) ||
+	    want(rd, rv, RM_SOURCE, JV_OBJECT, false, &v) ||
+	    want_string(rd, rv, RM_SOURCE_HOST, false, &rec->host) ||
+	    want_string(rd, rv, RM_SOURCE_DEVICE, false, &rec->device) ||
+	    want_uint(rd, rv, RM_SOURCE_PORT_NUM, 255, &n) ||
+	    want_string(rd, rv, RM_SOURCE_SGID, true, &rec->sgid) ||
+	    want(rd, rv, RM_PARAMS, JV_OBJECT, false, &v) ||
+	    want(rd, rv, RM_STATUS, JV_STRING, false, &v))
 		goto bad;
 	rec->port_num = (unsigned)n;
-	if (report_status_parse(json_object_get_string(v), &rec->status)) {
+	/* No status word is this long: such a text is refused below. */
+	snprintf(word, sizeof(word), "%.*s",
+		 (int)(v->len < sizeof(word) ? v->len : sizeof(word) - 1),
+		 v->s);
+	if (v->len >= sizeof(word) ||
+	    report_status_parse(word, &rec->status)) {
 		fail(rd, "\"status\" is \"%s\", expected reachable, "
 		     "partial_loss, unreachable or error",
-		     quote(json_object_get_string(v),
-			   (size_t)json_object_get_string_len(v), quoted,
-			   sizeof(quoted)));
+		     quote(v->s, v->len, quoted, sizeof(quoted)));
 		goto bad;
 	}
 	if (rec->status == REPORT_ERROR) {
-		if (want_string(rd, o, "error", false, &rec->error))
+		if (want_string(rd, rv, RM_ERROR, false, &rec->error))
 			goto bad;
 		rec->hops = -1;
-	} else if (read_probed(rd, o, rec)) {
+	} else if (read_probed(rd, rv, rec)) {
 		goto bad;
 	}
-	if (param(rd, o, "params.hop_limit", 255, &p))
+	if (param(rd, rv, RM_PARAMS_HOP_LIMIT, 255, &p))
 		goto bad;
 	rec->params.hop_limit = (int)p;
-	if (param(rd, o, "params.traffic_class", 255, &p))
+	if (param(rd, rv, RM_PARAMS_TRAFFIC_CLASS, 255, &p))
 		goto bad;
 	rec->params.traffic_class = (int)p;
-	if (param(rd, o, "params.sl", 15, &p))
+	if (param(rd, rv, RM_PARAMS_SL, 15, &p))
 		goto bad;
 	rec->params.sl = (int)p;
-	if (param(rd, o, "params.flow_label", 0xfffff, &rec->params.flow_label) ||
-	    read_run(rd, o, rec->host, rec->device, &rec->run) ||
-	    read_interrupted(rd, o, rec->run))
+	if (param(rd, rv, RM_PARAMS_FLOW_LABEL, 0xfffff,
+		  &rec->params.flow_label) ||
+	    read_run(rd, rv, rec->host, rec->device, &rec->run) ||
+	    read_interrupted(rd, rv, rec->run))
 		goto bad;
 	if (report_add(rd->report, rec))
 		return fail(rd, "out of memory");
@@ -492,14 +533,23 @@ bad:
 	return -1;
 }
 
+/* json_object_get_int()'s value: an int64 clamped to int's range. */
+static int jv_int(const struct jv *v)
+{
+	if (v->i < INT_MIN)
+		return INT_MIN;
+	return v->i > INT_MAX ? INT_MAX : (int)v->i;
+}
+
 /* {"error": ..., "exit_status": N}: what a prober writes when it could not
  * run at all (probe -j or --jsonl); since schema v1 with "record":
  * "error", its run and its host. */
-static int read_failed_run(const struct reader *rd, json_object *o,
-			   bool record)
+static int read_failed_run(const struct reader *rd,
+			   const struct result_view *rv, bool record)
 {
-	json_object *error, *status;
-	char *where, *host = NULL;
+	const struct jv *error = &rv->m[RM_ERROR],
+			*status = &rv->m[RM_EXIT_STATUS], *v;
+	char *where, *host = NULL, *text = NULL;
 	size_t run = SIZE_MAX;
 	int rc;
 
@@ -507,43 +557,42 @@ static int read_failed_run(const struct reader *rd, json_object *o,
 		return fail(rd, "more than %zu failed runs in the input: report "
 			    "keeps at most that many", rd->limits->failed_runs);
 	if (record &&
-	    (want(rd, o, "error", json_type_string, false, &error) ||
-	     want(rd, o, "exit_status", json_type_int, false, &status) ||
-	     want(rd, o, "source", json_type_object, false, &error) ||
-	     want_string(rd, o, "source.host", false, &host)))
+	    (want(rd, rv, RM_ERROR, JV_STRING, false, &v) ||
+	     want(rd, rv, RM_EXIT_STATUS, JV_INT, false, &v) ||
+	     want(rd, rv, RM_SOURCE, JV_OBJECT, false, &v) ||
+	     want_string(rd, rv, RM_SOURCE_HOST, false, &host)))
 		return -1;
-	if (record && read_run(rd, o, host, NULL, &run)) {
+	if (record && read_run(rd, rv, host, NULL, &run)) {
 		free(host);
 		return -1;
 	}
-	json_object_object_get_ex(o, "error", &error);
-	json_object_object_get_ex(o, "exit_status", &status);
-	if (asprintf(&where, "%s:%llu", rd->label, rd->line) < 0) {
+	if (asprintf(&where, "%s:%llu", rd->label, rd->line) < 0 ||
+	    !(text = strndup(error->s, error->len))) {
 		free(host);
 		return fail(rd, "out of memory");
 	}
-	rc = report_add_failed_run(rd->report, where,
-				   json_object_get_string(error),
-				   json_object_get_int(status), host, run);
+	rc = report_add_failed_run(rd->report, where, text, jv_int(status),
+				   host, run);
 	free(where);
+	free(text);
 	free(host);
 	return rc ? fail(rd, "out of memory") : 0;
 }
 
 /* A run's closing record: not a result; it tells whether the run was
  * interrupted. */
-static int read_summary(const struct reader *rd, json_object *o)
+static int read_summary(const struct reader *rd, const struct result_view *rv)
 {
 	char *host = NULL, *device = NULL;
-	json_object *v;
+	const struct jv *v;
 	size_t run;
 	int rc = -1;
 
-	if (want(rd, o, "source", json_type_object, false, &v) ||
-	    want_string(rd, o, "source.host", false, &host) ||
-	    want_string(rd, o, "source.device", true, &device) ||
-	    read_run(rd, o, host, device, &run) ||
-	    read_interrupted(rd, o, run))
+	if (want(rd, rv, RM_SOURCE, JV_OBJECT, false, &v) ||
+	    want_string(rd, rv, RM_SOURCE_HOST, false, &host) ||
+	    want_string(rd, rv, RM_SOURCE_DEVICE, true, &device) ||
+	    read_run(rd, rv, host, device, &run) ||
+	    read_interrupted(rd, rv, run))
 		goto out;
 	rc = 0;
 out:
@@ -554,48 +603,60 @@ out:
 
 #define SCHEMA "ibahprobe.probe.v1"
 
-static int read_value(const struct reader *rd, json_object *o)
+/* Whether one more result fits in the limits (err set if not). */
+static int room_for_one(const struct reader *rd)
 {
-	json_object *error, *status, *dest, *v;
-	char quoted[QUOTE_CHARS + 4];
-	const char *kind;
-
 	if (rd->report->record_count + rd->report->failed_count >=
 	    rd->limits->results)
 		return fail(rd, "more than %zu results in the input: report "
 			    "merges at most that many", rd->limits->results);
+	return 0;
+}
+
+/* A JSON object's members, by whichever reader took them. */
+static int read_view(const struct reader *rd, const struct result_view *rv)
+{
+	const struct jv *v;
+	char quoted[QUOTE_CHARS + 4];
+
+	if (maybe(rd, rv, RM_SCHEMA, JV_STRING, &v))
+		return -1;
+	if (v && !jv_is(v, SCHEMA))
+		return fail(rd, "\"schema\" is \"%s\": report reads %s",
+			    quote(v->s, v->len, quoted, sizeof(quoted)),
+			    SCHEMA);
+	if (maybe(rd, rv, RM_RECORD, JV_STRING, &v))
+		return -1;
+	if (v && jv_is(v, "summary"))
+		return read_summary(rd, rv);
+	if (v && jv_is(v, "error"))
+		return read_failed_run(rd, rv, true);
+	if (v && !jv_is(v, "result"))
+		return fail(rd, "\"record\" is \"%s\", expected result, "
+			    "summary or error",
+			    quote(v->s, v->len, quoted, sizeof(quoted)));
+	if (v)
+		return read_result(rd, rv);
+	if (rv->m[RM_DEST].kind == JV_ABSENT &&
+	    rv->m[RM_ERROR].kind == JV_STRING &&
+	    rv->m[RM_EXIT_STATUS].kind == JV_INT)
+		return read_failed_run(rd, rv, false);
+	return read_result(rd, rv);
+}
+
+/* A value json-c has read. */
+static int read_value(const struct reader *rd, json_object *o)
+{
+	struct result_view rv;
+
+	if (room_for_one(rd))
+		return -1;
 	if (!json_object_is_type(o, json_type_object))
 		return fail(rd, "%s is not a probe result (a JSON object)",
 			    o ? json_type_to_name(json_object_get_type(o))
 			      : "null");
-	if (maybe(rd, o, "schema", json_type_string, &v))
-		return -1;
-	if (v && strcmp(json_object_get_string(v), SCHEMA) != 0)
-		return fail(rd, "\"schema\" is \"%s\": report reads %s",
-			    quote(json_object_get_string(v),
-				  (size_t)json_object_get_string_len(v), quoted,
-				  sizeof(quoted)), SCHEMA);
-	if (maybe(rd, o, "record", json_type_string, &v))
-		return -1;
-	kind = v ? json_object_get_string(v) : NULL;
-	if (kind && strcmp(kind, "summary") == 0)
-		return read_summary(rd, o);
-	if (kind && strcmp(kind, "error") == 0)
-		return read_failed_run(rd, o, true);
-	if (kind && strcmp(kind, "result") != 0)
-		return fail(rd, "\"record\" is \"%s\", expected result, "
-			    "summary or error",
-			    quote(kind, (size_t)json_object_get_string_len(v),
-				  quoted, sizeof(quoted)));
-	if (kind)
-		return read_result(rd, o);
-	if (!json_object_object_get_ex(o, "dest", &dest) &&
-	    json_object_object_get_ex(o, "error", &error) &&
-	    json_object_is_type(error, json_type_string) &&
-	    json_object_object_get_ex(o, "exit_status", &status) &&
-	    json_object_is_type(status, json_type_int))
-		return read_failed_run(rd, o, false);
-	return read_result(rd, o);
+	result_view_from_json(&rv, o);
+	return read_view(rd, &rv);
 }
 
 /* One byte of a value, for what json-c 0.16 lets through even with
@@ -835,6 +896,32 @@ static int take_value(struct reader *rd, json_object *o)
 	return rc;
 }
 
+/* The value starting at data[pos], read by the scanner when it is whole
+ * in this chunk and of the common shape: 1 when it was (and has been
+ * taken, or refused with err set: -1), 0 when json-c is to read it. */
+static int scan_whole(struct reader *rd)
+{
+	unsigned long long line;
+	struct result_view rv;
+	size_t n;
+	int rc;
+
+	n = result_scan(rd->data + rd->pos, rd->len - rd->pos, &rv);
+	if (!n || n > rd->limits->value_bytes)
+		return 0;
+	pass_many(rd, n);
+	rd->in_value = false;
+	rd->line_blank = 0;
+	rd->place = rd->place == TOP ? TOP : ARRAY_AFTER;
+	rd->values++;
+	/* Messages about the content name the line where it starts. */
+	line = rd->line;
+	rd->line = rd->value_line;
+	rc = room_for_one(rd) ? -1 : read_view(rd, &rv);
+	rd->line = line;
+	return rc ? -1 : 1;
+}
+
 /* Feeds json-c the value's bytes of this chunk: as far as its end, a
  * NUL, or the first byte that lex() refuses, whichever comes first. */
 static int feed(struct reader *rd)
@@ -848,6 +935,12 @@ static int feed(struct reader *rd)
 
 	unsigned long long line = rd->line, col = rd->col;
 
+	if (rd->value_bytes == 0 && rd->scan) {
+		int taken = scan_whole(rd);
+
+		if (taken)
+			return taken < 0 ? -1 : 0;
+	}
 	/* A dry run of the lexer finds how far json-c may go; it keeps
 	 * count of lines so that its state can stand for the real one. */
 	while (limit < avail && p[limit] &&
@@ -955,6 +1048,13 @@ static int at_end(struct reader *rd)
 	return 0;
 }
 
+static bool use_scanner = true;
+
+void report_input_use_scanner(bool on)
+{
+	use_scanner = on;
+}
+
 static const struct report_limits default_limits = {
 	.value_bytes = REPORT_VALUE_BYTES_MAX,
 	.results = REPORT_RESULTS_MAX,
@@ -994,6 +1094,7 @@ int report_read_stream(struct report *r, const char *label, FILE *f,
 	struct reader rd = {
 		.report = r, .limits = limits ? limits : &default_limits,
 		.label = label, .err = err, .errlen = errlen, .in = f,
+		.scan = use_scanner,
 	};
 	int rc;
 
@@ -1014,6 +1115,7 @@ int report_read_buffer(struct report *r, const char *label, const char *buf,
 	struct reader rd = {
 		.report = r, .limits = limits ? limits : &default_limits,
 		.label = label, .err = err, .errlen = errlen, .mem = buf,
+		.scan = use_scanner,
 		.mem_left = len,
 	};
 

@@ -7,6 +7,7 @@
 #ifndef IBAHPROBE_REPORT_INPUT_H
 #define IBAHPROBE_REPORT_INPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -44,5 +45,11 @@ int report_read_stream(struct report *r, const char *label, FILE *f,
 int report_read_buffer(struct report *r, const char *label, const char *buf,
 		       size_t len, const struct report_limits *limits,
 		       char *err, size_t errlen);
+
+/* Which reader takes the values of the common shape: the scanner of
+ * lib/result_scan.h (the default, several times faster) or json-c, which
+ * reads every other value. Both must read any input to the same records
+ * and messages; tests switch the scanner off to hold them to that. */
+void report_input_use_scanner(bool on);
 
 #endif

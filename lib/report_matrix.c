@@ -55,7 +55,8 @@ int report_status_parse(const char *name, enum report_status *status)
  * ("-" for none). Built without stdio: a key is made per record. */
 static size_t key_part(char *out, const char *text)
 {
-	size_t len;
+	char digits[24];
+	size_t len, n = 0, k;
 
 	if (!text) {
 		if (out)
@@ -63,11 +64,17 @@ static size_t key_part(char *out, const char *text)
 		return 1;
 	}
 	len = strlen(text);
-	if (!out)
-		return (size_t)snprintf(NULL, 0, "%zu:", len) + len;
-	out += sprintf(out, "%zu:", len);
-	memcpy(out, text, len);
-	return (size_t)snprintf(NULL, 0, "%zu:", len) + len;
+	k = len;
+	do
+		digits[n++] = (char)('0' + k % 10);
+	while (k /= 10);
+	if (out) {
+		for (k = 0; k < n; k++)
+			out[k] = digits[n - 1 - k];
+		out[n] = ':';
+		memcpy(out + n + 1, text, len);
+	}
+	return n + 1 + len;
 }
 
 /* A key of up to three texts and a tag byte; NULL when out of memory. */
@@ -207,6 +214,11 @@ int report_addr_normalize(const char *text, char *out, size_t len)
 
 int strvec_add(struct strvec *v, const char *s)
 {
+	return strvec_add_len(v, s, strlen(s));
+}
+
+int strvec_add_len(struct strvec *v, const char *s, size_t len)
+{
 	char *copy;
 
 	if (v->count == v->capacity) {
@@ -218,7 +230,7 @@ int strvec_add(struct strvec *v, const char *s)
 		v->items = items;
 		v->capacity = cap;
 	}
-	copy = strdup(s);
+	copy = strndup(s, len);
 	if (!copy)
 		return -1;
 	v->items[v->count++] = copy;
@@ -409,6 +421,9 @@ static char *format(const char *fmt, ...)
  * replaces made IB results without a GRH, and error records, quadratic. */
 struct agreement {
 	struct strmap port_sgid, host_sgid, text_dgid;
+	/* report_addr_normalize() of each address text met: a fabric's
+	 * million records name a few thousand addresses. */
+	struct strmap normalized;
 };
 
 /* Two records that disagree leave this in the slot: no address. */
@@ -467,15 +482,57 @@ static void agreement_free(struct agreement *ag)
 	strmap_free(&ag->port_sgid);
 	strmap_free(&ag->host_sgid);
 	strmap_free(&ag->text_dgid);
+	for (size_t i = 0; i < ag->normalized.capacity; i++)
+		if (ag->normalized.slots[i].key &&
+		    ag->normalized.slots[i].value != disagree)
+			free(ag->normalized.slots[i].value);
+	strmap_free(&ag->normalized);
+}
+
+/* report_addr_normalize(), once per text ("disagree" marks a text that is
+ * no address); -2 when out of memory. */
+static int normalize(struct agreement *ag, const char *text, char *addr,
+		     size_t len)
+{
+	void **slot = strmap_slot(&ag->normalized, text);
+
+	if (!slot)
+		return -2;
+	if (!*slot) {
+		if (report_addr_normalize(text, addr, len) != 0)
+			*slot = (void *)disagree;
+		else if (!(*slot = strdup(addr)))
+			return -2;
+	}
+	if (*slot == disagree)
+		return -1;
+	/* It came from addr[len] the first time: it fits. */
+	memcpy(addr, *slot, strlen(*slot) + 1);
+	return 0;
+}
+
+/* prefix and text in one string, NULL when out of memory: a key per
+ * record, without printf. */
+static char *concat(const char *prefix, const char *text)
+{
+	size_t a = strlen(prefix), b = strlen(text);
+	char *s = malloc(a + b + 1);
+
+	if (s) {
+		memcpy(s, prefix, a);
+		memcpy(s + a, text, b + 1);
+	}
+	return s;
 }
 
 /* A source is its GID; without one, its host and device. A result that
  * failed before it had an AH names the port's first GID (link-local on
  * RoCE): it joins the row of its port's other results instead. */
-static char *source_key(const struct agreement *ag,
+static char *source_key(struct agreement *ag,
 			const struct report_record *rec, char *addr, size_t len)
 {
 	const char *sgid = NULL;
+	int rc = -1;
 
 	if (!rec->has_ah) {
 		char *key = port_key(rec);
@@ -487,8 +544,10 @@ static char *source_key(const struct agreement *ag,
 	}
 	if (!sgid)
 		sgid = rec->sgid;
-	if (sgid && report_addr_normalize(sgid, addr, len) == 0)
-		return format("addr:%s", addr);
+	if (sgid && (rc = normalize(ag, sgid, addr, len)) == 0)
+		return concat("addr:", addr);
+	if (rc == -2)
+		return NULL;
 	addr[0] = '\0';
 	return format("src:%s/%s", rec->host, rec->device);
 }
@@ -497,7 +556,7 @@ static char *source_key(const struct agreement *ag,
  * learnt from another set, else the text itself when it is an address,
  * else the address of the source of that host name (a responder that
  * answered nobody still lines up with its row when it probed). */
-static char *dest_key(const struct agreement *ag,
+static char *dest_key(struct agreement *ag,
 		      const struct report_record *rec, char *addr, size_t len)
 {
 	const char *dgid = rec->dgid ? rec->dgid
@@ -505,9 +564,10 @@ static char *dest_key(const struct agreement *ag,
 	struct dest d;
 	char err[256];
 	bool have = false;
+	int rc;
 
-	if (dgid && report_addr_normalize(dgid, addr, len) == 0)
-		return format("addr:%s", addr);
+	if (dgid && (rc = normalize(ag, dgid, addr, len)) != -1)
+		return rc ? NULL : concat("addr:", addr);
 	if (dest_parse(rec->dest_text, &d, err, sizeof(err)) == 0) {
 		if (d.has_gid) {
 			gid_format_address(&d.gid, addr, len);
@@ -520,9 +580,9 @@ static char *dest_key(const struct agreement *ag,
 		dest_clear(&d);
 	}
 	if (have)
-		return format("addr:%s", addr);
+		return concat("addr:", addr);
 	addr[0] = '\0';
-	return format("dst:%s", rec->dest_text);
+	return concat("dst:", rec->dest_text);
 }
 
 static struct report_node *node_get(struct report *r, char *key,

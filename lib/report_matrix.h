@@ -197,6 +197,8 @@ double report_parse_time(const char *text);
 int report_addr_normalize(const char *text, char *out, size_t len);
 
 int strvec_add(struct strvec *v, const char *s);
+/* The same for len bytes of s (no NUL among them). */
+int strvec_add_len(struct strvec *v, const char *s, size_t len);
 int strvec_add_unique(struct strvec *v, const char *s);
 void strvec_free(struct strvec *v);
 

@@ -8,7 +8,9 @@
  * handler), whatever the names in the input; the text form, meant for a
  * terminal, is valid UTF-8 without a control character (C0 but tab and
  * newline, DEL, C1) or a bidi control, the set lib/text_escape.h
- * escapes. */
+ * escapes. And the scanner that reads the common shape of a result
+ * (lib/result_scan.h) makes of every input what json-c alone makes of it:
+ * the same message, or the same -j document. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,6 +220,49 @@ static void render_markup(const struct report *r, bool html)
 	free(doc);
 }
 
+/* The -j document of r built, or the message that stopped it. */
+static char *outcome(struct report *r, int read_rc, const char *read_err)
+{
+	char err[DIAG_MSG_MAX * 2], *doc = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (read_rc)
+		return strdup(read_err);
+	if (report_build(r, err, sizeof(err)) != 0)
+		return strdup(err);
+	f = open_memstream(&doc, &len);
+	if (!f || report_render_json(f, r, false) || fclose(f))
+		abort();
+	return doc;
+}
+
+/* The same input read by json-c alone (scanner off) ends alike. */
+static void check_scanner(const char *buf, size_t size)
+{
+	struct report fast, exact;
+	char err_fast[DIAG_MSG_MAX * 2] = "", err_exact[DIAG_MSG_MAX * 2] = "";
+	char *a, *b;
+	int rc;
+
+	report_init(&fast);
+	report_init(&exact);
+	rc = report_read_buffer(&fast, LABEL, buf, size, NULL, err_fast,
+				sizeof(err_fast));
+	a = outcome(&fast, rc, err_fast);
+	report_input_use_scanner(false);
+	rc = report_read_buffer(&exact, LABEL, buf, size, NULL, err_exact,
+				sizeof(err_exact));
+	report_input_use_scanner(true);
+	b = outcome(&exact, rc, err_exact);
+	if (!a || !b || strcmp(a, b) != 0)
+		__builtin_trap();
+	free(a);
+	free(b);
+	report_free(&fast);
+	report_free(&exact);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct report r;
@@ -232,6 +277,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(buf, data, size);
 	buf[size] = '\0';
+	check_scanner(buf, size);
 	report_init(&r);
 	err[0] = '\0';
 	if (report_read_buffer(&r, LABEL, buf, size, NULL, err,
