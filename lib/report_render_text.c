@@ -10,6 +10,28 @@
 #include "report_render.h"
 #include "text_escape.h"
 
+/* n in decimal at buf[used..len), NUL-terminated when it fits: what
+ * snprintf("%d") would write, without printf (a report writes a million
+ * cells). The new used, which may pass len as snprintf's count does. */
+static size_t append_int(char *buf, size_t len, size_t used, int n)
+{
+	char digits[16];
+	size_t k = 0;
+	unsigned v = n < 0 ? 0u - (unsigned)n : (unsigned)n;
+
+	do
+		digits[k++] = (char)('0' + v % 10);
+	while (v /= 10);
+	if (n < 0)
+		digits[k++] = '-';
+	for (size_t i = 0; i < k; i++, used++)
+		if (used + 1 < len)
+			buf[used] = digits[k - 1 - i];
+	if (len)
+		buf[used < len ? used : len - 1] = '\0';
+	return used;
+}
+
 const char *report_hops_text(const struct report_cell *c, char *buf,
 			     size_t len)
 {
@@ -20,11 +42,22 @@ const char *report_hops_text(const struct report_cell *c, char *buf,
 		return buf;
 	}
 	buf[0] = '\0';
-	for (size_t i = 0; i < c->hop_count && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%d",
-					 i ? "," : "", c->hops[i]);
-	if (used < len)
-		snprintf(buf + used, len - used, "h");
+	for (size_t i = 0; i < c->hop_count && used < len; i++) {
+		if (i) {
+			if (used + 1 < len)
+				buf[used] = ',';
+			used++;
+			if (used < len)
+				buf[used] = '\0';
+			else
+				break;
+		}
+		used = append_int(buf, len, used, c->hops[i]);
+	}
+	if (used + 1 < len) {
+		buf[used] = 'h';
+		buf[used + 1] = '\0';
+	}
 	return buf;
 }
 
