@@ -185,20 +185,51 @@ static bool scan_literal(struct scan *s, const char *word)
 
 static bool scan_value(struct scan *s, int member, struct jv *out);
 
-/* An object or an array at s->p, checked and passed over: the members
- * of an object below a member report reads (parent) go into the view. */
-static bool scan_object(struct scan *s, int parent)
+/* Past an object's or an array's opening bracket; *more false when its
+ * closing bracket follows at once (passed too). */
+static bool container_open(struct scan *s, unsigned char close, bool *more)
 {
-	bool known = parent >= 0;
-
 	if (++s->depth > RESULT_SCAN_DEPTH)
 		return false;
 	s->p++;
 	if (!skip_blanks(s))
 		return false;
-	if (*s->p == '}')
-		goto end;
-	for (;;) {
+	*more = *s->p != close;
+	if (!*more) {
+		s->p++;
+		s->depth--;
+	}
+	return true;
+}
+
+/* After an element: *more when a ',' leads to another (the blanks after
+ * it passed), else the closing bracket, passed. */
+static bool container_next(struct scan *s, unsigned char close, bool *more)
+{
+	if (!skip_blanks(s))
+		return false;
+	if (*s->p == close) {
+		s->p++;
+		s->depth--;
+		*more = false;
+		return true;
+	}
+	if (*s->p != ',')
+		return false;
+	s->p++;
+	*more = true;
+	return skip_blanks(s);
+}
+
+/* An object at s->p, checked and passed over: the members of an object
+ * below a member report reads (parent) go into the view. */
+static bool scan_object(struct scan *s, int parent)
+{
+	bool known = parent >= 0, more;
+
+	if (!container_open(s, '}', &more))
+		return false;
+	while (more) {
 		const char *key;
 		size_t len;
 		int member = -1;
@@ -207,6 +238,7 @@ static bool scan_object(struct scan *s, int parent)
 			return false;
 		for (size_t k = 0; known && k < s->child_count[parent]; k++) {
 			enum result_member m = s->children[parent][k];
+
 			if (s->key_len[m] == len &&
 			    memcmp(result_members[m].key, key, len) == 0) {
 				member = (int)m;
@@ -221,19 +253,9 @@ static bool scan_object(struct scan *s, int parent)
 		if (!skip_blanks(s) ||
 		    !scan_value(s, member,
 				member >= 0 ? &s->v->m[member] : NULL) ||
-		    !skip_blanks(s))
-			return false;
-		if (*s->p == '}')
-			break;
-		if (*s->p != ',')
-			return false;
-		s->p++;
-		if (!skip_blanks(s))
+		    !container_next(s, '}', &more))
 			return false;
 	}
-end:
-	s->p++;
-	s->depth--;
 	return true;
 }
 
@@ -242,31 +264,15 @@ end:
 static bool scan_array(struct scan *s, bool strings)
 {
 	struct jv item;
+	bool more;
 
-	if (++s->depth > RESULT_SCAN_DEPTH)
+	if (!container_open(s, ']', &more))
 		return false;
-	s->p++;
-	if (!skip_blanks(s))
-		return false;
-	if (*s->p == ']')
-		goto end;
-	for (;;) {
-		if (strings ? *s->p != '"' || !scan_value(s, RM_COUNT, &item)
-			    : !scan_value(s, -1, NULL))
+	while (more)
+		if ((strings ? *s->p != '"' || !scan_value(s, RM_COUNT, &item)
+			     : !scan_value(s, -1, NULL)) ||
+		    !container_next(s, ']', &more))
 			return false;
-		if (!skip_blanks(s))
-			return false;
-		if (*s->p == ']')
-			break;
-		if (*s->p != ',')
-			return false;
-		s->p++;
-		if (!skip_blanks(s))
-			return false;
-	}
-end:
-	s->p++;
-	s->depth--;
 	return true;
 }
 
