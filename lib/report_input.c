@@ -456,6 +456,9 @@ static int read_result(const struct reader *rd, json_object *o)
 	    want(rd, o, "status", json_type_string, false, &v))
 		goto bad;
 	rec->port_num = (unsigned)n;
+	if (param(rd, o, "source.lid", 0xffff, &p))
+		goto bad;
+	rec->lid = p < 0 ? 0 : (uint16_t)p;
 	if (report_status_parse(json_object_get_string(v), &rec->status)) {
 		fail(rd, "\"status\" is \"%s\", expected reachable, "
 		     "partial_loss, unreachable or error",
