@@ -14,8 +14,10 @@
 #include "diag.h"
 #include "host_groups.h"
 #include "output.h"
+#include "path_resolve.h"
 #include "report_baseline.h"
 #include "report_groups.h"
+#include "report_groups_sa.h"
 #include "report_input.h"
 #include "report_matrix.h"
 #include "report_render.h"
@@ -54,8 +56,10 @@ static const struct opt_spec report_options[] = {
 				    COMPLETE_NONE, NULL },
 	[RP_OPT_GROUPS] = { "groups", 0, "FILE", "fold hosts into group x "
 			    "group blocks (FILE: \"HOST GROUP\" lines, as "
-			    "plan --groups reads); a host not in it is a "
-			    "group of its own", COMPLETE_FILE, NULL },
+			    "plan --groups reads; sa: each host's leaf switch, "
+			    "asked of the InfiniBand SA on -d/-P); a host not "
+			    "in it is a group of its own", COMPLETE_FILE,
+			    REPORT_GROUPS_SA },
 	[RP_OPT_END] = OPT_END,
 };
 
@@ -66,6 +70,7 @@ static struct {
 	const char *expect;	/* NULL: none */
 	const char *baseline;	/* NULL: no --baseline */
 	const char *groups;	/* NULL: none */
+	bool groups_sa;		/* --groups sa: from the SA, not a file */
 	double rtt_regression_pct;	/* < 0: not given */
 } opts = { .rtt_regression_pct = -1 };
 
@@ -116,8 +121,10 @@ static int report_option(int index, const char *arg)
 		break;
 	case RP_OPT_GROUPS:
 		if (!arg[0])
-			return cli_usage_error("--groups needs a file name");
+			return cli_usage_error("--groups needs a file name, "
+					       "or sa");
 		opts.groups = arg;
+		opts.groups_sa = strcmp(arg, REPORT_GROUPS_SA) == 0;
 		break;
 	case RP_OPT_BASELINE:
 		if (!arg[0])
@@ -537,7 +544,7 @@ static void warn_ungrouped(const struct report_grouping *g)
 {
 	char name[1024];
 
-	for (size_t k = 0; opts.groups && k < g->count; k++)
+	for (size_t k = 0; opts.groups && !opts.groups_sa && k < g->count; k++)
 		if (g->groups[k].ungrouped) {
 			diag_warn("%s: %zu host%s in no group, each a group "
 				  "of its own (the first: '%s')", opts.groups,
@@ -548,6 +555,83 @@ static void warn_ungrouped(const struct report_grouping *g)
 					      sizeof(name)));
 			return;
 		}
+}
+
+/* --groups sa: the hosts the SA gave no leaf switch, in one line with
+ * why; then the destinations that sent no results of their own (their
+ * LID is not in any result). */
+static void warn_sa_ungrouped(const struct report_grouping *g,
+			      const struct sa_groups *s)
+{
+	char line[1024];
+	size_t hosts = 0, len = 0;
+
+	for (int k = 0; k < LEAF_STATUS_COUNT; k++)
+		hosts += s->ungrouped[k];
+	for (int k = 0; k < LEAF_STATUS_COUNT; k++)
+		if (s->ungrouped[k])
+			len += (size_t)snprintf(line + len, len < sizeof(line)
+						? sizeof(line) - len : 0,
+						"%s%zu %s", len ? ", " : "",
+						s->ungrouped[k],
+						leaf_status_reason(k));
+	if (hosts)
+		diag_warn("--groups sa: %zu host%s in no group, each a group "
+			  "of its own: %s", hosts, hosts == 1 ? "" : "s", line);
+	if (g->ungrouped > hosts)
+		diag_warn("--groups sa: %zu destination%s that sent no "
+			  "results of their own in no group (their LID is in "
+			  "no result), each a group of its own",
+			  g->ungrouped - hosts,
+			  g->ungrouped - hosts == 1 ? "" : "s");
+}
+
+/* --groups sa opens the SA before the results are read: a host without
+ * an InfiniBand port learns it before a long merge. Exit 3, as path and
+ * trace: a RoCE port gets its own words. */
+static int open_sa(const struct common_opts *common, struct sa_client *sa)
+{
+	char err[DIAG_MSG_MAX * 2], dev[IBV_SYSFS_NAME_MAX + 1];
+	uint8_t port;
+
+	if (sa_client_open(sa, common->device, common->port, err,
+			   sizeof(err)) == SA_CLIENT_OK)
+		return 0;
+	if (!path_port_is_roce(common->device, common->port, dev, sizeof(dev),
+			       &port))
+		return cli_fail(EXIT_ENVIRONMENT, "--groups sa needs the "
+				"InfiniBand SA: %s; give a groups file "
+				"instead", err);
+	return cli_fail(EXIT_ENVIRONMENT, "--groups sa needs the InfiniBand "
+			"SA: %s port %u is RoCE, which has none (leaf switches "
+			"are not known there); give a groups file instead",
+			dev, port);
+}
+
+/* Every source port's leaf switch, asked in two windowed batches, as
+ * the host groups a file would give. */
+static int sa_host_groups(const struct common_opts *common,
+			  struct sa_client *sa, const struct report *r,
+			  struct host_groups *hg, struct sa_groups *s)
+{
+	char err[DIAG_MSG_MAX * 2];
+
+	if (sa_groups_collect(s, r))
+		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	if (sa_groups_fetch(s, sa, PATH_DEFAULT_WINDOW, common->timeout_ms,
+			    PATH_DEFAULT_RETRIES, err, sizeof(err)))
+		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	diag_verbose(1, "report: %zu LinkRecord and %zu NodeRecord queries "
+		     "for %zu source ports of %zu sources",
+		     s->link_queries, s->node_queries, s->port_count,
+		     s->source_count);
+	if (sa_groups_build(s, hg, err, sizeof(err)))
+		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	if (s->split_hosts)
+		diag_verbose(1, "report: %zu host%s on several leaf switches: "
+			     "each port in its own switch's group",
+			     s->split_hosts, s->split_hosts == 1 ? "" : "s");
+	return 0;
 }
 
 /* Read before the results: a bad groups file is reported before a long
@@ -595,7 +679,9 @@ static int report_run(const struct common_opts *common, int argc, char **argv)
 	struct report r;
 	struct report_grouping groups;
 	struct host_groups hg = { 0 };
-	bool folded = false;
+	struct sa_groups sa_groups = { 0 };
+	struct sa_client sa;
+	bool folded = false, sa_open = false;
 	int rc;
 
 	rc = check_options(common);
@@ -607,14 +693,24 @@ static int report_run(const struct common_opts *common, int argc, char **argv)
 	r.latest = opts.latest;
 	if (opts.expect)
 		rc = read_expect(&r.expect);
-	if (rc == 0 && opts.groups)
+	if (rc == 0 && opts.groups_sa) {
+		rc = open_sa(common, &sa);
+		sa_open = rc == 0;
+	} else if (rc == 0 && opts.groups) {
 		rc = load_groups(&hg, argc, argv);
+	}
 	if (rc == 0)
 		rc = read_inputs(&r, argc, argv);
+	if (rc == 0 && sa_open)
+		rc = sa_host_groups(common, &sa, &r, &hg, &sa_groups);
+	if (sa_open)
+		sa_client_close(&sa);
 	if (rc == 0)
 		print_warnings(&r);
 	if (rc == 0)
 		rc = fold_groups(&r, &hg, &groups, &folded);
+	if (rc == 0 && folded && opts.groups_sa)
+		warn_sa_ungrouped(&groups, &sa_groups);
 	if (rc == 0) {
 		if (opts.svg || opts.html)
 			rc = render_markup(&r, folded ? &groups : NULL);
@@ -630,15 +726,18 @@ static int report_run(const struct common_opts *common, int argc, char **argv)
 	if (folded)
 		report_groups_free(&groups);
 	host_groups_free(&hg);
+	sa_groups_free(&sa_groups);
 	if (rc == 0)
 		rc = report_all_fine(&r) ? EXIT_FINE : EXIT_PROBLEM;
 	report_free(&r);
 	return rc;
 }
 
-/* report touches no device: -d, -P, -g and -t change nothing. */
+/* report touches no device but for --groups sa, which asks the SA on
+ * -d/-P with -t: -g changes nothing. */
 static const char *const report_common_used[] = {
-	"json", "pretty", "quiet", "help", "version", NULL,
+	"device", "port", "timeout", "json", "pretty", "verbose", "quiet",
+	"help", "version", NULL,
 };
 
 const struct command cmd_report = {

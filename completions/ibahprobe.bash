@@ -37,7 +37,10 @@ _ibahprobe() {
 		case $(cut -f4 <<<"$line") in
 		words) mapfile -t COMPREPLY < <(compgen -W "$(cut -f5 <<<"$line")" -- "$cur") ;;
 		device) mapfile -t COMPREPLY < <(compgen -W "$("$bin" __complete devices 2>/dev/null)" -- "$cur") ;;
-		file) mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+		# Files, and the words a file option also takes (report
+		# --groups sa).
+		file) mapfile -t COMPREPLY < <(compgen -W "$(cut -f5 <<<"$line")" -- "$cur"
+			compgen -f -- "$cur") ;;
 		esac
 		return 0
 	fi

@@ -329,6 +329,40 @@ int host_groups_load(struct host_groups *hg, const char *path, char *err,
 	return rc;
 }
 
+int host_groups_from_pairs(struct host_groups *hg, const char *const *hosts,
+			   const char *const *groups, size_t n,
+			   const char *label, char *err, size_t errlen)
+{
+	struct raw raw = { 0 };
+	int rc = -1;
+
+	memset(hg, 0, sizeof(*hg));
+	if (n > UINT32_MAX - 1) {
+		snprintf(err, errlen, "%s: too many hosts", label);
+		return -1;
+	}
+	raw.lines = calloc(n ? n : 1, sizeof(*raw.lines));
+	if (!raw.lines)
+		goto oom;
+	raw.capacity = n;
+	for (size_t i = 0; i < n; i++) {
+		raw.lines[i] = (struct raw_line){ strdup(hosts[i]),
+						  strdup(groups[i]), i + 1 };
+		raw.count++;
+		if (!raw.lines[i].host || !raw.lines[i].group)
+			goto oom;
+	}
+	rc = finish(hg, &raw, label, err, errlen);
+	goto out;
+oom:
+	snprintf(err, errlen, "out of memory");
+out:
+	raw_free(&raw);
+	if (rc)
+		host_groups_free(hg);
+	return rc;
+}
+
 long host_groups_entry(const struct host_groups *hg, const char *host)
 {
 	size_t lo = 0, hi = hg->count;

@@ -39,6 +39,14 @@ int host_groups_read(struct host_groups *hg, FILE *in, const char *label,
  * an error naming it. */
 int host_groups_load(struct host_groups *hg, const char *path, char *err,
 		     size_t errlen);
+/* The same from n (host, group) pairs made by a program, not read from a
+ * file (report --groups sa): groups numbered in the order of their first
+ * pair, entries[i].line is i + 1. Names are copied as they are, control
+ * characters included: they come from the fabric, not from a user's typo,
+ * and every renderer escapes them. A host twice is an error naming label. */
+int host_groups_from_pairs(struct host_groups *hg, const char *const *hosts,
+			   const char *const *groups, size_t n,
+			   const char *label, char *err, size_t errlen);
 /* The group (an index into group_names) of host, or -1 when the file
  * does not name it. O(log n). */
 long host_groups_find(const struct host_groups *hg, const char *host);

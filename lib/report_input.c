@@ -493,6 +493,9 @@ static int read_result(const struct reader *rd, const struct result_view *rv)
 	    want(rd, rv, RM_STATUS, JV_STRING, false, &v))
 		goto bad;
 	rec->port_num = (unsigned)n;
+	if (param(rd, rv, RM_SOURCE_LID, 0xffff, &p))
+		goto bad;
+	rec->lid = p < 0 ? 0 : (uint16_t)p;
 	/* No status word is this long: such a text is refused below. */
 	snprintf(word, sizeof(word), "%.*s",
 		 (int)(v->len < sizeof(word) ? v->len : sizeof(word) - 1),

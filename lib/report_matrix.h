@@ -50,6 +50,9 @@ struct report_run {
 struct report_record {
 	char *host, *device;	/* the prober, as it named itself */
 	unsigned port_num;
+	uint16_t lid;		/* source.lid; 0: unknown (RoCE, an older
+				 * probe): report --groups sa asks the SA
+				 * for its leaf switch */
 	char *sgid;		/* source GID text; NULL: unknown */
 	bool has_ah;		/* false: failed before an AH was built, so
 				 * sgid is the port's first GID, not the one

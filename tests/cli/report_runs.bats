@@ -233,10 +233,11 @@ cell() { jq -c --arg s "$1" --arg d "$2" '.cells[] | select(.source == $s and .d
 		assert_line --partial -- "--latest"
 		assert_line --partial -- "-j, --json"
 		assert_line --partial -- "--pretty"
-		refute_output --partial -- "--device"
-		refute_output --partial -- "--port"
 		refute_output --partial -- "--gid-index"
-		refute_output --partial -- "--timeout"
+		# --groups sa asks the SA on -d/-P, within -t.
+		assert_line --partial -- "--device"
+		assert_line --partial -- "--port"
+		assert_line --partial -- "--timeout"
 	done
 	# The others still list them all.
 	run -0 "$IBAHPROBE" help probe

@@ -29,8 +29,36 @@ static void refused(const char *text, size_t len, const char *want,
 	is_int(hg.count, 0, "%s: nothing kept", why);
 }
 
+/* Groups made by a program (report --groups sa): the same lookups, group
+ * ids in the order of first pair, names kept byte for byte, and a host
+ * twice refused. */
+static void test_from_pairs(void)
+{
+	const char *hosts[] = { "h2", "h1", "fe80::a", "h3" };
+	const char *groups[] = { "S2", "S1", "S2", "S\x1b" "1" };
+	const char *twice[] = { "h1", "h1" };
+	struct host_groups hg;
+	char err[256] = "";
+
+	is_int(host_groups_from_pairs(&hg, hosts, groups, 4, "--groups sa",
+				      err, sizeof(err)), 0, "pairs taken");
+	is_int(hg.group_count, 3, "three groups");
+	is_str(hg.group_names[0], "S2", "first pair's group first");
+	is_str(hg.group_names[2], "S\x1b" "1", "a control character kept");
+	is_int(host_groups_find(&hg, "h1"), 1, "h1 in S1");
+	is_int(host_groups_find(&hg, "fe80::a"), 0, "an address in S2");
+	is_int(host_groups_find(&hg, "h9"), -1, "no h9");
+	host_groups_free(&hg);
+	is_int(host_groups_from_pairs(&hg, twice, groups, 2, "--groups sa",
+				      err, sizeof(err)), -1, "a host twice");
+	is_str(err, "--groups sa:2: host 'h1' is listed twice (first on "
+	       "line 1)", "... named");
+	is_int(hg.count, 0, "... nothing kept");
+}
+
 int main(void)
 {
+	test_from_pairs();
 	static const char good[] =
 		"# rack layout\n"
 		"node03 rack2\n"

@@ -72,9 +72,9 @@ static char *dump(const struct report *r)
 	for (size_t i = 0; i < r->record_count; i++) {
 		const struct report_record *c = r->records[i];
 
-		fprintf(f, "rec %s|%s|%u|%s|%d|%s|%s|%d|%s|%u|%u|%d|%.17g|%.17g|"
+		fprintf(f, "rec %s|%s|%u|%u|%s|%d|%s|%s|%d|%s|%u|%u|%d|%.17g|%.17g|"
 			"%d|%d|%u|%u|%d|%d|%d|%ld|%zu|",
-			c->host, c->device, c->port_num,
+			c->host, c->device, c->port_num, c->lid,
 			c->sgid ? c->sgid : "-", c->has_ah, c->dest_text,
 			c->dgid ? c->dgid : "-", (int)c->status,
 			c->error ? c->error : "-", c->sent, c->received,
