@@ -671,16 +671,24 @@ static void finish_output(struct probe_session *s, int exit_status)
 	out_flush_record();
 }
 
-static int collect_dests(int argc, char **argv, struct dest_list *dests)
+/* *nothing: the destinations come from -f alone and it lists none, which
+ * is no mistake: a plan's round can leave a host nothing to probe. */
+static int collect_dests(int argc, char **argv, struct dest_list *dests,
+			 bool *nothing)
 {
 	char err[DIAG_MSG_MAX + 64];
 
+	*nothing = false;
 	if (opts.list && !opts.discover)
 		return cli_usage_error("--list needs --discover");
 	if (dest_list_collect(dests, argc, argv, opts.file, err, sizeof(err)))
 		return cli_usage_error("%s", err);
 	if (opts.discover)
 		return discover_usage(dests);
+	if (dests->count == 0 && opts.file && argc == 0) {
+		*nothing = true;
+		return 0;
+	}
 	if (dests->count == 0)
 		return cli_usage_error("probe needs at least one destination; "
 				       "'ibahprobe probe -h' shows the forms");
@@ -727,6 +735,7 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 	char err[DIAG_MSG_MAX];
 	size_t ready = 0, good = 0, skipped = 0;
 	char host[256] = "";
+	bool nothing;
 	int rc;
 
 	/* A failure of the run as a whole is tied to this host and run
@@ -738,9 +747,17 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 		.start_time = view.run.info.start_time, .host = host });
 	rc = build_sweep(&sw);
 	if (rc == 0)
-		rc = collect_dests(argc, argv, &dests);
+		rc = collect_dests(argc, argv, &dests, &nothing);
 	if (rc)
 		goto out;
+	if (nothing) {
+		diag_warn("%s lists no destination: nothing to probe", opts.file);
+		if (out_format() == OUT_JSON) {
+			out_open_array(NULL);
+			out_close_array();
+		}
+		goto out;
+	}
 	/* Listing needs no verbs device: it works on umad alone. */
 	if (opts.list) {
 		rc = discover_responders(common, common->device, common->port,

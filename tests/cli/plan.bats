@@ -234,3 +234,23 @@ pairs_over_rounds() {	# rounds, then plan options
 		fail "$stderr"
 	[ ! -e out.d ] || fail "out.d created: $(ls -A out.d)"
 }
+
+@test "a round that leaves a host nothing to probe: its plan file makes probe -f exit 0 with a warning, -j []" {
+	# h3 is alone in its rack; with 10 rounds for its 2 outside peers
+	# most of its rounds are empty.
+	printf 'h1 r1\nh2 r1\nh3 r2\n' > racks
+	printf 'h1\nh2\nh3\n' > three
+	run -0 "$IBAHPROBE" plan three --groups racks --per-round 1 --rounds 10 --round 0 -o round0
+	! grep -qv '^#' round0/h3 || fail "h3 has destinations in round 0: $(cat round0/h3)"
+	run -0 --separate-stderr "$IBAHPROBE" probe -f round0/h3
+	[ -z "$output" ] || fail "stdout: $output"
+	[ "$stderr" = "ibahprobe: warning: round0/h3 lists no destination: nothing to probe" ] || fail "$stderr"
+	run -0 --separate-stderr "$IBAHPROBE" probe -j -f round0/h3
+	[ "$output" = "[]" ] || fail "$output"
+	run -0 --separate-stderr "$IBAHPROBE" -q probe --jsonl -f round0/h3
+	[ -z "$output$stderr" ] || fail "$output / $stderr"
+	# Only a file may say there is nothing to do: no destination at all
+	# is still a usage error.
+	run -2 --separate-stderr "$IBAHPROBE" probe
+	[[ $stderr == *"probe needs at least one destination"* ]] || fail "$stderr"
+}
