@@ -1,0 +1,120 @@
+/* The hop-by-hop schedule of a RoCE v2 trace of one flow (one source
+ * address and UDP source port, one destination, one traffic class: a
+ * fixed 5-tuple, so ECMP keeps it on one path, as Paris traceroute does):
+ * for hop limit 1, 2, ... up to the most, a few queries each, one at a
+ * time, each given a deadline; a router whose hop limit ran out answers
+ * time exceeded, the destination's RDMA device takes the last datagram as
+ * a UD send that `serve` answers, and a host with nothing on UDP 4791
+ * answers port unreachable. The trace ends after the hop that reached the
+ * destination (or got a final refusal), or at the most hops.
+ *
+ * Pure: the caller asks roce_trace_next() what to do at a time (send a
+ * query with a hop limit and a tag, wait until a time, or stop), sends the
+ * datagram itself, and tells roce_trace_answer() what came back under
+ * which tag. No socket and no clock here, so the schedule is tested with
+ * made-up times and answers (tests/unit/test_roce_trace.c). */
+#ifndef IBAHPROBE_ROCE_TRACE_H
+#define IBAHPROBE_ROCE_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* A RoCE fabric is a few routed hops; 64 is the IPv4 default TTL, so a
+ * trace that goes on is looping. */
+#define ROCE_TRACE_MAX_HOPS 64
+#define ROCE_TRACE_MAX_QUERIES 10
+#define ROCE_TRACE_DEFAULT_MAX_HOPS 16
+#define ROCE_TRACE_DEFAULT_QUERIES 3
+#define ROCE_TRACE_DEFAULT_WAIT_MS 1000
+
+enum roce_answer_kind {
+	/* A router: the hop limit ran out there (ICMP time exceeded). */
+	ROCE_ANSWER_TIME_EXCEEDED,
+	/* The responder answered the datagram: the destination. */
+	ROCE_ANSWER_REPLY,
+	/* The destination host has nothing on UDP 4791 (no RDMA device
+	 * there, or none on that address): ICMP port unreachable. */
+	ROCE_ANSWER_PORT_UNREACHABLE,
+	/* Any other unreachable (no route, prohibited): who refused, and
+	 * the ICMP type and code. */
+	ROCE_ANSWER_UNREACHABLE,
+	/* Fragmentation needed / packet too big: a link on the way is
+	 * narrower than the datagram (mtu). */
+	ROCE_ANSWER_TOO_BIG,
+};
+
+struct roce_answer {
+	enum roce_answer_kind kind;
+	char from[46];		/* the answering address (INET6_ADDRSTRLEN) */
+	uint64_t rtt_ns;
+	int reply_ttl;		/* the answer's own hop limit on arrival; -1 */
+	uint8_t icmp_type, icmp_code;	/* UNREACHABLE */
+	uint32_t mtu;		/* TOO_BIG; 0 when not said */
+	/* REPLY: the traffic class and hop limit the responder saw; -1
+	 * when it did not say. */
+	int seen_tclass, seen_hop_limit;
+};
+
+/* Why a trace stopped. */
+enum roce_trace_end {
+	ROCE_TRACE_RUNNING,
+	ROCE_TRACE_REACHED,	/* the responder answered */
+	ROCE_TRACE_REFUSED,	/* port unreachable from the destination host */
+	ROCE_TRACE_UNREACHABLE,	/* another unreachable, or too big */
+	ROCE_TRACE_MAX_HOPS_END,	/* the most hops, never reached */
+};
+
+struct roce_trace_settings {
+	unsigned first_hop;	/* hop limit of the first query (>= 1) */
+	unsigned max_hops;	/* the last hop limit tried (<= MAX_HOPS) */
+	unsigned queries;	/* per hop, 1..MAX_QUERIES */
+	uint64_t wait_ns;	/* a query's deadline after its send */
+};
+
+struct roce_trace_hop {
+	unsigned hop_limit;
+	unsigned sent;
+	bool answered[ROCE_TRACE_MAX_QUERIES];
+	struct roce_answer answers[ROCE_TRACE_MAX_QUERIES];
+};
+
+struct roce_trace {
+	struct roce_trace_settings settings;
+	struct roce_trace_hop hops[ROCE_TRACE_MAX_HOPS];
+	unsigned hop_count;	/* hops begun */
+	/* The query under way. */
+	bool waiting;
+	uint32_t tag;
+	uint64_t deadline_ns;
+	enum roce_trace_end end;
+};
+
+enum roce_step_kind {
+	ROCE_STEP_SEND,		/* send query `query` with hop_limit, tag */
+	ROCE_STEP_WAIT,		/* nothing to do before until_ns */
+	ROCE_STEP_DONE,
+};
+
+struct roce_step {
+	enum roce_step_kind kind;
+	unsigned hop_limit, query;
+	uint32_t tag;		/* (hop_limit << 8) | query: what the
+				 * datagram carries to be matched */
+	uint64_t until_ns;
+};
+
+/* -1 when the settings are out of range. */
+int roce_trace_init(struct roce_trace *t,
+		    const struct roce_trace_settings *settings);
+/* What to do at now_ns. A SEND step counts as sent at now_ns: its
+ * deadline runs from there. A query whose deadline passed is silent. */
+struct roce_step roce_trace_next(struct roce_trace *t, uint64_t now_ns);
+/* An answer under tag: taken (true) when it is for the query under way,
+ * else ignored (a late answer to a silent query, or a stray). */
+bool roce_trace_answer(struct roce_trace *t, uint32_t tag,
+		       const struct roce_answer *answer);
+/* The answer of a hop that ended the trace (REPLY first), or NULL. */
+const struct roce_answer *roce_trace_hop_final(const struct roce_trace_hop *h,
+						unsigned queries);
+
+#endif

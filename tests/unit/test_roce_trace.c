@@ -1,0 +1,236 @@
+/* The schedule of a RoCE v2 trace (lib/roce_trace.c) with made-up times
+ * and answers: two routers then the responder; silent hops and queries;
+ * a host without RoCE; a route that ends in an unreachable; the most
+ * hops; late and stray answers; the settings' bounds. */
+#include <stdio.h>
+#include <string.h>
+
+#include "roce_trace.h"
+#include "tap.h"
+
+#define MS 1000000ull
+
+static struct roce_answer answer(enum roce_answer_kind kind, const char *from)
+{
+	struct roce_answer a = { .kind = kind, .reply_ttl = -1,
+				 .seen_tclass = -1, .seen_hop_limit = -1 };
+
+	snprintf(a.from, sizeof(a.from), "%s", from);
+	a.rtt_ns = MS / 2;
+	return a;
+}
+
+/* The fabric's answer to a query with hop limit hl (routers at 1..routers,
+ * the destination after them); "silent" hops give nothing. */
+typedef bool (*fabric_fn)(unsigned hl, unsigned query, struct roce_answer *a);
+
+static bool two_routers(unsigned hl, unsigned query, struct roce_answer *a)
+{
+	(void)query;
+	if (hl == 1)
+		*a = answer(ROCE_ANSWER_TIME_EXCEEDED, "198.18.1.254");
+	else if (hl == 2)
+		*a = answer(ROCE_ANSWER_TIME_EXCEEDED, "198.18.3.2");
+	else
+		*a = answer(ROCE_ANSWER_REPLY, "198.18.4.4");
+	return true;
+}
+
+static bool second_silent(unsigned hl, unsigned query, struct roce_answer *a)
+{
+	if (hl == 2)
+		return false;
+	return two_routers(hl, query, a);
+}
+
+static bool one_query_lost(unsigned hl, unsigned query, struct roce_answer *a)
+{
+	if (hl == 3 && query == 1)
+		return false;
+	return two_routers(hl, query, a);
+}
+
+static bool no_roce(unsigned hl, unsigned query, struct roce_answer *a)
+{
+	if (hl < 3)
+		return two_routers(hl, query, a);
+	*a = answer(ROCE_ANSWER_PORT_UNREACHABLE, "198.18.4.4");
+	return true;
+}
+
+static bool no_route(unsigned hl, unsigned query, struct roce_answer *a)
+{
+	if (hl == 1)
+		return two_routers(hl, query, a);
+	*a = answer(ROCE_ANSWER_UNREACHABLE, "198.18.1.254");
+	a->icmp_type = 3;
+	a->icmp_code = 0;
+	return true;
+}
+
+static bool black_hole(unsigned hl, unsigned query, struct roce_answer *a)
+{
+	if (hl == 1)
+		return two_routers(hl, query, a);
+	return false;
+}
+
+/* Runs t against fabric with answers after 1 ms; the time it took. */
+static uint64_t run(struct roce_trace *t, fabric_fn fabric, unsigned *sends)
+{
+	uint64_t now = 0;
+	struct roce_step step;
+
+	*sends = 0;
+	while ((step = roce_trace_next(t, now)).kind != ROCE_STEP_DONE) {
+		struct roce_answer a;
+
+		if (step.kind == ROCE_STEP_WAIT) {
+			now = step.until_ns;
+			continue;
+		}
+		(*sends)++;
+		if (step.tag != (step.hop_limit << 8 | step.query))
+			return 0;
+		if (fabric(step.hop_limit, step.query, &a)) {
+			now += MS;
+			if (!roce_trace_answer(t, step.tag, &a))
+				return 0;
+		}
+		if (*sends > 1000)
+			return 0;
+	}
+	return now;
+}
+
+static const struct roce_trace_settings defaults = {
+	.first_hop = 1, .max_hops = 16, .queries = 3, .wait_ns = 1000 * MS,
+};
+
+static void test_reached(void)
+{
+	struct roce_trace t;
+	unsigned sends;
+	uint64_t took;
+
+	roce_trace_init(&t, &defaults);
+	took = run(&t, two_routers, &sends);
+	is_int(t.end, ROCE_TRACE_REACHED, "two routers, then the responder: reached");
+	is_int(t.hop_count, 3, "three hops");
+	is_int(sends, 9, "three queries each");
+	is_int(took, 9 * MS, "no waiting when every query is answered");
+	ok(strcmp(t.hops[0].answers[2].from, "198.18.1.254") == 0 &&
+		   t.hops[1].answers[0].kind == ROCE_ANSWER_TIME_EXCEEDED &&
+		   roce_trace_hop_final(&t.hops[2], 3)->kind == ROCE_ANSWER_REPLY,
+	   "each hop's answers kept, the last one final");
+	ok(!roce_trace_hop_final(&t.hops[0], 3), "a router hop is not final");
+}
+
+static void test_silence(void)
+{
+	struct roce_trace t;
+	unsigned sends;
+	uint64_t took;
+
+	roce_trace_init(&t, &defaults);
+	took = run(&t, second_silent, &sends);
+	is_int(t.end, ROCE_TRACE_REACHED, "a silent router in between: still reached");
+	ok(!t.hops[1].answered[0] && !t.hops[1].answered[1] &&
+		   !t.hops[1].answered[2] && t.hops[1].sent == 3,
+	   "the silent hop: three queries, no answer ('* * *')");
+	is_int(took, 6 * MS + 3 * 1000 * MS, "each silent query waits its deadline");
+
+	roce_trace_init(&t, &defaults);
+	run(&t, one_query_lost, &sends);
+	ok(t.end == ROCE_TRACE_REACHED && t.hops[2].answered[0] &&
+		   !t.hops[2].answered[1] && t.hops[2].answered[2],
+	   "one query of the last hop lost: the others reach, the trace ends");
+}
+
+static void test_refusals(void)
+{
+	struct roce_trace t;
+	unsigned sends;
+
+	roce_trace_init(&t, &defaults);
+	run(&t, no_roce, &sends);
+	ok(t.end == ROCE_TRACE_REFUSED && t.hop_count == 3,
+	   "port unreachable from the destination host: refused at hop 3");
+	roce_trace_init(&t, &defaults);
+	run(&t, no_route, &sends);
+	ok(t.end == ROCE_TRACE_UNREACHABLE && t.hop_count == 2 &&
+		   t.hops[1].answers[0].icmp_type == 3,
+	   "a router without a route: unreachable at hop 2, its ICMP kept");
+	roce_trace_init(&t, &defaults);
+	run(&t, black_hole, &sends);
+	ok(t.end == ROCE_TRACE_MAX_HOPS_END && t.hop_count == 16 &&
+		   sends == 48,
+	   "a black hole after hop 1: every hop up to the most, then the end");
+}
+
+static void test_answers_matched(void)
+{
+	struct roce_trace t;
+	struct roce_answer a = answer(ROCE_ANSWER_TIME_EXCEEDED, "10.0.0.1");
+	struct roce_step s1, s2;
+
+	roce_trace_init(&t, &defaults);
+	ok(!roce_trace_answer(&t, 1 << 8, &a), "an answer before any send: ignored");
+	s1 = roce_trace_next(&t, 0);
+	is_int(s1.kind, ROCE_STEP_SEND, "first: a send");
+	ok(s1.hop_limit == 1 && s1.query == 0 && s1.tag == 0x100,
+	   "hop limit 1, query 0, tag 0x100");
+	s2 = roce_trace_next(&t, 10 * MS);
+	ok(s2.kind == ROCE_STEP_WAIT && s2.until_ns == 1000 * MS,
+	   "before the deadline: wait until it");
+	ok(!roce_trace_answer(&t, 0x101, &a), "another query's tag: ignored");
+	s2 = roce_trace_next(&t, 1000 * MS);
+	ok(s2.kind == ROCE_STEP_SEND && s2.query == 1 && s2.tag == 0x101,
+	   "at the deadline: the next query");
+	ok(!roce_trace_answer(&t, 0x100, &a), "a late answer to the silent query: ignored");
+	ok(roce_trace_answer(&t, 0x101, &a), "the answer under way: taken");
+	ok(!roce_trace_answer(&t, 0x101, &a), "the same answer twice: ignored");
+}
+
+static void test_settings(void)
+{
+	struct roce_trace t;
+	struct roce_trace_settings s = defaults;
+	unsigned sends;
+
+	s.first_hop = 0;
+	is_int(roce_trace_init(&t, &s), -1, "first hop 0 refused");
+	s = defaults;
+	s.max_hops = ROCE_TRACE_MAX_HOPS + 1;
+	is_int(roce_trace_init(&t, &s), -1, "more than the most hops refused");
+	s = defaults;
+	s.queries = ROCE_TRACE_MAX_QUERIES + 1;
+	is_int(roce_trace_init(&t, &s), -1, "too many queries refused");
+	s = defaults;
+	s.first_hop = 3;
+	s.max_hops = 2;
+	is_int(roce_trace_init(&t, &s), -1, "first hop past the most refused");
+	s = defaults;
+	s.first_hop = 2;
+	s.queries = 1;
+	roce_trace_init(&t, &s);
+	run(&t, two_routers, &sends);
+	ok(t.end == ROCE_TRACE_REACHED && t.hop_count == 2 &&
+		   t.hops[0].hop_limit == 2 && sends == 2,
+	   "first hop 2, one query each: hop limits 2 and 3");
+	s = defaults;
+	s.max_hops = ROCE_TRACE_MAX_HOPS;
+	roce_trace_init(&t, &s);
+	run(&t, black_hole, &sends);
+	is_int(t.hop_count, ROCE_TRACE_MAX_HOPS, "the most hops fit");
+}
+
+int main(void)
+{
+	test_reached();
+	test_silence();
+	test_refusals();
+	test_answers_matched();
+	test_settings();
+	return tap_done();
+}
