@@ -58,10 +58,14 @@ int report_render_json(FILE *f, const struct report *r, bool pretty);
  * (with several, how many each: "host node03 (2), source node07 (1)").
  * Malloc'd, unescaped; NULL when memory ran out. */
 enum report_suspect_line {
+	REPORT_SUSPECT_LINE_MEMBERS,	/* a group's: "members: host n7, ..." */
 	REPORT_SUSPECT_LINE_DESTINATION,
 	REPORT_SUSPECT_LINE_SOURCE,
 	REPORT_SUSPECT_LINE_OTHERS,
 };
+/* The lines a suspect has, in the order they are shown; how many. */
+size_t report_suspect_lines(const struct report_suspect *x,
+			    enum report_suspect_line lines[4]);
 char *report_suspect_evidence(const struct report_suspects *s,
 			      const struct report_suspect *x,
 			      enum report_suspect_line line);
@@ -69,8 +73,13 @@ char *report_suspect_evidence(const struct report_suspects *s,
 void report_render_suspects_json(struct json_writer *w,
 				 const struct report_suspects *s);
 /* The HTML pages' short list above the matrix; nothing when there is no
- * suspect. */
-void report_render_suspects_html(FILE *f, const struct report *r);
+ * suspect. g: the --groups page's groups (report_suspects_find). */
+void report_render_suspects_html(FILE *f, const struct report *r,
+				 const struct report_grouping *g);
+/* Through lib/output.h: the text section, after the matrix; nothing when
+ * there is no suspect. */
+void report_render_suspects_text(const struct report *r,
+				 const struct report_grouping *g);
 
 /* Standalone SVG (with XML declaration) and an HTML page with the SVG and
  * a findings table inline: no external resource, no script. */

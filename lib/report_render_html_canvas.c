@@ -349,7 +349,7 @@ void report_groups_render_html(FILE *f, const struct report *r,
 		fprintf(f, "<span class=\"key\" style=\"background: %s\">"
 			"</span>%s", legend[k].colour, legend[k].word);
 	fputs("</p>\n", f);
-	report_render_suspects_html(f, r);
+	report_render_suspects_html(f, r, g);
 	fputs("<p><a id=\"back\" href=\"#\">\xe2\x86\x90 all groups"
 	      "</a> <span id=\"view\"></span></p>\n"
 	      "<canvas id=\"matrix\" width=\"1\" height=\"1\"></canvas>\n"

@@ -25,6 +25,30 @@ static void kinds_text(FILE *f, const struct report_suspect_axis *a)
 	}
 }
 
+/* As report_suspects names it: a row's name unless only a column. */
+static const char *node_name(const struct report_node *n,
+			     enum report_suspect_kind kind)
+{
+	return kind == REPORT_SUSPECT_DESTINATION || !n->source_name
+		       ? n->dest_name : n->source_name;
+}
+
+size_t report_suspect_lines(const struct report_suspect *x,
+			    enum report_suspect_line lines[4])
+{
+	size_t n = 0;
+
+	if (x->member_count)
+		lines[n++] = REPORT_SUSPECT_LINE_MEMBERS;
+	if (x->as_destination)
+		lines[n++] = REPORT_SUSPECT_LINE_DESTINATION;
+	if (x->as_source)
+		lines[n++] = REPORT_SUSPECT_LINE_SOURCE;
+	if (x->other_count)
+		lines[n++] = REPORT_SUSPECT_LINE_OTHERS;
+	return n;
+}
+
 char *report_suspect_evidence(const struct report_suspects *s,
 			      const struct report_suspect *x,
 			      enum report_suspect_line line)
@@ -38,7 +62,13 @@ char *report_suspect_evidence(const struct report_suspects *s,
 
 	if (!f)
 		return NULL;
-	if (line == REPORT_SUSPECT_LINE_OTHERS) {
+	if (line == REPORT_SUSPECT_LINE_MEMBERS) {
+		fprintf(f, "members: ");
+		for (size_t k = 0; k < x->member_count; k++)
+			fprintf(f, "%s%s %s", k ? ", " : "",
+				report_suspect_kind_name(x->member_kinds[k]),
+				node_name(x->members[k], x->member_kinds[k]));
+	} else if (line == REPORT_SUSPECT_LINE_OTHERS) {
 		for (size_t k = 0; k < x->other_count; k++)
 			others += x->others[k].pairs;
 		fprintf(f, "the other %zu of its failing pairs %s explained "
@@ -53,6 +83,12 @@ char *report_suspect_evidence(const struct report_suspects *s,
 			if (x->other_count > 1)
 				fprintf(f, " (%zu)", x->others[k].pairs);
 		}
+	} else if (x->kind == REPORT_SUSPECT_GROUP) {
+		/* Pairs, not nodes: a source probes several members. */
+		fprintf(f, "%s its members: %zu of %zu pairs fail: ",
+			line == REPORT_SUSPECT_LINE_DESTINATION ? "to" : "from",
+			a->failing, a->probed);
+		kinds_text(f, a);
 	} else {
 		bool dest = line == REPORT_SUSPECT_LINE_DESTINATION;
 
@@ -96,11 +132,21 @@ void report_render_suspects_json(struct json_writer *w,
 		jw_uint(w, "rank", x->rank);
 		jw_string(w, "kind", report_suspect_kind_name(x->kind));
 		jw_string(w, "name", x->name);
-		jw_string(w, "address", x->node->addr);
+		jw_string(w, "address", x->node ? x->node->addr : NULL);
 		jw_uint(w, "explained", x->explained);
 		json_axis(w, "as_destination", x->as_destination,
 			  &x->destination);
 		json_axis(w, "as_source", x->as_source, &x->source);
+		jw_open_array(w, "members");
+		for (size_t m = 0; m < x->member_count; m++) {
+			jw_open_object(w, NULL);
+			jw_string(w, "kind",
+				  report_suspect_kind_name(x->member_kinds[m]));
+			jw_string(w, "name", node_name(x->members[m],
+						       x->member_kinds[m]));
+			jw_close_object(w);
+		}
+		jw_close_array(w);
 		jw_open_array(w, "explained_by");
 		for (size_t o = 0; o < x->other_count; o++) {
 			const struct report_suspect *by =
@@ -118,11 +164,12 @@ void report_render_suspects_json(struct json_writer *w,
 	jw_close_array(w);
 }
 
-void report_render_suspects_html(FILE *f, const struct report *r)
+void report_render_suspects_html(FILE *f, const struct report *r,
+				 const struct report_grouping *g)
 {
 	struct report_suspects s;
 
-	if (report_suspects_find(&s, r) || !s.count) {
+	if (report_suspects_find(&s, r, g) || !s.count) {
 		report_suspects_free(&s);
 		return;
 	}
@@ -131,15 +178,9 @@ void report_render_suspects_html(FILE *f, const struct report *r)
 		"<ol>\n", s.explained, s.failing);
 	for (size_t k = 0; k < s.count; k++) {
 		const struct report_suspect *x = &s.items[k];
-		enum report_suspect_line lines[3];
-		size_t n = 0;
+		enum report_suspect_line lines[4];
+		size_t n = report_suspect_lines(x, lines);
 
-		if (x->as_destination)
-			lines[n++] = REPORT_SUSPECT_LINE_DESTINATION;
-		if (x->as_source)
-			lines[n++] = REPORT_SUSPECT_LINE_SOURCE;
-		if (x->other_count)
-			lines[n++] = REPORT_SUSPECT_LINE_OTHERS;
 		markup_printf(f, "<li value=\"%zu\">%s <b>%s</b>: explains "
 			      "%zu failing pair%s", x->rank,
 			      report_suspect_kind_name(x->kind), x->name,

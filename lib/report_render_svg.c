@@ -445,7 +445,7 @@ void report_render_html(FILE *f, const struct report *r, const char *title)
 		      "parameters: %s</p>\n", when, r->sources,
 		      r->sources == 1 ? "" : "s", expect[0] ? " \xc2\xb7 " : "",
 		      expect, params[0] ? params : "unknown");
-	report_render_suspects_html(f, r);
+	report_render_suspects_html(f, r, NULL);
 	svg_document(f, r, title, false);
 	fputs("<h2>Findings</h2>\n", f);
 	html_findings(f, r);

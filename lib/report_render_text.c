@@ -341,14 +341,15 @@ static void print_findings(const struct report *r)
 
 /* After the matrix, only when there is one: each suspect on one aligned
  * line (rank, kind, name, pairs it explains), its evidence below. */
-static void print_suspects(const struct report *r)
+void report_render_suspects_text(const struct report *r,
+				 const struct report_grouping *g)
 {
 	struct report_suspects s;
 	size_t name_width = 0;
 	int rank_width;
 	char ranks[32];
 
-	if (report_suspects_find(&s, r)) {
+	if (report_suspects_find(&s, r, g)) {
 		diag_warn("out of memory naming the suspects");
 		return;
 	}
@@ -365,20 +366,14 @@ static void print_suspects(const struct report *r)
 		 "strongest first):\n", s.explained, s.failing);
 	for (size_t k = 0; k < s.count; k++) {
 		const struct report_suspect *x = &s.items[k];
-		enum report_suspect_line lines[3];
-		size_t n = 0;
+		enum report_suspect_line lines[4];
+		size_t n = report_suspect_lines(x, lines);
 
 		out_text("  %*zu. %-11s  ", rank_width, x->rank,
 			 report_suspect_kind_name(x->kind));
 		text_pad(x->name, name_width);
 		out_text("  explains %zu failing pair%s\n", x->explained,
 			 x->explained == 1 ? "" : "s");
-		if (x->as_destination)
-			lines[n++] = REPORT_SUSPECT_LINE_DESTINATION;
-		if (x->as_source)
-			lines[n++] = REPORT_SUSPECT_LINE_SOURCE;
-		if (x->other_count)
-			lines[n++] = REPORT_SUSPECT_LINE_OTHERS;
 		for (size_t l = 0; l < n; l++) {
 			char *text = report_suspect_evidence(&s, x, lines[l]);
 
@@ -448,7 +443,7 @@ void report_render_text(const struct report *r)
 		 "ERR = error; R = traffic class remarked; . = not probed%s\n",
 		 any_run_failed(r) ? ";\n        FAIL = the probe run of the "
 				     "source failed" : "");
-	print_suspects(r);
+	report_render_suspects_text(r, NULL);
 	print_findings(r);
 	print_expected(r);
 	print_notes(r);
@@ -621,7 +616,7 @@ static void json_suspects(struct json_writer *w, const struct report *r)
 {
 	struct report_suspects s;
 
-	if (report_suspects_find(&s, r))
+	if (report_suspects_find(&s, r, NULL))
 		diag_warn("out of memory naming the suspects");
 	report_render_suspects_json(w, &s);
 	report_suspects_free(&s);

@@ -5,7 +5,9 @@
 # stopped (nothing reaches it, its own probes work) and n1 -> n2 loses a
 # few probes; report-suspect-thin.jsonl has four failing pairs spread over
 # the fabric, and the four recorded hosts of report.bats one failing pair
-# per node: no suspect in either.
+# per node: no suspect in either. In report-suspect-rack.jsonl rack3
+# (n7-n9, tests/cli/data/groups-suspect-racks.txt) is cut off from the
+# other two racks.
 
 load helpers
 
@@ -45,14 +47,14 @@ FOUR=("$DATA/report-node01.jsonl" "$DATA/report-node02.jsonl"
 		(.schema == "ibahprobe.report.v1") and
 		(.suspects | length == 2) and
 		(.suspects[0] == {rank: 1, kind: "host", name: "n5", address: "10.0.0.5",
-			explained: 8,
+			explained: 8, members: [],
 			as_destination: {probed: 4, failing: 4, partial_loss: 0, unreachable: 3,
 				error: 1, explained_elsewhere: 0},
 			as_source: {probed: 4, failing: 4, partial_loss: 0, unreachable: 0,
 				error: 4, explained_elsewhere: 0},
 			explained_by: []}) and
 		(.suspects[1] == {rank: 2, kind: "destination", name: "n4", address: "10.0.0.4",
-			explained: 3,
+			explained: 3, members: [],
 			as_destination: {probed: 4, failing: 4, partial_loss: 0, unreachable: 3,
 				error: 1, explained_elsewhere: 1},
 			as_source: null,
@@ -98,4 +100,26 @@ FOUR=("$DATA/report-node01.jsonl" "$DATA/report-node02.jsonl"
 	[[ $output == *'<li value="1">host <b>n5</b>: explains 8 failing pairs;'* ]] || fail "$output"
 	[ "$(grep -n 'class="suspects"' <<<"$output" | cut -d: -f1)" -lt \
 	  "$(grep -n '<canvas' <<<"$output" | cut -d: -f1)" ] || fail "not above the canvas"
+}
+
+@test "--groups: a rack cut off is one suspect, the group, with its members; without groups its three hosts" {
+	local rack=$DATA/report-suspect-rack.jsonl racks=$DATA/groups-suspect-racks.txt
+	run -1 --separate-stderr "$IBAHPROBE" report --groups "$racks" "$rack"
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	assert_line "suspects (they explain 36 of 36 failing pairs; the strongest first):"
+	assert_line "  1. group        rack3  explains 36 failing pairs"
+	assert_line "       members: host n7, host n8, host n9"
+	assert_line "       to its members: 18 of 24 pairs fail: 18 unreachable"
+	assert_line "       from its members: 18 of 24 pairs fail: 18 unreachable"
+	[ "$(grep -c '^  [0-9]\. ' <<<"$output")" -eq 1 ] || fail "$output"
+	run -1 --separate-stderr "$IBAHPROBE" report --html --groups "$racks" "$rack"
+	[[ $output == *'<li value="1">group <b>rack3</b>: explains 36 failing pairs; members: host n7, host n8, host n9;'* ]] ||
+		fail "$output"
+	run -1 --separate-stderr "$IBAHPROBE" report "$rack"
+	assert_line "  1. host         n7  explains 12 failing pairs"
+	assert_line "  1. host         n9  explains 12 failing pairs"
+	run -1 --separate-stderr "$IBAHPROBE" report -j "$rack"
+	jq -e '[.suspects[] | [.rank, .kind, .name, .explained, .members]] ==
+		[[1, "host", "n7", 12, []], [1, "host", "n8", 12, []], [1, "host", "n9", 12, []]]' \
+		<<<"$output" >/dev/null || fail "$output"
 }

@@ -1,12 +1,15 @@
 /* Unit tests of report's suspects on constructed matrices: a dead
  * destination, a dead source, a dead host (said once, as the host), a
  * destination whose failures a dead host partly explains, thin noise and
- * too few pairs (no suspect), ties (shared rank, order by name), and the
- * failure kinds counted apart. */
+ * too few pairs (no suspect), ties (shared rank, order by name), the
+ * failure kinds counted apart, and with --groups a rack cut off (named
+ * once, as the group) but not a rack with one working member. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "host_groups.h"
+#include "report_groups.h"
 #include "report_input.h"
 #include "report_matrix.h"
 #include "report_suspects.h"
@@ -69,17 +72,11 @@ static void load(struct report *r, const char *const *rows, size_t n)
 	free(text);
 }
 
-/* The suspects of a matrix as one line: "rank kind name explained" for
- * each, "; " between them. */
-static const char *find(const char *const *rows, size_t n,
-			struct report_suspects *s, struct report *r,
-			char *buf, size_t len)
+static const char *listed(const struct report_suspects *s, char *buf,
+			  size_t len)
 {
 	size_t used = 0;
 
-	load(r, rows, n);
-	if (report_suspects_find(s, r))
-		fprintf(stderr, "out of memory\n"), exit(1);
 	buf[0] = '\0';
 	for (size_t k = 0; k < s->count && used < len; k++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%zu %s %s %zu",
@@ -88,6 +85,63 @@ static const char *find(const char *const *rows, size_t n,
 					 s->items[k].name, s->items[k].explained);
 	return buf;
 }
+
+/* The suspects of a matrix as one line: "rank kind name explained" for
+ * each, "; " between them. */
+static const char *find(const char *const *rows, size_t n,
+			struct report_suspects *s, struct report *r,
+			char *buf, size_t len)
+{
+	load(r, rows, n);
+	if (report_suspects_find(s, r, NULL))
+		fprintf(stderr, "out of memory\n"), exit(1);
+	return listed(s, buf, len);
+}
+
+/* The same with --groups: "HOST GROUP" lines. */
+static const char *find_grouped(const char *const *rows, size_t n,
+				const char *groups, struct report_suspects *s,
+				struct report *r, char *buf, size_t len)
+{
+	struct host_groups hg = { 0 };
+	struct report_grouping g;
+	char err[256] = "";
+	FILE *in = fmemopen((void *)groups, strlen(groups), "r");
+
+	load(r, rows, n);
+	if (host_groups_read(&hg, in, "g.txt", err, sizeof(err)) ||
+	    report_groups_build(&g, r, &hg, err, sizeof(err)))
+		fprintf(stderr, "groups: %s\n", err), exit(1);
+	fclose(in);
+	if (report_suspects_find(s, r, &g))
+		fprintf(stderr, "out of memory\n"), exit(1);
+	/* The names point into g: copy the line before it goes. */
+	listed(s, buf, len);
+	for (size_t k = 0; k < s->count; k++)
+		s->items[k].name = NULL;
+	report_groups_free(&g);
+	host_groups_free(&hg);
+	return buf;
+}
+
+/* Nine hosts in racks A (h1-h3), B (h4-h6) and C (h7-h9): 'u' between the
+ * racks in cut (a bitmask of A=1, B=2, C=4) and the others, 'o' else;
+ * dead: a host whose pairs all fail. */
+static void racks(char m[9][10], int cut, int dead)
+{
+	for (int i = 0; i < 9; i++) {
+		for (int j = 0; j < 9; j++) {
+			bool ci = cut >> (i / 3) & 1, cj = cut >> (j / 3) & 1;
+
+			m[i][j] = i == j ? '.'
+				: ci != cj || i + 1 == dead || j + 1 == dead
+				? 'u' : 'o';
+		}
+		m[i][9] = '\0';
+	}
+}
+
+#define RACKS "h1 A\nh2 A\nh3 A\nh4 B\nh5 B\nh6 B\nh7 C\nh8 C\nh9 C\n"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -278,6 +332,80 @@ int main(void)
 		is_str(find(m, N(m), &s, &r, got, sizeof(got)), "",
 		       "a healthy fabric has no suspect");
 		ok(s.failing == 0, "and no failing pair");
+		report_suspects_free(&s);
+		report_free(&r);
+	}
+	{
+		/* Rack C cut off: its hosts reach each other, no one else.
+		 * Without groups, three hosts; with them, the rack once. */
+		char m[9][10];
+		const char *rows[9];
+
+		racks(m, 4, 0);
+		for (int i = 0; i < 9; i++)
+			rows[i] = m[i];
+		is_str(find(rows, 9, &s, &r, got, sizeof(got)),
+		       "1 host h7 12; 1 host h8 12; 1 host h9 12",
+		       "rack C cut off, without groups: its three hosts");
+		report_suspects_free(&s);
+		report_free(&r);
+		is_str(find_grouped(rows, 9, RACKS, &s, &r, got, sizeof(got)),
+		       "1 group C 36", "with groups: the rack, once");
+		ok(s.count == 1 && s.items[0].member_count == 3 &&
+		   s.items[0].member_kinds[0] == REPORT_SUSPECT_HOST &&
+		   strcmp(s.items[0].members[2]->source_name, "h9") == 0,
+		   "its members: three hosts, h7 to h9");
+		axis_is(&s.items[0].destination, 24, 0, 18, 0, 0,
+			"C's columns: 24 pairs, 18 from outside failing");
+		axis_is(&s.items[0].source, 24, 0, 18, 0, 0, "C's rows");
+		ok(s.failing == 36 && s.explained == 36, "every failing pair "
+		   "explained once (%zu of %zu)", s.explained, s.failing);
+		report_suspects_free(&s);
+		report_free(&r);
+
+		/* One dead host in B: B has working members, no group. */
+		racks(m, 0, 5);
+		is_str(find_grouped(rows, 9, RACKS, &s, &r, got, sizeof(got)),
+		       "1 host h5 16", "one dead host of a rack is the host");
+		report_suspects_free(&s);
+		report_free(&r);
+
+		/* One group of all hosts: nothing outside it to fail to. */
+		racks(m, 4, 0);
+		is_str(find_grouped(rows, 9, "h1 X\nh2 X\nh3 X\nh4 X\nh5 X\n"
+				    "h6 X\nh7 X\nh8 X\nh9 X\n", &s, &r, got,
+				    sizeof(got)),
+		       "1 host h7 12; 1 host h8 12; 1 host h9 12",
+		       "a single group is the fabric, never a suspect");
+		report_suspects_free(&s);
+		report_free(&r);
+
+		/* Rack C cut off and h2 dead: the rack first (36 pairs),
+		 * then h2 with what the rack does not explain. */
+		racks(m, 4, 2);
+		is_str(find_grouped(rows, 9, RACKS, &s, &r, got, sizeof(got)),
+		       "1 group C 36; 2 host h2 10",
+		       "a rack and a host, each with its own pairs");
+		ok(s.count == 2 && s.items[1].other_count == 1 &&
+		   s.items[1].others[0].suspect == 0 &&
+		   s.items[1].others[0].pairs == 6,
+		   "h2's 6 pairs with rack C are the rack's");
+		report_suspects_free(&s);
+		report_free(&r);
+	}
+	{
+		/* h3 fails to 2 of its 4 destinations, both in its own
+		 * group and both down (h4 a dead destination, h5 a dead
+		 * host): toward the outside h3 works, so the group is no
+		 * suspect, though each member would be one on its own. */
+		static const char *const m[] = {
+			".poue", "o.ouu", "oo.uu", "ooo.u", "eeee.",
+		};
+
+		is_str(find_grouped(m, N(m), "h1 A\nh2 A\nh3 B\nh4 B\nh5 B\n",
+				    &s, &r, got, sizeof(got)),
+		       "1 host h5 8; 2 destination h4 3",
+		       "members failing only toward each other make no group");
 		report_suspects_free(&s);
 		report_free(&r);
 	}
