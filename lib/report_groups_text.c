@@ -114,6 +114,7 @@ void report_groups_render_text(const struct report *r,
 						  text, sizeof(text)));
 		out_text("%s\n", trimmed(line));
 	}
+	report_render_suspects_text(r, g);
 	for (size_t a = 0, first = 1; a < g->count; a++)
 		for (size_t b = 0; b < g->count; b++) {
 			const struct report_block *k =

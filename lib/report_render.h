@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "report_matrix.h"
+#include "report_suspects.h"
 
 /* The cell as the text matrix shows it: "ok 2h 41us", "LOSS 3/5" (lost
  * of sent), "--" unreachable, "ERR", "." not probed; " R" when any set
@@ -50,6 +51,35 @@ void report_json_remarks(struct json_writer *w, const struct report_cell *c);
  * fabric's million cells never held as a tree. 0, or -1 when f failed
  * (errno). */
 int report_render_json(FILE *f, const struct report *r, bool pretty);
+
+/* The suspects (report_suspects.h) in words: one line of a suspect's
+ * evidence, "fails from 3 of 4 sources: 3 unreachable", "fails to ...",
+ * or "the other 1 of its failing pairs is explained by host node03"
+ * (with several, how many each: "host node03 (2), source node07 (1)").
+ * Malloc'd, unescaped; NULL when memory ran out. */
+enum report_suspect_line {
+	REPORT_SUSPECT_LINE_MEMBERS,	/* a group's: "members: host n7, ..." */
+	REPORT_SUSPECT_LINE_DESTINATION,
+	REPORT_SUSPECT_LINE_SOURCE,
+	REPORT_SUSPECT_LINE_OTHERS,
+};
+/* The lines a suspect has, in the order they are shown; how many. */
+size_t report_suspect_lines(const struct report_suspect *x,
+			    enum report_suspect_line lines[4]);
+char *report_suspect_evidence(const struct report_suspects *s,
+			      const struct report_suspect *x,
+			      enum report_suspect_line line);
+/* The "suspects" member of report -j: [] when there is none. */
+void report_render_suspects_json(struct json_writer *w,
+				 const struct report_suspects *s);
+/* The HTML pages' short list above the matrix; nothing when there is no
+ * suspect. g: the --groups page's groups (report_suspects_find). */
+void report_render_suspects_html(FILE *f, const struct report *r,
+				 const struct report_grouping *g);
+/* Through lib/output.h: the text section, after the matrix; nothing when
+ * there is no suspect. */
+void report_render_suspects_text(const struct report *r,
+				 const struct report_grouping *g);
 
 /* Standalone SVG (with XML declaration) and an HTML page with the SVG and
  * a findings table inline: no external resource, no script. */

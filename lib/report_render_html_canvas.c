@@ -340,13 +340,17 @@ void report_groups_render_html(FILE *f, const struct report *r,
 	      "#tip { position: absolute; display: none; background: "
 	      "#ffffff; border: 1px solid #9e9e9e; padding: 4px 6px; "
 	      "font-size: 12px; max-width: 480px; pointer-events: none; }\n"
+	      ".suspects ol { margin: 0 0 8px; padding-left: 24px; "
+	      "font-size: 13px; }\n"
 	      "</style>\n</head>\n<body>\n", f);
 	markup_printf(f, "<h1>%s</h1>\n<p>%s</p>\n<p>", title,
 		      report_summary_text(r, summary, sizeof(summary)));
 	for (size_t k = 0; k < sizeof(legend) / sizeof(legend[0]); k++)
 		fprintf(f, "<span class=\"key\" style=\"background: %s\">"
 			"</span>%s", legend[k].colour, legend[k].word);
-	fputs("</p>\n<p><a id=\"back\" href=\"#\">\xe2\x86\x90 all groups"
+	fputs("</p>\n", f);
+	report_render_suspects_html(f, r, g);
+	fputs("<p><a id=\"back\" href=\"#\">\xe2\x86\x90 all groups"
 	      "</a> <span id=\"view\"></span></p>\n"
 	      "<canvas id=\"matrix\" width=\"1\" height=\"1\"></canvas>\n"
 	      "<div id=\"tip\"></div>\n"

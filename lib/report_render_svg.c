@@ -429,7 +429,8 @@ void report_render_html(FILE *f, const struct report *r, const char *title)
 		".st { font-weight: bold; padding: 1px 6px; border-radius: 3px; "
 		"white-space: nowrap; }\n"
 		".failed { color: %s; }\n"
-		".note { color: #616161; }\n",
+		".note { color: #616161; }\n"
+		".suspects ol { margin: 0 0 12px; padding-left: 24px; }\n",
 		FONT, TEXT_DARK, styles[REPORT_UNREACHABLE].fill);
 	for (int s = 0; s < REPORT_STATUS_COUNT; s++)
 		fprintf(f, ".st.%s { background: %s; color: %s; }\n",
@@ -444,6 +445,7 @@ void report_render_html(FILE *f, const struct report *r, const char *title)
 		      "parameters: %s</p>\n", when, r->sources,
 		      r->sources == 1 ? "" : "s", expect[0] ? " \xc2\xb7 " : "",
 		      expect, params[0] ? params : "unknown");
+	report_render_suspects_html(f, r, NULL);
 	svg_document(f, r, title, false);
 	fputs("<h2>Findings</h2>\n", f);
 	html_findings(f, r);

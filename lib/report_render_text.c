@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "json_writer.h"
 #include "output.h"
 #include "report_render.h"
@@ -338,6 +339,52 @@ static void print_findings(const struct report *r)
 	}
 }
 
+/* After the matrix, only when there is one: each suspect on one aligned
+ * line (rank, kind, name, pairs it explains), its evidence below. */
+void report_render_suspects_text(const struct report *r,
+				 const struct report_grouping *g)
+{
+	struct report_suspects s;
+	size_t name_width = 0;
+	int rank_width;
+	char ranks[32];
+
+	if (report_suspects_find(&s, r, g)) {
+		diag_warn("out of memory naming the suspects");
+		return;
+	}
+	if (!s.count)
+		return;
+	rank_width = snprintf(ranks, sizeof(ranks), "%zu",
+			      s.items[s.count - 1].rank);
+	for (size_t k = 0; k < s.count; k++) {
+		size_t w = shown(s.items[k].name, false);
+
+		name_width = w > name_width ? w : name_width;
+	}
+	out_text("\nsuspects (they explain %zu of %zu failing pairs; the "
+		 "strongest first):\n", s.explained, s.failing);
+	for (size_t k = 0; k < s.count; k++) {
+		const struct report_suspect *x = &s.items[k];
+		enum report_suspect_line lines[4];
+		size_t n = report_suspect_lines(x, lines);
+
+		out_text("  %*zu. %-11s  ", rank_width, x->rank,
+			 report_suspect_kind_name(x->kind));
+		text_pad(x->name, name_width);
+		out_text("  explains %zu failing pair%s\n", x->explained,
+			 x->explained == 1 ? "" : "s");
+		for (size_t l = 0; l < n; l++) {
+			char *text = report_suspect_evidence(&s, x, lines[l]);
+
+			if (text)
+				wrapped((size_t)rank_width + 6, text);
+			free(text);
+		}
+	}
+	report_suspects_free(&s);
+}
+
 static bool any_run_failed(const struct report *r)
 {
 	for (size_t i = 0; i < r->row_count * r->col_count; i++)
@@ -396,6 +443,7 @@ void report_render_text(const struct report *r)
 		 "ERR = error; R = traffic class remarked; . = not probed%s\n",
 		 any_run_failed(r) ? ";\n        FAIL = the probe run of the "
 				     "source failed" : "");
+	report_render_suspects_text(r, NULL);
 	print_findings(r);
 	print_expected(r);
 	print_notes(r);
@@ -564,6 +612,16 @@ static void json_expected(struct json_writer *w, const struct report *r)
 	jw_close_object(w);
 }
 
+static void json_suspects(struct json_writer *w, const struct report *r)
+{
+	struct report_suspects s;
+
+	if (report_suspects_find(&s, r, NULL))
+		diag_warn("out of memory naming the suspects");
+	report_render_suspects_json(w, &s);
+	report_suspects_free(&s);
+}
+
 int report_render_json(FILE *f, const struct report *r, bool pretty)
 {
 	struct json_writer writer, *w = &writer;
@@ -617,6 +675,7 @@ int report_render_json(FILE *f, const struct report *r, bool pretty)
 	json_expected(w, r);
 	json_strings(w, "warnings", &r->warnings);
 	json_strings(w, "notes", &r->notes);
+	json_suspects(w, r);
 	jw_open_object(w, "summary");
 	jw_uint(w, "sources", r->row_count);
 	jw_uint(w, "destinations", r->col_count);

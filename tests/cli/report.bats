@@ -50,7 +50,7 @@ FOUR=("$DATA/report-node01.jsonl" "$DATA/report-node02.jsonl"
 	run -1 "$IBAHPROBE" report -j "${FOUR[@]}"
 	echo "$output" | jq -e '
 		(keys == ["cells", "destinations", "expected", "failed_runs", "notes", "runs",
-			"schema", "sources", "summary", "warnings"]) and
+			"schema", "sources", "summary", "suspects", "warnings"]) and
 		(.schema == "ibahprobe.report.v1") and
 		([.sources[].name] == ["node01", "node02", "node03", "node04"]) and
 		([.destinations[].name] == ["node01", "node02", "node03", "node04"]) and
@@ -65,7 +65,7 @@ FOUR=("$DATA/report-node01.jsonl" "$DATA/report-node02.jsonl"
 		(.runs[0] == {run_id: null, host: "node01", device: "mlx5_0", start_time: null,
 			params: null, interrupted: false}) and
 		(.expected == {hosts: [], sent_no_results: [], never_probed: []}) and
-		(.warnings == []) and (.notes == []) and
+		(.warnings == []) and (.notes == []) and (.suspects == []) and
 		(.summary == {sources: 4, destinations: 4, pairs: 12, reachable: 9,
 			partial_loss: 1, unreachable: 1, error: 1, failed_runs: 0,
 			sent_no_results: 0, never_probed: 0})' >/dev/null ||
