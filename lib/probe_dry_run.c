@@ -66,7 +66,7 @@ static bool print_cell(const struct probe_session *s,
 	out_uint("traffic_class", " tc 0x%02x", c->asked.traffic_class);
 	out_uint("flow_label", " fl 0x%05x", c->asked.flow_label);
 	if (port >= 0)
-		out_uint("udp_sport", " udp_sport 0x%04x", (uint64_t)port);
+		out_uint("udp_sport", " udp_sport 0x%04llx", (uint64_t)port);
 	else
 		out_null("udp_sport", NULL);
 	out_uint("sl", " sl %u", c->asked.sl);
