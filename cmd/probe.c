@@ -292,7 +292,8 @@ static void print_cell_json(struct probe_session *s, struct probe_cell *c)
 }
 
 /* Text: the row, its findings, and with -v how it was built. */
-static void print_cell_text(const struct probe_cell *c)
+static void print_cell_text(const struct probe_session *s,
+			    const struct probe_cell *c)
 {
 	char row[PROBE_TEXT_ROW_MAX];
 
@@ -315,6 +316,8 @@ static void print_cell_text(const struct probe_cell *c)
 	out_text("    AH ");
 	ah_attr_print(NULL, &c->attr);
 	out_newline();
+	probe_text_udp_sport(s, c, row, sizeof(row));
+	out_text("%s", row);
 	if (c->observed_valid) {
 		out_text("    reverse AH ");
 		ah_attr_print(NULL, &c->last_reply.reverse_ah);
@@ -344,7 +347,7 @@ static void print_ready_rows(struct probe_session *s, bool all)
 		if (!all && !c->reported && probe_cell_active(c))
 			break;
 		if (!c->target->local_port)
-			print_cell_text(c);
+			print_cell_text(s, c);
 		view.printed++;
 	}
 	if (view.printed != before) {

@@ -4,6 +4,7 @@
 #include "ibrate.h"
 #include "output.h"
 #include "probe_dry_run.h"
+#include "probe_text.h"
 #include "responder_print.h"
 
 static void print_rendezvous(const struct probe_target *t)
@@ -53,8 +54,10 @@ static void print_path(const struct probe_target *t)
 	out_close_object();
 }
 
-static bool print_cell(const struct probe_cell *c)
+static bool print_cell(const struct probe_session *s,
+		       const struct probe_cell *c)
 {
+	int32_t port = probe_udp_sport(s, c);
 	bool ok = c->error[0] == '\0' && c->check.errors == 0;
 
 	out_open_object(NULL);
@@ -62,6 +65,10 @@ static bool print_cell(const struct probe_cell *c)
 	out_uint("hop_limit", "\n    hl %u", c->asked.hop_limit);
 	out_uint("traffic_class", " tc 0x%02x", c->asked.traffic_class);
 	out_uint("flow_label", " fl 0x%05x", c->asked.flow_label);
+	if (port >= 0)
+		out_uint("udp_sport", " udp_sport 0x%04llx", (uint64_t)port);
+	else
+		out_null("udp_sport", NULL);
 	out_uint("sl", " sl %u", c->asked.sl);
 	out_close_object();
 	out_string("status", ": %s", ok ? "valid" : "invalid");
@@ -114,7 +121,7 @@ bool probe_dry_run_print(const struct probe_session *s)
 		out_open_array("ahs");
 		for (size_t k = i; t->ready && k < s->cell_count &&
 				   s->cells[k].target == t; k++)
-			all_ok = print_cell(&s->cells[k]) && all_ok;
+			all_ok = print_cell(s, &s->cells[k]) && all_ok;
 		out_close_array();
 		out_newline();
 		out_close_object();

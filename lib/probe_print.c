@@ -37,6 +37,18 @@ static void print_observed(const struct probe_cell *c)
 	out_close_object();
 }
 
+/* RoCE v2 only: the port the flow label asks for (probe_udp_sport). */
+static void print_udp_sport(const struct probe_session *s,
+			    const struct probe_cell *c)
+{
+	int32_t port = probe_udp_sport(s, c);
+
+	if (port >= 0)
+		out_uint("udp_sport", NULL, (uint64_t)port);
+	else
+		out_null("udp_sport", NULL);
+}
+
 static void print_rtt(const struct probe_cell *c)
 {
 	struct rtt_summary s;
@@ -191,6 +203,7 @@ void probe_cell_print(const struct probe_run *run,
 	out_uint("hop_limit", NULL, c->asked.hop_limit);
 	out_uint("traffic_class", NULL, c->asked.traffic_class);
 	out_uint("flow_label", NULL, c->asked.flow_label);
+	print_udp_sport(s, c);
 	out_uint("sl", NULL, c->asked.sl);
 	out_close_object();
 	out_bool("interrupted", NULL, cell_cut_short(run, s, c));

@@ -4,6 +4,7 @@
 
 #include "gid.h"
 #include "probe_text.h"
+#include "roce_packet.h"
 #include "term_color.h"
 #include "text_layout.h"
 
@@ -117,6 +118,52 @@ static void fit_name(const char *name, int width, char *out, size_t len)
 	head = (width - 2 + 1) / 2;
 	tail = width - 2 - head;
 	snprintf(out, len, "%.*s..%s", head, name, name + n - tail);
+}
+
+int32_t probe_udp_sport(const struct probe_session *s,
+			const struct probe_cell *c)
+{
+	const struct gid_info *sgid;
+	uint32_t fl = c->attr.grh.flow_label & ROCE_FLOW_LABEL_MASK;
+
+	if (s->facts.link_layer != LINK_LAYER_ETHERNET || !c->attr.is_global ||
+	    fl == 0)
+		return -1;
+	/* Only a RoCE v2 source GID puts UDP on the wire (mlx5_create_ah
+	 * sets the port for IBV_GID_TYPE_SYSFS_ROCE_V2 alone). */
+	sgid = ah_facts_gid(&s->facts, c->attr.grh.sgid_index);
+	if (!sgid || sgid->kind != GID_KIND_ROCE_V2)
+		return -1;
+	return roce_flow_label_to_udp_sport(fl);
+}
+
+/* Who sends the flow label's port (the notes of issue 14, section 4). */
+static const char *udp_sport_note(enum provider p)
+{
+	switch (p) {
+	case PROVIDER_MLX5:
+	case PROVIDER_HNS:
+		return "the port this provider sends";
+	case PROVIDER_RXE:
+		return "rxe sends its QP's own port instead";
+	default:
+		return "whether this provider sends it is not known";
+	}
+}
+
+void probe_text_udp_sport(const struct probe_session *s,
+			  const struct probe_cell *c, char *buf, size_t len)
+{
+	int32_t port = probe_udp_sport(s, c);
+
+	if (len)
+		buf[0] = '\0';
+	if (port < 0)
+		return;
+	snprintf(buf, len, "    UDP source port 0x%04x (%d) for flow label "
+		 "0x%05x: %s\n", (unsigned)port, port,
+		 (unsigned)(c->attr.grh.flow_label & ROCE_FLOW_LABEL_MASK),
+		 udp_sport_note(s->provider));
 }
 
 const char *probe_text_status(const struct probe_cell *c, uint32_t resolved)

@@ -63,6 +63,22 @@ void probe_text_row(const struct probe_text_layout *l,
 void probe_text_summary(const struct probe_session *s, size_t dest_count,
 			size_t set_count, char *buf, size_t len);
 
+/* The UDP source port a cell's flow label stands for on RoCE v2
+ * (roce_flow_label_to_udp_sport), or -1: InfiniBand, RoCE v1 (no UDP),
+ * no GRH, or flow label 0 (mlx5_ah_set_udp_sport and hns
+ * get_ah_udp_sport pick a random port then). It is the port mlx5 and
+ * hns put on the wire for that label; rxe takes its port from the QPN
+ * (rxe_qp_init_req) and irdma/bnxt_re leave it to firmware, so it is
+ * what the flow label asks for, not necessarily what the NIC sends. */
+int32_t probe_udp_sport(const struct probe_session *s,
+			const struct probe_cell *c);
+
+/* With -v, below a cell's row: "    UDP source port 0xe341 for flow
+ * label 0x12345" and whether the provider sends it; nothing when
+ * probe_udp_sport has no port. */
+void probe_text_udp_sport(const struct probe_session *s,
+			  const struct probe_cell *c, char *buf, size_t len);
+
 /* The verdict word of a cell: ok, loss, unreachable, error. */
 const char *probe_text_status(const struct probe_cell *c, uint32_t resolved);
 

@@ -71,6 +71,7 @@ saquery_fields() {	# DLID
 		 .rendezvous.lid == 999 and .path.dlid == $l3 and
 		 .ahs[0].ah_attr.dlid == $l3 and .ahs[0].ah_attr.sl == 3 and
 		 .ahs[0].params.sl == 3 and .ahs[0].ah_attr.grh == null and
+		 (.ahs[0].params | has("udp_sport") and .udp_sport == null) and
 		 .ahs[0].ah_attr.static_rate == 3 and .ahs[0].status == "valid") and
 		(.[1] | .status == "resolved" and .dgid == $g4 and
 		 .path.dlid == $l4 and .ahs[0].ah_attr.dlid == $l4 and
