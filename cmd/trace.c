@@ -1,8 +1,8 @@
 /* ibahprobe trace: where a destination's path goes. On InfiniBand, the
  * switch path of its PathRecord (SLID -> DLID) from SA records alone:
  * LinkRecords, LFT blocks, PortInfoRecords and NodeRecords, every
- * destination walked side by side with each record asked once. RoCE
- * (routers, ECMP flows) is not built yet. */
+ * destination walked side by side with each record asked once. On RoCE
+ * v2, the routers hop by hop with real RoCE datagrams (cmd/trace_roce.c). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +19,8 @@
 #include "path_resolve.h"
 #include "text_escape.h"
 #include "text_layout.h"
+#include "trace_roce.h"
+#include "roce_trace.h"
 
 #define TRACE_SCHEMA "ibahprobe.trace.v1"
 /* Text lines stay within this many columns. */
@@ -26,7 +28,9 @@
 #define NODE_COLUMN 20
 
 enum trace_option {
-	TRACE_OPT_WINDOW, TRACE_OPT_RETRIES, TRACE_OPT_FILE, TRACE_OPT_END,
+	TRACE_OPT_WINDOW, TRACE_OPT_RETRIES, TRACE_OPT_FILE,
+	TRACE_OPT_FLOW_LABEL, TRACE_OPT_TCLASS, TRACE_OPT_MAX_HOPS,
+	TRACE_OPT_QUERIES, TRACE_OPT_END,
 };
 
 static const struct opt_spec trace_options[] = {
@@ -38,13 +42,31 @@ static const struct opt_spec trace_options[] = {
 	[TRACE_OPT_FILE] = { "file", 'f', "FILE", "read destinations from "
 			     "FILE ('-' for stdin), one per line",
 			     COMPLETE_FILE, NULL },
+	[TRACE_OPT_FLOW_LABEL] = { "flow-label", 0, "LIST", "RoCE: flow "
+				   "labels to trace, each its own UDP source "
+				   "port and ECMP path (0-3,0x100; default 0)",
+				   COMPLETE_NONE, NULL },
+	[TRACE_OPT_TCLASS] = { "tclass", 0, "LIST", "RoCE: traffic classes "
+			       "to send with (IP TOS; default 0)",
+			       COMPLETE_NONE, NULL },
+	[TRACE_OPT_MAX_HOPS] = { "max-hops", 'm', "N", "RoCE: the largest "
+				 "hop limit tried (1-64, default 16)",
+				 COMPLETE_NONE, NULL },
+	[TRACE_OPT_QUERIES] = { "queries", 0, "N", "RoCE: datagrams per "
+				"hop (1-10, default 3)", COMPLETE_NONE, NULL },
 	[TRACE_OPT_END] = OPT_END,
 };
 
 static struct {
 	uint32_t window, retries;
 	const char *file;
-} opts = { .window = PATH_DEFAULT_WINDOW, .retries = PATH_DEFAULT_RETRIES };
+	const char *flow_labels, *tclasses;
+	uint32_t max_hops, queries;
+} opts = {
+	.window = PATH_DEFAULT_WINDOW, .retries = PATH_DEFAULT_RETRIES,
+	.max_hops = ROCE_TRACE_DEFAULT_MAX_HOPS,
+	.queries = ROCE_TRACE_DEFAULT_QUERIES,
+};
 
 static int trace_option(int index, const char *arg)
 {
@@ -62,6 +84,20 @@ static int trace_option(int index, const char *arg)
 		break;
 	case TRACE_OPT_FILE:
 		opts.file = arg;
+		break;
+	case TRACE_OPT_FLOW_LABEL:
+		opts.flow_labels = arg;
+		break;
+	case TRACE_OPT_TCLASS:
+		opts.tclasses = arg;
+		break;
+	case TRACE_OPT_MAX_HOPS:
+		rc = parse_u32(arg, "max-hops", 1, ROCE_TRACE_MAX_HOPS,
+			       &opts.max_hops, err, sizeof(err));
+		break;
+	case TRACE_OPT_QUERIES:
+		rc = parse_u32(arg, "queries", 1, ROCE_TRACE_MAX_QUERIES,
+			       &opts.queries, err, sizeof(err));
 		break;
 	}
 	return rc ? cli_usage_error("%s", err) : 0;
@@ -233,20 +269,30 @@ static void print_row(const struct trace_row *row)
 	out_close_object();
 }
 
-/* No SA port could be opened: a RoCE port gets its own words (its trace
- * is not built yet), anything else the SA client's. Exit 3 either way. */
-static int fail_to_open(const struct common_opts *common, const char *why)
+/* RoCE v2: the routers hop by hop (cmd/trace_roce.c). */
+static int trace_roce(const struct common_opts *common,
+		      const struct dest_list *dests)
 {
-	char dev[IBV_SYSFS_NAME_MAX + 1];
-	uint8_t port;
+	struct value_list fls = { 0 }, tcs = { 0 };
+	struct trace_roce_options o = {
+		.max_hops = opts.max_hops, .queries = opts.queries,
+		.flow_labels = &fls, .traffic_classes = &tcs,
+	};
+	char err[DIAG_MSG_MAX];
+	int rc;
 
-	if (!path_port_is_roce(common->device, common->port, dev, sizeof(dev),
-			       &port))
-		return cli_fail(EXIT_ENVIRONMENT, "%s", why);
-	return cli_fail(EXIT_ENVIRONMENT, "trace on RoCE is not built yet: %s "
-			"port %u is RoCE, which has no SA records to walk; "
-			"trace covers InfiniBand switch paths for now", dev,
-			port);
+	if ((opts.flow_labels &&
+	     parse_value_list(opts.flow_labels, "20-bit flow label", 0,
+			      0xfffff, 1024, &fls, err, sizeof(err))) ||
+	    (opts.tclasses &&
+	     parse_value_list(opts.tclasses, "traffic class", 0, 255, 256,
+			      &tcs, err, sizeof(err))))
+		rc = cli_usage_error("%s", err);
+	else
+		rc = trace_roce_run(common, dests, &o);
+	value_list_free(&fls);
+	value_list_free(&tcs);
+	return rc;
 }
 
 /* Jobs for the rows: a path's SLID -> DLID; a lid: destination without
@@ -300,7 +346,13 @@ static int trace_run(const struct common_opts *common, int argc, char **argv)
 		goto out;
 	if (path_session_open(&session, common->device, common->port, err,
 			      sizeof(err)) != SA_CLIENT_OK) {
-		rc = fail_to_open(common, err);
+		char dev[IBV_SYSFS_NAME_MAX + 1];
+		uint8_t port;
+
+		rc = path_port_is_roce(common->device, common->port, dev,
+				       sizeof(dev), &port)
+			     ? trace_roce(common, &dests)
+			     : cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out;
 	}
 	open = true;
@@ -353,17 +405,18 @@ out:
 	return rc;
 }
 
-/* trace asks the SA only: a GID index picks nothing. */
+/* On RoCE the GID index picks the source address; -t is each query's
+ * deadline there. */
 static const char *const trace_common_used[] = {
-	"device", "port", "timeout", "json", "pretty", "verbose", "quiet",
-	"help", "version", NULL,
+	"device", "port", "gid-index", "timeout", "json", "pretty", "verbose",
+	"quiet", "help", "version", NULL,
 };
 
 const struct command cmd_trace = {
 	.name = "trace",
 	.args = "DEST...",
 	.summary = "where the path to each destination goes: the InfiniBand "
-		   "switches, from SA records",
+		   "switches from SA records, the RoCE routers hop by hop",
 	.options = trace_options,
 	.option = trace_option,
 	.run = trace_run,

@@ -1,0 +1,639 @@
+/* ibahprobe trace on RoCE v2: see trace_roce.h. Per destination the
+ * rendezvous, the source GID and the responder's QP come from the probe
+ * engine's own set-up (probe_session_*), so trace and probe pick the same
+ * GID and reach the same responder; then, per flow (flow label, traffic
+ * class), a kernel UDP socket sends RoCE v2 UD datagrams with hop limit
+ * 1, 2, ... (lib/roce_trace.h schedules them) and the answers come back
+ * as ICMP on the socket's error queue or as serve's reply on our UD QP. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/errqueue.h>
+#include <net/if.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "device.h"
+#include "diag.h"
+#include "gid.h"
+#include "monotonic.h"
+#include "output.h"
+#include "probe_engine.h"
+#include "probe_wire.h"
+#include "roce_packet.h"
+#include "roce_sock.h"
+#include "roce_trace.h"
+#include "text_escape.h"
+#include "trace_roce.h"
+
+#define TRACE_SCHEMA "ibahprobe.trace.v1"
+
+/* One flow of one destination. */
+struct flow {
+	struct probe_cell *cell;
+	uint32_t flow_label;
+	uint16_t udp_sport;
+	struct roce_trace trace;
+	char error[DIAG_MSG_MAX * 2];	/* could not be traced: why */
+	uint64_t sent_ns;		/* the query under way's send time */
+};
+
+/* The GID's address as a socket address; the netdev's name and index. */
+static int gid_sockaddr(const union ibv_gid *gid, struct sockaddr_storage *sa)
+{
+	memset(sa, 0, sizeof(*sa));
+	if (gid_is_ipv4_mapped(gid)) {
+		struct sockaddr_in *in = (struct sockaddr_in *)sa;
+
+		in->sin_family = AF_INET;
+		memcpy(&in->sin_addr, gid->raw + 12, 4);
+		return 0;
+	}
+	((struct sockaddr_in6 *)sa)->sin6_family = AF_INET6;
+	memcpy(&((struct sockaddr_in6 *)sa)->sin6_addr, gid->raw, 16);
+	return 0;
+}
+
+static void ip_fields_of(const struct sockaddr_storage *src,
+			 const struct sockaddr_storage *dst,
+			 struct roce_ip_fields *ip)
+{
+	memset(ip, 0, sizeof(*ip));
+	ip->ipv6 = src->ss_family == AF_INET6;
+	if (!ip->ipv6) {
+		memcpy(ip->src, &((const struct sockaddr_in *)src)->sin_addr, 4);
+		memcpy(ip->dst, &((const struct sockaddr_in *)dst)->sin_addr, 4);
+	} else {
+		memcpy(ip->src, &((const struct sockaddr_in6 *)src)->sin6_addr,
+		       16);
+		memcpy(ip->dst, &((const struct sockaddr_in6 *)dst)->sin6_addr,
+		       16);
+	}
+}
+
+/* An error queue message as an answer to the query under way: a router's
+ * time exceeded, the destination host's port unreachable, another
+ * unreachable, or a datagram too big (ip_icmp_error / ipv6_icmp_error
+ * fill sock_extended_err with the ICMP type and code, the offender is
+ * the ICMP message's source). false: none of those (a local error, or an
+ * ICMP error for someone else's datagram to another address). */
+static bool error_answer(const struct roce_sock_error *e,
+			 const struct sockaddr_storage *dest,
+			 struct roce_answer *a)
+{
+	const struct sock_extended_err *ee = NULL;
+	int ttl = -1;
+
+	for (size_t off = 0; off + sizeof(struct cmsghdr) <= e->control_len;) {
+		const struct cmsghdr *c =
+			(const struct cmsghdr *)(e->control + off);
+
+		if (c->cmsg_len < sizeof(*c) ||
+		    off + c->cmsg_len > e->control_len)
+			break;
+		if ((c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_RECVERR) ||
+		    (c->cmsg_level == IPPROTO_IPV6 &&
+		     c->cmsg_type == IPV6_RECVERR))
+			ee = (const struct sock_extended_err *)CMSG_DATA(c);
+		else if ((c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_TTL) ||
+			 (c->cmsg_level == IPPROTO_IPV6 &&
+			  c->cmsg_type == IPV6_HOPLIMIT))
+			memcpy(&ttl, CMSG_DATA(c), sizeof(ttl));
+		off += CMSG_ALIGN(c->cmsg_len);
+	}
+	if (!ee || (ee->ee_origin != SO_EE_ORIGIN_ICMP &&
+		    ee->ee_origin != SO_EE_ORIGIN_ICMP6))
+		return false;
+	/* The datagram the error is about went to our destination. */
+	if (e->name.ss_family != dest->ss_family ||
+	    (dest->ss_family == AF_INET
+		     ? memcmp(&((const struct sockaddr_in *)&e->name)->sin_addr,
+			      &((const struct sockaddr_in *)dest)->sin_addr, 4)
+		     : memcmp(&((const struct sockaddr_in6 *)&e->name)->sin6_addr,
+			      &((const struct sockaddr_in6 *)dest)->sin6_addr,
+			      16)))
+		return false;
+	memset(a, 0, sizeof(*a));
+	a->reply_ttl = ttl;
+	a->seen_tclass = a->seen_hop_limit = -1;
+	a->icmp_type = ee->ee_type;
+	a->icmp_code = ee->ee_code;
+	{
+		const struct sockaddr *off = SO_EE_OFFENDER(ee);
+
+		if (off->sa_family == AF_INET)
+			inet_ntop(AF_INET,
+				  &((const struct sockaddr_in *)off)->sin_addr,
+				  a->from, sizeof(a->from));
+		else if (off->sa_family == AF_INET6)
+			inet_ntop(AF_INET6,
+				  &((const struct sockaddr_in6 *)off)->sin6_addr,
+				  a->from, sizeof(a->from));
+		else
+			snprintf(a->from, sizeof(a->from), "?");
+	}
+	if (ee->ee_origin == SO_EE_ORIGIN_ICMP) {
+		/* RFC 792: 11 time exceeded; 3 unreachable, code 3 port,
+		 * code 4 fragmentation needed. */
+		if (ee->ee_type == 11)
+			a->kind = ROCE_ANSWER_TIME_EXCEEDED;
+		else if (ee->ee_type == 3 && ee->ee_code == 3)
+			a->kind = ROCE_ANSWER_PORT_UNREACHABLE;
+		else if (ee->ee_type == 3 && ee->ee_code == 4)
+			a->kind = ROCE_ANSWER_TOO_BIG, a->mtu = ee->ee_info;
+		else
+			a->kind = ROCE_ANSWER_UNREACHABLE;
+	} else {
+		/* RFC 4443: 3 time exceeded; 1 unreachable, code 4 port;
+		 * 2 packet too big. */
+		if (ee->ee_type == 3)
+			a->kind = ROCE_ANSWER_TIME_EXCEEDED;
+		else if (ee->ee_type == 1 && ee->ee_code == 4)
+			a->kind = ROCE_ANSWER_PORT_UNREACHABLE;
+		else if (ee->ee_type == 2)
+			a->kind = ROCE_ANSWER_TOO_BIG, a->mtu = ee->ee_info;
+		else
+			a->kind = ROCE_ANSWER_UNREACHABLE;
+	}
+	return true;
+}
+
+/* The quoted BTH's PSN, when the router quoted that far: the query it
+ * answers (routers that quote only 8 bytes past the IP header leave
+ * nothing of it, and the answer goes to the query under way). */
+static bool quoted_tag(const struct roce_sock_error *e, uint8_t nonce,
+		       uint32_t *tag)
+{
+	uint32_t psn;
+
+	if (e->quote_len < ROCE_BTH_BYTES ||
+	    e->quote[0] != ROCE_OPCODE_UD_SEND_ONLY)
+		return false;
+	psn = (uint32_t)e->quote[9] << 16 | (uint32_t)e->quote[10] << 8 |
+	      e->quote[11];
+	if (psn >> 16 != nonce)
+		return false;
+	*tag = psn & 0xffff;
+	return true;
+}
+
+struct tracer {
+	struct probe_session *s;
+	uint8_t nonce;
+	uint8_t tclass;
+};
+
+/* Sends query step of flow f on fd: a probe request as serve reads it,
+ * in a UD SEND_ONLY to the responder's QP, sealed with the ICRC of the
+ * IP header the kernel will write. */
+static int send_query(struct tracer *tr, struct flow *f, int fd,
+		      const struct sockaddr_storage *src,
+		      const struct sockaddr_storage *dst,
+		      const struct roce_step *step, char *err, size_t errlen)
+{
+	struct probe_cell *c = f->cell;
+	uint8_t payload[PROBE_REQUEST_MIN_SIZE], dgram[ROCE_UD_DATAGRAM_MAX];
+	uint8_t iph[ROCE_IPV6_HEADER_BYTES], udph[ROCE_UDP_HEADER_BYTES];
+	struct roce_ud_fields uf = {
+		.dest_qpn = c->target->info.qpn,
+		.qkey = c->target->info.qkey,
+		.src_qpn = tr->s->ep.qp->qp_num,
+		.psn = roce_probe_psn(tr->nonce, (uint8_t)step->hop_limit,
+				      (uint8_t)step->query),
+		.pkey = 0xffff,
+	};
+	struct probe_header h = {
+		.kind = PROBE_REQUEST,
+		.probe_id = tr->s->probe_id,
+		.sequence = step->tag,
+		.asked = c->asked,
+	};
+	struct roce_ip_fields ip;
+	enum roce_ud_refusal why;
+	size_t dlen, iplen;
+
+	h.asked.hop_limit = (uint8_t)step->hop_limit;
+	f->sent_ns = h.send_time_ns = monotonic_ns();
+	probe_encode_request(&h, payload, sizeof(payload));
+	why = roce_ud_encode(&uf, payload, sizeof(payload), dgram,
+			     sizeof(dgram), &dlen);
+	if (why != ROCE_UD_OK) {
+		snprintf(err, errlen, "%s", roce_ud_refusal_text(why));
+		return -1;
+	}
+	ip_fields_of(src, dst, &ip);
+	ip.traffic_class = tr->tclass;
+	ip.hop_limit = (uint8_t)step->hop_limit;
+	ip.flow_label = f->flow_label;
+	roce_ipv4_ident_predict(IP_PMTUDISC_PROBE, false, &ip.ipv4_id,
+				&ip.ipv4_df);
+	iplen = roce_ip_header_predict(&ip, dlen, iph,
+				       sizeof(iph));
+	roce_udp_header_build(f->udp_sport, dlen, udph);
+	roce_icrc_seal(iph, iplen, udph, dgram, dlen);
+	if (roce_sock_send(fd, dst, step->hop_limit, dgram, dlen)) {
+		snprintf(err, errlen, "cannot send: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Every reply on our QP: serve's answer to a query of this flow is the
+ * destination's line. */
+static void take_replies(struct tracer *tr, struct flow *f)
+{
+	struct ibv_wc wcs[16];
+	int n;
+
+	while ((n = ud_poll(&tr->s->ep, wcs, 16, 0)) > 0)
+		for (int i = 0; i < n; i++) {
+			const struct ibv_wc *wc = &wcs[i];
+			struct probe_reply r;
+			struct roce_answer a;
+			const uint8_t *buf;
+
+			if (!ud_wc_is_recv(wc))
+				continue;
+			buf = ud_recv_buffer(&tr->s->ep, wc);
+			if (wc->status == IBV_WC_SUCCESS &&
+			    wc->byte_len >= UD_GRH_BYTES &&
+			    probe_decode_reply(buf + UD_GRH_BYTES,
+					       wc->byte_len - UD_GRH_BYTES,
+					       &r) == PROBE_OK &&
+			    r.header.probe_id == tr->s->probe_id) {
+				memset(&a, 0, sizeof(a));
+				a.kind = ROCE_ANSWER_REPLY;
+				a.rtt_ns = monotonic_ns() - f->sent_ns;
+				gid_format_address(&r.observed.dgid, a.from,
+						   sizeof(a.from));
+				a.reply_ttl = -1;
+				a.seen_tclass = r.observed.traffic_class;
+				a.seen_hop_limit = r.observed.hop_limit;
+				roce_trace_answer(&f->trace, r.header.sequence,
+						  &a);
+			}
+			ud_repost_recv(&tr->s->ep, wc);
+		}
+}
+
+/* Reads the socket's error queue into the trace. */
+static void take_errors(struct tracer *tr, struct flow *f, int fd,
+			const struct sockaddr_storage *dst)
+{
+	struct roce_sock_error e;
+	struct roce_answer a;
+	uint32_t tag;
+
+	while (roce_sock_read_error(fd, &e) > 0) {
+		if (!error_answer(&e, dst, &a))
+			continue;
+		a.rtt_ns = monotonic_ns() - f->sent_ns;
+		if (!quoted_tag(&e, tr->nonce, &tag))
+			tag = f->trace.tag;
+		roce_trace_answer(&f->trace, tag, &a);
+	}
+}
+
+/* Runs one flow's trace to its end. */
+static int trace_flow(struct tracer *tr, struct flow *f,
+		      const struct trace_roce_options *o, uint32_t wait_ms)
+{
+	const struct probe_cell *c = f->cell;
+	const struct gid_info *sgid =
+		ah_facts_gid(&tr->s->facts, c->attr.grh.sgid_index);
+	struct roce_sock_params sp = { .udp_sport = f->udp_sport,
+				       .traffic_class = tr->tclass };
+	struct roce_trace_settings settings = {
+		.first_hop = 1, .max_hops = o->max_hops, .queries = o->queries,
+		.wait_ns = (uint64_t)wait_ms * 1000000u,
+	};
+	struct roce_step step;
+	int fd;
+
+	if (!sgid || !sgid->netdev[0]) {
+		snprintf(f->error, sizeof(f->error), "the source GID (index "
+			 "%u) has no netdev to send from",
+			 c->attr.grh.sgid_index);
+		return -1;
+	}
+	gid_sockaddr(&sgid->gid, &sp.source);
+	gid_sockaddr(&c->attr.grh.dgid, &sp.dest);
+	if (sp.source.ss_family != sp.dest.ss_family) {
+		snprintf(f->error, sizeof(f->error), "the source GID and the "
+			 "destination GID are of different IP versions");
+		return -1;
+	}
+	sp.ifname = sgid->netdev;
+	sp.ifindex = if_nametoindex(sgid->netdev);
+	fd = roce_sock_open(&sp, f->error, sizeof(f->error));
+	if (fd < 0)
+		return -1;
+	roce_trace_init(&f->trace, &settings);
+	while ((step = roce_trace_next(&f->trace, monotonic_ns())).kind !=
+	       ROCE_STEP_DONE) {
+		struct pollfd pfd[2] = {
+			{ .fd = fd, .events = 0 },
+			{ .fd = ud_event_fd(&tr->s->ep), .events = POLLIN },
+		};
+		uint64_t now;
+		int ms;
+
+		if (step.kind == ROCE_STEP_SEND) {
+			/* A pending ICMP error fails the next send once. */
+			take_errors(tr, f, fd, &sp.dest);
+			if (send_query(tr, f, fd, &sp.source, &sp.dest, &step,
+				       f->error, sizeof(f->error))) {
+				close(fd);
+				return -1;
+			}
+			continue;
+		}
+		take_errors(tr, f, fd, &sp.dest);
+		take_replies(tr, f);
+		if (ud_arm(&tr->s->ep) == 0)
+			take_replies(tr, f);
+		if (!f->trace.waiting)
+			continue;	/* answered meanwhile */
+		now = monotonic_ns();
+		ms = step.until_ns > now
+			     ? (int)((step.until_ns - now + 999999) / 1000000)
+			     : 0;
+		if (poll(pfd, 2, ms) > 0) {
+			if (pfd[1].revents & POLLIN)
+				ud_consume_event(&tr->s->ep);
+			take_errors(tr, f, fd, &sp.dest);
+			take_replies(tr, f);
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+static const char *end_key(enum roce_trace_end end)
+{
+	switch (end) {
+	case ROCE_TRACE_REACHED: return "reached";
+	case ROCE_TRACE_REFUSED: return "no_roce_listener";
+	case ROCE_TRACE_UNREACHABLE: return "unreachable";
+	case ROCE_TRACE_MAX_HOPS_END: return "max_hops";
+	case ROCE_TRACE_RUNNING: break;
+	}
+	return "error";
+}
+
+static const char *answer_key(enum roce_answer_kind kind)
+{
+	switch (kind) {
+	case ROCE_ANSWER_TIME_EXCEEDED: return "time_exceeded";
+	case ROCE_ANSWER_REPLY: return "responder";
+	case ROCE_ANSWER_PORT_UNREACHABLE: return "port_unreachable";
+	case ROCE_ANSWER_UNREACHABLE: return "unreachable";
+	case ROCE_ANSWER_TOO_BIG: return "too_big";
+	}
+	return "unknown";
+}
+
+/* One hop: "  2  198.18.3.2       0.41 ms  *  0.38 ms". Each address that
+ * answered is named once, before its first RTT, as traceroute does. */
+static void print_hop(const struct roce_trace_hop *h, unsigned queries,
+		      uint8_t tclass)
+{
+	char line[512], prev[46] = "";
+	size_t used;
+	const struct roce_answer *final = roce_trace_hop_final(h, queries);
+
+	out_open_object(NULL);
+	out_uint("hop_limit", NULL, h->hop_limit);
+	used = (size_t)snprintf(line, sizeof(line), "  %2u", h->hop_limit);
+	out_open_array("answers");
+	for (unsigned q = 0; q < h->sent; q++) {
+		const struct roce_answer *a = &h->answers[q];
+
+		if (!h->answered[q]) {
+			out_open_object(NULL);
+			out_string("kind", NULL, "silent");
+			out_null("from", NULL);
+			out_null("rtt_us", NULL);
+			out_close_object();
+			used += (size_t)snprintf(line + used, sizeof(line) - used,
+						 "  *");
+			continue;
+		}
+		out_open_object(NULL);
+		out_string("from", NULL, a->from);
+		out_string("kind", NULL, answer_key(a->kind));
+		out_double("rtt_us", NULL, (double)a->rtt_ns / 1000.0);
+		if (a->reply_ttl >= 0)
+			out_int("reply_ttl", NULL, a->reply_ttl);
+		else
+			out_null("reply_ttl", NULL);
+		if (a->kind == ROCE_ANSWER_UNREACHABLE) {
+			out_uint("icmp_type", NULL, a->icmp_type);
+			out_uint("icmp_code", NULL, a->icmp_code);
+		}
+		if (a->kind == ROCE_ANSWER_TOO_BIG)
+			out_uint("mtu", NULL, a->mtu);
+		if (a->kind == ROCE_ANSWER_REPLY) {
+			out_uint("seen_traffic_class", NULL,
+				 (unsigned)a->seen_tclass);
+			out_uint("seen_hop_limit", NULL,
+				 (unsigned)a->seen_hop_limit);
+		}
+		out_close_object();
+		if (strcmp(prev, a->from) != 0) {
+			used += (size_t)snprintf(line + used, sizeof(line) - used,
+						 "  %-15s", a->from);
+			snprintf(prev, sizeof(prev), "%s", a->from);
+		}
+		used += (size_t)snprintf(line + used, sizeof(line) - used,
+					 "  %.3f ms", (double)a->rtt_ns / 1e6);
+		if (used >= sizeof(line))
+			used = sizeof(line) - 1;
+	}
+	out_close_array();
+	out_close_object();
+	if (final && final->kind == ROCE_ANSWER_REPLY &&
+	    final->seen_tclass != tclass)
+		snprintf(line + used, sizeof(line) - used,
+			 "  responder: tclass 0x%02x remarked on the way to "
+			 "0x%02x, hop limit %d left", tclass,
+			 (unsigned)final->seen_tclass, final->seen_hop_limit);
+	else if (final && final->kind == ROCE_ANSWER_REPLY)
+		snprintf(line + used, sizeof(line) - used,
+			 "  responder: tclass kept, hop limit %d left",
+			 final->seen_hop_limit);
+	else if (final && final->kind == ROCE_ANSWER_PORT_UNREACHABLE)
+		snprintf(line + used, sizeof(line) - used,
+			 "  no RoCE listener (UDP 4791 closed)");
+	else if (final && final->kind == ROCE_ANSWER_TOO_BIG)
+		snprintf(line + used, sizeof(line) - used,
+			 "  too big (MTU %u)", final->mtu);
+	else if (final)
+		snprintf(line + used, sizeof(line) - used,
+			 "  unreachable (ICMP %u/%u)", final->icmp_type,
+			 final->icmp_code);
+	out_text("%s\n", line);
+}
+
+static void print_flow(const struct flow *f, uint8_t tclass,
+		       unsigned queries)
+{
+	const struct probe_cell *c = f->cell;
+	char dgid[64];
+
+	out_open_object(NULL);
+	out_string("schema", NULL, TRACE_SCHEMA);
+	out_string("dest", "%s", c->target->dest->text);
+	gid_format_address(&c->attr.grh.dgid, dgid, sizeof(dgid));
+	out_string("dest_address", " (%s", dgid);
+	out_uint("qpn", ", QPN %" PRIu64 ")", c->target->info.qpn);
+	out_uint("flow_label", ": flow label 0x%05" PRIx64, f->flow_label);
+	out_uint("udp_sport", " (UDP source port %" PRIu64 ")", f->udp_sport);
+	out_uint("traffic_class", ", tclass 0x%02" PRIx64, tclass);
+	out_newline();
+	if (f->error[0]) {
+		out_string("status", NULL, "error");
+		out_string("error", "  %s\n", f->error);
+		out_open_array("hops");
+		out_close_array();
+	} else {
+		out_string("status", NULL, end_key(f->trace.end));
+		out_null("error", NULL);
+		out_open_array("hops");
+		for (unsigned i = 0; i < f->trace.hop_count; i++)
+			print_hop(&f->trace.hops[i], queries, tclass);
+		out_close_array();
+		if (f->trace.end == ROCE_TRACE_MAX_HOPS_END)
+			out_text("  not reached within %u hops\n",
+				 f->trace.hop_count);
+	}
+	out_close_object();
+}
+
+int trace_roce_run(const struct common_opts *common,
+		   const struct dest_list *dests,
+		   const struct trace_roce_options *o)
+{
+	static const uint32_t zero = 0;
+	const struct value_list *fls = o->flow_labels, *tcs = o->traffic_classes;
+	size_t nfl = fls && fls->count ? fls->count : 1;
+	size_t ntc = tcs && tcs->count ? tcs->count : 1;
+	size_t per_dest = nfl * ntc;
+	struct device_list devices = { 0 };
+	const struct device_info *dev;
+	const struct port_info *port;
+	struct probe_session s = {
+		.settings = {
+			.count = 1, .interval_ms = 0,
+			.size = PROBE_REQUEST_MIN_SIZE, .window = 1,
+			.timeout_ms = common->timeout_ms,
+			.gid_index = common->gid_index,
+			.skip_local_port = true,
+		},
+	};
+	struct probe_target *targets = NULL;
+	struct flow *flows = NULL;
+	struct tracer tr = { .s = &s };
+	char err[DIAG_MSG_MAX];
+	size_t reached = 0, ready = 0;
+	int rc;
+
+	if (device_discover(&devices, common->device, err, sizeof(err))) {
+		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
+		goto out;
+	}
+	port = device_pick_port(&devices, common->device, common->port, &dev,
+				s.device_note, sizeof(s.device_note), err,
+				sizeof(err));
+	if (!port) {
+		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
+		goto out;
+	}
+	if (dev->source != DEVICE_FROM_VERBS) {
+		rc = cli_fail(EXIT_ENVIRONMENT, "trace on RoCE needs a verbs "
+			      "device (its UD QP takes the responder's "
+			      "replies); %s is visible through umad only",
+			      dev->name);
+		goto out;
+	}
+	probe_session_init(&s, dev, port);
+	targets = calloc(dests->count, sizeof(*targets));
+	s.cell_count = dests->count * per_dest;
+	s.cells = calloc(s.cell_count, sizeof(*s.cells));
+	flows = calloc(s.cell_count, sizeof(*flows));
+	if (!targets || !s.cells || !flows) {
+		rc = cli_fail(EXIT_ENVIRONMENT, "out of memory");
+		goto out;
+	}
+	for (size_t t = 0; t < dests->count; t++) {
+		targets[t].dest = &dests->items[t];
+		for (size_t i = 0; i < per_dest; i++) {
+			size_t k = t * per_dest + i;
+			const uint32_t *fl = fls && fls->count
+						     ? &fls->values[i % nfl]
+						     : &zero;
+			const uint32_t *tc = tcs && tcs->count
+						     ? &tcs->values[i / nfl]
+						     : &zero;
+
+			s.cells[k].target = &targets[t];
+			s.cells[k].asked = (struct probe_params){
+				.hop_limit = 64, .traffic_class = (uint8_t)*tc,
+				.flow_label = *fl,
+			};
+			flows[k].cell = &s.cells[k];
+			flows[k].flow_label = *fl;
+			flows[k].udp_sport = roce_flow_label_to_udp_sport(*fl);
+		}
+	}
+	probe_session_resolve_targets(&s);
+	for (size_t t = 0; t < dests->count; t++)
+		ready += targets[t].ready;
+	if (ready && probe_session_open(&s, dev, port, err, sizeof(err))) {
+		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
+		goto out;
+	}
+	if (ready)
+		probe_session_prepare(&s);
+	/* The run's answers carry this in their PSN, so another run's late
+	 * ICMP is not taken for ours. */
+	tr.nonce = (uint8_t)(s.probe_id >> 8);
+	out_open_array(NULL);
+	for (size_t k = 0; k < s.cell_count; k++) {
+		struct flow *f = &flows[k];
+		struct probe_cell *c = f->cell;
+
+		tr.tclass = c->asked.traffic_class;
+		if (!c->target->ready)
+			snprintf(f->error, sizeof(f->error), "%s",
+				 c->target->error[0] ? c->target->error
+						     : "no responder");
+		else if (c->target->local_port)
+			snprintf(f->error, sizeof(f->error), "the destination "
+				 "is this port itself");
+		else if (c->error[0])
+			snprintf(f->error, sizeof(f->error), "%s", c->error);
+		else if (trace_flow(&tr, f, o, common->timeout_ms) == 0 &&
+			 f->trace.end == ROCE_TRACE_REACHED)
+			reached++;
+		if (k)
+			out_text("\n");
+		print_flow(f, c->asked.traffic_class, o->queries);
+	}
+	out_close_array();
+	out_text("\n%zu flow%s: %zu reached the responder, %zu did not\n",
+		 s.cell_count, s.cell_count == 1 ? "" : "s", reached,
+		 s.cell_count - reached);
+	rc = reached == s.cell_count ? EXIT_FINE : EXIT_PROBLEM;
+out:
+	if (s.cells)
+		probe_session_close(&s);
+	free(flows);
+	free(s.cells);
+	free(targets);
+	device_list_free(&devices);
+	return rc;
+}

@@ -1,0 +1,28 @@
+/* ibahprobe trace on a RoCE v2 port: hop by hop with real RoCE v2 UD
+ * datagrams from a kernel UDP socket (lib/roce_sock.h, lib/roce_packet.h),
+ * routers answering time exceeded, the responder answering the last one
+ * (cmd/trace.c hands RoCE ports here). */
+#ifndef IBAHPROBE_TRACE_ROCE_H
+#define IBAHPROBE_TRACE_ROCE_H
+
+#include <stdint.h>
+
+#include "cli.h"
+#include "dest.h"
+#include "parse.h"
+
+struct trace_roce_options {
+	unsigned max_hops, queries;
+	/* Flow labels (each one flow, one path under ECMP) and traffic
+	 * classes to trace; empty: 0 only. */
+	const struct value_list *flow_labels, *traffic_classes;
+};
+
+/* Traces every destination (rendezvous with its serve first, as probe
+ * does); the exit status: 0 every flow reached its responder, 1 some did
+ * not, 2/3 as usual. */
+int trace_roce_run(const struct common_opts *common,
+		   const struct dest_list *dests,
+		   const struct trace_roce_options *o);
+
+#endif
