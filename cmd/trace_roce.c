@@ -8,7 +8,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <linux/errqueue.h>
 #include <net/if.h>
 #include <poll.h>
 #include <stdio.h>
@@ -19,6 +18,7 @@
 #include "device.h"
 #include "diag.h"
 #include "gid.h"
+#include "icmp_errqueue.h"
 #include "monotonic.h"
 #include "output.h"
 #include "probe_engine.h"
@@ -74,110 +74,46 @@ static void ip_fields_of(const struct sockaddr_storage *src,
 	}
 }
 
-/* An error queue message as an answer to the query under way: a router's
- * time exceeded, the destination host's port unreachable, another
- * unreachable, or a datagram too big (ip_icmp_error / ipv6_icmp_error
- * fill sock_extended_err with the ICMP type and code, the offender is
- * the ICMP message's source). false: none of those (a local error, or an
- * ICMP error for someone else's datagram to another address). */
-static bool error_answer(const struct roce_sock_error *e,
-			 const struct sockaddr_storage *dest,
-			 struct roce_answer *a)
+/* An error queue message (lib/icmp_errqueue.h decodes it) as the
+ * answer of a hop. false: nothing a trace shows (a local error, a
+ * parameter problem). */
+static bool error_answer(const struct icmp_err *e, struct roce_answer *a)
 {
-	const struct sock_extended_err *ee = NULL;
-	int ttl = -1;
-
-	for (size_t off = 0; off + sizeof(struct cmsghdr) <= e->control_len;) {
-		const struct cmsghdr *c =
-			(const struct cmsghdr *)(e->control + off);
-
-		if (c->cmsg_len < sizeof(*c) ||
-		    off + c->cmsg_len > e->control_len)
-			break;
-		if ((c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_RECVERR) ||
-		    (c->cmsg_level == IPPROTO_IPV6 &&
-		     c->cmsg_type == IPV6_RECVERR))
-			ee = (const struct sock_extended_err *)CMSG_DATA(c);
-		else if ((c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_TTL) ||
-			 (c->cmsg_level == IPPROTO_IPV6 &&
-			  c->cmsg_type == IPV6_HOPLIMIT))
-			memcpy(&ttl, CMSG_DATA(c), sizeof(ttl));
-		off += CMSG_ALIGN(c->cmsg_len);
-	}
-	if (!ee || (ee->ee_origin != SO_EE_ORIGIN_ICMP &&
-		    ee->ee_origin != SO_EE_ORIGIN_ICMP6))
-		return false;
-	/* The datagram the error is about went to our destination. */
-	if (e->name.ss_family != dest->ss_family ||
-	    (dest->ss_family == AF_INET
-		     ? memcmp(&((const struct sockaddr_in *)&e->name)->sin_addr,
-			      &((const struct sockaddr_in *)dest)->sin_addr, 4)
-		     : memcmp(&((const struct sockaddr_in6 *)&e->name)->sin6_addr,
-			      &((const struct sockaddr_in6 *)dest)->sin6_addr,
-			      16)))
-		return false;
 	memset(a, 0, sizeof(*a));
-	a->reply_ttl = ttl;
+	a->reply_ttl = e->reply_ttl;
 	a->seen_tclass = a->seen_hop_limit = -1;
-	a->icmp_type = ee->ee_type;
-	a->icmp_code = ee->ee_code;
-	{
-		const struct sockaddr *off = SO_EE_OFFENDER(ee);
-
-		if (off->sa_family == AF_INET)
-			inet_ntop(AF_INET,
-				  &((const struct sockaddr_in *)off)->sin_addr,
-				  a->from, sizeof(a->from));
-		else if (off->sa_family == AF_INET6)
-			inet_ntop(AF_INET6,
-				  &((const struct sockaddr_in6 *)off)->sin6_addr,
-				  a->from, sizeof(a->from));
-		else
-			snprintf(a->from, sizeof(a->from), "?");
+	a->icmp_type = e->type;
+	a->icmp_code = e->code;
+	a->mtu = e->mtu;
+	if (!e->has_offender)
+		snprintf(a->from, sizeof(a->from), "?");
+	else if (e->offender.ss_family == AF_INET)
+		inet_ntop(AF_INET,
+			  &((const struct sockaddr_in *)&e->offender)->sin_addr,
+			  a->from, sizeof(a->from));
+	else
+		inet_ntop(AF_INET6,
+			  &((const struct sockaddr_in6 *)&e->offender)
+				   ->sin6_addr,
+			  a->from, sizeof(a->from));
+	switch (e->kind) {
+	case ICMP_ERR_TIME_EXCEEDED:
+		a->kind = ROCE_ANSWER_TIME_EXCEEDED;
+		return true;
+	case ICMP_ERR_PORT_UNREACHABLE:
+		a->kind = ROCE_ANSWER_PORT_UNREACHABLE;
+		return true;
+	case ICMP_ERR_TOO_BIG:
+		a->kind = ROCE_ANSWER_TOO_BIG;
+		return true;
+	case ICMP_ERR_UNREACHABLE:
+		a->kind = ROCE_ANSWER_UNREACHABLE;
+		return true;
+	case ICMP_ERR_LOCAL_EMSGSIZE:
+	case ICMP_ERR_OTHER:
+		break;
 	}
-	if (ee->ee_origin == SO_EE_ORIGIN_ICMP) {
-		/* RFC 792: 11 time exceeded; 3 unreachable, code 3 port,
-		 * code 4 fragmentation needed. */
-		if (ee->ee_type == 11)
-			a->kind = ROCE_ANSWER_TIME_EXCEEDED;
-		else if (ee->ee_type == 3 && ee->ee_code == 3)
-			a->kind = ROCE_ANSWER_PORT_UNREACHABLE;
-		else if (ee->ee_type == 3 && ee->ee_code == 4)
-			a->kind = ROCE_ANSWER_TOO_BIG, a->mtu = ee->ee_info;
-		else
-			a->kind = ROCE_ANSWER_UNREACHABLE;
-	} else {
-		/* RFC 4443: 3 time exceeded; 1 unreachable, code 4 port;
-		 * 2 packet too big. */
-		if (ee->ee_type == 3)
-			a->kind = ROCE_ANSWER_TIME_EXCEEDED;
-		else if (ee->ee_type == 1 && ee->ee_code == 4)
-			a->kind = ROCE_ANSWER_PORT_UNREACHABLE;
-		else if (ee->ee_type == 2)
-			a->kind = ROCE_ANSWER_TOO_BIG, a->mtu = ee->ee_info;
-		else
-			a->kind = ROCE_ANSWER_UNREACHABLE;
-	}
-	return true;
-}
-
-/* The quoted BTH's PSN, when the router quoted that far: the query it
- * answers (routers that quote only 8 bytes past the IP header leave
- * nothing of it, and the answer goes to the query under way). */
-static bool quoted_tag(const struct roce_sock_error *e, uint8_t nonce,
-		       uint32_t *tag)
-{
-	uint32_t psn;
-
-	if (e->quote_len < ROCE_BTH_BYTES ||
-	    e->quote[0] != ROCE_OPCODE_UD_SEND_ONLY)
-		return false;
-	psn = (uint32_t)e->quote[9] << 16 | (uint32_t)e->quote[10] << 8 |
-	      e->quote[11];
-	if (psn >> 16 != nonce)
-		return false;
-	*tag = psn & 0xffff;
-	return true;
+	return false;
 }
 
 struct tracer {
@@ -279,21 +215,35 @@ static void take_replies(struct tracer *tr, struct flow *f)
 		}
 }
 
-/* Reads the socket's error queue into the trace. */
+/* Reads the socket's error queue into the trace: errors about the query
+ * under way (matched by the quoted PSN when the router quoted the BTH). */
 static void take_errors(struct tracer *tr, struct flow *f, int fd,
 			const struct sockaddr_storage *dst)
 {
-	struct roce_sock_error e;
+	struct sockaddr_storage target = *dst;
+	struct roce_sock_error raw;
+	struct icmp_err e;
 	struct roce_answer a;
-	uint32_t tag;
+	uint32_t psn = roce_probe_psn(tr->nonce, (uint8_t)(f->trace.tag >> 8),
+				      (uint8_t)(f->trace.tag & 0xff));
 
-	while (roce_sock_read_error(fd, &e) > 0) {
-		if (!error_answer(&e, dst, &a))
+	if (target.ss_family == AF_INET)
+		((struct sockaddr_in *)&target)->sin_port =
+			htons(ROCE_V2_UDP_PORT);
+	else
+		((struct sockaddr_in6 *)&target)->sin6_port =
+			htons(ROCE_V2_UDP_PORT);
+	while (roce_sock_read_error(fd, &raw) > 0) {
+		if (icmp_errqueue_decode(raw.control, raw.control_len,
+					 &raw.name, raw.name_len, raw.quote,
+					 raw.quote_len, &e) ||
+		    !f->trace.waiting ||
+		    icmp_errqueue_match(&e, &target, f->cell->target->info.qpn,
+					&psn, 1) != 0 ||
+		    !error_answer(&e, &a))
 			continue;
 		a.rtt_ns = monotonic_ns() - f->sent_ns;
-		if (!quoted_tag(&e, tr->nonce, &tag))
-			tag = f->trace.tag;
-		roce_trace_answer(&f->trace, tag, &a);
+		roce_trace_answer(&f->trace, f->trace.tag, &a);
 	}
 }
 
