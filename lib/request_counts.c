@@ -147,8 +147,15 @@ static void unlink_hash(struct request_counts *t, uint32_t i)
 	*link = t->sets[i].hash_next;
 }
 
+bool request_counts_absent_means_unseen(const struct request_counts *t,
+					uint64_t since_ns)
+{
+	return t->evicted == 0 || t->newest_evicted_use_ns < since_ns;
+}
+
 struct request_set_count *request_counts_note(struct request_counts *t,
-					      const struct request_set_key *k)
+					      const struct request_set_key *k,
+					      uint64_t now_ns)
 {
 	uint32_t i = find(t, k), b;
 
@@ -162,6 +169,9 @@ struct request_set_count *request_counts_note(struct request_counts *t,
 			unlink_use(t, i);
 			unlink_hash(t, i);
 			t->evicted++;
+			if (t->sets[i].last_use_ns > t->newest_evicted_use_ns)
+				t->newest_evicted_use_ns =
+					t->sets[i].last_use_ns;
 		}
 		memset(&t->sets[i], 0, sizeof(t->sets[i]));
 		t->sets[i].key = *k;
@@ -171,5 +181,6 @@ struct request_set_count *request_counts_note(struct request_counts *t,
 	}
 	link_newest(t, i);
 	t->sets[i].received++;
+	t->sets[i].last_use_ns = now_ns;
 	return &t->sets[i];
 }

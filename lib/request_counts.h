@@ -36,6 +36,7 @@ struct request_set_count {
 	/* Links (slot indexes, REQUEST_COUNTS_NONE at the ends): the hash
 	 * chain, and the use order (most recent first). */
 	uint32_t hash_next, newer, older;
+	uint64_t last_use_ns;	/* the caller's clock at its latest request */
 };
 
 #define REQUEST_COUNTS_NONE UINT32_MAX
@@ -48,6 +49,9 @@ struct request_counts {
 	uint32_t seed;		/* keys a sender chooses cannot aim at one chain */
 	uint32_t newest, oldest;
 	uint64_t evicted;
+	/* The latest last use of any set evicted so far: a set used only
+	 * after it cannot have been evicted. */
+	uint64_t newest_evicted_use_ns;
 };
 
 /* seed: random per process (getrandom); tests pass a fixed one. */
@@ -55,10 +59,12 @@ int request_counts_init(struct request_counts *t, uint32_t capacity,
 			uint32_t seed);
 void request_counts_free(struct request_counts *t);
 
-/* One more request of key's set: the set, created when new (evicting
- * the least recently used one when full). Never NULL once initialised. */
+/* One more request of key's set at now_ns: the set, created when new
+ * (evicting the least recently used one when full). Never NULL once
+ * initialised. */
 struct request_set_count *request_counts_note(struct request_counts *t,
-					      const struct request_set_key *k);
+					      const struct request_set_key *k,
+					      uint64_t now_ns);
 /* The set of key, or NULL when never seen or forgotten. */
 const struct request_set_count *
 request_counts_find(const struct request_counts *t,
@@ -70,6 +76,12 @@ request_counts_find(const struct request_counts *t,
  * sender's LID is part of it; on RoCE wc.slid means nothing. */
 void request_set_key_of(const struct probe_reply *r, bool infiniband,
 			struct request_set_key *k);
+
+/* Whether a set absent from the table was never seen, for a run that
+ * began at since_ns: true when every set evicted so far was last used
+ * before it (LRU order: none of the run's sets can have gone yet). */
+bool request_counts_absent_means_unseen(const struct request_counts *t,
+					uint64_t since_ns);
 
 bool request_set_key_equal(const struct request_set_key *a,
 			   const struct request_set_key *b);

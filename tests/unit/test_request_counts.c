@@ -30,8 +30,8 @@ static void test_counts_per_set(void)
 	is_int(request_counts_init(&t, 8, 1), 0, "init");
 	ok(request_counts_find(&t, &a) == NULL, "unknown set: NULL");
 	for (int i = 0; i < 3; i++)
-		request_counts_note(&t, &a);
-	request_counts_note(&t, &b)->answered++;
+		request_counts_note(&t, &a, 1);
+	request_counts_note(&t, &b, 2)->answered++;
 	found = request_counts_find(&t, &a);
 	ok(found && found->received == 3 && found->answered == 0,
 	   "three requests of set a");
@@ -64,13 +64,19 @@ static void test_eviction(void)
 	request_counts_init(&t, 4, 99);
 	for (uint32_t id = 1; id <= 4; id++) {
 		k = key(id, 64);
-		request_counts_note(&t, &k);
+		request_counts_note(&t, &k, 100 + id);
 	}
+	ok(request_counts_absent_means_unseen(&t, 0),
+	   "nothing evicted: an absent set was never seen");
 	k = key(1, 64);
-	request_counts_note(&t, &k);	/* set 1 is used again: 2 is oldest */
+	request_counts_note(&t, &k, 105);	/* used again: 2 is oldest */
 	k = key(5, 64);
-	request_counts_note(&t, &k);
+	request_counts_note(&t, &k, 106);
 	is_int(t.evicted, 1, "a fifth set evicts one");
+	ok(!request_counts_absent_means_unseen(&t, 102),
+	   "a run begun at 102 may have lost its set (2, used at 102)");
+	ok(request_counts_absent_means_unseen(&t, 103),
+	   "a run begun after the evicted set's last use: absent is unseen");
 	k = key(2, 64);
 	ok(!request_counts_find(&t, &k), "the least recently used went");
 	k = key(1, 64);
@@ -78,11 +84,11 @@ static void test_eviction(void)
 		   request_counts_find(&t, &k)->received == 2,
 	   "a set in use stays, its count kept");
 	k = key(2, 64);
-	is_int(request_counts_note(&t, &k)->received, 1,
+	is_int(request_counts_note(&t, &k, 107)->received, 1,
 	       "a forgotten set starts again from 1");
 	for (uint32_t id = 10; id < 1000; id++) {
 		k = key(id, (uint8_t)id);
-		request_counts_note(&t, &k);
+		request_counts_note(&t, &k, 200 + id);
 	}
 	is_int(t.used, 4, "never more than the capacity");
 	k = key(999, (uint8_t)999);
