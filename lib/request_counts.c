@@ -153,6 +153,15 @@ bool request_counts_absent_means_unseen(const struct request_counts *t,
 	return t->evicted == 0 || t->newest_evicted_use_ns < since_ns;
 }
 
+void request_counts_note_answer(struct request_counts *t,
+				const struct request_set_key *k)
+{
+	uint32_t i = find(t, k);
+
+	if (i != NONE)
+		t->sets[i].answered++;
+}
+
 struct request_set_count *request_counts_note(struct request_counts *t,
 					      const struct request_set_key *k,
 					      uint64_t now_ns)

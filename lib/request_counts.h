@@ -65,6 +65,10 @@ void request_counts_free(struct request_counts *t);
 struct request_set_count *request_counts_note(struct request_counts *t,
 					      const struct request_set_key *k,
 					      uint64_t now_ns);
+/* One more reply posted for key's set (nothing when it was forgotten
+ * meanwhile). */
+void request_counts_note_answer(struct request_counts *t,
+				const struct request_set_key *k);
 /* The set of key, or NULL when never seen or forgotten. */
 const struct request_set_count *
 request_counts_find(const struct request_counts *t,

@@ -25,13 +25,16 @@ static void test_counts_per_set(void)
 {
 	struct request_counts t;
 	struct request_set_key a = key(7, 64), b = key(7, 1), other;
+	struct request_set_key other_set = key(9, 64);
 	const struct request_set_count *found;
 
 	is_int(request_counts_init(&t, 8, 1), 0, "init");
 	ok(request_counts_find(&t, &a) == NULL, "unknown set: NULL");
 	for (int i = 0; i < 3; i++)
 		request_counts_note(&t, &a, 1);
-	request_counts_note(&t, &b, 2)->answered++;
+	request_counts_note(&t, &b, 2);
+	request_counts_note_answer(&t, &b);
+	request_counts_note_answer(&t, &other_set);
 	found = request_counts_find(&t, &a);
 	ok(found && found->received == 3 && found->answered == 0,
 	   "three requests of set a");
@@ -50,6 +53,8 @@ static void test_counts_per_set(void)
 	other = a;
 	other.probe_id = 8;
 	ok(!request_counts_find(&t, &other), "another run: another set");
+	ok(!request_counts_find(&t, &other_set),
+	   "an answer to a set never seen creates none");
 	other = a;
 	other.asked.flow_label = 1;
 	ok(!request_counts_find(&t, &other), "another flow label: another set");
