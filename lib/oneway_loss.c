@@ -34,6 +34,10 @@ static void say_unknown(const struct oneway_input *in,
 	const char *why;
 
 	v->direction = ONEWAY_UNKNOWN;
+	/* A running row: the count is asked at the end; nothing to say. */
+	if (in->final == ONEWAY_FINAL_LATER &&
+	    !(in->replies_seen && in->reply_count == 0))
+		return;
 	if (in->final == ONEWAY_FINAL_OLD ||
 	    (in->replies_seen && in->reply_count == 0))
 		why = "the responder does not count requests (an older "

@@ -12,7 +12,8 @@
 
 /* What the rendezvous said when asked for the final count. */
 enum oneway_final {
-	ONEWAY_FINAL_NOT_ASKED,	/* no loss, or no rendezvous (--qpn) */
+	ONEWAY_FINAL_NOT_ASKED,	/* no rendezvous (--qpn) */
+	ONEWAY_FINAL_LATER,	/* the run goes on: asked at its end */
 	ONEWAY_FINAL_NO_ANSWER,	/* asked; nothing came back */
 	ONEWAY_FINAL_OLD,	/* answered, but not the question: older serve */
 	ONEWAY_FINAL_FORGOTTEN,	/* it no longer remembers the set */

@@ -175,6 +175,13 @@ static void test_unknown(void)
 		       "remembers this run (it keeps the most recent sets "
 		       "only)", "evicted set");
 	is_str(oneway_direction_name(ONEWAY_UNKNOWN), "unknown", "JSON name");
+
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 7,
+					 .final = ONEWAY_FINAL_LATER,
+					 .reply_count = 7, .reply_ordinal = 7,
+					 .replies_seen = true });
+	ok(v.direction == ONEWAY_UNKNOWN && v.text[0] == '\0',
+	   "a running row: asked at the end, no finding yet");
 }
 
 int main(void)
