@@ -278,7 +278,6 @@ static void send_reply(struct server *s, struct reverse_entry *e,
 		       struct probe_reply *reply, uint32_t remote_qpn)
 {
 	uint8_t out[PROBE_REPLY_SIZE];
-
 	struct request_set_key key;
 
 	reply->reverse_ah = e->attr;
