@@ -157,6 +157,12 @@ static void test_unknown(void)
 	       "never 'lost on the way there'");
 	ok(v.lost_there == -1 && v.lost_back == -1, "both counts unknown");
 
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 0,
+					 .final = ONEWAY_FINAL_OLD });
+	is_str(v.text, "loss direction unknown: the responder does not count "
+		       "requests (an older ibahprobe serve)",
+	       "an older rendezvous, no reply at all: still unknown");
+
 	v = judge((struct oneway_input){ .sent = 10, .arrived = 7,
 					 .final = ONEWAY_FINAL_NO_ANSWER,
 					 .replies_seen = true });

@@ -91,6 +91,16 @@ static void test_eviction(void)
 	k = key(2, 64);
 	is_int(request_counts_note(&t, &k, 107)->received, 1,
 	       "a forgotten set starts again from 1");
+	/* Now 4, 1, 5, 2 by use (2 evicted 3): a new set evicts 4, the
+	 * next 1 (used again at 105, older than 5 still). */
+	for (uint32_t id = 6; id <= 7; id++) {
+		k = key(id, 64);
+		request_counts_note(&t, &k, 100 + id + 2);
+	}
+	k = key(1, 64);
+	ok(!request_counts_find(&t, &k), "a set used again is evicted in turn");
+	k = key(5, 64);
+	ok(request_counts_find(&t, &k) != NULL, "a newer one stays");
 	for (uint32_t id = 10; id < 1000; id++) {
 		k = key(id, (uint8_t)id);
 		request_counts_note(&t, &k, 200 + id);
