@@ -307,6 +307,7 @@ static void measure(const struct entry_state *st, bool roce,
 		m->received = c->received;
 		m->asked = c->asked;
 		m->hops = c->verdict.hops;
+		m->loss_direction = c->verdict.oneway.direction;
 		if (rtt_summarize(&c->rtt, &rtt) == 0) {
 			m->rtt_valid = true;
 			m->rtt_median_us = rtt.median_us;

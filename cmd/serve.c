@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "ah_worker.h"
@@ -28,6 +29,8 @@
 #include "pkey_table.h"
 #include "probe_wire.h"
 #include "rendezvous.h"
+#include "rendezvous_server.h"
+#include "request_counts.h"
 #include "responder_print.h"
 #include "provider.h"
 #include "responder_discovery.h"
@@ -170,6 +173,11 @@ static const char *const drop_names[DROP_COUNT] = {
 
 struct server {
 	struct ud_endpoint ep;
+	enum provider provider;	/* whose hop limit our replies leave with */
+	/* Requests received and answered per prober set, for the count in
+	 * each reply and the rendezvous' count question. */
+	struct request_counts counts;
+	struct rendezvous_server rendezvous;
 	struct reverse_cache reverse;
 	struct ah_workers workers;
 	uint32_t epoch;		/* bumped when cached reply AHs are dropped */
@@ -270,10 +278,13 @@ static void send_reply(struct server *s, struct reverse_entry *e,
 		       struct probe_reply *reply, uint32_t remote_qpn)
 {
 	uint8_t out[PROBE_REPLY_SIZE];
+	struct request_set_key key;
 
 	reply->reverse_ah = e->attr;
 	reply->reverse_created = true;
 	reply->reverse_errno = 0;
+	reply->hop_limit_sent_known = e->hop_limit_sent_known;
+	reply->hop_limit_sent = e->hop_limit_sent;
 	probe_encode_reply(reply, out);
 	if (ud_send(&s->ep, e->ah, remote_qpn, opts.qkey, out, sizeof(out))) {
 		s->dropped[DROP_SEND_FAILED]++;
@@ -281,8 +292,32 @@ static void send_reply(struct server *s, struct reverse_entry *e,
 	}
 	e->last_send = s->ep.sends_posted;
 	s->answered++;
+	request_set_key_of(reply, s->port->link_layer == LINK_LAYER_IB, &key);
+	request_counts_note_answer(&s->counts, &key);
 	diag_verbose(2, "answered seq %u from qp 0x%x",
 		     reply->header.sequence, remote_qpn);
+}
+
+/* Which of our GIDs the probe reached: the reply leaves from it, so its
+ * netdev binds the route lookup (rxe asks with that oif) and its type
+ * decides the RoCE v1 exception of provider_hop_limit_rule. */
+static void reached_gid(const struct server *s, const struct probe_observed *o,
+			struct ah_job *job)
+{
+	job->sgid_roce_v1 = false;
+	job->netdev[0] = '\0';
+	if (!o->grh_present)
+		return;
+	for (size_t i = 0; i < s->port->gid_count; i++) {
+		const struct gid_info *g = &s->port->gids[i];
+
+		if (memcmp(g->gid.raw, o->dgid.raw, 16) == 0) {
+			job->sgid_roce_v1 = g->kind == GID_KIND_ROCE_V1;
+			snprintf(job->netdev, sizeof(job->netdev), "%s",
+				 g->netdev);
+			return;
+		}
+	}
 }
 
 /* Hands a PENDING entry's AH to a worker; the reply waits parked. */
@@ -298,6 +333,8 @@ static void submit_reverse(struct server *s, struct reverse_entry *e,
 	job.wc = *wc;
 	memcpy(job.grh, grh_area, GRH_BYTES);
 	job.asked_sl = reply->header.asked.sl;
+	job.provider = s->provider;
+	reached_gid(s, &reply->observed, &job);
 	if (ah_workers_submit(&s->workers, &job)) {
 		reverse_entry_forget(e);
 		s->dropped[DROP_REVERSE_BUSY]++;
@@ -333,6 +370,7 @@ static void answer(struct server *s, const struct ibv_wc *wc, uint8_t *buf)
 	struct grh_local_gids local = { s->local_gids, s->local_gid_count };
 	struct grh_fields grh;
 	struct reverse_key key;
+	struct request_set_key set_key;
 	struct reverse_entry *e;
 	char err[DIAG_MSG_MAX];
 
@@ -350,10 +388,6 @@ static void answer(struct server *s, const struct ibv_wc *wc, uint8_t *buf)
 		s->dropped[DROP_NOT_REQUEST]++;
 		return;
 	}
-	if (!take_token(s)) {
-		s->dropped[DROP_RATE_LIMIT]++;
-		return;
-	}
 	/* A GRH we cannot read gives no key that tells its sender from
 	 * others: sharing a reply AH would answer the wrong host. */
 	if (grh_decode_local(buf, wc->wc_flags & IBV_WC_GRH, &local, &grh, err,
@@ -365,6 +399,17 @@ static void answer(struct server *s, const struct ibv_wc *wc, uint8_t *buf)
 	}
 	observe(s, wc, &grh, &reply.observed);
 	reply.responder_time_ns = monotonic_ns();
+	/* Counted before the rate limit: a request that arrived was not
+	 * lost on the way there, answered or not. */
+	request_set_key_of(&reply, s->port->link_layer == LINK_LAYER_IB,
+			   &set_key);
+	reply.responder_received =
+		request_counts_note(&s->counts, &set_key,
+				    reply.responder_time_ns)->received;
+	if (!take_token(s)) {
+		s->dropped[DROP_RATE_LIMIT]++;
+		return;
+	}
 	/* The reply AH is looked up by what arrived, before any verbs call:
 	 * ibv_init_ah_from_wc scans the GID table, and ibv_create_ah may
 	 * wait for a neighbour; neither belongs in every round trip. */
@@ -473,6 +518,8 @@ static void take_reverse_results(struct server *s)
 			}
 			s->reverse.created++;
 			reverse_entry_ready(e, job->ah, &job->attr);
+			e->hop_limit_sent_known = job->hop_limit_sent_known;
+			e->hop_limit_sent = job->hop_limit_sent;
 			for (unsigned k = 0; k < e->parked_count; k++)
 				send_reply(s, e, &e->parked[k].reply,
 					   e->parked[k].remote_qpn);
@@ -885,13 +932,13 @@ static int serve_loop(struct server *s, const char **why)
 				  : 0;
 
 	for (;;) {
-		struct pollfd fds[4] = {
+		struct pollfd fds[3 + 1 + RENDEZVOUS_PENDING_MAX] = {
 			{ .fd = ud_event_fd(&s->ep), .events = POLLIN },
 			{ .fd = ah_workers_fd(&s->workers), .events = POLLIN },
 			{ .fd = s->ep.context->async_fd, .events = POLLIN },
-			{ .fd = s->listen_fd, .events = POLLIN },
 		};
-		int timeout = 1000, n;
+		size_t nfds = 3;
+		int timeout = 1000, n, held;
 
 		if (s->fatal[0]) {
 			*why = "error";
@@ -925,20 +972,28 @@ static int serve_loop(struct server *s, const char **why)
 		reap_retired(s);
 		if (s->fatal[0] || (opts.count && s->answered >= opts.count))
 			continue;
-		n = poll(fds, s->listen_fd >= 0 ? 4 : 3, timeout);
+		nfds += rendezvous_server_pollfds(&s->rendezvous, fds + 3,
+						  1 + RENDEZVOUS_PENDING_MAX);
+		held = rendezvous_server_timeout_ms(&s->rendezvous,
+						    monotonic_ns());
+		if (held >= 0 && held < timeout)
+			timeout = held;
+		n = poll(fds, nfds, timeout);
 		if (n < 0 && errno != EINTR) {
 			snprintf(s->fatal, sizeof(s->fatal), "waiting for "
 				 "completions failed: %s", strerror(errno));
 			continue;
 		}
+		/* Held rendezvous connections have deadlines: served on
+		 * every wake-up, a timeout included. */
+		rendezvous_server_service(&s->rendezvous, &s->info,
+					  monotonic_ns());
 		if (n <= 0)
 			continue;
 		if (fds[0].revents & POLLIN)
 			ud_consume_event(&s->ep);
 		if (fds[2].revents & POLLIN)
 			handle_async_event(s);
-		if (s->listen_fd >= 0 && (fds[3].revents & POLLIN))
-			rendezvous_answer(s->listen_fd, &s->info);
 	}
 }
 
@@ -955,11 +1010,25 @@ static int open_responder(struct server *s, char *err, size_t len)
 		.send_depth = SERVE_SEND_DEPTH,
 		.max_payload = PROBE_MAX_SIZE,
 	};
+	struct ibv_device_attr attr;
+	struct provider_facts facts;
+	char driver[64];
+	uint32_t seed;
 	int flags;
 
 	if (ud_endpoint_open(&s->ep, &config, err, len))
 		return -1;
+	/* Whose hop limit our replies leave with depends on the provider
+	 * (provider_hop_limit_rule), as the prober's does. */
+	if (ibv_query_device(s->ep.context, &attr))
+		attr.vendor_id = 0;
+	provider_facts_read(s->dev->name, attr.vendor_id, driver,
+			    sizeof(driver), &facts);
+	s->provider = provider_identify(&facts);
+	if (getrandom(&seed, sizeof(seed), 0) != sizeof(seed))
+		seed = (uint32_t)monotonic_ns();
 	if (reverse_cache_init(&s->reverse, SERVE_AH_CACHE) ||
+	    request_counts_init(&s->counts, REQUEST_COUNTS_MAX, seed) ||
 	    load_local_gids(s)) {
 		snprintf(err, len, "out of memory");
 		return -1;
@@ -998,6 +1067,42 @@ static void close_responder(struct server *s)
 	ud_endpoint_close(&s->ep);
 	free(s->local_gids);
 	s->local_gids = NULL;
+	request_counts_free(&s->counts);
+}
+
+/* The rendezvous' count question: a set absent from the table was never
+ * seen when nothing evicted was used since the run began. */
+static void answer_count(void *ctx, const struct rendezvous_count_question *q,
+			 struct rendezvous_count_answer *a)
+{
+	struct server *s = ctx;
+	struct request_set_key key = {
+		.probe_id = q->probe_id,
+		.sgid = q->gid,
+		.slid = s->port->link_layer == LINK_LAYER_IB ? q->lid : 0,
+		.src_qp = q->qpn,
+		.asked = q->asked,
+	};
+	const struct request_set_count *set =
+		request_counts_find(&s->counts, &key);
+	uint64_t now = monotonic_ns(), age = (uint64_t)q->age_ms * 1000000ull;
+
+	memset(a, 0, sizeof(*a));
+	if (set) {
+		a->state = RENDEZVOUS_COUNT_KNOWN;
+		a->received = set->received;
+		a->answered = set->answered;
+	} else if (request_counts_absent_means_unseen(
+			   &s->counts, now > age ? now - age : 0)) {
+		a->state = RENDEZVOUS_COUNT_KNOWN;
+	} else {
+		a->state = RENDEZVOUS_COUNT_FORGOTTEN;
+	}
+	diag_verbose(2, "count question for run 0x%08x qp 0x%x: %s %u/%u",
+		     q->probe_id, q->qpn,
+		     a->state == RENDEZVOUS_COUNT_KNOWN ? "received/answered"
+							: "forgotten",
+		     a->received, a->answered);
 }
 
 /* The responder from device to summary; with --pidfile, the pid goes
@@ -1065,6 +1170,7 @@ static int serve_responder(const struct common_opts *common,
 			goto out_responder;
 		}
 	}
+	rendezvous_server_init(&s.rendezvous, s.listen_fd, answer_count, &s);
 	fill_info(&s, s.dev->name);
 	/* Before registering: a signal meanwhile ends the loop at once, and
 	 * the record is still deleted. */
@@ -1092,6 +1198,7 @@ static int serve_responder(const struct common_opts *common,
 out_listen:
 	stop_renewer(&s);
 	registration_close(&s.reg);
+	rendezvous_server_close(&s.rendezvous, &s.info);
 	if (s.listen_fd >= 0)
 		close(s.listen_fd);
 out_responder:

@@ -8,8 +8,52 @@
 #include <unistd.h>
 
 #include "ah_worker.h"
+#include "gid.h"
 #include "parallel.h"
 #include "reverse_ah.h"
+#include "route_info.h"
+
+/* The kernel's rdma_link_local_addr (fe80::/64), which
+ * ib_resolve_unicast_gid_dmac asks before it takes the route's hop
+ * limit. */
+static bool kernel_link_local(const union ibv_gid *gid)
+{
+	static const uint8_t prefix[8] = { 0xfe, 0x80 };
+
+	return memcmp(gid->raw, prefix, sizeof(prefix)) == 0;
+}
+
+/* The hop limit the reply will leave with (reverse_hop_limit_sent): the
+ * route's needs a route lookup toward the prober, done here, once per
+ * reply AH, off the receive path. */
+static void find_hop_limit_sent(enum link_layer link_layer,
+				struct ah_job *job)
+{
+	struct hop_limit_rule_input rule_in = {
+		.provider = job->provider,
+		.link_layer = link_layer,
+		.sgid_roce_v1 = job->sgid_roce_v1,
+		.dgid_link_local = kernel_link_local(&job->attr.grh.dgid),
+	};
+	struct reverse_hop_limit_input in = {
+		.is_global = job->attr.is_global,
+		.ah_hop_limit = job->attr.grh.hop_limit,
+	};
+	struct route_info route;
+	char why[200], addr[GID_TEXT_MAX], err[256];
+
+	in.rule = provider_hop_limit_rule(&rule_in, why, sizeof(why));
+	if (in.rule == HOP_LIMIT_RULE_ROUTE && in.is_global) {
+		gid_format(&job->attr.grh.dgid, addr, sizeof(addr));
+		if (route_lookup(addr, job->netdev[0] ? job->netdev : NULL,
+				 &route, err, sizeof(err)) == 0) {
+			in.route_known = true;
+			in.route_hop_limit = route.hop_limit;
+		}
+	}
+	job->hop_limit_sent_known =
+		reverse_hop_limit_sent(&in, &job->hop_limit_sent);
+}
 
 void ah_job_run(struct ibv_context *context, struct ibv_pd *pd,
 		uint8_t port_num, enum link_layer link_layer,
@@ -27,8 +71,11 @@ void ah_job_run(struct ibv_context *context, struct ibv_pd *pd,
 	reverse_ah_finish(&job->attr, link_layer, job->asked_sl);
 	errno = 0;
 	job->ah = ibv_create_ah(pd, &job->attr);
-	if (!job->ah)
+	if (!job->ah) {
 		job->error = errno;
+		return;
+	}
+	find_hop_limit_sent(link_layer, job);
 }
 
 static void *worker_main(void *arg)

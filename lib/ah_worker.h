@@ -16,6 +16,7 @@
 
 #include "device.h"
 #include "grh.h"
+#include "provider.h"
 
 #define AH_WORKER_THREADS 4
 #define AH_WORKER_QUEUE 64
@@ -29,11 +30,19 @@ struct ah_job {
 	struct ibv_wc wc;
 	uint8_t grh[GRH_BYTES];
 	uint8_t asked_sl;
+	/* Whose hop limit the reply leaves with: the responder's provider,
+	 * and the local GID the probe reached (the reply's source: its
+	 * netdev binds the route lookup, its type the RoCE v1 exception). */
+	enum provider provider;
+	bool sgid_roce_v1;
+	char netdev[IF_NAMESIZE];
 	/* Output. */
 	struct ibv_ah_attr attr;
 	struct ibv_ah *ah;	/* NULL: failed */
 	int error;		/* errno; 0: the driver gave no reason */
 	bool init_failed;	/* ibv_init_ah_from_wc failed, not create */
+	bool hop_limit_sent_known;	/* reverse_hop_limit_sent */
+	uint8_t hop_limit_sent;
 };
 
 struct ah_workers {

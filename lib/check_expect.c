@@ -133,6 +133,21 @@ static void judge_observed(const struct expectation *e,
 	out->ok = seen == want;
 }
 
+/* Where the lost probes went, when the responder's counts say it. */
+static const char *loss_where(enum oneway_direction d)
+{
+	switch (d) {
+	case ONEWAY_THERE: return " on the way there";
+	case ONEWAY_BACK: return " on the way back";
+	case ONEWAY_BOTH: return " both ways";
+	case ONEWAY_AT_RESPONDER: return ", not answered by the responder";
+	case ONEWAY_NO_LOSS:
+	case ONEWAY_UNKNOWN:
+		break;
+	}
+	return "";
+}
+
 static void judge_rtt(const struct expectation *e, double us,
 		      const struct check_measured *m,
 		      struct check_outcome *out)
@@ -238,9 +253,9 @@ void check_expect_judge(const struct expectation *e,
 		/* Rounded up: 1 lost of 1000 is not 0%. */
 		loss_pct = ((uint64_t)(m->sent - m->received) * 100 + m->sent - 1) /
 			   m->sent;
-		snprintf(out->got, sizeof(out->got), "%llu%% (%u of %u lost)",
+		snprintf(out->got, sizeof(out->got), "%llu%% (%u of %u lost%s)",
 			 (unsigned long long)loss_pct, m->sent - m->received,
-			 m->sent);
+			 m->sent, loss_where(m->loss_direction));
 		got_number(out, (double)loss_pct);
 		out->got_value.has_counts = true;
 		out->got_value.sent = m->sent;

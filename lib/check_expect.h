@@ -12,6 +12,7 @@
 
 #include "checklist.h"
 #include "diag.h"
+#include "oneway_loss.h"
 
 /* Room for any error message a measurement carries (DIAG_MSG_MAX), so the
  * words of "got" are never cut; check_text_fit() cuts longer ones at a
@@ -28,6 +29,9 @@ struct check_measured {
 	bool rtt_valid;
 	double rtt_median_us, rtt_p99_us;
 	int hops;			/* -1: unknown */
+	/* Which way the lost probes went (oneway_judge); unknown or none
+	 * says nothing more than the count. */
+	enum oneway_direction loss_direction;
 	bool observed_valid, grh_present;
 	struct probe_params asked;
 	uint8_t tclass_seen;

@@ -7,11 +7,13 @@
 #include <unistd.h>
 
 #include "gid.h"
+#include "grh.h"
 #include "ib_target.h"
 #include "monotonic.h"
 #include "parallel.h"
 #include "path_resolve.h"
 #include "probe_engine.h"
+#include "rendezvous_count.h"
 #include "sgid_select.h"
 #include "wc_failure.h"
 
@@ -31,6 +33,7 @@ enum sequence_state {
 struct probe_sequence {
 	uint32_t sequence;
 	uint32_t cell;		/* index into s->cells */
+	uint32_t ordinal;	/* which probe of its cell, from 1 */
 	enum sequence_state state;
 	uint64_t deadline_ns;
 };
@@ -662,6 +665,21 @@ static void judge_with(const struct probe_session *s,
 		.observed_valid = c->observed_valid,
 		.observed = c->last_reply.observed,
 		.known_hops = c->target->known_hops,
+		.reply_hop_limit_sent_known =
+			c->observed_valid && c->last_reply.hop_limit_sent_known,
+		.reply_hop_limit_sent = c->last_reply.hop_limit_sent,
+		.reply_grh_seen = c->reply_grh_seen,
+		.reply_hop_limit_seen = c->reply_hop_limit_seen,
+		.oneway = {
+			.sent = sent,
+			.arrived = c->received + c->late,
+			.final = s->run_over ? c->final : ONEWAY_FINAL_LATER,
+			.final_received = c->final_received,
+			.final_answered = c->final_answered,
+			.reply_count = c->reply_count,
+			.reply_ordinal = c->reply_ordinal,
+			.replies_seen = c->received + c->late > 0,
+		},
 	};
 
 	verdict_judge(&in, v);
@@ -741,13 +759,41 @@ static int send_probe(struct probe_session *s, struct probe_cell *c)
 		.sent_ns = now,
 		.deadline_ns = now + (uint64_t)s->settings.timeout_ms * 1000000u,
 	};
+	if (s->total_sent == 1)
+		s->run_start_ns = now;
 	s->sequences[h.sequence % SEQUENCE_RING] = (struct probe_sequence){
 		.sequence = h.sequence,
 		.cell = (uint32_t)(c - s->cells),
+		.ordinal = c->sent,
 		.state = SEQ_IN_FLIGHT,
 		.deadline_ns = slot->deadline_ns,
 	};
 	return 0;
+}
+
+/* What a reply says beyond its arrival: the responder's running count
+ * of the set (the latest probe's counts: it saw that many of the first
+ * `ordinal`), and the hop limit the reply arrived with, read from its
+ * GRH in the form our own source GID (the reply's DGID) has. */
+static void note_reply(const struct probe_session *s, struct probe_cell *c,
+		       uint32_t ordinal, const struct probe_reply *reply,
+		       const uint8_t *grh_area, const struct ibv_wc *wc)
+{
+	const struct gid_info *own =
+		ah_facts_gid(&s->facts, c->attr.grh.sgid_index);
+	struct grh_local_gids local = { own ? &own->gid : NULL, own ? 1 : 0 };
+	struct grh_fields grh;
+	char err[DIAG_MSG_MAX];
+
+	if (ordinal >= c->reply_ordinal) {
+		c->reply_ordinal = ordinal;
+		c->reply_count = reply->responder_received;
+	}
+	if (grh_decode_local(grh_area, wc->wc_flags & IBV_WC_GRH, &local, &grh,
+			     err, sizeof(err)) == 0 && grh.present) {
+		c->reply_grh_seen = true;
+		c->reply_hop_limit_seen = grh.hop_limit;
+	}
 }
 
 /* A reply goes to the cell its sequence was sent for, whatever its
@@ -772,6 +818,8 @@ static void take_reply(struct probe_session *s, const struct ibv_wc *wc,
 	if (seq->state == SEQ_UNUSED || seq->sequence != reply.header.sequence)
 		return;
 	c = &s->cells[seq->cell];
+	if (seq->state == SEQ_IN_FLIGHT || seq->state == SEQ_EXPIRED)
+		note_reply(s, c, seq->ordinal, &reply, buf, wc);
 	switch (seq->state) {
 	case SEQ_IN_FLIGHT:
 		break;
@@ -1011,6 +1059,68 @@ static bool target_lost_probes(const struct probe_session *s, size_t i)
 	return false;
 }
 
+/* The question that names a cell's set as the responder keyed it: our
+ * QPN, and the source GID and LID its requests arrived with (a GID only
+ * with a GRH, a LID only on InfiniBand, as request_set_key_of takes
+ * them). */
+static void count_question(const struct probe_session *s,
+			   const struct probe_cell *c, uint64_t now,
+			   struct rendezvous_count_question *q)
+{
+	const struct gid_info *own =
+		ah_facts_gid(&s->facts, c->attr.grh.sgid_index);
+
+	memset(q, 0, sizeof(*q));
+	q->probe_id = s->probe_id;
+	q->qpn = s->ep.qp ? s->ep.qp->qp_num : 0;
+	if (c->attr.is_global && own)
+		q->gid = own->gid;
+	if (s->facts.link_layer == LINK_LAYER_IB)
+		q->lid = (uint16_t)(s->facts.lid | c->attr.src_path_bits);
+	q->asked = c->asked;
+	/* A second more than the run: the responder's clock ticks apart
+	 * from ours, and too old only makes it say "forgotten". */
+	q->age_ms = (uint32_t)((now - s->run_start_ns) / 1000000u) + 1000;
+}
+
+/* Each lossy set's final count: which way its probes went. */
+static void ask_counts(struct probe_session *s, size_t first,
+		       const char *host, uint16_t port)
+{
+	const struct probe_target *t = s->cells[first].target;
+
+	for (size_t k = first; k < s->cell_count && s->cells[k].target == t;
+	     k++) {
+		struct probe_cell *c = &s->cells[k];
+		struct rendezvous_count_question q;
+		struct rendezvous_count_answer a;
+		char err[DIAG_MSG_MAX * 2];
+
+		if (!c->ah || c->received + c->late >= c->sent)
+			continue;
+		count_question(s, c, monotonic_ns(), &q);
+		c->final = ONEWAY_FINAL_NO_ANSWER;
+		if (rendezvous_ask_count(host, port, s->settings.timeout_ms, &q,
+					 &a, err, sizeof(err))) {
+			diag_verbose(1, "%s: count: %s", t->dest->text, err);
+			continue;
+		}
+		switch (a.state) {
+		case RENDEZVOUS_COUNT_KNOWN:
+			c->final = ONEWAY_FINAL_KNOWN;
+			c->final_received = a.received;
+			c->final_answered = a.answered;
+			break;
+		case RENDEZVOUS_COUNT_FORGOTTEN:
+			c->final = ONEWAY_FINAL_FORGOTTEN;
+			break;
+		case RENDEZVOUS_COUNT_NOT_UNDERSTOOD:
+			c->final = ONEWAY_FINAL_OLD;
+			break;
+		}
+	}
+}
+
 static void recheck_run(size_t i, void *arg)
 {
 	struct probe_session *s = arg;
@@ -1023,6 +1133,10 @@ static void recheck_run(size_t i, void *arg)
 		return;
 	rendezvous_host(t->dest, host, sizeof(host));
 	t->rechecked = true;
+	/* Until the rendezvous answers the count question, it did not. */
+	for (size_t k = i; k < s->cell_count && s->cells[k].target == t; k++)
+		if (s->cells[k].ah)
+			s->cells[k].final = ONEWAY_FINAL_NO_ANSWER;
 	if (rendezvous_query(host, t->dest->has_port ? t->dest->port
 						     : RENDEZVOUS_DEFAULT_PORT,
 			     s->settings.timeout_ms, &again, err,
@@ -1032,12 +1146,16 @@ static void recheck_run(size_t i, void *arg)
 	if (again.qpn != t->info.qpn) {
 		t->restarted = true;
 		t->new_qpn = again.qpn;
+		return;	/* a new QP's counts are not our run's */
 	}
+	ask_counts(s, i, host, t->dest->has_port ? t->dest->port
+						  : RENDEZVOUS_DEFAULT_PORT);
 }
 
 void probe_session_recheck(struct probe_session *s)
 {
 	for_each_target(s, recheck_run);
+	s->run_over = true;
 }
 
 void probe_session_judge(struct probe_session *s)

@@ -18,6 +18,7 @@
 #include "diag.h"
 #include "pathrec.h"
 #include "pkey_table.h"
+#include "oneway_loss.h"
 #include "probe_verdict.h"
 #include "probe_wire.h"
 #include "provider.h"
@@ -109,6 +110,19 @@ struct probe_cell {
 	uint64_t last_reply_ns;	/* CLOCK_MONOTONIC of the latest answer */
 	bool observed_valid;
 	struct probe_reply last_reply;
+	/* The responder's running count from the replies: the count the
+	 * reply to this set's reply_ordinal-th probe (1-based) carried, for
+	 * the latest such probe answered; 0: none yet, or an older
+	 * responder. */
+	uint32_t reply_count, reply_ordinal;
+	/* The hop limit the last reply arrived with (its GRH), for the
+	 * hops back. */
+	bool reply_grh_seen;
+	uint8_t reply_hop_limit_seen;
+	/* The responder's final count, asked after a run with loss
+	 * (probe_session_recheck). */
+	enum oneway_final final;
+	uint32_t final_received, final_answered;
 	bool reported;		/* given to on_done already */
 	bool judged;
 	struct verdict verdict;
@@ -155,6 +169,8 @@ struct probe_session {
 	uint32_t period_ms;
 	uint64_t next_period_ns;
 	uint64_t total_sent;	/* probes sent in this run */
+	uint64_t run_start_ns;	/* the first probe's time, for age_ms */
+	bool run_over;		/* counts were asked: final verdicts */
 	bool progress_shown;	/* the progress line is on stderr */
 };
 
@@ -215,8 +231,9 @@ void probe_session_progress_clear(struct probe_session *s);
 
 /* After a run: asks the rendezvous of every target that lost probes
  * again, all at once, to tell a responder that restarted (another QPN)
- * or is up but unreachable over UD from one that is gone. Cells already
- * streamed (on_done) were judged without it. */
+ * or is up but unreachable over UD from one that is gone, and asks it
+ * for each lossy set's final count (which way the probes were lost).
+ * Cells already streamed (on_done) were judged without it. */
 void probe_session_recheck(struct probe_session *s);
 
 /* Judges the cells not judged yet: those that answered first, since

@@ -187,6 +187,28 @@ static void print_round(const struct probe_run *run,
 	out_close_object();
 }
 
+static void int_or_null(const char *key, int64_t value, bool known)
+{
+	if (known && value >= 0)
+		out_int(key, NULL, value);
+	else
+		out_null(key, NULL);
+}
+
+/* Which way the lost probes went; the responder's numbers only when they
+ * cover the whole set (a reply's running count is in the finding). */
+static void print_oneway(const struct oneway_verdict *o)
+{
+	out_string("loss_direction", NULL,
+		   oneway_direction_name(o->direction));
+	int_or_null("responder_received", o->responder_saw, o->final);
+	int_or_null("responder_answered", o->responder_answered, o->final);
+	int_or_null("lost_there", o->lost_there,
+		    o->final || o->direction == ONEWAY_NO_LOSS);
+	int_or_null("lost_back", o->lost_back,
+		    o->final || o->direction == ONEWAY_NO_LOSS);
+}
+
 void probe_cell_print(const struct probe_run *run,
 		      const struct probe_session *s,
 		      const struct probe_cell *c, const struct verdict *v,
@@ -241,6 +263,11 @@ void probe_cell_print(const struct probe_run *run,
 		out_int("hops", NULL, v->hops);
 	else
 		out_null("hops", NULL);
+	if (v->hops_back >= 0)
+		out_int("hops_back", NULL, v->hops_back);
+	else
+		out_null("hops_back", NULL);
+	print_oneway(&v->oneway);
 	out_uint("ah_create_usec", NULL, c->create_usec);
 	out_open_array("verdicts");
 	out_element_string(NULL, status_name(c, resolved));

@@ -397,6 +397,9 @@ static const char *flag_summary_name(enum verdict_flag flag)
 	case VERDICT_RESPONDER_RESTARTED: return "responder restarted";
 	case VERDICT_DATA_PATH_BLOCKED: return "data path blocked";
 	case VERDICT_SIZE_SUSPECT: return "size suspect";
+	case VERDICT_LOST_THERE: return "lost on the way there";
+	case VERDICT_LOST_BACK: return "lost on the way back";
+	case VERDICT_ASYMMETRIC_HOPS: return "asymmetric hops";
 	}
 	return "?";
 }

@@ -41,6 +41,9 @@ const char *verdict_flag_name(enum verdict_flag flag)
 	case VERDICT_RESPONDER_RESTARTED: return "responder_restarted";
 	case VERDICT_DATA_PATH_BLOCKED: return "data_path_blocked";
 	case VERDICT_SIZE_SUSPECT: return "size_suspect";
+	case VERDICT_LOST_THERE: return "lost_there";
+	case VERDICT_LOST_BACK: return "lost_back";
+	case VERDICT_ASYMMETRIC_HOPS: return "asymmetric_hops";
 	}
 	return "?";
 }
@@ -182,6 +185,34 @@ static void judge_grh(const struct verdict_input *in, struct verdict *v)
 	}
 }
 
+/* The routers on the way back: the hop limit the reply left with minus
+ * the one it arrived with (no router raises it: more arriving than left
+ * is no count). A route that differs from the forward one is named. */
+static void judge_hops_back(const struct verdict_input *in, struct verdict *v)
+{
+	if (!in->reply_hop_limit_sent_known || !in->reply_grh_seen ||
+	    in->reply_hop_limit_seen > in->reply_hop_limit_sent)
+		return;
+	v->hops_back = in->reply_hop_limit_sent - in->reply_hop_limit_seen;
+	if (v->hops < 0 || v->hops == v->hops_back)
+		return;
+	v->flags |= VERDICT_ASYMMETRIC_HOPS;
+	say(v, "asymmetric routing: %d hop%s there, %d back", v->hops,
+	    v->hops == 1 ? "" : "s", v->hops_back);
+}
+
+/* Which way the lost probes went, from the responder's counts. */
+static void judge_direction(const struct verdict_input *in, struct verdict *v)
+{
+	oneway_judge(&in->oneway, &v->oneway);
+	if (v->oneway.lost_there > 0)
+		v->flags |= VERDICT_LOST_THERE;
+	if (v->oneway.lost_back > 0)
+		v->flags |= VERDICT_LOST_BACK;
+	if (v->oneway.text[0])
+		say(v, "%s", v->oneway.text);
+}
+
 /* Why every probe may have been lost: a hop limit too small for the
  * routers between us. */
 static void judge_loss(const struct verdict_input *in, struct verdict *v)
@@ -246,6 +277,7 @@ void verdict_judge(const struct verdict_input *in, struct verdict *v)
 {
 	memset(v, 0, sizeof(*v));
 	v->hops = -1;
+	v->hops_back = -1;
 	if (in->received == 0)
 		v->reach = REACH_UNREACHABLE;
 	else if (in->received < in->sent)
@@ -259,6 +291,12 @@ void verdict_judge(const struct verdict_input *in, struct verdict *v)
 	else if (v->reach == REACH_UNREACHABLE)
 		say(v, "unreachable: none of %u probes answered", in->sent);
 	v->text_detail_start = v->text_count;
+	/* A responder that restarted answers for its new QP: its counts
+	 * are not this run's (judge_loss_cause says what happened). */
+	if (v->reach != REACH_REACHABLE && !in->responder_restarted)
+		judge_direction(in, v);
+	else
+		oneway_judge(&in->oneway, &v->oneway);
 	if (in->late)
 		say(v, "%u repl%s came after the %u ms deadline, the latest "
 		       "%llu ms after it: a longer -t counts them",
@@ -271,6 +309,7 @@ void verdict_judge(const struct verdict_input *in, struct verdict *v)
 	if (in->observed_valid) {
 		judge_grh(in, v);
 		judge_sl(in, v);
+		judge_hops_back(in, v);
 	}
 	judge_loss(in, v);
 	judge_loss_cause(in, v);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "oneway_loss.h"
 #include "probe_wire.h"
 #include "provider.h"
 
@@ -54,6 +55,16 @@ struct verdict_input {
 	struct probe_observed observed;
 	/* From other sets to the same destination: its distance, if known. */
 	int known_hops;			/* -1: unknown */
+	/* The way back: the hop limit the last reply left the responder
+	 * with (its reverse_hop_limit_sent; unknown from an older responder
+	 * or one whose provider's rule is unknown) and the hop limit it
+	 * arrived here with (its GRH; none on IB inside the subnet). */
+	bool reply_hop_limit_sent_known;
+	uint8_t reply_hop_limit_sent;
+	bool reply_grh_seen;
+	uint8_t reply_hop_limit_seen;
+	/* The responder's counts: which way the lost probes went. */
+	struct oneway_input oneway;
 };
 
 enum verdict_flag {
@@ -68,8 +79,11 @@ enum verdict_flag {
 	VERDICT_RESPONDER_RESTARTED = 1u << 8,	/* new QPN during the run */
 	VERDICT_DATA_PATH_BLOCKED = 1u << 9,	/* rendezvous up, UD lost */
 	VERDICT_SIZE_SUSPECT = 1u << 10,	/* large probes all lost */
+	VERDICT_LOST_THERE = 1u << 11,	/* the responder never saw some */
+	VERDICT_LOST_BACK = 1u << 12,	/* it answered; replies lost */
+	VERDICT_ASYMMETRIC_HOPS = 1u << 13,	/* hops there != hops back */
 };
-#define VERDICT_FLAG_LAST VERDICT_SIZE_SUSPECT
+#define VERDICT_FLAG_LAST VERDICT_ASYMMETRIC_HOPS
 
 #define VERDICT_TEXT_MAX 8
 struct verdict {
@@ -77,6 +91,8 @@ struct verdict {
 	enum hop_limit_source hop_limit_source;
 	int hop_limit_sent;		/* -1: unknown */
 	int hops;			/* L3 hops; -1: unknown */
+	int hops_back;			/* of the replies; -1: unknown */
+	struct oneway_verdict oneway;	/* which way the loss went */
 	char hop_limit_why[200];	/* the rule applied, in words */
 	unsigned flags;
 	size_t text_count;

@@ -21,8 +21,9 @@ enum {
 	OFF_REV_IS_GLOBAL = 88, OFF_REV_SL = 89, OFF_REV_SRC_PATH_BITS = 90,
 	OFF_REV_STATIC_RATE = 91, OFF_REV_DLID = 92, OFF_REV_PORT_NUM = 94,
 	OFF_REV_SGID_INDEX = 95, OFF_REV_HOP_LIMIT = 96, OFF_REV_TCLASS = 97,
+	OFF_REPLY_HOP_LIMIT_SENT = 98,
 	OFF_REV_FLOW_LABEL = 100, OFF_REV_DGID = 104, OFF_RESP_TIME = 120,
-	OFF_REV_ERRNO = 128,
+	OFF_REV_ERRNO = 128, OFF_RESP_RECEIVED = 132,
 };
 
 enum {
@@ -30,6 +31,7 @@ enum {
 	OBS_GRH_IPV4 = 1u << 1,
 	OBS_REVERSE_CREATED = 1u << 2,
 	OBS_SL_VALID = 1u << 3,	/* wc.sl is the SL: an InfiniBand port */
+	OBS_HOP_LIMIT_SENT = 1u << 4,	/* byte 98 is the reply's hop limit */
 };
 
 const char *probe_decode_error_name(enum probe_decode_error err)
@@ -89,6 +91,8 @@ size_t probe_encode_reply(const struct probe_reply *r, uint8_t *b)
 		flags |= OBS_REVERSE_CREATED;
 	if (o->sl_valid)
 		flags |= OBS_SL_VALID;
+	if (r->hop_limit_sent_known)
+		flags |= OBS_HOP_LIMIT_SENT;
 	wire_put8(b, OFF_OBS_FLAGS, flags);
 	wire_put8(b, OFF_OBS_IP_VERSION, o->ip_version);
 	wire_put8(b, OFF_OBS_TCLASS, o->traffic_class);
@@ -111,10 +115,13 @@ size_t probe_encode_reply(const struct probe_reply *r, uint8_t *b)
 	wire_put8(b, OFF_REV_SGID_INDEX, ah->grh.sgid_index);
 	wire_put8(b, OFF_REV_HOP_LIMIT, ah->grh.hop_limit);
 	wire_put8(b, OFF_REV_TCLASS, ah->grh.traffic_class);
+	wire_put8(b, OFF_REPLY_HOP_LIMIT_SENT,
+		  r->hop_limit_sent_known ? r->hop_limit_sent : 0);
 	wire_put32(b, OFF_REV_FLOW_LABEL, ah->grh.flow_label);
 	memcpy(b + OFF_REV_DGID, ah->grh.dgid.raw, 16);
 	wire_put64(b, OFF_RESP_TIME, r->responder_time_ns);
 	wire_put32(b, OFF_REV_ERRNO, (uint32_t)r->reverse_errno);
+	wire_put32(b, OFF_RESP_RECEIVED, r->responder_received);
 	return PROBE_REPLY_SIZE;
 }
 
@@ -172,6 +179,9 @@ enum probe_decode_error probe_decode_reply(const uint8_t *b, size_t len,
 	o->grh_ipv4 = flags & OBS_GRH_IPV4;
 	r->reverse_created = flags & OBS_REVERSE_CREATED;
 	o->sl_valid = flags & OBS_SL_VALID;
+	r->hop_limit_sent_known = flags & OBS_HOP_LIMIT_SENT;
+	r->hop_limit_sent = r->hop_limit_sent_known
+				    ? b[OFF_REPLY_HOP_LIMIT_SENT] : 0;
 	o->ip_version = b[OFF_OBS_IP_VERSION];
 	o->traffic_class = b[OFF_OBS_TCLASS];
 	o->hop_limit = b[OFF_OBS_HOP_LIMIT];
@@ -197,5 +207,6 @@ enum probe_decode_error probe_decode_reply(const uint8_t *b, size_t len,
 	memcpy(ah->grh.dgid.raw, b + OFF_REV_DGID, 16);
 	r->responder_time_ns = wire_get64(b, OFF_RESP_TIME);
 	r->reverse_errno = (int32_t)wire_get32(b, OFF_REV_ERRNO);
+	r->responder_received = wire_get32(b, OFF_RESP_RECEIVED);
 	return PROBE_OK;
 }

@@ -21,7 +21,10 @@
  *           bit 2 reverse AH created, bit 3 wc.sl is an SL: the
  *           responder's port is InfiniBand; on RoCE drivers put other
  *           things there, so a responder that leaves it clear says the
- *           SL it saw is unknown)
+ *           SL it saw is unknown; bit 4 byte 98 holds the hop limit
+ *           the reply left with: a responder that cannot tell, or an
+ *           older one, leaves it clear and the reverse hops are
+ *           unknown)
  *   33   1  ip_version                34 1 traffic_class
  *   35   1  hop_limit                 36 4 flow_label
  *   40   2  wc.slid                   42 1 wc.sl
@@ -33,11 +36,16 @@
  *   90   1  reverse src_path_bits     91 1 reverse static_rate
  *   92   2  reverse dlid              94 1 reverse port_num
  *   95   1  reverse sgid_index        96 1 reverse hop_limit
- *   97   1  reverse traffic_class     98 2 reserved
+ *   97   1  reverse traffic_class     98 1 reply hop limit sent
+ *   99   1  reserved
  *  100   4  reverse flow_label       104 16 reverse dgid
  *  120   8  responder time (CLOCK_MONOTONIC ns)
  *  128   4  reverse AH errno (0: created)
- *  132   4  reserved
+ *  132   4  requests of this prober's set the responder has received,
+ *           this one included (0: an older responder, count unknown)
+ *
+ * Bytes 98 and 132..135 were reserved (zero) in earlier builds of the
+ * same version: an older responder's reply decodes with both unknown.
  */
 #ifndef IBAHPROBE_PROBE_WIRE_H
 #define IBAHPROBE_PROBE_WIRE_H
@@ -102,6 +110,14 @@ struct probe_reply {
 	bool reverse_created;
 	int32_t reverse_errno;
 	struct ibv_ah_attr reverse_ah;
+	/* The hop limit this reply left the responder with: the AH's where
+	 * the provider sends it, the route's where the kernel overwrites it
+	 * (reverse_hop_limit_sent). Not known: reverse hops unknown. */
+	bool hop_limit_sent_known;
+	uint8_t hop_limit_sent;
+	/* Requests of this set (probe id, sender, parameters) the responder
+	 * received so far, this one included; 0: unknown (older responder). */
+	uint32_t responder_received;
 	uint64_t responder_time_ns;
 };
 

@@ -404,13 +404,14 @@ void rendezvous_connect_failure(int err, const char *host, uint16_t port,
 	}
 }
 
-int rendezvous_query(const char *host, uint16_t port, uint32_t timeout_ms,
-		     struct responder_info *info, char *err, size_t errlen)
+int rendezvous_exchange(const char *host, uint16_t port, uint32_t timeout_ms,
+			const char *question, char *buf, size_t buflen,
+			char *err, size_t errlen)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM };
 	struct addrinfo *res, *ai;
 	int64_t deadline = now_ms() + timeout_ms;
-	char portstr[8], buf[RENDEZVOUS_MAX_BYTES + 1];
+	char portstr[8];
 	size_t got = 0;
 	int fd = -1, rc, saved = 0;
 
@@ -444,6 +445,14 @@ int rendezvous_query(const char *host, uint16_t port, uint32_t timeout_ms,
 					   errlen);
 		return -1;
 	}
+	/* The question (one short line fits a fresh socket's buffer), then
+	 * our half closed: serve answers as soon as it reads the end, and
+	 * one that reads nothing (an older serve) answers as it always did;
+	 * the end of our half is no data, so it cannot make that one reset
+	 * the connection. */
+	if (question && send(fd, question, strlen(question), MSG_NOSIGNAL) < 0)
+		(void)0;
+	shutdown(fd, SHUT_WR);
 	for (;;) {
 		ssize_t n;
 
@@ -455,21 +464,32 @@ int rendezvous_query(const char *host, uint16_t port, uint32_t timeout_ms,
 			close(fd);
 			return -1;
 		}
-		n = recv(fd, buf + got, RENDEZVOUS_MAX_BYTES - got, 0);
+		n = recv(fd, buf + got, buflen - 1 - got, 0);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n <= 0)
 			break;
 		got += (size_t)n;
-		if (got == RENDEZVOUS_MAX_BYTES) {
+		if (got == buflen - 1) {
 			snprintf(err, errlen, "the answer from %s port %u is "
-				 "larger than %d bytes", host, port,
-				 RENDEZVOUS_MAX_BYTES);
+				 "larger than %zu bytes", host, port,
+				 buflen - 1);
 			close(fd);
 			return -1;
 		}
 	}
 	close(fd);
 	buf[got] = '\0';
+	return 0;
+}
+
+int rendezvous_query(const char *host, uint16_t port, uint32_t timeout_ms,
+		     struct responder_info *info, char *err, size_t errlen)
+{
+	char buf[RENDEZVOUS_MAX_BYTES + 1];
+
+	if (rendezvous_exchange(host, port, timeout_ms, NULL, buf, sizeof(buf),
+				err, errlen))
+		return -1;
 	return rendezvous_decode(buf, info, err, errlen);
 }

@@ -1,8 +1,8 @@
 /* Rendezvous: how a prober learns a responder's QPN, Q_Key, LID and GIDs.
  * serve listens on TCP; on each connection it writes one JSON line and
- * closes, reading nothing, so a client can neither stall it nor make it
- * send more than that line. The prober connects and reads, bounded by a
- * deadline and a size cap. */
+ * closes. A client may first send one question line (rendezvous_count.h)
+ * and close its half; serve then answers that instead. The prober
+ * connects and reads, bounded by a deadline and a size cap. */
 #ifndef IBAHPROBE_RENDEZVOUS_H
 #define IBAHPROBE_RENDEZVOUS_H
 
@@ -52,6 +52,14 @@ int rendezvous_decode(const char *text, struct responder_info *info,
  * nothing listening, no route is the address's. */
 void rendezvous_connect_failure(int err, const char *host, uint16_t port,
 				uint32_t timeout_ms, char *buf, size_t len);
+
+/* Connects to host:port, sends question (a line; NULL: none), closes
+ * its sending half and reads the answer until the end or timeout_ms, into
+ * buf (NUL-terminated; more than buflen - 1 bytes is an error). An IPv6
+ * link-local host without its %IFACE scope is refused with a hint. */
+int rendezvous_exchange(const char *host, uint16_t port, uint32_t timeout_ms,
+			const char *question, char *buf, size_t buflen,
+			char *err, size_t errlen);
 
 /* Connects to host:port, reads the answer within timeout_ms. An IPv6
  * link-local host without its %IFACE scope is refused with a hint. */

@@ -46,3 +46,23 @@ void reverse_ah_finish(struct ibv_ah_attr *attr, enum link_layer link_layer,
 		attr->src_path_bits = 0;
 	}
 }
+
+bool reverse_hop_limit_sent(const struct reverse_hop_limit_input *in,
+			    uint8_t *sent)
+{
+	if (!in->is_global)
+		return false;
+	switch (in->rule) {
+	case HOP_LIMIT_RULE_AH:
+		*sent = in->ah_hop_limit;
+		return true;
+	case HOP_LIMIT_RULE_ROUTE:
+		if (!in->route_known)
+			return false;
+		*sent = in->route_hop_limit;
+		return true;
+	case HOP_LIMIT_RULE_UNKNOWN:
+		break;
+	}
+	return false;
+}

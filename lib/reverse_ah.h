@@ -11,6 +11,7 @@
 
 #include "device.h"
 #include "grh.h"
+#include "provider.h"
 
 /* Everything of a received packet that ibv_init_ah_from_wc reads, except
  * the hop limit, which the reply does not take over. Two packets with
@@ -49,5 +50,26 @@ bool reverse_key_equal(const struct reverse_key *a,
  *   hns the packet type), and the LID fields mean nothing. */
 void reverse_ah_finish(struct ibv_ah_attr *attr, enum link_layer link_layer,
 		       uint8_t asked_sl);
+
+/* The hop limit a reply leaves with, which the prober subtracts what it
+ * saw from to count the routers on the way back. Whose it is follows the
+ * responder's provider rule (provider_hop_limit_rule): the AH's where the
+ * provider builds the address vector (mlx4/mlx5/hns: 255, set above), the
+ * route's where the kernel overwrites it (rxe, irdma, bnxt_re:
+ * ib_resolve_unicast_gid_dmac), and for those only when the route's value
+ * is known (route_lookup). An unknown provider sends one of the two:
+ * unknown, so the prober says so instead of a wrong count. No GRH on the
+ * reply (InfiniBand inside the subnet): no hop limit at all. */
+struct reverse_hop_limit_input {
+	enum hop_limit_rule rule;
+	bool is_global;		/* the reply carries a GRH */
+	uint8_t ah_hop_limit;
+	bool route_known;
+	uint8_t route_hop_limit;
+};
+
+/* True with *sent set when known. */
+bool reverse_hop_limit_sent(const struct reverse_hop_limit_input *in,
+			    uint8_t *sent);
 
 #endif

@@ -42,6 +42,10 @@ struct reverse_entry {
 	uint32_t generation;	/* changes whenever the slot is reused */
 	struct ibv_ah *ah;	/* READY */
 	struct ibv_ah_attr attr;	/* READY, and FAILED when built */
+	/* READY: the hop limit replies leave with (reverse_hop_limit_sent),
+	 * when known. */
+	bool hop_limit_sent_known;
+	uint8_t hop_limit_sent;
 	int error;		/* FAILED: errno (0: the driver gave none) */
 	bool init_failed;	/* FAILED in ibv_init_ah_from_wc */
 	uint64_t expires_ns;	/* FAILED: retried after this */

@@ -81,6 +81,18 @@ static void test_probe_kinds(void)
 	m.sent = 1000;
 	m.received = 999;
 	judged("loss<=0", &m, false, "1% (1 of 1000 lost)", "0%");
+
+	/* With the responder's counts, which way they went. */
+	m.loss_direction = ONEWAY_THERE;
+	judged("loss<=0", &m, false, "1% (1 of 1000 lost on the way there)",
+	       "0%");
+	m.loss_direction = ONEWAY_BACK;
+	judged("loss<=0", &m, false, "1% (1 of 1000 lost on the way back)",
+	       "0%");
+	m.loss_direction = ONEWAY_BOTH;
+	judged("loss<=0", &m, false, "1% (1 of 1000 lost both ways)", "0%");
+	m.loss_direction = ONEWAY_UNKNOWN;
+	judged("loss<=0", &m, false, "1% (1 of 1000 lost)", "0%");
 }
 
 static void test_nothing_answered(void)

@@ -300,6 +300,101 @@ static void test_loss(void)
 	       "flag names");
 }
 
+/* The way back: hop limit the reply left with minus what arrived. */
+static void test_hops_back(void)
+{
+	struct verdict_input in = roce(64, 61, 64, HOP_LIMIT_RULE_ROUTE);
+	struct verdict v;
+
+	in.reply_hop_limit_sent_known = true;
+	in.reply_hop_limit_sent = 64;
+	in.reply_grh_seen = true;
+	in.reply_hop_limit_seen = 62;
+	verdict_judge(&in, &v);
+	ok(v.hops == 3 && v.hops_back == 2, "3 hops there, 2 back");
+	ok(v.flags & VERDICT_ASYMMETRIC_HOPS, "asymmetric flag");
+	ok(said(&v, "asymmetric routing: 3 hops there, 2 back"),
+	   "named with both counts");
+	is_str(verdict_flag_name(VERDICT_ASYMMETRIC_HOPS), "asymmetric_hops",
+	       "JSON name");
+
+	in.reply_hop_limit_seen = 61;
+	verdict_judge(&in, &v);
+	ok(v.hops_back == 3 && !(v.flags & VERDICT_ASYMMETRIC_HOPS) &&
+		   v.text_count == 0, "symmetric: counted, nothing said");
+
+	/* mlx5-like responder: 255 leaves, 252 arrives. */
+	in.reply_hop_limit_sent = 255;
+	in.reply_hop_limit_seen = 252;
+	verdict_judge(&in, &v);
+	is_int(v.hops_back, 3, "from the AH's 255");
+
+	in.reply_hop_limit_sent_known = false;
+	verdict_judge(&in, &v);
+	ok(v.hops_back == -1 && !(v.flags & VERDICT_ASYMMETRIC_HOPS),
+	   "older responder: hops back unknown, no asymmetry claimed");
+
+	in.reply_hop_limit_sent_known = true;
+	in.reply_grh_seen = false;
+	verdict_judge(&in, &v);
+	is_int(v.hops_back, -1, "reply without a GRH: unknown");
+
+	in.reply_grh_seen = true;
+	in.reply_hop_limit_sent = 64;
+	in.reply_hop_limit_seen = 70;
+	verdict_judge(&in, &v);
+	is_int(v.hops_back, -1, "more arrived than left: no count");
+
+	/* Forward unknown: hops back alone, no asymmetry. */
+	in = reached(7, 62);
+	in.reply_hop_limit_sent_known = true;
+	in.reply_hop_limit_sent = 255;
+	in.reply_grh_seen = true;
+	in.reply_hop_limit_seen = 253;
+	verdict_judge(&in, &v);
+	ok(v.hops == -1 && v.hops_back == 2 &&
+		   !(v.flags & VERDICT_ASYMMETRIC_HOPS),
+	   "forward unknown: no asymmetry claimed");
+}
+
+/* The loss direction joins the findings after the loss count. */
+static void test_loss_direction(void)
+{
+	struct verdict_input in = reached(64, 62);
+	struct verdict v;
+
+	in.sent = 10;
+	in.received = 7;
+	in.oneway = (struct oneway_input){ .sent = 10, .arrived = 7,
+					   .final = ONEWAY_FINAL_KNOWN,
+					   .final_received = 7,
+					   .final_answered = 7 };
+	verdict_judge(&in, &v);
+	ok(v.flags & VERDICT_LOST_THERE, "lost_there flag");
+	ok(!(v.flags & VERDICT_LOST_BACK), "no lost_back flag");
+	is_str(v.text[v.text_detail_start],
+	       "lost on the way there: the responder saw 7 of 10",
+	       "the first detail finding");
+	in.oneway.final_received = in.oneway.final_answered = 10;
+	verdict_judge(&in, &v);
+	ok((v.flags & VERDICT_LOST_BACK) && !(v.flags & VERDICT_LOST_THERE),
+	   "lost_back flag");
+	ok(said(&v, "lost on the way back: the responder answered 10 of 10, "
+		    "3 replies lost"), "back, both numbers");
+	is_str(verdict_flag_name(VERDICT_LOST_BACK), "lost_back", "JSON name");
+
+	in.responder_restarted = true;
+	verdict_judge(&in, &v);
+	ok(!said(&v, "lost on the way"), "restarted: its counts are not ours");
+	in.responder_restarted = false;
+
+	in.received = in.sent = 10;
+	in.oneway.arrived = 10;
+	verdict_judge(&in, &v);
+	ok(v.oneway.direction == ONEWAY_NO_LOSS && !said(&v, "lost"),
+	   "no loss: no direction");
+}
+
 int main(void)
 {
 	test_hops_and_hop_limit();
@@ -309,5 +404,7 @@ int main(void)
 	test_given_qkey();
 	test_grh_changes();
 	test_loss();
+	test_hops_back();
+	test_loss_direction();
 	return tap_done();
 }

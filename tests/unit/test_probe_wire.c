@@ -102,6 +102,43 @@ static void test_reply_round_trip(void)
 	is_int(back.header.sequence, 0xa0b0c0d0, "sequence echoed");
 }
 
+/* The reply's count and sent hop limit sit in bytes that were reserved
+ * (zero) before: their offsets are the contract with older probers, and
+ * an older responder's zeros must decode as unknown, never as 0. */
+static void test_reply_count_and_hop_limit_sent(void)
+{
+	struct probe_reply r = { 0 }, back;
+	uint8_t buf[PROBE_REPLY_SIZE];
+
+	r.header = sample_header();
+	r.reverse_ah.grh.hop_limit = 255;
+	r.hop_limit_sent_known = true;
+	r.hop_limit_sent = 64;
+	r.responder_received = 0x01020307;
+	probe_encode_reply(&r, buf);
+	is_int(buf[32], 0x10, "flags: bit 4 says byte 98 is the sent hop limit");
+	is_int(buf[96], 255, "reverse AH hop limit stays at 96");
+	is_int(buf[98], 64, "hop limit the reply left with at 98");
+	is_int(buf[99], 0, "byte 99 stays reserved");
+	ok(buf[132] == 1 && buf[133] == 2 && buf[134] == 3 && buf[135] == 7,
+	   "received count at 132, big endian");
+	is_int(probe_decode_reply(buf, sizeof(buf), &back), PROBE_OK, "decodes");
+	ok(back.hop_limit_sent_known && back.hop_limit_sent == 64,
+	   "sent hop limit round trip");
+	is_int(back.responder_received, 0x01020307, "count round trip");
+
+	/* An older responder: flag clear, bytes 98 and 132..135 zero. */
+	r.hop_limit_sent_known = false;
+	r.responder_received = 0;
+	probe_encode_reply(&r, buf);
+	is_int(buf[98], 0, "unknown sent hop limit writes 0");
+	buf[98] = 77;	/* junk without the flag is not believed */
+	probe_decode_reply(buf, sizeof(buf), &back);
+	ok(!back.hop_limit_sent_known && back.hop_limit_sent == 0,
+	   "no flag: sent hop limit unknown whatever byte 98 holds");
+	is_int(back.responder_received, 0, "zero count: unknown");
+}
+
 static void test_malformed(void)
 {
 	struct probe_header h = sample_header(), back;
@@ -149,6 +186,7 @@ int main(void)
 {
 	test_request_golden();
 	test_reply_round_trip();
+	test_reply_count_and_hop_limit_sent();
 	test_malformed();
 	return tap_done();
 }

@@ -174,10 +174,41 @@ static void test_cache(void)
 	reverse_cache_free(&cache);
 }
 
+/* The hop limit a reply leaves with: what the prober subtracts from.
+ * The rules per provider come from provider_hop_limit_rule; here, what
+ * each means for the reply. */
+static void test_hop_limit_sent(void)
+{
+	struct reverse_hop_limit_input in = {
+		.rule = HOP_LIMIT_RULE_AH, .is_global = true,
+		.ah_hop_limit = REVERSE_HOP_LIMIT, .route_known = true,
+		.route_hop_limit = 64,
+	};
+	uint8_t sent = 0;
+
+	ok(reverse_hop_limit_sent(&in, &sent) && sent == 255,
+	   "mlx5-like (AV in user space): the AH's 255 leaves");
+	in.rule = HOP_LIMIT_RULE_ROUTE;
+	ok(reverse_hop_limit_sent(&in, &sent) && sent == 64,
+	   "rxe-like (kernel AH): the route's 64 leaves, not the AH's 255");
+	in.route_known = false;
+	ok(!reverse_hop_limit_sent(&in, &sent),
+	   "kernel AH, route not found: unknown");
+	in.route_known = true;
+	in.rule = HOP_LIMIT_RULE_UNKNOWN;
+	ok(!reverse_hop_limit_sent(&in, &sent),
+	   "unknown provider: either may leave, so unknown");
+	in.rule = HOP_LIMIT_RULE_AH;
+	in.is_global = false;
+	ok(!reverse_hop_limit_sent(&in, &sent),
+	   "no GRH on the reply (IB in the subnet): no hop limit at all");
+}
+
 int main(void)
 {
 	test_finish();
 	test_key();
 	test_cache();
+	test_hop_limit_sent();
 	return tap_done();
 }

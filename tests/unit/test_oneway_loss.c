@@ -1,0 +1,200 @@
+/* Unit tests of the loss-direction decision: the responder's final
+ * count, a reply's running count, older responders and every way the
+ * counts can be missing, with the exact sentences admins read. */
+#include <string.h>
+
+#include "oneway_loss.h"
+#include "tap.h"
+
+static struct oneway_verdict judge(struct oneway_input in)
+{
+	struct oneway_verdict v;
+
+	oneway_judge(&in, &v);
+	return v;
+}
+
+static void test_final_count(void)
+{
+	struct oneway_verdict v;
+
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 7,
+					 .final = ONEWAY_FINAL_KNOWN,
+					 .final_received = 7,
+					 .final_answered = 7,
+					 .replies_seen = true });
+	is_int(v.direction, ONEWAY_THERE, "never seen: there");
+	is_str(v.text, "lost on the way there: the responder saw 7 of 10",
+	       "there, both numbers");
+	ok(v.lost_there == 3 && v.lost_back == 0 && v.final, "3 there, 0 back");
+
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 7,
+					 .final = ONEWAY_FINAL_KNOWN,
+					 .final_received = 10,
+					 .final_answered = 10 });
+	is_int(v.direction, ONEWAY_BACK, "answered, not back: back");
+	is_str(v.text, "lost on the way back: the responder answered 10 of "
+		       "10, 3 replies lost", "back, both numbers");
+	ok(v.lost_there == 0 && v.lost_back == 3, "0 there, 3 back");
+
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 0,
+					 .final = ONEWAY_FINAL_KNOWN,
+					 .final_received = 10,
+					 .final_answered = 10 });
+	is_str(v.text, "lost on the way back: the responder answered 10 of "
+		       "10, 10 replies lost", "nothing back at all: back");
+
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 0,
+					 .final = ONEWAY_FINAL_KNOWN });
+	is_str(v.text, "lost on the way there: the responder saw 0 of 10",
+	       "nothing seen at all: there");
+
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 5,
+					 .final = ONEWAY_FINAL_KNOWN,
+					 .final_received = 8,
+					 .final_answered = 8 });
+	is_int(v.direction, ONEWAY_BOTH, "some each way: both");
+	is_str(v.text, "lost both ways: the responder saw 8 of 10 and "
+		       "answered 8, 3 replies lost on the way back",
+	       "both, every number");
+
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 6,
+					 .final = ONEWAY_FINAL_KNOWN,
+					 .final_received = 10,
+					 .final_answered = 6 });
+	is_int(v.direction, ONEWAY_AT_RESPONDER, "seen, not answered");
+	is_str(v.text, "not answered: the responder saw 10 of 10 and answered "
+		       "6 (its --max-rate, or no reverse path: serve -v says "
+		       "which)", "the responder's own drops named");
+
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 5,
+					 .final = ONEWAY_FINAL_KNOWN,
+					 .final_received = 10,
+					 .final_answered = 8 });
+	is_str(v.text, "lost on the way back: the responder answered 8 of 10, "
+		       "3 replies lost; 2 seen but not answered",
+	       "back, and the unanswered said too");
+	ok(v.lost_back == 3 && v.unanswered == 2, "3 back, 2 unanswered");
+
+	/* A duplicated request counts twice at the responder: never more
+	 * seen than sent, never negative loss. */
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 9,
+					 .final = ONEWAY_FINAL_KNOWN,
+					 .final_received = 12,
+					 .final_answered = 12 });
+	ok(v.direction == ONEWAY_BACK && v.responder_saw == 10 &&
+		   v.lost_back == 1, "duplicates clamp to what was sent");
+
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 9,
+					 .final = ONEWAY_FINAL_KNOWN,
+					 .final_received = 9,
+					 .final_answered = 9 });
+	ok(v.direction == ONEWAY_THERE && v.lost_there == 1,
+	   "one lost there");
+}
+
+static void test_no_loss(void)
+{
+	struct oneway_verdict v;
+
+	v = judge((struct oneway_input){ .sent = 5, .arrived = 5,
+					 .reply_count = 5, .reply_ordinal = 5,
+					 .replies_seen = true });
+	ok(v.direction == ONEWAY_NO_LOSS && v.text[0] == '\0' &&
+		   v.lost_there == 0 && v.lost_back == 0,
+	   "every reply back: no finding");
+	is_str(oneway_direction_name(v.direction), "none", "JSON name");
+}
+
+static void test_reply_counts(void)
+{
+	struct oneway_verdict v;
+
+	/* The last probe was answered: its count is the final one. */
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 7,
+					 .final = ONEWAY_FINAL_NO_ANSWER,
+					 .reply_count = 7, .reply_ordinal = 10,
+					 .replies_seen = true });
+	is_str(v.text, "lost on the way there: the responder saw 7 of 10",
+	       "last reply's count is final");
+	is_int(v.responder_answered, -1, "how many it answered: unknown");
+
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 7,
+					 .final = ONEWAY_FINAL_NO_ANSWER,
+					 .reply_count = 10, .reply_ordinal = 10,
+					 .replies_seen = true });
+	is_str(v.text, "lost on the way back: the responder saw 10 of 10, 3 "
+		       "replies lost", "without the answered count: saw");
+
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 4,
+					 .final = ONEWAY_FINAL_NO_ANSWER,
+					 .reply_count = 4, .reply_ordinal = 6,
+					 .replies_seen = true });
+	is_int(v.direction, ONEWAY_THERE, "an earlier reply's shortfall");
+	is_str(v.text, "lost on the way there: the responder saw 4 of the "
+		       "first 6 (its final count unknown)", "says how far");
+	ok(!v.final && v.of == 6 && v.lost_there == 2, "partial numbers");
+
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 6,
+					 .final = ONEWAY_FINAL_NO_ANSWER,
+					 .reply_count = 6, .reply_ordinal = 6,
+					 .replies_seen = true });
+	is_int(v.direction, ONEWAY_UNKNOWN, "all of the first 6 seen: unknown");
+	is_str(v.text, "loss direction unknown: its rendezvous did not answer "
+		       "the question", "why unknown");
+}
+
+static void test_unknown(void)
+{
+	struct oneway_verdict v;
+
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 7,
+					 .final = ONEWAY_FINAL_OLD,
+					 .replies_seen = true });
+	is_int(v.direction, ONEWAY_UNKNOWN, "older responder: unknown");
+	is_str(v.text, "loss direction unknown: the responder does not count "
+		       "requests (an older ibahprobe serve)",
+	       "never 'lost on the way there'");
+	ok(v.lost_there == -1 && v.lost_back == -1, "both counts unknown");
+
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 0,
+					 .final = ONEWAY_FINAL_OLD });
+	is_str(v.text, "loss direction unknown: the responder does not count "
+		       "requests (an older ibahprobe serve)",
+	       "an older rendezvous, no reply at all: still unknown");
+
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 7,
+					 .final = ONEWAY_FINAL_NO_ANSWER,
+					 .replies_seen = true });
+	is_str(v.text, "loss direction unknown: the responder does not count "
+		       "requests (an older ibahprobe serve)",
+	       "replies with count 0 are an older responder's");
+
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 0,
+					 .final = ONEWAY_FINAL_NOT_ASKED });
+	is_str(v.text, "loss direction unknown: the responder's count could "
+		       "not be asked (no rendezvous)", "--qpn, nothing back");
+
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 0,
+					 .final = ONEWAY_FINAL_FORGOTTEN });
+	is_str(v.text, "loss direction unknown: the responder no longer "
+		       "remembers this run (it keeps the most recent sets "
+		       "only)", "evicted set");
+	is_str(oneway_direction_name(ONEWAY_UNKNOWN), "unknown", "JSON name");
+
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 7,
+					 .final = ONEWAY_FINAL_LATER,
+					 .reply_count = 7, .reply_ordinal = 7,
+					 .replies_seen = true });
+	ok(v.direction == ONEWAY_UNKNOWN && v.text[0] == '\0',
+	   "a running row: asked at the end, no finding yet");
+}
+
+int main(void)
+{
+	test_final_count();
+	test_no_loss();
+	test_reply_counts();
+	test_unknown();
+	return tap_done();
+}
