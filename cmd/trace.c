@@ -60,7 +60,7 @@ static const struct opt_spec trace_options[] = {
 static struct {
 	uint32_t window, retries;
 	const char *file;
-	const char *flow_labels, *tclasses;
+	struct value_list flow_labels, tclasses;
 	uint32_t max_hops, queries;
 } opts = {
 	.window = PATH_DEFAULT_WINDOW, .retries = PATH_DEFAULT_RETRIES,
@@ -86,10 +86,15 @@ static int trace_option(int index, const char *arg)
 		opts.file = arg;
 		break;
 	case TRACE_OPT_FLOW_LABEL:
-		opts.flow_labels = arg;
+		value_list_free(&opts.flow_labels);
+		rc = parse_value_list(arg, "20-bit flow label", 0, 0xfffff,
+				      ROCE_TRACE_MAX_FLOWS, &opts.flow_labels,
+				      err, sizeof(err));
 		break;
 	case TRACE_OPT_TCLASS:
-		opts.tclasses = arg;
+		value_list_free(&opts.tclasses);
+		rc = parse_value_list(arg, "traffic class", 0, 255, 256,
+				      &opts.tclasses, err, sizeof(err));
 		break;
 	case TRACE_OPT_MAX_HOPS:
 		rc = parse_u32(arg, "max-hops", 1, ROCE_TRACE_MAX_HOPS,
@@ -269,32 +274,6 @@ static void print_row(const struct trace_row *row)
 	out_close_object();
 }
 
-/* RoCE v2: the routers hop by hop (cmd/trace_roce.c). */
-static int trace_roce(const struct common_opts *common,
-		      const struct dest_list *dests)
-{
-	struct value_list fls = { 0 }, tcs = { 0 };
-	struct trace_roce_options o = {
-		.max_hops = opts.max_hops, .queries = opts.queries,
-		.flow_labels = &fls, .traffic_classes = &tcs,
-	};
-	char err[DIAG_MSG_MAX];
-	int rc;
-
-	if ((opts.flow_labels &&
-	     parse_value_list(opts.flow_labels, "20-bit flow label", 0,
-			      0xfffff, 1024, &fls, err, sizeof(err))) ||
-	    (opts.tclasses &&
-	     parse_value_list(opts.tclasses, "traffic class", 0, 255, 256,
-			      &tcs, err, sizeof(err))))
-		rc = cli_usage_error("%s", err);
-	else
-		rc = trace_roce_run(common, dests, &o);
-	value_list_free(&fls);
-	value_list_free(&tcs);
-	return rc;
-}
-
 /* Jobs for the rows: a path's SLID -> DLID; a lid: destination without
  * a path is walked to its LID anyway, to show where its route ends. */
 static void plan_jobs(const struct dest_list *dests,
@@ -351,7 +330,12 @@ static int trace_run(const struct common_opts *common, int argc, char **argv)
 
 		rc = path_port_is_roce(common->device, common->port, dev,
 				       sizeof(dev), &port)
-			     ? trace_roce(common, &dests)
+			     ? trace_roce_run(common, &dests, &(struct trace_roce_options){
+				       .max_hops = opts.max_hops,
+				       .queries = opts.queries,
+				       .flow_labels = &opts.flow_labels,
+				       .traffic_classes = &opts.tclasses,
+			       })
 			     : cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out;
 	}
@@ -398,6 +382,8 @@ out:
 	if (open)
 		path_session_close(&session);
 	trace_store_free(&store);
+	value_list_free(&opts.flow_labels);
+	value_list_free(&opts.tclasses);
 	free(rows);
 	free(jobs);
 	free(paths);

@@ -26,6 +26,9 @@
 #define ROCE_TRACE_DEFAULT_MAX_HOPS 16
 #define ROCE_TRACE_DEFAULT_QUERIES 3
 #define ROCE_TRACE_DEFAULT_WAIT_MS 1000
+/* Flows (flow labels x traffic classes) one destination is traced with:
+ * an ECMP sweep of 64 labels is the common case. */
+#define ROCE_TRACE_MAX_FLOWS 1024
 
 enum roce_answer_kind {
 	/* A router: the hop limit ran out there (ICMP time exceeded). */

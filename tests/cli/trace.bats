@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # trace without a subnet: every bad input is refused before the SA is
 # asked (exit 2), and a machine without an InfiniBand port gets exit 3.
-# Traces over a real SA are tested in tests/sim/trace.bats.
+# Traces over a real SA are tested in tests/sim/trace.bats, traces over
+# RoCE routers in tests/vm/trace_roce.bats.
 
 load helpers
 
@@ -9,6 +10,10 @@ bad_values() {
 	cat <<'TABLE'
 --window|0|257|x||window
 --retries|21|x|-1||retries
+--flow-label|0x100000|x|3-1||flow label
+--tclass|256|x||traffic class
+--max-hops|0|65|x||max-hops
+--queries|0|11|x||queries
 TABLE
 }
 
@@ -20,7 +25,9 @@ TABLE
 	run -0 "$IBAHPROBE" trace -h
 	[[ $output == *"--window"* && $output == *"--retries"* && $output == *"--file"* ]] ||
 		fail "$output"
-	[[ $output != *"--gid-index"* ]] || fail "trace picks no GID: $output"
+	[[ $output == *"--flow-label"* && $output == *"--tclass"* && $output == *"--max-hops"* &&
+		$output == *"--queries"* && $output == *"--gid-index"* ]] ||
+		fail "the RoCE options and the GID index: $output"
 }
 
 @test "no destination: exit 2 with a hint" {
