@@ -41,6 +41,8 @@ static const char *const template_elements[] = {
 	"svg", "g", "rect", "text", "title",
 	"html", "head", "meta", "style", "body", "h1", "h2", "p", "ul", "li",
 	"table", "thead", "tbody", "tr", "th", "td", "span",
+	/* The suspects list above the heat map (report_render_suspects.c). */
+	"div", "ol", "b",
 };
 
 /* The output layer writes to standard output: a memory file stands in for
