@@ -37,16 +37,22 @@ static void print_observed(const struct probe_cell *c)
 	out_close_object();
 }
 
-/* RoCE v2 only: the port the flow label asks for (probe_udp_sport). */
+/* RoCE v2 only: the port the flow label asks for (probe_udp_sport) and
+ * the one the probes carry where it is known (probe_wire_udp_sport). */
 static void print_udp_sport(const struct probe_session *s,
 			    const struct probe_cell *c)
 {
 	int32_t port = probe_udp_sport(s, c);
+	int32_t wire = probe_wire_udp_sport(s, c);
 
 	if (port >= 0)
 		out_uint("udp_sport", NULL, (uint64_t)port);
 	else
 		out_null("udp_sport", NULL);
+	if (wire >= 0)
+		out_uint("wire_udp_sport", NULL, (uint64_t)wire);
+	else
+		out_null("wire_udp_sport", NULL);
 }
 
 static void print_rtt(const struct probe_cell *c)

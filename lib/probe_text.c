@@ -137,33 +137,51 @@ int32_t probe_udp_sport(const struct probe_session *s,
 	return roce_flow_label_to_udp_sport(fl);
 }
 
-/* Who sends the flow label's port (the notes of issue 14, section 4). */
-static const char *udp_sport_note(enum provider p)
+int32_t probe_wire_udp_sport(const struct probe_session *s,
+			     const struct probe_cell *c)
 {
-	switch (p) {
-	case PROVIDER_MLX5:
-	case PROVIDER_HNS:
-		return "the port this provider sends";
-	case PROVIDER_RXE:
-		return "rxe sends its QP's own port instead";
-	default:
-		return "whether this provider sends it is not known";
-	}
+	const struct gid_info *sgid;
+
+	if (s->facts.link_layer != LINK_LAYER_ETHERNET || !c->attr.is_global ||
+	    !s->ep.qp)
+		return -1;
+	sgid = ah_facts_gid(&s->facts, c->attr.grh.sgid_index);
+	if (!sgid || sgid->kind != GID_KIND_ROCE_V2)
+		return -1;
+	return provider_wire_udp_sport(s->provider, c->attr.grh.flow_label,
+				       s->ep.qp->qp_num);
 }
 
 void probe_text_udp_sport(const struct probe_session *s,
 			  const struct probe_cell *c, char *buf, size_t len)
 {
 	int32_t port = probe_udp_sport(s, c);
+	int32_t wire = probe_wire_udp_sport(s, c);
+	unsigned fl = c->attr.grh.flow_label & ROCE_FLOW_LABEL_MASK;
 
 	if (len)
 		buf[0] = '\0';
+	if (port < 0 && wire < 0)
+		return;
+	/* rxe: the QP's port, the flow label's aside. */
+	if (s->provider == PROVIDER_RXE && wire >= 0) {
+		int n = snprintf(buf, len, "    UDP source port 0x%04x (%d): "
+				 "rxe's own for QP 0x%x", (unsigned)wire,
+				 wire, s->ep.qp->qp_num);
+
+		if (port >= 0 && n >= 0 && (size_t)n < len)
+			snprintf(buf + n, len - (size_t)n, " (flow label "
+				 "0x%05x asks 0x%04x)", fl, (unsigned)port);
+		if (strlen(buf) + 1 < len)
+			strcat(buf, "\n");
+		return;
+	}
 	if (port < 0)
 		return;
 	snprintf(buf, len, "    UDP source port 0x%04x (%d) for flow label "
-		 "0x%05x: %s\n", (unsigned)port, port,
-		 (unsigned)(c->attr.grh.flow_label & ROCE_FLOW_LABEL_MASK),
-		 udp_sport_note(s->provider));
+		 "0x%05x: %s\n", (unsigned)port, port, fl,
+		 wire == port ? "the port this provider sends"
+			      : "whether this provider sends it is not known");
 }
 
 const char *probe_text_status(const struct probe_cell *c, uint32_t resolved)

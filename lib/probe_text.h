@@ -73,6 +73,14 @@ void probe_text_summary(const struct probe_session *s, size_t dest_count,
 int32_t probe_udp_sport(const struct probe_session *s,
 			const struct probe_cell *c);
 
+/* The UDP source port the cell's probes carry on the wire, where it can be
+ * known (provider_wire_udp_sport: mlx5 and hns the flow label's, rxe its
+ * QP's), or -1 (InfiniBand, RoCE v1, no GRH, no QP yet, a random or a
+ * firmware's port). The port ECMP routers hash: report joins a result
+ * with the trace of this port. */
+int32_t probe_wire_udp_sport(const struct probe_session *s,
+			     const struct probe_cell *c);
+
 /* With -v, below a cell's row: "    UDP source port 0xe341 for flow
  * label 0x12345" and whether the provider sends it; nothing when
  * probe_udp_sport has no port. */

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "provider.h"
+#include "roce_packet.h"
 
 static const char *const names[PROVIDER_COUNT] = {
 	[PROVIDER_UNKNOWN] = "unknown", [PROVIDER_MLX4] = "mlx4",
@@ -169,4 +170,32 @@ enum hop_limit_rule provider_hop_limit_rule(const struct hop_limit_rule_input *i
 bool provider_wc_sl_is_sl(enum link_layer link_layer)
 {
 	return link_layer == LINK_LAYER_IB;
+}
+
+/* include/linux/hash.h: hash_32() is the generic one on x86, arm64 and
+ * the others that run rxe (only m68k and microblaze had their own). */
+#define KERNEL_GOLDEN_RATIO_32 0x61C88647u
+#define RXE_ROCE_V2_SPORT 0xc000u
+
+uint16_t provider_rxe_qp_udp_sport(uint32_t qpn)
+{
+	uint32_t hash = (uint32_t)(qpn * KERNEL_GOLDEN_RATIO_32) >> (32 - 14);
+
+	return (uint16_t)(RXE_ROCE_V2_SPORT + (hash & 0x3fff));
+}
+
+int32_t provider_wire_udp_sport(enum provider p, uint32_t flow_label,
+				uint32_t qpn)
+{
+	uint32_t fl = flow_label & ROCE_FLOW_LABEL_MASK;
+
+	switch (p) {
+	case PROVIDER_MLX5:
+	case PROVIDER_HNS:
+		return fl ? roce_flow_label_to_udp_sport(fl) : -1;
+	case PROVIDER_RXE:
+		return provider_rxe_qp_udp_sport(qpn);
+	default:
+		return -1;
+	}
 }

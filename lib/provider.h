@@ -71,4 +71,23 @@ const char *hop_limit_rule_name(enum hop_limit_rule rule);
  * irdma leaves it unset. On InfiniBand it is the SL from the LRH. */
 bool provider_wc_sl_is_sl(enum link_layer link_layer);
 
+/* The UDP source port rxe puts on every packet of a QP: its own, derived
+ * from the QPN when the QP is created (rxe_qp_init_req,
+ * drivers/infiniband/sw/rxe/rxe_qp.c: 0xC000 + (hash_32(qpn, 14) &
+ * 0x3fff), hash_32 being the multiplication by GOLDEN_RATIO_32 of
+ * include/linux/hash.h); for a UD QP no AH changes it (rxe_prepare takes
+ * qp->src_port). */
+uint16_t provider_rxe_qp_udp_sport(uint32_t qpn);
+
+/* The UDP source port a RoCE v2 UD send of provider p carries for an AH
+ * with this flow label, sent from QP qpn, where user space can know it:
+ * mlx5 and hns the flow label's (mlx5_ah_set_udp_sport, providers/mlx5/
+ * verbs.c; hns get_ah_udp_sport, providers/hns/hns_roce_u_verbs.c), but a
+ * random one for flow label 0; rxe its QP's (provider_rxe_qp_udp_sport)
+ * whatever the flow label. -1: not known (flow label 0 on mlx5/hns, or a
+ * provider whose firmware chooses: irdma, bnxt_re, and the others). The
+ * caller checks that the AH is RoCE v2 at all. */
+int32_t provider_wire_udp_sport(enum provider p, uint32_t flow_label,
+				uint32_t qpn);
+
 #endif

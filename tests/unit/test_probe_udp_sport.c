@@ -15,6 +15,7 @@
 #include "tap.h"
 
 static int fake_ah;
+static struct ibv_qp fake_qp = { .qp_num = 17 };
 
 struct fixture {
 	struct probe_session s;
@@ -46,6 +47,7 @@ static void fixture_init(struct fixture *f, uint8_t sgid_index, uint32_t fl)
 	f->s.device = "mlx5_0";
 	f->s.cells = &f->cell;
 	f->s.cell_count = 1;
+	f->s.ep.qp = &fake_qp;
 	f->dest.text = "d";
 	f->target.dest = &f->dest;
 	f->target.ready = true;
@@ -100,8 +102,15 @@ static void test_text(void)
 		    "the port this provider sends\n", "-v line on mlx5");
 	f.s.provider = PROVIDER_RXE;
 	probe_text_udp_sport(&f.s, &f.cell, buf, sizeof(buf));
-	ok(strstr(buf, "rxe sends its QP's own port instead") != NULL,
-	   "-v line on rxe says it is not what rxe sends");
+	is_str(buf, "    UDP source port 0xdf94 (57236): rxe's own for QP 0x11 "
+		    "(flow label 0x12345 asks 0xe341)\n",
+	       "-v line on rxe: the QP's port, the flow label's aside");
+	fixture_init(&f, 1, 0);
+	f.s.provider = PROVIDER_RXE;
+	probe_text_udp_sport(&f.s, &f.cell, buf, sizeof(buf));
+	is_str(buf, "    UDP source port 0xdf94 (57236): rxe's own for QP "
+		    "0x11\n", "rxe, flow label 0: the QP's port all the same");
+	fixture_init(&f, 1, 0x12345);
 	f.s.provider = PROVIDER_IRDMA;
 	probe_text_udp_sport(&f.s, &f.cell, buf, sizeof(buf));
 	ok(strstr(buf, "not known") != NULL, "-v line on irdma: not known");
@@ -138,13 +147,13 @@ static json_object *record_of(const struct fixture *f)
 	return json_tokener_parse(text);
 }
 
-/* params.udp_sport of the record: its value, -1 for null, -2 absent. */
-static long udp_sport_of(json_object *rec)
+/* params.KEY of the record: its value, -1 for null, -2 absent. */
+static long param_of(json_object *rec, const char *key)
 {
 	json_object *params, *port;
 
 	if (!rec || !json_object_object_get_ex(rec, "params", &params) ||
-	    !json_object_object_get_ex(params, "udp_sport", &port))
+	    !json_object_object_get_ex(params, key, &port))
 		return -2;
 	if (!port)
 		return -1;
@@ -159,16 +168,30 @@ static void test_json(void)
 	fixture_init(&f, 1, 0x12345);
 	rec = record_of(&f);
 	ok(rec != NULL, "the result record is JSON");
-	is_int(udp_sport_of(rec), 0xe341, "params.udp_sport is 58177 (0xe341)");
+	is_int(param_of(rec, "udp_sport"), 0xe341, "params.udp_sport is 58177 (0xe341)");
+	is_int(param_of(rec, "wire_udp_sport"), 0xe341,
+	       "mlx5: params.wire_udp_sport is the flow label's");
+	json_object_put(rec);
+	fixture_init(&f, 1, 0x12345);
+	f.s.provider = PROVIDER_RXE;
+	rec = record_of(&f);
+	is_int(param_of(rec, "wire_udp_sport"), 0xdf94,
+	       "rxe: params.wire_udp_sport is the QP's");
+	json_object_put(rec);
+	fixture_init(&f, 1, 0x12345);
+	f.s.provider = PROVIDER_BNXT_RE;
+	rec = record_of(&f);
+	is_int(param_of(rec, "wire_udp_sport"), -1,
+	       "bnxt_re: params.wire_udp_sport is null");
 	json_object_put(rec);
 	fixture_init(&f, 0, 0x12345);
 	rec = record_of(&f);
-	is_int(udp_sport_of(rec), -1, "RoCE v1: params.udp_sport is null");
+	is_int(param_of(rec, "udp_sport"), -1, "RoCE v1: params.udp_sport is null");
 	json_object_put(rec);
 	fixture_init(&f, 1, 0x12345);
 	f.s.facts.link_layer = LINK_LAYER_IB;
 	rec = record_of(&f);
-	is_int(udp_sport_of(rec), -1, "InfiniBand: params.udp_sport is null");
+	is_int(param_of(rec, "udp_sport"), -1, "InfiniBand: params.udp_sport is null");
 	json_object_put(rec);
 }
 

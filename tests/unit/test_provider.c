@@ -2,6 +2,7 @@
  * this machine does not have: each case is what the upstream driver code
  * named in lib/provider.c does. */
 #include "provider.h"
+#include "roce_packet.h"
 #include "tap.h"
 
 static enum provider id(const char *driver, uint32_t vendor)
@@ -77,9 +78,34 @@ static void test_hop_limit_rules(void)
 	ok(provider_wc_sl_is_sl(LINK_LAYER_IB), "IB: wc.sl is the SL");
 }
 
+/* rxe's port per QPN, worked by hand from rxe_qp_init_req's formula
+ * (17 * 0x61c88647 = 0x7e50eab7 mod 2^32, >> 18 = 0x1f94, & 0x3fff, +
+ * 0xc000); tests/vm/probe.bats checks it against what rxe sends. */
+static void test_wire_udp_sport(void)
+{
+	is_int(provider_rxe_qp_udp_sport(17), 0xdf94, "rxe QPN 17: 0xdf94");
+	is_int(provider_rxe_qp_udp_sport(18), 0xf806, "rxe QPN 18: 0xf806");
+	is_int(provider_rxe_qp_udp_sport(0xffffff), 0xf94d,
+	       "rxe QPN 0xffffff: 0xf94d");
+	is_int(provider_wire_udp_sport(PROVIDER_RXE, 0x12345, 17), 0xdf94,
+	       "rxe: the QP's port whatever the flow label");
+	is_int(provider_wire_udp_sport(PROVIDER_MLX5, 0x12345, 17),
+	       roce_flow_label_to_udp_sport(0x12345),
+	       "mlx5: the flow label's port");
+	is_int(provider_wire_udp_sport(PROVIDER_HNS, 1, 17), 0xc001,
+	       "hns: the flow label's port");
+	is_int(provider_wire_udp_sport(PROVIDER_MLX5, 0, 17), -1,
+	       "mlx5, flow label 0: a random port, not known");
+	is_int(provider_wire_udp_sport(PROVIDER_IRDMA, 1, 17), -1,
+	       "irdma: the firmware's choice, not known");
+	is_int(provider_wire_udp_sport(PROVIDER_BNXT_RE, 1, 17), -1,
+	       "bnxt_re: not known");
+}
+
 int main(void)
 {
 	test_identify();
 	test_hop_limit_rules();
+	test_wire_udp_sport();
 	return tap_done();
 }
