@@ -119,6 +119,23 @@ probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe "$@"; }
 	[ "$wire" = "$ours" ] || fail "tshark: '$wire', ibahprobe: '$ours'"
 }
 
+# rxe's port comes from the prober's QPN (rxe_qp_init_req): what probe
+# says it sends must be what the wire carries, for every flow label.
+@test "wire_udp_sport: rxe's own port of the run's QP, as on the wire, whatever the flow label" {
+	local wire ours
+	pcap_start "" "$FABRIC_B_NETDEV" "udp dst port 4791 and dst host $FABRIC_B_IP4"
+	run -0 probe_a -c 2 --flow-label 0,0x12345 -j b:18516
+	wire=$(pcap_fields udp.srcport | sort -u)
+	ours=$(echo "$output" | jq -r '[.[].params.wire_udp_sport] | unique | .[]')
+	[ -n "$wire" ] && [ "$wire" = "$ours" ] || fail "tcpdump: '$wire', ibahprobe: '$ours'"
+	echo "$output" | jq -e '.[1].params.udp_sport == 58177 and .[0].params.udp_sport == null' >/dev/null ||
+		fail "$output"
+	# -v names it (a new run, a new QP: its own port).
+	run -0 probe_a -v -c 1 --flow-label 0x12345 b:18516
+	[[ $output =~ UDP\ source\ port\ 0x[0-9a-f]{4}\ \([0-9]+\):\ rxe\'s\ own\ for\ QP\ 0x[0-9a-f]+\ \(flow\ label\ 0x12345\ asks\ 0xe341\) ]] ||
+		fail "$output"
+}
+
 @test "JSON Lines: one object per destination and set, as each completes, then a summary" {
 	run -0 probe_a -c 1 --jsonl --tclass 0,0x28 b:18516 d:18518
 	[ "${#lines[@]}" -eq 5 ] || fail "$output"
