@@ -57,6 +57,11 @@ struct report_record {
 	bool has_ah;		/* false: failed before an AH was built, so
 				 * sgid is the port's first GID, not the one
 				 * a probe would have used */
+	/* The provider puts the flow label's UDP source port on the wire
+	 * (mlx5, hns: probe(8)), so an ECMP router hashes a set's probes as
+	 * trace's datagrams of that flow label; false: rxe (its QP's port),
+	 * others unknown, and older probes that did not name it. */
+	bool sport_follows_label;
 	char *dest_text;	/* the destination as the prober was given it */
 	char *dgid;		/* ah_attr.grh.dgid; NULL: no GRH or no AH */
 	enum report_status status;
