@@ -142,6 +142,8 @@ struct report_failed_run {
 };
 
 /* A pair of --expect hosts that no result covers. */
+struct report_path_suspects;
+
 struct report_pair {
 	char *source, *destination;
 };
@@ -180,6 +182,9 @@ struct report {
 	/* The strings of records and cells, each text once (see
 	 * report_add). */
 	struct strmap texts;
+	/* report --traces: the suspects on the path, owned by the caller;
+	 * NULL without traces. */
+	const struct report_path_suspects *path_suspects;
 };
 
 /* The token scripts read: "reachable", "partial_loss", "unreachable",
