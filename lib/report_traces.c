@@ -365,7 +365,9 @@ int report_traces_read_buffer(struct report_traces *t, const char *label,
 
 	if (!tok)
 		return fail(&rd, "out of memory");
+	/* Trailing characters: the next value (cat of several files). */
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
+				    JSON_TOKENER_ALLOW_TRAILING_CHARS |
 				    JSON_TOKENER_VALIDATE_UTF8);
 	for (;;) {
 		json_object *v;
