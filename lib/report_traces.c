@@ -44,10 +44,13 @@ static int get_string(const struct reader *rd, json_object *o, const char *key,
 
 	*out = NULL;
 	if (!json_object_object_get_ex(o, key, &v) || !v) {
+		/* Traces before report --traces named no source. */
 		if (required)
-			return fail(rd, "no \"%s\" (a trace of an older "
-				    "ibahprobe? trace again with this one)",
-				    key);
+			return fail(rd, "no \"%s\"%s", key,
+				    strcmp(key, "host") == 0
+					    ? " (a trace of an older ibahprobe? "
+					      "trace again with this one)"
+					    : "");
 		return 0;
 	}
 	if (!json_object_is_type(v, json_type_string))
