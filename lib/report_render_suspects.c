@@ -148,9 +148,10 @@ char *report_path_counts(const struct report_path_suspects *ps)
 		fprintf(f, "; %zu %s no trace", ps->failing_no_trace,
 			ps->failing_no_trace == 1 ? "has" : "have");
 	if (ps->failing_ecmp_unknown)
-		fprintf(f, "; %zu cannot be placed (the provider does not send "
-			"the flow label's UDP source port and the traces "
-			"take several ECMP paths)", ps->failing_ecmp_unknown);
+		fprintf(f, "; %zu cannot be placed (their traces take "
+			"several paths: the provider does not send the flow "
+			"label's UDP source port, or the route changed)",
+			ps->failing_ecmp_unknown);
 	if (fclose(f)) {
 		free(text);
 		return NULL;

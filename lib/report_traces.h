@@ -71,7 +71,8 @@ struct report_path_suspects {
 	/* Failing results without a trace: none of that source, destination,
 	 * traffic class and flow label; or the provider does not put the
 	 * flow label on the wire (rxe) and the traces to that destination
-	 * take more than one path, so which one the probes took is unknown. */
+	 * take more than one path, so which one the probes took is unknown
+	 * (also: traces of one flow label taken twice that differ). */
 	size_t failing_no_trace, failing_ecmp_unknown;
 };
 
