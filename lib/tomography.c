@@ -1,5 +1,5 @@
-/* Tomography over traced flows (tomography.h): per element the set of
- * failing and of passing flows through it as bit sets; elements with the
+/* Tomography over traced flows (tomography.h): per element the list of
+ * failing and of passing flows through it; elements with the
  * same two sets are one segment (found by sorting on a hash of the sets,
  * so a fabric of thousands of links is no quadratic pass); then a greedy
  * choice among the segments. */
@@ -9,50 +9,46 @@
 
 #include "tomography.h"
 
+/* Per element, the failing and the passing traced flows through it, as
+ * ascending flow indices in one array each (compressed rows: a fabric's
+ * million results cost their paths' length, not elements x flows). */
 struct state {
-	size_t words;		/* 64-bit words of one flow set */
-	uint64_t *fail, *pass;	/* element_count sets of each */
-	size_t *fail_count, *pass_count;
+	size_t *fail_at, *pass_at;	/* element e: [at[e], at[e + 1]) */
+	size_t *fail, *pass;
 	uint64_t *hash;
 };
 
-static uint64_t *set_of(uint64_t *sets, size_t words, size_t e)
+static size_t fail_count(const struct state *st, size_t e)
 {
-	return sets + e * words;
+	return st->fail_at[e + 1] - st->fail_at[e];
 }
 
-static size_t popcount_and(const uint64_t *a, const uint64_t *b, size_t words)
+static size_t pass_count(const struct state *st, size_t e)
 {
-	size_t n = 0;
-
-	for (size_t w = 0; w < words; w++)
-		n += (size_t)__builtin_popcountll(b ? a[w] & b[w] : a[w]);
-	return n;
+	return st->pass_at[e + 1] - st->pass_at[e];
 }
 
-/* FNV-1a over both sets: equal sets, equal hashes. */
+/* FNV-1a over both lists: equal lists, equal hashes. */
 static uint64_t sets_hash(const struct state *st, size_t e)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
-	const uint64_t *sets[2] = { set_of(st->fail, st->words, e),
-				    set_of(st->pass, st->words, e) };
 
-	for (int k = 0; k < 2; k++)
-		for (size_t w = 0; w < st->words; w++) {
-			h ^= sets[k][w];
-			h *= 0x100000001b3ULL;
-		}
+	for (size_t k = st->fail_at[e]; k < st->fail_at[e + 1]; k++)
+		h = (h ^ st->fail[k]) * 0x100000001b3ULL;
+	h = (h ^ 0xff) * 0x100000001b3ULL;
+	for (size_t k = st->pass_at[e]; k < st->pass_at[e + 1]; k++)
+		h = (h ^ st->pass[k]) * 0x100000001b3ULL;
 	return h;
 }
 
 static bool same_sets(const struct state *st, size_t a, size_t b)
 {
-	size_t bytes = st->words * sizeof(uint64_t);
-
-	return memcmp(set_of(st->fail, st->words, a),
-		      set_of(st->fail, st->words, b), bytes) == 0 &&
-	       memcmp(set_of(st->pass, st->words, a),
-		      set_of(st->pass, st->words, b), bytes) == 0;
+	return fail_count(st, a) == fail_count(st, b) &&
+	       pass_count(st, a) == pass_count(st, b) &&
+	       memcmp(st->fail + st->fail_at[a], st->fail + st->fail_at[b],
+		      fail_count(st, a) * sizeof(size_t)) == 0 &&
+	       memcmp(st->pass + st->pass_at[a], st->pass + st->pass_at[b],
+		      pass_count(st, a) * sizeof(size_t)) == 0;
 }
 
 static const struct state *sort_state;
@@ -67,34 +63,22 @@ static int by_hash(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-/* The segment's elements in the order of the first flow through it
- * (every flow through one of them goes through all of them). */
-static int segment_order(struct tomo_suspect *s, const struct tomo_flow *flows,
-			 size_t flow_count, const size_t *segment_of,
-			 size_t segment)
+/* The segment's elements in the order of a flow through it (every flow
+ * through one of them goes through all of them): the first failing one. */
+static void segment_order(struct tomo_suspect *s, const struct tomo_flow *fl,
+			  const size_t *segment_of, size_t segment)
 {
-	for (size_t f = 0; f < flow_count; f++) {
-		const struct tomo_flow *fl = &flows[f];
-		bool through = false;
+	for (size_t k = 0; k < fl->element_count; k++) {
+		size_t e = fl->elements[k];
+		bool seen = false;
 
-		for (size_t k = 0; fl->traced && k < fl->element_count; k++)
-			through |= segment_of[fl->elements[k]] == segment;
-		if (!through)
+		if (segment_of[e] != segment)
 			continue;
-		for (size_t k = 0; k < fl->element_count; k++) {
-			size_t e = fl->elements[k];
-			bool seen = false;
-
-			if (segment_of[e] != segment)
-				continue;
-			for (size_t j = 0; j < s->element_count; j++)
-				seen |= s->elements[j] == e;
-			if (!seen)
-				s->elements[s->element_count++] = e;
-		}
-		return 0;
+		for (size_t j = 0; j < s->element_count && !seen; j++)
+			seen = s->elements[j] == e;
+		if (!seen)
+			s->elements[s->element_count++] = e;
 	}
-	return -1;
 }
 
 struct segment {
@@ -122,26 +106,26 @@ static bool stronger(const struct segment *a, size_t ea,
 	return a->first < b->first;
 }
 
+/* Two passes over the paths: how many flows each element carries, then
+ * the flows themselves (in flow order, so a loop's repeat is the entry
+ * just written). */
 static int state_init(struct state *st, const struct tomo_flow *flows,
 		      size_t flow_count, size_t element_count,
 		      struct tomo_result *out)
 {
-	size_t n = element_count ? element_count : 1;
+	size_t *fill_fail = NULL, *fill_pass = NULL;
+	int rc = -1;
 
-	st->words = (flow_count + 63) / 64;
-	if (!st->words)
-		st->words = 1;
-	st->fail = calloc(n * st->words, sizeof(uint64_t));
-	st->pass = calloc(n * st->words, sizeof(uint64_t));
-	st->fail_count = calloc(n, sizeof(size_t));
-	st->pass_count = calloc(n, sizeof(size_t));
-	st->hash = calloc(n, sizeof(uint64_t));
-	if (!st->fail || !st->pass || !st->fail_count || !st->pass_count ||
-	    !st->hash)
-		return -1;
+	st->fail_at = calloc(element_count + 1, sizeof(size_t));
+	st->pass_at = calloc(element_count + 1, sizeof(size_t));
+	st->hash = calloc(element_count + 1, sizeof(uint64_t));
+	fill_fail = calloc(element_count + 1, sizeof(size_t));
+	fill_pass = calloc(element_count + 1, sizeof(size_t));
+	if (!st->fail_at || !st->pass_at || !st->hash || !fill_fail ||
+	    !fill_pass)
+		goto out;
 	for (size_t f = 0; f < flow_count; f++) {
 		const struct tomo_flow *fl = &flows[f];
-		uint64_t bit = 1ULL << (f % 64);
 
 		if (fl->failing)
 			out->failing++;
@@ -152,34 +136,68 @@ static int state_init(struct state *st, const struct tomo_flow *flows,
 			continue;
 		}
 		for (size_t k = 0; k < fl->element_count; k++) {
-			size_t e = fl->elements[k];
-			uint64_t *w;
-
-			if (e >= element_count)
-				return -1;
-			w = (fl->failing ? st->fail : st->pass) +
-			    e * st->words + f / 64;
-			if (*w & bit)
-				continue;	/* a loop: once per flow */
-			*w |= bit;
-			(fl->failing ? st->fail_count : st->pass_count)[e]++;
+			if (fl->elements[k] >= element_count)
+				goto out;
+			/* An upper bound: a loop counts twice here. */
+			(fl->failing ? st->fail_at : st->pass_at)
+				[fl->elements[k] + 1]++;
 		}
 	}
-	return 0;
+	for (size_t e = 0; e < element_count; e++) {
+		st->fail_at[e + 1] += st->fail_at[e];
+		st->pass_at[e + 1] += st->pass_at[e];
+	}
+	st->fail = calloc(st->fail_at[element_count] + 1, sizeof(size_t));
+	st->pass = calloc(st->pass_at[element_count] + 1, sizeof(size_t));
+	if (!st->fail || !st->pass)
+		goto out;
+	for (size_t f = 0; f < flow_count; f++) {
+		const struct tomo_flow *fl = &flows[f];
+
+		for (size_t k = 0; fl->traced && k < fl->element_count; k++) {
+			size_t e = fl->elements[k];
+			size_t *at = fl->failing ? st->fail_at : st->pass_at;
+			size_t *fill = fl->failing ? fill_fail : fill_pass;
+			size_t *list = fl->failing ? st->fail : st->pass;
+
+			if (fill[e] && list[at[e] + fill[e] - 1] == f)
+				continue;	/* a loop: once per flow */
+			list[at[e] + fill[e]++] = f;
+		}
+	}
+	/* Close the gaps that loops left: each element's list moves down
+	 * to where the previous one ends. */
+	for (int side = 0; side < 2; side++) {
+		size_t *at = side ? st->pass_at : st->fail_at;
+		size_t *fill = side ? fill_pass : fill_fail;
+		size_t *list = side ? st->pass : st->fail, end = 0;
+
+		for (size_t e = 0; e < element_count; e++) {
+			memmove(list + end, list + at[e], fill[e] * sizeof(size_t));
+			at[e] = end;
+			end += fill[e];
+		}
+		at[element_count] = end;
+	}
+	rc = 0;
+out:
+	free(fill_fail);
+	free(fill_pass);
+	return rc;
 }
 
 static void state_free(struct state *st)
 {
 	free(st->fail);
 	free(st->pass);
-	free(st->fail_count);
-	free(st->pass_count);
+	free(st->fail_at);
+	free(st->pass_at);
 	free(st->hash);
 }
 
 /* Elements on some failing flow, grouped by their two sets. */
 static int segments_build(struct state *st, const struct tomo_flow *flows,
-			  size_t flow_count, size_t element_count,
+			  size_t element_count,
 			  struct segment **segs_out, size_t *count_out)
 {
 	size_t *order = calloc(element_count ? element_count : 1,
@@ -187,14 +205,14 @@ static int segments_build(struct state *st, const struct tomo_flow *flows,
 	size_t *segment_of = calloc(element_count ? element_count : 1,
 				    sizeof(size_t));
 	struct segment *segs = NULL;
-	size_t n = 0, count = 0;
+	size_t n = 0, count = 0, *members = NULL;
 	int rc = -1;
 
 	if (!order || !segment_of)
 		goto out;
 	for (size_t e = 0; e < element_count; e++) {
 		segment_of[e] = SIZE_MAX;
-		if (!st->fail_count[e])
+		if (!fail_count(st, e))
 			continue;
 		st->hash[e] = sets_hash(st, e);
 		order[n++] = e;
@@ -212,8 +230,8 @@ static int segments_build(struct state *st, const struct tomo_flow *flows,
 			continue;
 		s = &segs[count];
 		s->first = e;
-		s->s.failing = st->fail_count[e];
-		s->s.passing = st->pass_count[e];
+		s->s.failing = fail_count(st, e);
+		s->s.passing = pass_count(st, e);
 		s->s.element_count = 0;
 		segment_of[e] = count;
 		/* Equal hashes stand together; a collision is told apart by
@@ -225,15 +243,21 @@ static int segments_build(struct state *st, const struct tomo_flow *flows,
 				segment_of[order[j]] = count;
 		count++;
 	}
+	/* Each segment's size (its members, counted once each), then its
+	 * order along its first failing flow. */
+	members = calloc(count ? count : 1, sizeof(*members));
+	if (!members)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		members[segment_of[order[i]]]++;
 	for (size_t k = 0; k < count; k++) {
-		size_t members = 0;
+		size_t e = segs[k].first;
 
-		for (size_t e = 0; e < element_count; e++)
-			members += segment_of[e] == k;
-		segs[k].s.elements = calloc(members, sizeof(size_t));
-		if (!segs[k].s.elements ||
-		    segment_order(&segs[k].s, flows, flow_count, segment_of, k))
+		segs[k].s.elements = calloc(members[k], sizeof(size_t));
+		if (!segs[k].s.elements)
 			goto out;
+		segment_order(&segs[k].s, &flows[st->fail[st->fail_at[e]]],
+			      segment_of, k);
 		segs[k].first = segs[k].s.elements[0];
 	}
 	rc = 0;
@@ -250,6 +274,7 @@ out:
 	*count_out = count;
 	free(order);
 	free(segment_of);
+	free(members);
 	return rc;
 }
 
@@ -267,20 +292,18 @@ int tomo_find(struct tomo_result *out, const struct tomo_flow *flows,
 	struct state st = { 0 };
 	struct segment *segs = NULL;
 	size_t seg_count = 0;
-	uint64_t *open = NULL;	/* failing traced flows not yet explained */
+	bool *open = NULL;	/* failing traced flows not yet explained */
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	if (state_init(&st, flows, flow_count, element_count, out) ||
-	    segments_build(&st, flows, flow_count, element_count, &segs,
-			   &seg_count))
+	    segments_build(&st, flows, element_count, &segs, &seg_count))
 		goto out;
-	open = calloc(st.words, sizeof(uint64_t));
+	open = calloc(flow_count ? flow_count : 1, sizeof(*open));
 	if (!open)
 		goto out;
 	for (size_t f = 0; f < flow_count; f++)
-		if (flows[f].failing && flows[f].traced)
-			open[f / 64] |= 1ULL << (f % 64);
+		open[f] = flows[f].failing && flows[f].traced;
 	for (;;) {
 		struct segment *best = NULL;
 		size_t best_explains = 0;
@@ -288,13 +311,13 @@ int tomo_find(struct tomo_result *out, const struct tomo_flow *flows,
 
 		for (size_t k = 0; k < seg_count; k++) {
 			struct segment *s = &segs[k];
-			size_t explains;
+			size_t explains = 0;
 
 			if (s->taken || !qualifies(s))
 				continue;
-			explains = popcount_and(set_of(st.fail, st.words,
-						       s->first), open,
-						st.words);
+			for (size_t k2 = st.fail_at[s->first];
+			     k2 < st.fail_at[s->first + 1]; k2++)
+				explains += open[st.fail[k2]];
 			if (explains < TOMO_MIN_EXPLAINED)
 				continue;
 			if (!best || stronger(s, explains, best, best_explains,
@@ -318,8 +341,9 @@ int tomo_find(struct tomo_result *out, const struct tomo_flow *flows,
 		items[out->count++] = best->s;
 		best->s.elements = NULL;	/* out owns them now */
 		out->explained += best_explains;
-		for (size_t w = 0; w < st.words; w++)
-			open[w] &= ~set_of(st.fail, st.words, best->first)[w];
+		for (size_t k = st.fail_at[best->first];
+		     k < st.fail_at[best->first + 1]; k++)
+			open[st.fail[k]] = false;
 	}
 	rc = 0;
 out:
