@@ -21,12 +21,13 @@
 #include "report_input.h"
 #include "report_matrix.h"
 #include "report_render.h"
+#include "report_traces.h"
 #include "text_escape.h"
 
 enum report_option {
 	RP_OPT_SVG, RP_OPT_HTML, RP_OPT_OUTPUT, RP_OPT_TITLE, RP_OPT_EXPECT,
 	RP_OPT_LATEST, RP_OPT_BASELINE, RP_OPT_RTT_REGRESSION, RP_OPT_GROUPS,
-	RP_OPT_END,
+	RP_OPT_TRACES, RP_OPT_END,
 };
 
 static const struct opt_spec report_options[] = {
@@ -60,8 +61,16 @@ static const struct opt_spec report_options[] = {
 			    "asked of the InfiniBand SA on -d/-P); a host not "
 			    "in it is a group of its own", COMPLETE_FILE,
 			    REPORT_GROUPS_SA },
+	[RP_OPT_TRACES] = { "traces", 0, "FILE", "trace -j output of the "
+			    "same sources and destinations (again for more "
+			    "files): name the routers and links the failing "
+			    "results share", COMPLETE_FILE, NULL },
 	[RP_OPT_END] = OPT_END,
 };
+
+/* At most this many --traces files: one per source host is the usual
+ * case, and a fabric past this many hosts concatenates them. */
+#define REPORT_TRACE_FILES_MAX 4096
 
 static struct {
 	bool svg, html, latest;
@@ -71,6 +80,8 @@ static struct {
 	const char *baseline;	/* NULL: no --baseline */
 	const char *groups;	/* NULL: none */
 	bool groups_sa;		/* --groups sa: from the SA, not a file */
+	const char **traces;	/* --traces files, in order */
+	size_t trace_count;
 	double rtt_regression_pct;	/* < 0: not given */
 } opts = { .rtt_regression_pct = -1 };
 
@@ -90,6 +101,25 @@ static int parse_pct(const char *arg)
 				       text_escape(arg, strlen(arg), shown,
 						   sizeof(shown)));
 	opts.rtt_regression_pct = pct;
+	return 0;
+}
+
+static int add_traces(const char *arg)
+{
+	const char **files;
+
+	if (!arg[0])
+		return cli_usage_error("--traces needs the file of trace -j "
+				       "output");
+	if (opts.trace_count == REPORT_TRACE_FILES_MAX)
+		return cli_usage_error("--traces: more than %d files; "
+				       "concatenate them",
+				       REPORT_TRACE_FILES_MAX);
+	files = realloc(opts.traces, (opts.trace_count + 1) * sizeof(*files));
+	if (!files)
+		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	opts.traces = files;
+	opts.traces[opts.trace_count++] = arg;
 	return 0;
 }
 
@@ -134,6 +164,8 @@ static int report_option(int index, const char *arg)
 		break;
 	case RP_OPT_RTT_REGRESSION:
 		return parse_pct(arg);
+	case RP_OPT_TRACES:
+		return add_traces(arg);
 	}
 	return 0;
 }
@@ -249,6 +281,11 @@ static int check_options(const struct common_opts *common)
 				       "page");
 	if (opts.groups && opts.baseline)
 		return cli_usage_error("--groups and --baseline exclude each other");
+	if (opts.trace_count && (opts.baseline || opts.svg))
+		return cli_usage_error("--traces and --%s exclude each other: "
+				       "the suspects on the path are in the "
+				       "text, JSON and HTML forms",
+				       opts.baseline ? "baseline" : "svg");
 	if (!opts.title)
 		opts.title = "ibahprobe fabric report";
 	return 0;
@@ -299,6 +336,40 @@ static int read_files(struct report *r, int argc, char **argv)
 			fclose(f);
 		if (rc)
 			return cli_usage_error("%s", err);
+	}
+	return 0;
+}
+
+/* --traces: read after the results (a bad one is bad input, exit 2),
+ * then joined with them; "-" only when the results are not on stdin. */
+static int read_traces(struct report_traces *t, int argc, char **argv)
+{
+	char err[DIAG_MSG_MAX * 2], name[1024];
+	bool results_on_stdin = argc == 0;
+
+	for (int i = 0; i < argc; i++)
+		results_on_stdin |= strcmp(argv[i], "-") == 0;
+	for (size_t k = 0; k < opts.trace_count; k++) {
+		const char *path = opts.traces[k];
+		bool is_stdin = strcmp(path, "-") == 0;
+		FILE *f;
+		int rc;
+
+		text_escape(path, strlen(path), name, sizeof(name));
+		if (is_stdin && results_on_stdin)
+			return cli_usage_error("--traces -: the results are "
+					       "read from stdin too; give the "
+					       "traces by file name");
+		f = is_stdin ? stdin : fopen(path, "r");
+		if (!f)
+			return cli_usage_error("--traces: cannot open %s: %s",
+					       name, strerror(errno));
+		rc = report_traces_read(t, is_stdin ? "<stdin>" : name, f, err,
+					sizeof(err));
+		if (!is_stdin)
+			fclose(f);
+		if (rc)
+			return cli_usage_error("--traces: %s", err);
 	}
 	return 0;
 }
@@ -681,6 +752,8 @@ static int report_run(const struct common_opts *common, int argc, char **argv)
 	struct host_groups hg = { 0 };
 	struct sa_groups sa_groups = { 0 };
 	struct sa_client sa;
+	struct report_traces traces = { 0 };
+	struct report_path_suspects path_suspects = { 0 };
 	bool folded = false, sa_open = false;
 	int rc;
 
@@ -701,6 +774,16 @@ static int report_run(const struct common_opts *common, int argc, char **argv)
 	}
 	if (rc == 0)
 		rc = read_inputs(&r, argc, argv);
+	if (rc == 0 && opts.trace_count) {
+		rc = read_traces(&traces, argc, argv);
+		if (rc == 0 && report_path_suspects_find(&path_suspects, &r,
+							 &traces))
+			rc = cli_fail(EXIT_ENVIRONMENT, "out of memory joining "
+				      "%zu traces with %zu results",
+				      traces.count, r.record_count);
+		if (rc == 0)
+			r.path_suspects = &path_suspects;
+	}
 	if (rc == 0 && sa_open)
 		rc = sa_host_groups(common, &sa, &r, &hg, &sa_groups);
 	if (sa_open)
@@ -730,6 +813,9 @@ static int report_run(const struct common_opts *common, int argc, char **argv)
 	if (rc == 0)
 		rc = report_all_fine(&r) ? EXIT_FINE : EXIT_PROBLEM;
 	report_free(&r);
+	report_path_suspects_free(&path_suspects);
+	report_traces_free(&traces);
+	free(opts.traces);
 	return rc;
 }
 

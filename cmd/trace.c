@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "dest.h"
 #include "device.h"
 #include "diag.h"
+#include "gid.h"
 #include "ib_trace.h"
 #include "ib_trace_fetch.h"
 #include "output.h"
@@ -212,15 +214,33 @@ static size_t switches_in(const struct trace_result *res)
 	return n;
 }
 
+/* The name probe's results carry as source.host. */
+static const char *trace_hostname(void)
+{
+	static char name[256];
+
+	if (!name[0] && gethostname(name, sizeof(name) - 1))
+		snprintf(name, sizeof(name), "unknown");
+	return name;
+}
+
 static void print_row(const struct trace_row *row)
 {
 	const struct path_result *p = row->path;
 	const struct trace_result *res = row->job ? &row->job->result : NULL;
 	bool fine;
 	const char *status = row_status(row, &fine);
+	char sgid[GID_TEXT_MAX];
 
 	out_open_object(NULL);
 	out_string("schema", NULL, TRACE_SCHEMA);
+	/* Who traced, as probe's results name their source. */
+	out_string("host", NULL, trace_hostname());
+	if (p->status == PATH_OK)
+		out_string("sgid", NULL, gid_format(&p->record.sgid, sgid,
+						    sizeof(sgid)));
+	else
+		out_null("sgid", NULL);
 	out_string("dest", "%s:", row->dest->text);
 	out_string("status", NULL, status);
 	if (row->job) {

@@ -652,14 +652,41 @@ static void print_tclass_changes(const struct flow *f, uint8_t tclass)
 	out_close_array();
 }
 
-static void print_flow(const struct flow *f, uint8_t tclass,
-		       unsigned queries)
+/* Who traced, as probe's results name their source (source.host,
+ * source.sgid), so report --traces joins a flow with the probe results of
+ * the same host, source GID and destination; null before a GID was
+ * chosen (the destination failed first). */
+static void print_source(const struct probe_session *s,
+			 const struct probe_cell *c)
+{
+	const struct gid_info *sgid =
+		c->attr.is_global
+			? ah_facts_gid(&s->facts, c->attr.grh.sgid_index)
+			: NULL;
+	char text[64];
+
+	out_string("host", NULL, s->hostname);
+	out_string("device", NULL, s->device);
+	if (sgid) {
+		out_string("sgid", NULL, gid_format(&sgid->gid, text,
+						    sizeof(text)));
+		out_string("source_address", NULL,
+			   gid_format_address(&sgid->gid, text, sizeof(text)));
+	} else {
+		out_null("sgid", NULL);
+		out_null("source_address", NULL);
+	}
+}
+
+static void print_flow(const struct probe_session *s, const struct flow *f,
+		       uint8_t tclass, unsigned queries)
 {
 	const struct probe_cell *c = f->cell;
 	char dgid[64];
 
 	out_open_object(NULL);
 	out_string("schema", NULL, TRACE_SCHEMA);
+	print_source(s, c);
 	out_string("dest", "%s", c->target->dest->text);
 	gid_format_address(&c->attr.grh.dgid, dgid, sizeof(dgid));
 	out_string("dest_address", " (%s", dgid);
@@ -800,7 +827,7 @@ int trace_roce_run(const struct common_opts *common,
 			reached++;
 		if (k)
 			out_text("\n");
-		print_flow(f, c->asked.traffic_class, o->queries);
+		print_flow(&s, f, c->asked.traffic_class, o->queries);
 	}
 	out_close_array();
 	out_text("\n%zu flow%s: %zu reached the responder, %zu did not\n",

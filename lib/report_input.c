@@ -477,7 +477,7 @@ static int read_result(const struct reader *rd, const struct result_view *rv)
 {
 	struct report_record *rec = calloc(1, sizeof(*rec));
 	char quoted[QUOTE_CHARS + 4], word[32];
-	const struct jv *v;
+	const struct jv *v, *provider;
 	int64_t n;
 	long p;
 
@@ -493,6 +493,10 @@ static int read_result(const struct reader *rd, const struct result_view *rv)
 	    want(rd, rv, RM_STATUS, JV_STRING, false, &v))
 		goto bad;
 	rec->port_num = (unsigned)n;
+	if (maybe(rd, rv, RM_SOURCE_PROVIDER, JV_STRING, &provider))
+		goto bad;
+	rec->sport_follows_label = provider && (jv_is(provider, "mlx5") ||
+						jv_is(provider, "hns"));
 	if (param(rd, rv, RM_SOURCE_LID, 0xffff, &p))
 		goto bad;
 	rec->lid = p < 0 ? 0 : (uint16_t)p;

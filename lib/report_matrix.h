@@ -57,6 +57,11 @@ struct report_record {
 	bool has_ah;		/* false: failed before an AH was built, so
 				 * sgid is the port's first GID, not the one
 				 * a probe would have used */
+	/* The provider puts the flow label's UDP source port on the wire
+	 * (mlx5, hns: probe(8)), so an ECMP router hashes a set's probes as
+	 * trace's datagrams of that flow label; false: rxe (its QP's port),
+	 * others unknown, and older probes that did not name it. */
+	bool sport_follows_label;
 	char *dest_text;	/* the destination as the prober was given it */
 	char *dgid;		/* ah_attr.grh.dgid; NULL: no GRH or no AH */
 	enum report_status status;
@@ -137,6 +142,8 @@ struct report_failed_run {
 };
 
 /* A pair of --expect hosts that no result covers. */
+struct report_path_suspects;
+
 struct report_pair {
 	char *source, *destination;
 };
@@ -175,6 +182,9 @@ struct report {
 	/* The strings of records and cells, each text once (see
 	 * report_add). */
 	struct strmap texts;
+	/* report --traces: the suspects on the path, owned by the caller;
+	 * NULL without traces. */
+	const struct report_path_suspects *path_suspects;
 };
 
 /* The token scripts read: "reachable", "partial_loss", "unreachable",

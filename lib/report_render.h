@@ -10,6 +10,7 @@
 
 #include "report_matrix.h"
 #include "report_suspects.h"
+#include "report_traces.h"
 
 /* The cell as the text matrix shows it: "ok 2h 41us", "LOSS 3/5" (lost
  * of sent), "--" unreachable, "ERR", "." not probed; " R" when any set
@@ -69,9 +70,20 @@ size_t report_suspect_lines(const struct report_suspect *x,
 char *report_suspect_evidence(const struct report_suspects *s,
 			      const struct report_suspect *x,
 			      enum report_suspect_line line);
-/* The "suspects" member of report -j: [] when there is none. */
+/* The "suspects" member of report -j: [] when there is none; then the
+ * suspects on the path (ps, NULL: no --traces), their ranks after the
+ * matrix's. */
 void report_render_suspects_json(struct json_writer *w,
-				 const struct report_suspects *s);
+				 const struct report_suspects *s,
+				 const struct report_path_suspects *ps);
+/* The "path_tomography" member of report -j: null without --traces. */
+void report_render_tomography_json(struct json_writer *w,
+				   const struct report_path_suspects *ps);
+/* The words the forms share: "4 failing results through it, 0 passing"
+ * and the counts line of the section ("they explain 4 of 5 failing
+ * results; 1 has no trace"). Malloc'd; NULL when memory ran out. */
+char *report_path_evidence(const struct tomo_suspect *x);
+char *report_path_counts(const struct report_path_suspects *ps);
 /* The HTML pages' short list above the matrix; nothing when there is no
  * suspect. g: the --groups page's groups (report_suspects_find). */
 void report_render_suspects_html(FILE *f, const struct report *r,

@@ -121,9 +121,110 @@ static void json_axis(struct json_writer *w, const char *key, bool present,
 	jw_close_object(w);
 }
 
-void report_render_suspects_json(struct json_writer *w,
-				 const struct report_suspects *s)
+char *report_path_evidence(const struct tomo_suspect *x)
 {
+	char *text;
+
+	if (asprintf(&text, "%zu failing result%s through it, %zu passing",
+		     x->failing, x->failing == 1 ? "" : "s", x->passing) < 0)
+		return NULL;
+	return text;
+}
+
+char *report_path_counts(const struct report_path_suspects *ps)
+{
+	const struct tomo_result *t = &ps->tomo;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "from %zu trace%s: they explain %zu of %zu failing "
+		"result%s", ps->traces->count,
+		ps->traces->count == 1 ? "" : "s", t->explained, t->failing,
+		t->failing == 1 ? "" : "s");
+	if (ps->failing_no_trace)
+		fprintf(f, "; %zu %s no trace", ps->failing_no_trace,
+			ps->failing_no_trace == 1 ? "has" : "have");
+	if (ps->failing_ecmp_unknown)
+		fprintf(f, "; %zu cannot be placed (their traces take "
+			"several paths: the provider does not send the flow "
+			"label's UDP source port, or the route changed)",
+			ps->failing_ecmp_unknown);
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* One suspect on the path, in the shape of the matrix's: the members
+ * that do not apply are null or empty, its own after them. */
+static void json_path_suspect(struct json_writer *w,
+			      const struct report_path_suspects *ps,
+			      const struct tomo_suspect *x, size_t rank_base)
+{
+	const struct report_traces *t = ps->traces;
+	const char *kind = report_path_suspect_kind(ps, x);
+	char *via = NULL, *name = report_path_suspect_name(ps, x, &via);
+
+	jw_open_object(w, NULL);
+	jw_uint(w, "rank", rank_base + x->rank);
+	jw_string(w, "kind", kind);
+	jw_string(w, "name", name ? name : "?");
+	jw_string(w, "address", strcmp(kind, "router") == 0 ? name : NULL);
+	jw_uint(w, "explained", x->explained);
+	jw_null(w, "as_destination");
+	jw_null(w, "as_source");
+	jw_open_array(w, "members");
+	jw_close_array(w);
+	jw_open_array(w, "explained_by");
+	jw_close_array(w);
+	jw_open_object(w, "results");
+	jw_uint(w, "failing", x->failing);
+	jw_uint(w, "passing", x->passing);
+	jw_close_object(w);
+	jw_open_array(w, "elements");
+	for (size_t k = 0; k < x->element_count; k++) {
+		const struct report_path_element *e = &t->elements[x->elements[k]];
+
+		jw_open_object(w, NULL);
+		jw_string(w, "kind", e->kind == REPORT_PATH_LINK ? "link"
+				     : e->kind == REPORT_PATH_SWITCH ? "switch"
+								     : "router");
+		jw_string(w, "name", e->name);
+		jw_close_object(w);
+	}
+	jw_close_array(w);
+	jw_close_object(w);
+	free(name);
+	free(via);
+}
+
+void report_render_tomography_json(struct json_writer *w,
+				   const struct report_path_suspects *ps)
+{
+	if (!ps) {
+		jw_null(w, "path_tomography");
+		return;
+	}
+	jw_open_object(w, "path_tomography");
+	jw_uint(w, "traces", ps->traces->count);
+	jw_uint(w, "results", ps->flows);
+	jw_uint(w, "failing", ps->tomo.failing);
+	jw_uint(w, "explained", ps->tomo.explained);
+	jw_uint(w, "failing_without_trace", ps->failing_no_trace);
+	jw_uint(w, "failing_ecmp_unknown", ps->failing_ecmp_unknown);
+	jw_close_object(w);
+}
+
+void report_render_suspects_json(struct json_writer *w,
+				 const struct report_suspects *s,
+				 const struct report_path_suspects *ps)
+{
+	size_t rank_base = s->count ? s->items[s->count - 1].rank : 0;
+
 	jw_open_array(w, "suspects");
 	for (size_t k = 0; k < s->count; k++) {
 		const struct report_suspect *x = &s->items[k];
@@ -161,7 +262,44 @@ void report_render_suspects_json(struct json_writer *w,
 		jw_close_array(w);
 		jw_close_object(w);
 	}
+	for (size_t k = 0; ps && k < ps->tomo.count; k++)
+		json_path_suspect(w, ps, &ps->tomo.items[k], rank_base);
 	jw_close_array(w);
+}
+
+/* The suspects on the path, as a list of their own after the matrix's
+ * (a paragraph saying why none when no failing result is placed). */
+static void html_path_suspects(FILE *f, const struct report_path_suspects *ps)
+{
+	char *counts = report_path_counts(ps);
+
+	markup_printf(f, "<p><b>Suspects on the path</b> (%s%s)</p>\n",
+		      counts ? counts : "",
+		      ps->tomo.count ? "; the strongest first" : "");
+	free(counts);
+	if (!ps->tomo.count)
+		return;
+	fputs("<ol>\n", f);
+	for (size_t k = 0; k < ps->tomo.count; k++) {
+		const struct tomo_suspect *x = &ps->tomo.items[k];
+		char *via = NULL, *name = report_path_suspect_name(ps, x, &via);
+		char *evidence = report_path_evidence(x);
+
+		markup_printf(f, "<li value=\"%zu\">%s <b>%s</b>: explains "
+			      "%zu failing result%s", x->rank,
+			      report_path_suspect_kind(ps, x),
+			      name ? name : "?", x->explained,
+			      x->explained == 1 ? "" : "s");
+		if (via && via[0])
+			markup_printf(f, "; via %s", via);
+		if (evidence)
+			markup_printf(f, "; %s", evidence);
+		fputs("</li>\n", f);
+		free(name);
+		free(via);
+		free(evidence);
+	}
+	fputs("</ol>\n", f);
 }
 
 void report_render_suspects_html(FILE *f, const struct report *r,
@@ -171,6 +309,11 @@ void report_render_suspects_html(FILE *f, const struct report *r,
 
 	if (report_suspects_find(&s, r, g) || !s.count) {
 		report_suspects_free(&s);
+		if (r->path_suspects) {
+			fputs("<div class=\"suspects\">\n", f);
+			html_path_suspects(f, r->path_suspects);
+			fputs("</div>\n", f);
+		}
 		return;
 	}
 	fprintf(f, "<div class=\"suspects\">\n<p><b>Suspects</b> (they "
@@ -194,6 +337,9 @@ void report_render_suspects_html(FILE *f, const struct report *r,
 		}
 		fputs("</li>\n", f);
 	}
-	fputs("</ol>\n</div>\n", f);
+	fputs("</ol>\n", f);
+	if (r->path_suspects)
+		html_path_suspects(f, r->path_suspects);
+	fputs("</div>\n", f);
 	report_suspects_free(&s);
 }

@@ -339,6 +339,63 @@ static void print_findings(const struct report *r)
 	}
 }
 
+/* report --traces: the suspects on the path, each on one aligned line
+ * (rank, kind, name, results it explains), the segment's inner nodes and
+ * the evidence below; the counts line also when there is none. */
+static void path_suspects_text(const struct report_path_suspects *ps)
+{
+	char *counts, ranks[32];
+	char **names;
+	size_t name_width = 0;
+	int rank_width;
+
+	if (!ps)
+		return;
+	counts = report_path_counts(ps);
+	out_text("\nsuspects on the path:\n");
+	if (counts)
+		wrapped(2, counts);
+	free(counts);
+	if (!ps->tomo.count)
+		return;
+	names = calloc(ps->tomo.count, sizeof(*names));
+	if (!names)
+		return;
+	rank_width = snprintf(ranks, sizeof(ranks), "%zu",
+			      ps->tomo.items[ps->tomo.count - 1].rank);
+	for (size_t k = 0; k < ps->tomo.count; k++) {
+		char *via = NULL;
+		size_t w;
+
+		names[k] = report_path_suspect_name(ps, &ps->tomo.items[k], &via);
+		free(via);
+		w = names[k] ? shown(names[k], false) : 1;
+		name_width = w > name_width ? w : name_width;
+	}
+	for (size_t k = 0; k < ps->tomo.count; k++) {
+		const struct tomo_suspect *x = &ps->tomo.items[k];
+		char *via = NULL, *name = report_path_suspect_name(ps, x, &via);
+		char *evidence = report_path_evidence(x), *line = NULL;
+
+		out_text("  %*zu. %-11s  ", rank_width, x->rank,
+			 report_path_suspect_kind(ps, x));
+		text_pad(names[k] ? names[k] : "?", name_width);
+		out_text("  explains %zu failing result%s\n", x->explained,
+			 x->explained == 1 ? "" : "s");
+		if (via && via[0] && asprintf(&line, "via %s", via) >= 0) {
+			wrapped((size_t)rank_width + 6, line);
+			free(line);
+		}
+		if (evidence)
+			wrapped((size_t)rank_width + 6, evidence);
+		free(evidence);
+		free(name);
+		free(via);
+		free(names[k]);
+	}
+	free(names);
+}
+
 /* After the matrix, only when there is one: each suspect on one aligned
  * line (rank, kind, name, pairs it explains), its evidence below. */
 void report_render_suspects_text(const struct report *r,
@@ -353,8 +410,10 @@ void report_render_suspects_text(const struct report *r,
 		diag_warn("out of memory naming the suspects");
 		return;
 	}
-	if (!s.count)
+	if (!s.count) {
+		path_suspects_text(r->path_suspects);
 		return;
+	}
 	rank_width = snprintf(ranks, sizeof(ranks), "%zu",
 			      s.items[s.count - 1].rank);
 	for (size_t k = 0; k < s.count; k++) {
@@ -383,6 +442,7 @@ void report_render_suspects_text(const struct report *r,
 		}
 	}
 	report_suspects_free(&s);
+	path_suspects_text(r->path_suspects);
 }
 
 static bool any_run_failed(const struct report *r)
@@ -618,7 +678,8 @@ static void json_suspects(struct json_writer *w, const struct report *r)
 
 	if (report_suspects_find(&s, r, NULL))
 		diag_warn("out of memory naming the suspects");
-	report_render_suspects_json(w, &s);
+	report_render_suspects_json(w, &s, r->path_suspects);
+	report_render_tomography_json(w, r->path_suspects);
 	report_suspects_free(&s);
 }
 

@@ -8,9 +8,9 @@
  *
  * Kinds are candidates that each explain a set of pairs; with --groups a
  * group whose members all fail is one candidate (a rack behind a dead
- * switch), and a later kind (the link or router common to the failing
- * pairs, from `trace`) is one more candidate in the same greedy choice,
- * with its own evidence. */
+ * switch). The link or router common to the failing results, from
+ * `trace` (report --traces), is chosen apart, per result rather than per
+ * pair: report_traces.h. */
 #ifndef IBAHPROBE_REPORT_SUSPECTS_H
 #define IBAHPROBE_REPORT_SUSPECTS_H
 

@@ -26,6 +26,7 @@ const struct result_member_info result_members[RM_COUNT] = {
 	[RM_SOURCE_PORT_NUM] = { "source.port_num", "port_num", RM_SOURCE },
 	[RM_SOURCE_LID] = { "source.lid", "lid", RM_SOURCE },
 	[RM_SOURCE_SGID] = { "source.sgid", "sgid", RM_SOURCE },
+	[RM_SOURCE_PROVIDER] = { "source.provider", "provider", RM_SOURCE },
 	[RM_PARAMS] = { "params", "params", RM_TOP },
 	[RM_PARAMS_HOP_LIMIT] = { "params.hop_limit", "hop_limit", RM_PARAMS },
 	[RM_PARAMS_TRAFFIC_CLASS] = { "params.traffic_class", "traffic_class",

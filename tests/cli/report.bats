@@ -49,8 +49,10 @@ FOUR=("$DATA/report-node01.jsonl" "$DATA/report-node02.jsonl"
 @test "-j: one document with sources, destinations, cells and summary as documented" {
 	run -1 "$IBAHPROBE" report -j "${FOUR[@]}"
 	echo "$output" | jq -e '
-		(keys == ["cells", "destinations", "expected", "failed_runs", "notes", "runs",
-			"schema", "sources", "summary", "suspects", "warnings"]) and
+		(keys == ["cells", "destinations", "expected", "failed_runs", "notes",
+			"path_tomography", "runs", "schema", "sources", "summary", "suspects",
+			"warnings"]) and
+		(.path_tomography == null) and
 		(.schema == "ibahprobe.report.v1") and
 		([.sources[].name] == ["node01", "node02", "node03", "node04"]) and
 		([.destinations[].name] == ["node01", "node02", "node03", "node04"]) and

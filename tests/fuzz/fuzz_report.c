@@ -10,7 +10,10 @@
  * newline, DEL, C1) or a bidi control, the set lib/text_escape.h
  * escapes. And the scanner that reads the common shape of a result
  * (lib/result_scan.h) makes of every input what json-c alone makes of it:
- * the same message, or the same -j document. */
+ * the same message, or the same -j document. After a record separator
+ * (0x1e) the input goes on as --traces (lib/report_traces.h): read whole
+ * or refused with its label, and, when read, joined with the results so
+ * that every form also draws the suspects on the path. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,9 +30,11 @@
 #include "report_input.h"
 #include "report_matrix.h"
 #include "report_render.h"
+#include "report_traces.h"
 #include "utf8_check.h"
 
 #define LABEL "fuzz.jsonl"
+#define TRACES_LABEL "fuzz.traces"
 /* A --title with everything markup must escape. */
 #define TITLE "fabric <report> & \"title\" 'x'"
 
@@ -268,12 +273,22 @@ static void check_scanner(const char *buf, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct report r;
+	struct report_traces traces = { 0 };
+	struct report_path_suspects ps = { 0 };
 	char err[DIAG_MSG_MAX * 2];
 	char *buf;
+	const uint8_t *sep = memchr(data, 0x1e, size);
+	size_t tsize = 0;
+	const char *tdata = NULL;
 
 	/* The input and the NUL that report_read_stream puts after it (the
 	 * reader relies on it to end a number at the end of the input),
 	 * nothing more: ASan sees any read past them. */
+	if (sep) {
+		tdata = (const char *)sep + 1;
+		tsize = size - (size_t)(sep - data) - 1;
+		size = (size_t)(sep - data);
+	}
 	buf = malloc(size + 1);
 	if (!buf)
 		return 0;
@@ -293,6 +308,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			__builtin_trap();
 		goto out;
 	}
+	if (tdata) {
+		err[0] = '\0';
+		if (report_traces_read_buffer(&traces, TRACES_LABEL, tdata, tsize,
+					      err, sizeof(err)) != 0) {
+			if (strncmp(err, TRACES_LABEL ":",
+				    strlen(TRACES_LABEL) + 1) != 0)
+				__builtin_trap();
+		} else if (report_path_suspects_find(&ps, &r, &traces) == 0) {
+			r.path_suspects = &ps;
+		}
+	}
 	render_through_output(&r, true, false);
 	render_through_output(&r, true, true);
 	render_through_output(&r, false, false);
@@ -301,6 +327,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)report_all_fine(&r);
 out:
 	report_free(&r);
+	report_path_suspects_free(&ps);
+	report_traces_free(&traces);
 	free(buf);
 	return 0;
 }

@@ -1,0 +1,256 @@
+/* Unit tests of report --traces on made-up documents: trace -j flows read
+ * into routers and links (a silent hop breaking the chain, the responder
+ * no router), InfiniBand rows into switches and port-to-port links, the
+ * join with probe results by flow label where the provider sends its UDP
+ * source port (mlx5) and by the one path of a destination where it does
+ * not (rxe), failing results without a trace counted, segment names by
+ * their ends, and bad trace input refused with the input and trace named. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_input.h"
+#include "report_matrix.h"
+#include "report_traces.h"
+#include "tap.h"
+
+/* One probe result of host a to d-ecmp (198.18.10.4) with flow label fl. */
+static void result(FILE *f, const char *provider, int fl, bool failing)
+{
+	fprintf(f, "{\"dest\":\"d-ecmp\",\"source\":{\"host\":\"a\","
+		"\"device\":\"rxe0\",\"port_num\":1,\"provider\":\"%s\","
+		"\"lid\":0,\"sgid\":\"::ffff:198.18.1.2\"},\"params\":"
+		"{\"hop_limit\":64,\"traffic_class\":0,\"flow_label\":%d,"
+		"\"sl\":null},\"status\":\"%s\",\"sent\":10,\"received\":%d,"
+		"\"hops\":3,\"verdicts\":[],\"findings\":[],\"rtt_us\":"
+		"{\"median\":40.0,\"max\":50.0},\"ah_attr\":{\"is_global\":1,"
+		"\"grh\":{\"dgid\":\"::ffff:198.18.10.4\"}}}\n", provider, fl,
+		failing ? "partial_loss" : "reachable", failing ? 5 : 10);
+}
+
+/* Its trace: R1, then R3 (odd labels) or R4, then R2 answering from the
+ * link it came in on, then the responder; silent: hop 2 unanswered. */
+static void trace(FILE *f, int fl, bool silent)
+{
+	const char *mid[2][2] = { { "198.18.14.4", "198.18.24.2" },
+				  { "198.18.13.3", "198.18.23.2" } };
+	const char *hops[4] = { "198.18.1.1", mid[fl % 2][0], mid[fl % 2][1],
+				"198.18.10.4" };
+
+	fprintf(f, "{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\","
+		"\"device\":\"rxe0\",\"sgid\":\"::ffff:198.18.1.2\","
+		"\"source_address\":\"198.18.1.2\",\"dest\":\"d-ecmp\","
+		"\"dest_address\":\"198.18.10.4\",\"qpn\":17,"
+		"\"flow_label\":%d,\"udp_sport\":1,\"traffic_class\":0,"
+		"\"status\":\"reached\",\"error\":null,\"hops\":[", fl);
+	for (int h = 0; h < 4; h++) {
+		fprintf(f, "%s{\"hop_limit\":%d,\"answers\":[", h ? "," : "",
+			h + 1);
+		if (silent && h == 1)
+			fprintf(f, "{\"kind\":\"silent\",\"from\":null,"
+				"\"rtt_us\":null}");
+		else
+			fprintf(f, "{\"from\":\"%s\",\"kind\":\"%s\","
+				"\"rtt_us\":100.0}", hops[h],
+				h == 3 ? "responder" : "time_exceeded");
+		fprintf(f, "]}");
+	}
+	fprintf(f, "]}");
+}
+
+struct fixture {
+	struct report r;
+	struct report_traces t;
+	struct report_path_suspects ps;
+	char err[512];
+};
+
+/* Results of labels 1..n (odd ones failing) from provider; traces of
+ * labels 1..traced. */
+static int build(struct fixture *x, const char *provider, int n, int traced,
+		 bool silent)
+{
+	char *buf = NULL, *tbuf = NULL;
+	size_t len = 0, tlen = 0;
+	FILE *f = open_memstream(&buf, &len), *tf = open_memstream(&tbuf, &tlen);
+	int rc;
+
+	for (int fl = 1; fl <= n; fl++)
+		result(f, provider, fl, fl % 2);
+	fputc('[', tf);
+	for (int fl = 1; fl <= traced; fl++) {
+		if (fl > 1)
+			fputc(',', tf);
+		trace(tf, fl, silent);
+	}
+	fputc(']', tf);
+	fclose(f);
+	fclose(tf);
+	report_init(&x->r);
+	memset(&x->t, 0, sizeof(x->t));
+	rc = report_read_buffer(&x->r, "probe", buf, len, NULL, x->err,
+				sizeof(x->err)) ||
+	     report_build(&x->r, x->err, sizeof(x->err)) ||
+	     report_traces_read_buffer(&x->t, "traces", tbuf, tlen, x->err,
+				       sizeof(x->err)) ||
+	     report_path_suspects_find(&x->ps, &x->r, &x->t);
+	if (rc)
+		printf("# %s\n", x->err);
+	free(buf);
+	free(tbuf);
+	return rc ? -1 : 0;
+}
+
+static void fixture_free(struct fixture *x)
+{
+	report_path_suspects_free(&x->ps);
+	report_traces_free(&x->t);
+	report_free(&x->r);
+}
+
+static void test_mlx5_by_label(void)
+{
+	struct fixture x;
+	char *via = NULL, *name;
+
+	is_int(build(&x, "mlx5", 8, 8, false), 0, "mlx5: builds");
+	is_int(x.t.count, 8, "mlx5: 8 traced flows");
+	is_int(x.ps.flows, 8, "mlx5: 8 results");
+	is_int(x.ps.tomo.failing, 4, "mlx5: 4 failing");
+	is_int(x.ps.tomo.count, 1, "mlx5: one suspect");
+	if (x.ps.tomo.count == 1) {
+		const struct tomo_suspect *s = &x.ps.tomo.items[0];
+
+		is_str(report_path_suspect_kind(&x.ps, s), "segment",
+		       "mlx5: a segment");
+		name = report_path_suspect_name(&x.ps, s, &via);
+		is_str(name, "198.18.1.1 -> 198.18.10.4",
+		       "mlx5: named by its ends");
+		is_str(via, "198.18.13.3, 198.18.23.2", "mlx5: via R3 and R2");
+		is_int(s->explained, 4, "mlx5: explains 4");
+		is_int(s->passing, 0, "mlx5: no passing result through it");
+		free(name);
+		free(via);
+	}
+	is_int(x.ps.failing_no_trace + x.ps.failing_ecmp_unknown, 0,
+	       "mlx5: every failing result placed");
+	fixture_free(&x);
+}
+
+static void test_rxe(void)
+{
+	struct fixture x;
+
+	is_int(build(&x, "rxe", 8, 8, false), 0, "rxe: builds");
+	is_int(x.ps.tomo.count, 0, "rxe: no suspect: the probes' path unknown");
+	is_int(x.ps.failing_ecmp_unknown, 4, "rxe: 4 failing on unknown ECMP paths");
+	fixture_free(&x);
+	/* Traced with one label only: one path, so the results are placed
+	 * on it (the passing ones too: no suspect then). */
+	is_int(build(&x, "rxe", 4, 1, false), 0, "rxe one path: builds");
+	is_int(x.ps.failing_ecmp_unknown, 0, "rxe one path: placed");
+	is_int(x.ps.tomo.failing_untraced, 0, "rxe one path: all traced");
+	is_int(x.ps.tomo.count, 0,
+	       "rxe one path: failing and passing alike: no suspect");
+	fixture_free(&x);
+}
+
+static void test_untraced_and_silent(void)
+{
+	struct fixture x;
+
+	/* Labels 1..8 probed, 1..4 traced: failing 5 and 7 have none. */
+	is_int(build(&x, "mlx5", 8, 4, true), 0, "silent: builds");
+	is_int(x.ps.failing_no_trace, 2, "silent: 2 failing without a trace");
+	/* R3 silent: S -> R1 and R1 stand, R1 -> ? does not; R2 -> D does. */
+	ok(strmap_get(&x.t.element_index, "198.18.1.2 -> 198.18.1.1") != NULL,
+	   "silent: the link from the source");
+	ok(strmap_get(&x.t.element_index, "198.18.1.1") != NULL,
+	   "silent: R1 a router");
+	ok(strmap_get(&x.t.element_index, "198.18.23.2 -> 198.18.10.4") != NULL,
+	   "silent: the link into the destination");
+	ok(strmap_get(&x.t.element_index, "198.18.10.4") == NULL,
+	   "silent: the responder is no router");
+	/* S -> R1, R1, and per branch R2 and R2 -> D: nothing across. */
+	is_int(x.t.element_count, 6, "silent: no link across the silent hop");
+	is_int(x.ps.tomo.count, 1, "silent: R2's side of the R3 branch named");
+	if (x.ps.tomo.count == 1)
+		is_int(x.ps.tomo.items[0].explained, 2, "silent: explains 2");
+	fixture_free(&x);
+}
+
+static void test_infiniband(void)
+{
+	struct report_traces t = { 0 };
+	char err[256];
+	const char *doc =
+		"{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\","
+		"\"sgid\":\"fe80::1\",\"dest\":\"lid:7\",\"status\":\"complete\","
+		"\"slid\":1,\"dlid\":7,\"hops\":["
+		"{\"hop\":0,\"node_guid\":\"0x01\",\"node_type\":\"ca\","
+		"\"in_port\":null,\"out_port\":1},"
+		"{\"hop\":1,\"node_guid\":\"0x02\",\"node_type\":\"switch\","
+		"\"in_port\":3,\"out_port\":5},"
+		"{\"hop\":2,\"node_guid\":\"0x07\",\"node_type\":\"ca\","
+		"\"in_port\":1,\"out_port\":null}]}";
+
+	is_int(report_traces_read_buffer(&t, "ib", doc, strlen(doc), err,
+					 sizeof(err)), 0, "ib: reads");
+	is_int(t.count, 1, "ib: one row");
+	if (t.count == 1) {
+		is_int(t.flows[0].element_count, 3, "ib: link, switch, link");
+		is_int(t.flows[0].flow_label, -1, "ib: no flow label");
+	}
+	ok(strmap_get(&t.element_index, "0x01:1 -> 0x02:3") != NULL,
+	   "ib: the link into the switch, port to port");
+	ok(strmap_get(&t.element_index, "0x02") != NULL, "ib: the switch");
+	ok(strmap_get(&t.element_index, "0x02:5 -> 0x07:1") != NULL,
+	   "ib: the link out of it");
+	report_traces_free(&t);
+}
+
+static void bad(const char *doc, const char *want, const char *what)
+{
+	struct report_traces t = { 0 };
+	char err[512] = "";
+
+	is_int(report_traces_read_buffer(&t, "in.json", doc, strlen(doc), err,
+					 sizeof(err)), -1, "bad %s: refused", what);
+	ok(strstr(err, want) != NULL, "bad %s: says '%s'", what, want);
+	if (!strstr(err, want))
+		printf("#   got \"%s\"\n", err);
+	report_traces_free(&t);
+}
+
+static void test_bad_input(void)
+{
+	bad("", "in.json: no trace in it", "empty");
+	bad("[]", "no trace in it", "empty array");
+	bad("{\"schema\":\"ibahprobe.probe.v1\"}", "in.json: trace 1: "
+	    "\"schema\" is no ibahprobe.trace.v1", "a probe result");
+	bad("[{\"schema\":\"ibahprobe.trace.v1\",\"dest\":\"x\","
+	    "\"status\":\"reached\",\"hops\":[]}]", "no \"host\"",
+	    "an older trace");
+	bad("{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\",\"dest\":"
+	    "\"x\",\"status\":\"reached\",\"flow_label\":2000000,\"hops\":[]}",
+	    "\"flow_label\" is 2000000, out of range", "a flow label");
+	bad("{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\",\"dest\":"
+	    "\"x\",\"status\":\"reached\",\"flow_label\":1,\"hops\":[]} {",
+	    "trace 2: the input ends inside a JSON value", "cut short");
+	bad("{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\\u0000b\"}",
+	    "\"host\" holds a NUL", "a NUL");
+	bad("{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\",\"dest\":"
+	    "\"x\",\"status\":\"reached\",\"flow_label\":1,\"hops\":[3]}",
+	    "hop 1 is no object", "a hop");
+	bad("nonsense", "no JSON", "not JSON");
+}
+
+int main(void)
+{
+	test_mlx5_by_label();
+	test_rxe();
+	test_untraced_and_silent();
+	test_infiniband();
+	test_bad_input();
+	return tap_done();
+}
