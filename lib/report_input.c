@@ -529,6 +529,8 @@ static int read_result(const struct reader *rd, const struct result_view *rv)
 	rec->params.sl = (int)p;
 	if (param(rd, rv, RM_PARAMS_FLOW_LABEL, 0xfffff,
 		  &rec->params.flow_label) ||
+	    param(rd, rv, RM_PARAMS_WIRE_UDP_SPORT, 0xffff,
+		  &rec->wire_udp_sport) ||
 	    read_run(rd, rv, rec->host, rec->device, &rec->run) ||
 	    read_interrupted(rd, rv, rec->run))
 		goto bad;

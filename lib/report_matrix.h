@@ -62,6 +62,11 @@ struct report_record {
 	 * trace's datagrams of that flow label; false: rxe (its QP's port),
 	 * others unknown, and older probes that did not name it. */
 	bool sport_follows_label;
+	/* The UDP source port the set's probes carried (params.
+	 * wire_udp_sport: mlx5 and hns the flow label's, rxe its QP's);
+	 * -1: not known. ECMP hashes it: the trace of that port is the
+	 * path the probes took. */
+	long wire_udp_sport;
 	char *dest_text;	/* the destination as the prober was given it */
 	char *dgid;		/* ah_attr.grh.dgid; NULL: no GRH or no AH */
 	enum report_status status;

@@ -17,6 +17,7 @@ struct join {
 	const struct report_traces *t;
 	struct strmap by_label;	/* host, destination, tclass, label */
 	struct strmap any_label;	/* host, destination, tclass */
+	struct strmap by_sport;	/* host, destination, tclass, UDP port */
 };
 
 static bool same_path(const struct report_trace_flow *a,
@@ -77,6 +78,14 @@ static int join_build(struct join *j, const struct report_traces *t)
 		     put(&j->any_label, key_of(f->host, f->dest_address, false,
 					       tc, fl, true), k, t)))
 			return -1;
+		if (f->udp_sport < 0)
+			continue;
+		if (put(&j->by_sport, key_of(f->host, f->dest, true, tc,
+					     f->udp_sport, false), k, t) ||
+		    (f->dest_address &&
+		     put(&j->by_sport, key_of(f->host, f->dest_address, false,
+					      tc, f->udp_sport, false), k, t)))
+			return -1;
 	}
 	return 0;
 }
@@ -93,10 +102,11 @@ static void *lookup(const struct strmap *m, char *key, bool *oom)
 
 enum placed { PLACED, NO_TRACE, ECMP_UNKNOWN };
 
-/* The trace of rec: on RoCE by its flow label when its provider sends
- * the label's UDP source port (ECMP hashes the probes as the trace's
- * datagrams), else any trace of that destination and traffic class as
- * long as they all take one path; on InfiniBand by the destination. */
+/* The trace of rec: on RoCE by the UDP source port its probes carried
+ * when known (wire_udp_sport: the 5-tuple ECMP hashes), else by its flow
+ * label when its provider sends the label's port, else any trace of that
+ * destination and traffic class as long as they all take one path; on
+ * InfiniBand by the destination. */
 static enum placed find_trace(const struct join *j,
 			      const struct report_record *rec,
 			      const struct report_trace_flow **out, bool *oom)
@@ -113,6 +123,13 @@ static enum placed find_trace(const struct join *j,
 		bool text = pass == 1 || !by_addr;
 		const char *dest = text ? rec->dest_text : addr;
 
+		if (rec->wire_udp_sport >= 0)
+			v = lookup(&j->by_sport,
+				   key_of(rec->host, dest, text, tc,
+					  rec->wire_udp_sport, false),
+				   oom);
+		if (v)
+			break;
 		if (rec->sport_follows_label)
 			v = lookup(&j->by_label,
 				   key_of(rec->host, dest, text, tc, fl, false),
@@ -186,6 +203,7 @@ out:
 	free(flows);
 	strmap_free(&j.by_label);
 	strmap_free(&j.any_label);
+	strmap_free(&j.by_sport);
 	return rc;
 }
 

@@ -285,7 +285,8 @@ static void flow_free(struct report_trace_flow *fl)
 static int read_flow(const struct reader *rd, json_object *o)
 {
 	struct report_traces *t = rd->t;
-	struct report_trace_flow fl = { .flow_label = -1, .traffic_class = -1 };
+	struct report_trace_flow fl = { .flow_label = -1, .traffic_class = -1,
+					.udp_sport = -1 };
 	const char *schema, *host, *dest, *dest_address, *source, *status;
 	json_object *hops, *slid;
 	bool ib;
@@ -306,6 +307,7 @@ static int read_flow(const struct reader *rd, json_object *o)
 		       &source) ||
 	    get_string(rd, o, "dest_address", false, &dest_address) ||
 	    get_uint(rd, o, "flow_label", 0xfffff, &fl.flow_label) ||
+	    get_uint(rd, o, "udp_sport", 0xffff, &fl.udp_sport) ||
 	    get_uint(rd, o, "traffic_class", 255, &fl.traffic_class))
 		return -1;
 	if (!json_object_object_get_ex(o, "hops", &hops) ||
@@ -320,8 +322,9 @@ static int read_flow(const struct reader *rd, json_object *o)
 		flow_free(&fl);
 		return fail(rd, "out of memory");
 	}
-	if (!ib && fl.flow_label < 0)
-		rc = fail(rd, "no \"flow_label\" in a RoCE trace");
+	if (!ib && fl.flow_label < 0 && fl.udp_sport < 0)
+		rc = fail(rd, "no \"flow_label\" nor \"udp_sport\" in a RoCE "
+			  "trace");
 	else
 		rc = ib ? ib_path(rd, &fl, hops) : roce_path(rd, &fl, hops);
 	if (rc == 0 && t->count == t->capacity) {

@@ -39,6 +39,9 @@ struct report_trace_flow {
 	char *source;		/* its source address (RoCE) or SGID; NULL */
 	char *dest, *dest_address;	/* as given; normalised, or NULL */
 	long flow_label, traffic_class;	/* -1: InfiniBand */
+	/* The UDP source port the datagrams carried (RoCE): the flow
+	 * label's, or trace --udp-sport's (flow_label then -1). -1: none. */
+	long udp_sport;
 	size_t *elements;	/* its path, in order; none: nothing answered */
 	size_t element_count;
 };

@@ -34,6 +34,8 @@ const struct result_member_info result_members[RM_COUNT] = {
 	[RM_PARAMS_SL] = { "params.sl", "sl", RM_PARAMS },
 	[RM_PARAMS_FLOW_LABEL] = { "params.flow_label", "flow_label",
 				   RM_PARAMS },
+	[RM_PARAMS_WIRE_UDP_SPORT] = { "params.wire_udp_sport",
+				       "wire_udp_sport", RM_PARAMS },
 	[RM_RTT] = { "rtt_us", "rtt_us", RM_TOP },
 	[RM_RTT_MEDIAN] = { "rtt_us.median", "median", RM_RTT },
 	[RM_RTT_MAX] = { "rtt_us.max", "max", RM_RTT },

@@ -14,17 +14,25 @@
 #include "report_traces.h"
 #include "tap.h"
 
+/* Results and traces by the UDP source port on the wire (probe's
+ * wire_udp_sport, trace --udp-sport: 50000 + the label's number) rather
+ * than by flow label. */
+static bool by_wire_port;
+
 /* One probe result of host a to d-ecmp (198.18.10.4) with flow label fl. */
 static void result(FILE *f, const char *provider, int fl, bool failing)
 {
 	fprintf(f, "{\"dest\":\"d-ecmp\",\"source\":{\"host\":\"a\","
 		"\"device\":\"rxe0\",\"port_num\":1,\"provider\":\"%s\","
 		"\"lid\":0,\"sgid\":\"::ffff:198.18.1.2\"},\"params\":"
-		"{\"hop_limit\":64,\"traffic_class\":0,\"flow_label\":%d,"
-		"\"sl\":null},\"status\":\"%s\",\"sent\":10,\"received\":%d,"
+		"{\"hop_limit\":64,\"traffic_class\":0,\"flow_label\":%d,",
+		provider, fl);
+	if (by_wire_port)
+		fprintf(f, "\"wire_udp_sport\":%d,", 50000 + fl);
+	fprintf(f, "\"sl\":null},\"status\":\"%s\",\"sent\":10,\"received\":%d,"
 		"\"hops\":3,\"verdicts\":[],\"findings\":[],\"rtt_us\":"
 		"{\"median\":40.0,\"max\":50.0},\"ah_attr\":{\"is_global\":1,"
-		"\"grh\":{\"dgid\":\"::ffff:198.18.10.4\"}}}\n", provider, fl,
+		"\"grh\":{\"dgid\":\"::ffff:198.18.10.4\"}}}\n",
 		failing ? "partial_loss" : "reachable", failing ? 5 : 10);
 }
 
@@ -40,9 +48,14 @@ static void trace(FILE *f, int fl, bool silent)
 	fprintf(f, "{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\","
 		"\"device\":\"rxe0\",\"sgid\":\"::ffff:198.18.1.2\","
 		"\"source_address\":\"198.18.1.2\",\"dest\":\"d-ecmp\","
-		"\"dest_address\":\"198.18.10.4\",\"qpn\":17,"
-		"\"flow_label\":%d,\"udp_sport\":1,\"traffic_class\":0,"
-		"\"status\":\"reached\",\"error\":null,\"hops\":[", fl);
+		"\"dest_address\":\"198.18.10.4\",\"qpn\":17,");
+	if (by_wire_port)
+		fprintf(f, "\"flow_label\":null,\"udp_sport\":%d,",
+			50000 + fl);
+	else
+		fprintf(f, "\"flow_label\":%d,\"udp_sport\":1,", fl);
+	fprintf(f, "\"traffic_class\":0,"
+		"\"status\":\"reached\",\"error\":null,\"hops\":[");
 	for (int h = 0; h < 4; h++) {
 		fprintf(f, "%s{\"hop_limit\":%d,\"answers\":[", h ? "," : "",
 			h + 1);
@@ -155,6 +168,72 @@ static void test_rxe(void)
 	fixture_free(&x);
 }
 
+/* rxe with the port on the wire known (each run its QP's): every result
+ * joins the trace of its own port, whatever its flow label says. */
+static void test_rxe_by_wire_port(void)
+{
+	struct fixture x;
+	char *via = NULL, *name;
+
+	by_wire_port = true;
+	is_int(build(&x, "rxe", 8, 8, false), 0, "rxe by port: builds");
+	is_int(x.ps.failing_ecmp_unknown + x.ps.failing_no_trace, 0,
+	       "rxe by port: every failing result placed");
+	is_int(x.ps.tomo.count, 1, "rxe by port: one suspect");
+	if (x.ps.tomo.count == 1) {
+		name = report_path_suspect_name(&x.ps, &x.ps.tomo.items[0],
+						&via);
+		is_str(via, "198.18.13.3, 198.18.23.2",
+		       "rxe by port: the R3 branch");
+		is_int(x.ps.tomo.items[0].explained, 4,
+		       "rxe by port: explains the 4 failing");
+		free(name);
+		free(via);
+	}
+	fixture_free(&x);
+	/* Traces of flow labels, results by port: the traces' ports are
+	 * not the probes', and the traces take two paths: not placed. */
+	by_wire_port = false;
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		by_wire_port = true;
+		for (int fl = 1; fl <= 8; fl++)
+			result(f, "rxe", fl, fl % 2);
+		fclose(f);
+		by_wire_port = false;
+		report_init(&x.r);
+		memset(&x.t, 0, sizeof(x.t));
+		ok(report_read_buffer(&x.r, "probe", buf, len, NULL, x.err,
+				      sizeof(x.err)) == 0 &&
+			   report_build(&x.r, x.err, sizeof(x.err)) == 0,
+		   "rxe by port, traces by label: results read");
+		free(buf);
+		buf = NULL;
+		len = 0;
+		f = open_memstream(&buf, &len);
+		fputc('[', f);
+		for (int fl = 1; fl <= 8; fl++) {
+			if (fl > 1)
+				fputc(',', f);
+			trace(f, fl, false);
+		}
+		fputc(']', f);
+		fclose(f);
+		ok(report_traces_read_buffer(&x.t, "traces", buf, len, x.err,
+					     sizeof(x.err)) == 0 &&
+			   report_path_suspects_find(&x.ps, &x.r, &x.t) == 0,
+		   "rxe by port, traces by label: traces joined");
+		free(buf);
+		is_int(x.ps.failing_ecmp_unknown, 4,
+		       "rxe by port, no trace of its ports: 4 on unknown paths");
+		is_int(x.ps.tomo.count, 0, "no suspect from them");
+		fixture_free(&x);
+	}
+}
+
 static void test_untraced_and_silent(void)
 {
 	struct fixture x;
@@ -249,6 +328,7 @@ int main(void)
 {
 	test_mlx5_by_label();
 	test_rxe();
+	test_rxe_by_wire_port();
 	test_untraced_and_silent();
 	test_infiniband();
 	test_bad_input();
