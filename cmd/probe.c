@@ -15,6 +15,8 @@
 #include "device.h"
 #include "diag.h"
 #include "monotonic.h"
+#include "mtu_print.h"
+#include "mtu_probe.h"
 #include "openmetrics.h"
 #include "output.h"
 #include "parse.h"
@@ -35,7 +37,7 @@ enum probe_option {
 	PR_OPT_SIZE, PR_OPT_WINDOW, PR_OPT_JSONL, PR_OPT_FILE,
 	PR_OPT_DISCOVER, PR_OPT_LIST, PR_OPT_PKEY, PR_OPT_DRY_RUN,
 	PR_OPT_CONTINUOUS, PR_OPT_INTERVAL_ROUND, PR_OPT_METRICS, PR_OPT_COLOR,
-	PR_OPT_END,
+	PR_OPT_MTU, PR_OPT_END,
 };
 
 static const struct opt_spec probe_options[] = {
@@ -63,7 +65,8 @@ static const struct opt_spec probe_options[] = {
 			      "probes of one set (default 0)", COMPLETE_NONE,
 			      NULL },
 	[PR_OPT_SIZE] = { "size", 's', "BYTES", "probe size (136 up to the "
-			  "path MTU; default 136)", COMPLETE_NONE, NULL },
+			  "path MTU; default 136), or max: as --mtu",
+			  COMPLETE_WORDS, "max" },
 	[PR_OPT_WINDOW] = { "window", 'w', "N", "probes in flight across all "
 			    "destinations (default 32)", COMPLETE_NONE, NULL },
 	[PR_OPT_JSONL] = { "jsonl", 0, NULL, "JSON Lines: one object per "
@@ -101,6 +104,10 @@ static const struct opt_spec probe_options[] = {
 			   "(a terminal, unless NO_COLOR is set), always or "
 			   "never (default auto)", COMPLETE_WORDS,
 			   "auto always never" },
+	[PR_OPT_MTU] = { "mtu", 0, NULL, "MTU discovery: per destination, the "
+			 "largest UD payload that arrives, searched up to the "
+			 "port's active MTU (-c probes per size, default 3)",
+			 COMPLETE_NONE, NULL },
 	[PR_OPT_END] = OPT_END,
 };
 
@@ -113,6 +120,7 @@ static struct {
 	uint32_t qpn, qkey;
 	const char *lists[4];	/* hop limit, tclass, flow label, sl */
 	uint32_t count, interval_ms, size, window;
+	bool has_size, mtu;
 	bool jsonl;
 	const char *file;
 	bool discover, list;
@@ -174,8 +182,16 @@ static int probe_option(int index, const char *arg)
 		rc = color_mode_parse(arg, &opts.color, err, sizeof(err));
 		break;
 	case PR_OPT_SIZE:
+		if (strcmp(arg, "max") == 0) {
+			opts.mtu = true;
+			break;
+		}
+		opts.has_size = true;
 		rc = parse_u32(arg, "probe size", PROBE_REQUEST_MIN_SIZE,
 			       PROBE_MAX_SIZE, &opts.size, err, sizeof(err));
+		break;
+	case PR_OPT_MTU:
+		opts.mtu = true;
 		break;
 	case PR_OPT_WINDOW:
 		rc = parse_u32(arg, "window", 1, PROBE_MAX_WINDOW,
@@ -674,6 +690,56 @@ static void finish_output(struct probe_session *s, int exit_status)
 	out_flush_record();
 }
 
+/* --mtu searches one size per destination at a time, once: what cannot
+ * go with that is a usage error. A list of one value is one parameter
+ * set and fine. */
+static int mtu_usage(void)
+{
+	static const char *const names[4] = {
+		"--hop-limit", "--tclass", "--flow-label", "--sl",
+	};
+	char err[DIAG_MSG_MAX];
+
+	if (opts.has_size)
+		return cli_usage_error("--mtu searches the size itself: drop "
+				       "-s %u", opts.size);
+	if (opts.continuous || (opts.has_count && opts.count == 0))
+		return cli_usage_error("--mtu runs one search per destination: "
+				       "drop %s", opts.continuous
+						  ? "--continuous" : "-c 0");
+	if (opts.has_interval_round || opts.metrics)
+		return cli_usage_error("--mtu runs one search per destination: "
+				       "drop %s", opts.metrics
+						  ? "--metrics"
+						  : "--interval-round");
+	if (opts.jsonl)
+		return cli_usage_error("--mtu's result is one document: use -j, "
+				       "not --jsonl");
+	if (opts.dry_run)
+		return cli_usage_error("--dry-run probes nothing: drop --mtu");
+	if (opts.has_count && opts.count > 100)
+		return cli_usage_error("--mtu sends -c probes at each size: "
+				       "-c %u is more than 100", opts.count);
+	for (int k = 0; k < 4; k++) {
+		struct value_list one = { 0 };
+		size_t n;
+
+		if (!opts.lists[k])
+			continue;
+		if (parse_value_list(opts.lists[k], names[k] + 2, 0, 0xfffff,
+				     PROBE_MAX_SETS, &one, err, sizeof(err)))
+			return 0;	/* build_sweep says what is wrong */
+		n = one.count;
+		value_list_free(&one);
+		if (n > 1)
+			return cli_usage_error("--mtu searches one parameter "
+					       "set per destination: give %s "
+					       "one value, not %zu", names[k],
+					       n);
+	}
+	return 0;
+}
+
 /* *nothing: the destinations come from -f alone and it lists none, which
  * is no mistake: a plan's round can leave a host nothing to probe. */
 static int collect_dests(int argc, char **argv, struct dest_list *dests,
@@ -684,6 +750,12 @@ static int collect_dests(int argc, char **argv, struct dest_list *dests,
 	*nothing = false;
 	if (opts.list && !opts.discover)
 		return cli_usage_error("--list needs --discover");
+	if (opts.mtu) {
+		int rc = mtu_usage();
+
+		if (rc)
+			return rc;
+	}
 	if (dest_list_collect(dests, argc, argv, opts.file, err, sizeof(err)))
 		return cli_usage_error("%s", err);
 	if (opts.discover)
@@ -717,6 +789,41 @@ static int collect_dests(int argc, char **argv, struct dest_list *dests,
 	return 0;
 }
 
+/* --mtu: every destination's search, its rows or document, and the exit
+ * status (0: each carries its bound). */
+static int run_mtu(struct probe_session *s, const char *host, size_t ready)
+{
+	struct mtu_run run = {
+		.info = view.run.info, .host = host,
+		.probes_per_size = s->settings.count,
+	};
+	struct mtu_dest *d = calloc(s->cell_count, sizeof(*d));
+	struct sigaction sa = { .sa_handler = on_signal };
+	bool fine = true;
+	int rc;
+
+	if (!d)
+		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	mtu_probe_setup(s, d);
+	mtu_print_head(&run, s);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	rc = ready ? mtu_probe_run(s, d, &interrupted) : 0;
+	if (rc) {
+		free(d);
+		return s->fatal[0] ? cli_fail(EXIT_ENVIRONMENT, "%s", s->fatal)
+				   : cli_fail(EXIT_ENVIRONMENT, "polling "
+					      "completions failed: %s",
+					      strerror(-rc));
+	}
+	run.interrupted = interrupted != 0;
+	mtu_print_results(&run, s, d);
+	for (size_t i = 0; i < s->cell_count; i++)
+		fine = fine && mtu_dest_fine(&d[i]);
+	free(d);
+	return fine && !interrupted ? EXIT_FINE : EXIT_PROBLEM;
+}
+
 static int probe_run(const struct common_opts *common, int argc, char **argv)
 {
 	struct dest_list dests = { 0 };
@@ -746,7 +853,7 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 	run_info_start(&view.run.info);
 	gethostname(host, sizeof(host) - 1);
 	out_set_fail_context(&(struct out_fail_context){
-		.schema = PROBE_SCHEMA, .run_id = view.run.info.id,
+		.schema = opts.mtu ? MTU_SCHEMA : PROBE_SCHEMA, .run_id = view.run.info.id,
 		.start_time = view.run.info.start_time, .host = host });
 	rc = build_sweep(&sw);
 	if (rc == 0)
@@ -783,7 +890,9 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 	s.settings.pkey = opts.pkey;
 	s.settings.dry_run = opts.dry_run;
 	s.settings.skip_local_port = !opts.dry_run;
-	s.on_done = cell_done;
+	s.on_done = opts.mtu ? NULL : cell_done;
+	if (opts.mtu && !opts.has_count)
+		s.settings.count = MTU_DEFAULT_PROBES;
 	if (opts.continuous) {
 		s.settings.count = 0;
 		if (!opts.has_interval)
@@ -829,6 +938,9 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 			goto out;
 	}
 	probe_session_init(&s, dev, port);
+	/* The endpoint's buffers take the largest size the search asks. */
+	if (opts.mtu)
+		s.settings.size = mtu_probe_port_bound(port->active_mtu);
 	if (probe_session_read_pkeys(&s, dev, err, sizeof(err))) {
 		if (opts.has_pkey) {
 			rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
@@ -886,6 +998,10 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 	if (ready) {
 		probe_session_prepare(&s);
 		probe_warnings_print(&s);
+	}
+	if (opts.mtu) {
+		rc = run_mtu(&s, host, ready);
+		goto out;
 	}
 	start_output(&s, &sw, dests.count - skipped);
 	sigaction(SIGINT, &sa, NULL);

@@ -588,6 +588,7 @@ static void fill_info(struct server *s, const char *device)
 	info->qkey = opts.qkey;
 	snprintf(info->link_layer, sizeof(info->link_layer), "%s",
 		 link_layer_name(s->port->link_layer));
+	info->active_mtu = s->port->active_mtu;
 	for (size_t i = 0;
 	     i < s->port->gid_count && info->gid_count < RENDEZVOUS_MAX_GIDS;
 	     i++) {

@@ -19,6 +19,7 @@
 #include "diag.h"
 #include "gid.h"
 #include "icmp_errqueue.h"
+#include "icmp_raw.h"
 #include "monotonic.h"
 #include "output.h"
 #include "probe_engine.h"
@@ -26,6 +27,7 @@
 #include "roce_packet.h"
 #include "roce_sock.h"
 #include "roce_trace.h"
+#include "tclass_locate.h"
 #include "text_escape.h"
 #include "text_layout.h"
 #include "trace_paths.h"
@@ -46,6 +48,10 @@ struct flow {
 	const char *path[ROCE_TRACE_MAX_HOPS];
 	size_t path_len;
 	unsigned path_index;
+	/* The traffic class each query arrived with at the router that
+	 * answered it, from the raw ICMP socket (per hop, per query). */
+	struct tclass_seen quoted[ROCE_TRACE_MAX_HOPS][ROCE_TRACE_MAX_QUERIES];
+	bool per_hop;	/* the raw socket was read: routers' quotes known */
 };
 
 /* The GID's address as a socket address; the netdev's name and index. */
@@ -127,7 +133,85 @@ struct tracer {
 	struct probe_session *s;
 	uint8_t nonce;
 	uint8_t tclass;
+	/* Raw ICMP sockets (IPv4, IPv6) for the routers' quotes; -1 when
+	 * not open (yet, or refused: raw_errno says why). */
+	int raw_fd[2];
+	bool raw_tried[2];
+	int raw_errno[2];
 };
+
+/* The raw ICMP socket of a family, opened on first use. */
+static int raw_socket(struct tracer *tr, int family)
+{
+	int i = family == AF_INET6;
+
+	if (!tr->raw_tried[i]) {
+		tr->raw_tried[i] = true;
+		tr->raw_fd[i] = icmp_raw_open(family);
+		tr->raw_errno[i] = tr->raw_fd[i] < 0 ? errno : 0;
+		if (tr->raw_fd[i] < 0)
+			diag_verbose(1, "no raw ICMP socket (%s): the traffic "
+				     "class is known at the responder only, "
+				     "not per hop (that needs CAP_NET_RAW)",
+				     strerror(tr->raw_errno[i]));
+	}
+	return tr->raw_fd[i];
+}
+
+/* Whether a quote is of a datagram of flow f (its destination, source
+ * port and, as far as quoted, its QP and this run's PSN nonce). */
+static bool quote_is_ours(const struct tracer *tr, const struct flow *f,
+			  const struct sockaddr_storage *dst,
+			  const struct icmp_quote *q)
+{
+	const void *addr = dst->ss_family == AF_INET
+		? (const void *)&((const struct sockaddr_in *)dst)->sin_addr
+		: (const void *)&((const struct sockaddr_in6 *)dst)->sin6_addr;
+
+	if (q->ipv6 != (dst->ss_family == AF_INET6) || !q->has_udp ||
+	    memcmp(q->dst, addr, q->ipv6 ? 16 : 4) != 0 ||
+	    q->dport != ROCE_V2_UDP_PORT || q->sport != f->udp_sport)
+		return false;
+	return !q->has_bth ||
+	       (q->opcode == ROCE_OPCODE_UD_SEND_ONLY &&
+		q->dest_qpn == f->cell->target->info.qpn &&
+		q->psn >> 16 == tr->nonce);
+}
+
+/* Reads the raw socket: each quote of ours is the traffic class its
+ * router saw, filed under the query its PSN names (the query under way
+ * when the router quoted no BTH). Quotes of other flows and tools are
+ * dropped: each flow is traced alone, so none is lost that matters. */
+static void take_quotes(struct tracer *tr, struct flow *f, int raw_fd,
+			const struct sockaddr_storage *dst)
+{
+	struct icmp_quote q;
+	bool decoded;
+
+	if (raw_fd < 0)
+		return;
+	while (icmp_raw_read(raw_fd, dst->ss_family, &q, &decoded) > 0) {
+		unsigned hop, query;
+
+		if (!decoded || !quote_is_ours(tr, f, dst, &q))
+			continue;
+		if (q.has_bth) {
+			hop = (q.psn >> 8) & 0xff;
+			query = q.psn & 0xff;
+		} else if (f->trace.waiting) {
+			hop = f->trace.tag >> 8;
+			query = f->trace.tag & 0xff;
+		} else {
+			continue;
+		}
+		if (hop < 1 || hop > ROCE_TRACE_MAX_HOPS ||
+		    query >= ROCE_TRACE_MAX_QUERIES)
+			continue;
+		f->quoted[hop - 1][query] =
+			(struct tclass_seen){ .known = true,
+					      .tclass = q.tclass };
+	}
+}
 
 /* Sends query step of flow f on fd: a probe request as serve reads it,
  * in a UD SEND_ONLY to the responder's QP, sealed with the ICRC of the
@@ -268,7 +352,7 @@ static int trace_flow(struct tracer *tr, struct flow *f,
 		.wait_ns = (uint64_t)wait_ms * 1000000u,
 	};
 	struct roce_step step;
-	int fd;
+	int fd, raw_fd;
 
 	if (!sgid || !sgid->netdev[0]) {
 		snprintf(f->error, sizeof(f->error), "the source GID (index "
@@ -288,12 +372,21 @@ static int trace_flow(struct tracer *tr, struct flow *f,
 	fd = roce_sock_open(&sp, f->error, sizeof(f->error));
 	if (fd < 0)
 		return -1;
+	raw_fd = raw_socket(tr, sp.dest.ss_family);
+	f->per_hop = raw_fd >= 0;
+	/* Quotes left from an earlier flow (late answers) are not this
+	 * flow's, even with the same source port. */
+	while (raw_fd >= 0 && icmp_raw_read(raw_fd, sp.dest.ss_family,
+					    &(struct icmp_quote){ 0 },
+					    &(bool){ false }) > 0)
+		;
 	roce_trace_init(&f->trace, &settings);
 	while ((step = roce_trace_next(&f->trace, monotonic_ns())).kind !=
 	       ROCE_STEP_DONE) {
-		struct pollfd pfd[2] = {
+		struct pollfd pfd[3] = {
 			{ .fd = fd, .events = 0 },
 			{ .fd = ud_event_fd(&tr->s->ep), .events = POLLIN },
+			{ .fd = raw_fd, .events = POLLIN },
 		};
 		uint64_t now;
 		int ms;
@@ -308,6 +401,7 @@ static int trace_flow(struct tracer *tr, struct flow *f,
 			}
 			continue;
 		}
+		take_quotes(tr, f, raw_fd, &sp.dest);
 		take_errors(tr, f, fd, &sp.dest);
 		take_replies(tr, f);
 		if (ud_arm(&tr->s->ep) == 0)
@@ -318,13 +412,16 @@ static int trace_flow(struct tracer *tr, struct flow *f,
 		ms = step.until_ns > now
 			     ? (int)((step.until_ns - now + 999999) / 1000000)
 			     : 0;
-		if (poll(pfd, 2, ms) > 0) {
+		if (poll(pfd, 3, ms) > 0) {
 			if (pfd[1].revents & POLLIN)
 				ud_consume_event(&tr->s->ep);
+			take_quotes(tr, f, raw_fd, &sp.dest);
 			take_errors(tr, f, fd, &sp.dest);
 			take_replies(tr, f);
 		}
 	}
+	/* The last router's quote may trail its error queue copy. */
+	take_quotes(tr, f, raw_fd, &sp.dest);
 	close(fd);
 	return 0;
 }
@@ -355,11 +452,13 @@ static const char *answer_key(enum roce_answer_kind kind)
 
 /* One hop: "  2  198.18.3.2       0.41 ms  *  0.38 ms". Each address that
  * answered is named once, before its first RTT, as traceroute does. */
-static void print_hop(const struct roce_trace_hop *h, unsigned queries,
+static void print_hop(const struct roce_trace_hop *h,
+		      const struct tclass_seen *quoted, unsigned queries,
 		      uint8_t tclass)
 {
 	char line[512], prev[46] = "";
 	size_t used;
+	int other_tclass = -1;	/* a router saw another traffic class */
 	const struct roce_answer *final = roce_trace_hop_final(h, queries);
 
 	out_open_object(NULL);
@@ -398,6 +497,13 @@ static void print_hop(const struct roce_trace_hop *h, unsigned queries,
 				 (unsigned)a->seen_tclass);
 			out_uint("seen_hop_limit", NULL,
 				 (unsigned)a->seen_hop_limit);
+		} else if (quoted[q].known) {
+			/* As the answering router received it. */
+			out_uint("seen_traffic_class", NULL, quoted[q].tclass);
+			if (quoted[q].tclass != tclass)
+				other_tclass = quoted[q].tclass;
+		} else {
+			out_null("seen_traffic_class", NULL);
 		}
 		out_close_object();
 		if (strcmp(prev, a->from) != 0) {
@@ -412,6 +518,11 @@ static void print_hop(const struct roce_trace_hop *h, unsigned queries,
 	}
 	out_close_array();
 	out_close_object();
+	if (other_tclass >= 0)
+		used += (size_t)snprintf(line + used, sizeof(line) - used,
+					 "  saw tclass 0x%02x", other_tclass);
+	if (used >= sizeof(line))
+		used = sizeof(line) - 1;
 	if (final && final->kind == ROCE_ANSWER_REPLY &&
 	    final->seen_tclass != tclass)
 		snprintf(line + used, sizeof(line) - used,
@@ -451,6 +562,119 @@ static void print_path(const struct flow *f)
 		out_null("path_index", NULL);
 }
 
+/* What hop h saw of the traffic class: the responder's GRH, else the
+ * first router quote of an answered query; who that was. */
+static struct tclass_seen hop_point(const struct roce_trace_hop *h,
+				    const struct tclass_seen *quoted,
+				    const char **from, bool *responder)
+{
+	*from = NULL;
+	*responder = false;
+	for (unsigned q = 0; q < h->sent; q++) {
+		const struct roce_answer *a = &h->answers[q];
+
+		if (!h->answered[q])
+			continue;
+		if (!*from)
+			*from = a->from;
+		if (a->kind == ROCE_ANSWER_REPLY) {
+			*from = a->from;
+			*responder = true;
+			if (a->seen_tclass >= 0)
+				return (struct tclass_seen){
+					.known = true,
+					.tclass = (uint8_t)a->seen_tclass };
+		}
+	}
+	for (unsigned q = 0; q < h->sent; q++)
+		if (h->answered[q] && quoted[q].known)
+			return quoted[q];
+	return (struct tclass_seen){ .known = false };
+}
+
+static const char *ecn_name(unsigned ecn)
+{
+	static const char *const names[] = { "Not-ECT", "ECT(1)", "ECT(0)",
+					      "CE" };
+
+	return names[ecn & 3];
+}
+
+/* "hop 2 (198.18.12.2)", "hop 3 (the responder, 198.18.4.4)", "this
+ * host" for point -1. */
+static void point_name(int point, const char *const *from,
+		       const bool *responder, char *buf, size_t len)
+{
+	if (point < 0)
+		snprintf(buf, len, "this host");
+	else if (responder[point])
+		snprintf(buf, len, "hop %d (the responder, %s)", point + 1,
+			 from[point] ? from[point] : "?");
+	else
+		snprintf(buf, len, "hop %d (%s)", point + 1,
+			 from[point] ? from[point] : "*");
+}
+
+/* Where the DSCP and the ECN bits changed on the way (lib/tclass_locate.h)
+ * from the routers' quotes and the responder's GRH: JSON
+ * "traffic_class_changes", a line each in text. */
+static void print_tclass_changes(const struct flow *f, uint8_t tclass)
+{
+	static const struct {
+		const char *field, *name;
+		uint8_t mask;
+		unsigned shift;
+	} parts[] = {
+		{ "dscp", "DSCP", TCLASS_MASK_DSCP, 2 },
+		{ "ecn", "ECN", TCLASS_MASK_ECN, 0 },
+	};
+	struct tclass_seen points[ROCE_TRACE_MAX_HOPS];
+	const char *from[ROCE_TRACE_MAX_HOPS];
+	bool responder[ROCE_TRACE_MAX_HOPS];
+	unsigned n = f->trace.hop_count;
+
+	for (unsigned i = 0; i < n; i++)
+		points[i] = hop_point(&f->trace.hops[i], f->quoted[i], &from[i],
+				      &responder[i]);
+	out_bool("per_hop_traffic_class", NULL, f->per_hop);
+	out_open_array("traffic_class_changes");
+	for (size_t k = 0; k < sizeof(parts) / sizeof(parts[0]); k++) {
+		struct tclass_change c;
+		char after[96], before[96], sent[16], seen[16];
+
+		tclass_locate(tclass, points, n, parts[k].mask, &c);
+		if (!c.changed)
+			continue;
+		point_name(c.after, from, responder, after, sizeof(after));
+		point_name(c.before, from, responder, before, sizeof(before));
+		out_open_object(NULL);
+		out_string("field", NULL, parts[k].field);
+		out_uint("sent", NULL, c.sent >> parts[k].shift);
+		out_uint("seen", NULL, c.seen >> parts[k].shift);
+		out_uint("after_hop", NULL, (unsigned)(c.after + 1));
+		if (c.after >= 0 && from[c.after])
+			out_string("after", NULL, from[c.after]);
+		else
+			out_null("after", NULL);
+		out_uint("before_hop", NULL, (unsigned)(c.before + 1));
+		out_string("before", NULL, from[c.before] ? from[c.before] : "?");
+		out_bool("before_is_responder", NULL, responder[c.before]);
+		out_close_object();
+		if (parts[k].mask == TCLASS_MASK_ECN) {
+			snprintf(sent, sizeof(sent), "%s", ecn_name(c.sent));
+			snprintf(seen, sizeof(seen), "%s", ecn_name(c.seen));
+		} else {
+			snprintf(sent, sizeof(sent), "%u", c.sent >> 2);
+			snprintf(seen, sizeof(seen), "%u", c.seen >> 2);
+		}
+		out_text("  %s %s became %s between %s and %s%s\n",
+			 parts[k].name, sent, seen, after, before,
+			 f->per_hop ? ""
+				    : " (per hop: needs CAP_NET_RAW)");
+	}
+	out_close_array();
+}
+
 static void print_flow(const struct flow *f, uint8_t tclass,
 		       unsigned queries)
 {
@@ -472,13 +696,18 @@ static void print_flow(const struct flow *f, uint8_t tclass,
 		out_string("error", "  %s\n", f->error);
 		out_open_array("hops");
 		out_close_array();
+		out_null("per_hop_traffic_class", NULL);
+		out_open_array("traffic_class_changes");
+		out_close_array();
 	} else {
 		out_string("status", NULL, end_key(f->trace.end));
 		out_null("error", NULL);
 		out_open_array("hops");
 		for (unsigned i = 0; i < f->trace.hop_count; i++)
-			print_hop(&f->trace.hops[i], queries, tclass);
+			print_hop(&f->trace.hops[i], f->quoted[i], queries,
+				  tclass);
 		out_close_array();
+		print_tclass_changes(f, tclass);
 		if (f->trace.end == ROCE_TRACE_MAX_HOPS_END)
 			out_text("  not reached within %u hops\n",
 				 f->trace.hop_count);
@@ -680,7 +909,7 @@ int trace_roce_run(const struct common_opts *common,
 	};
 	struct probe_target *targets = NULL;
 	struct flow *flows = NULL;
-	struct tracer tr = { .s = &s };
+	struct tracer tr = { .s = &s, .raw_fd = { -1, -1 } };
 	char err[DIAG_MSG_MAX];
 	struct path_scratch scratch = { 0 };
 	size_t reached = 0, ready = 0;
@@ -783,6 +1012,9 @@ int trace_roce_run(const struct common_opts *common,
 		 s.cell_count - reached);
 	rc = reached == s.cell_count ? EXIT_FINE : EXIT_PROBLEM;
 out:
+	for (int i = 0; i < 2; i++)
+		if (tr.raw_fd[i] >= 0)
+			close(tr.raw_fd[i]);
 	if (s.cells)
 		probe_session_close(&s);
 	free(scratch.pf);

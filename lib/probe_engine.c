@@ -652,7 +652,7 @@ static void judge_with(const struct probe_session *s,
 		.late_max_ns = c->late_max_ns,
 		.timeout_ms = s->settings.timeout_ms,
 		.duplicates = c->duplicates,
-		.size = s->settings.size,
+		.size = probe_cell_size(s, c),
 		.port_mtu = s->port_mtu,
 		.rendezvous_answered = c->target->rechecked &&
 				       c->target->rendezvous_again,
@@ -746,9 +746,9 @@ static int send_probe(struct probe_session *s, struct probe_cell *c)
 		.send_time_ns = now,
 		.asked = c->asked,
 	};
-	probe_encode_request(&h, buf, s->settings.size);
+	probe_encode_request(&h, buf, probe_cell_size(s, c));
 	rc = ud_send(&s->ep, c->ah, c->target->info.qpn, c->target->info.qkey,
-		     buf, s->settings.size);
+		     buf, probe_cell_size(s, c));
 	if (rc)
 		return rc;
 	c->sent++;
@@ -871,7 +871,27 @@ static void expire(struct probe_session *s, uint64_t now)
 static bool wants_to_send(const struct probe_session *s,
 			  const struct probe_cell *c)
 {
-	return probe_cell_active(c) && c->sent < cell_quota(s, c);
+	return probe_cell_active(c) && !c->paused &&
+	       c->sent < cell_quota(s, c);
+}
+
+uint32_t probe_cell_size(const struct probe_session *s,
+			 const struct probe_cell *c)
+{
+	return c->size ? c->size : s->settings.size;
+}
+
+void probe_cell_restart(struct probe_cell *c)
+{
+	c->sent = c->received = c->send_errors = 0;
+	c->late = c->duplicates = 0;
+	c->late_max_ns = 0;
+	c->next_send_ns = 0;
+	c->reply_count = c->reply_ordinal = 0;
+	c->final = ONEWAY_FINAL_NOT_ASKED;
+	c->final_received = c->final_answered = 0;
+	c->reported = c->judged = false;
+	memset(&c->verdict, 0, sizeof(c->verdict));
 }
 
 static uint64_t next_event_ns(const struct probe_session *s, uint64_t now,
@@ -920,7 +940,7 @@ static void progress(struct probe_session *s, uint64_t start, uint64_t now,
 		return;
 	*last = now;
 	for (size_t i = 0; i < s->cell_count; i++) {
-		if (!probe_cell_active(&s->cells[i]))
+		if (!probe_cell_active(&s->cells[i]) || s->cells[i].paused)
 			continue;
 		sent += s->cells[i].sent;
 		got += s->cells[i].received;

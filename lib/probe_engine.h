@@ -93,6 +93,11 @@ struct probe_cell {
 	 * (under QoS routing the SL is part of the route). */
 	bool sl_given;
 	uint32_t count;		/* probes to send; 0: the session's count */
+	/* Request bytes; 0: the session's size. probe --mtu gives each
+	 * destination its own size per run (its search's next step). */
+	uint32_t size;
+	/* Sends nothing in this run (probe --mtu: its search is over). */
+	bool paused;
 	struct ibv_ah_attr attr;
 	struct sgid_choice sgid_choice;	/* -g auto; reason "" otherwise */
 	struct ah_check check;
@@ -215,6 +220,15 @@ bool probe_cell_active(const struct probe_cell *c);
  * then says how: exit 3, not a destination's failure). */
 int probe_session_run(struct probe_session *s,
 		      const volatile sig_atomic_t *stop);
+
+/* Forgets c's counts (probes sent, answered, late, duplicates, send
+ * errors, verdict) so another run measures it afresh; its AH, RTT
+ * samples and last reply stay. */
+void probe_cell_restart(struct probe_cell *c);
+
+/* The request size c sends. */
+uint32_t probe_cell_size(const struct probe_session *s,
+			 const struct probe_cell *c);
 
 /* Probes of c answered or past their deadline (sent, minus those in
  * flight). */

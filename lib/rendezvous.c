@@ -173,6 +173,9 @@ char *rendezvous_encode(const struct responder_info *info)
 			       json_object_new_int64(info->qkey));
 	json_object_object_add(root, "link_layer",
 			       json_object_new_string(info->link_layer));
+	if (info->active_mtu)
+		json_object_object_add(root, "active_mtu",
+				       json_object_new_int(info->active_mtu));
 	gids = json_object_new_array();
 	for (size_t i = 0; i < info->gid_count; i++) {
 		json_object *g = json_object_new_object();
@@ -277,6 +280,14 @@ int rendezvous_decode(const char *text, struct responder_info *info,
 	get_string(root, "device", info->device, sizeof(info->device), &ok);
 	get_string(root, "link_layer", info->link_layer,
 		   sizeof(info->link_layer), &ok);
+	/* Optional (older serves leave it out); a value that is no IB MTU
+	 * (256..4096) is treated as not told. */
+	if (json_object_object_get_ex(root, "active_mtu", NULL)) {
+		bool mtu_ok = true;
+		int64_t mtu = get_int(root, "active_mtu", 256, 4096, &mtu_ok);
+
+		info->active_mtu = mtu_ok ? (uint16_t)mtu : 0;
+	}
 	if (!ok) {
 		snprintf(err, errlen, "the responder's answer lacks a valid "
 			 "version, port_num, lid, qpn or qkey, or holds a NUL "

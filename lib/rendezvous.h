@@ -24,6 +24,9 @@ struct responder_info {
 	uint32_t qpn;
 	uint32_t qkey;
 	char link_layer[16];
+	/* The responder port's active MTU in bytes, the largest UD payload
+	 * it takes; 0: not told (an older serve). */
+	uint16_t active_mtu;
 	size_t gid_count;
 	struct {
 		uint32_t index;

@@ -74,6 +74,34 @@ static void test_codec(void)
 	ok(strstr(err, "NUL") != NULL, "and named: %s", err);
 }
 
+/* The responder's active MTU bounds probe --mtu: optional, older serves
+ * leave it out, and a value that is no IB MTU counts as not told. */
+static void test_active_mtu(void)
+{
+	struct responder_info info = sample(), back;
+	char err[256], *line;
+
+	info.active_mtu = 1024;
+	line = rendezvous_encode(&info);
+	ok(line && strstr(line, "\"active_mtu\":1024") != NULL, "encoded");
+	is_int(rendezvous_decode(line, &back, err, sizeof(err)), 0, "decodes");
+	is_int(back.active_mtu, 1024, "active_mtu 1024 back");
+	free(line);
+	info.active_mtu = 0;
+	line = rendezvous_encode(&info);
+	ok(line && !strstr(line, "active_mtu"), "0 (unknown) left out");
+	free(line);
+	is_int(rendezvous_decode("{\"version\":1,\"port_num\":1,\"lid\":0,"
+				 "\"qpn\":17,\"qkey\":1}", &back, err,
+				 sizeof(err)), 0, "an older serve's answer");
+	is_int(back.active_mtu, 0, "no MTU told");
+	is_int(rendezvous_decode("{\"version\":1,\"port_num\":1,\"lid\":0,"
+				 "\"qpn\":17,\"qkey\":1,\"active_mtu\":99999}",
+				 &back, err, sizeof(err)), 0,
+	       "an MTU out of range does not spoil the answer");
+	is_int(back.active_mtu, 0, "and counts as not told");
+}
+
 static void test_loopback(void)
 {
 	struct responder_info info = sample(), back;
@@ -191,6 +219,7 @@ static void test_failure_words(void)
 int main(void)
 {
 	test_codec();
+	test_active_mtu();
 	test_loopback();
 	test_timeout();
 	test_link_local();

@@ -88,3 +88,76 @@ rcvd_pkts() { rdma statistic show link "$1/1" | grep -o 'rcvd_pkts [0-9]*' | awk
 	echo "$output" | jq -e 'map(.udp_sport) == [49153, 49154, 49155] and all(.status == "reached")' >/dev/null ||
 		fail "$output"
 }
+
+# The routers' quotes (raw ICMP socket, root here) say which traffic class
+# each hop received: R2 rewrites on its way out towards D, so hops 1 and
+# 2 saw 0x00 and only the responder 0x30.
+@test "R2's DSCP rewrite located between hop 2 (R2) and the responder, per hop in -j" {
+	run -0 --separate-stderr trace_a -j --queries 1 d:18703
+	echo "$output" | jq -e --arg gw "$FABRIC_A_GW4" --arg r2 "$R2_T4_ADDR" --arg d "$FABRIC_D_IP4" '
+		.[0].per_hop_traffic_class == true
+		and .[0].hops[0].answers[0].seen_traffic_class == 0
+		and .[0].hops[1].answers[0].seen_traffic_class == 0
+		and .[0].hops[2].answers[0].seen_traffic_class == 48
+		and (.[0].traffic_class_changes | length) == 1
+		and .[0].traffic_class_changes[0] == {field: "dscp", sent: 0, seen: 12,
+			after_hop: 2, after: $r2, before_hop: 3, before: $d,
+			before_is_responder: true}' >/dev/null || fail "$output"
+	run -0 --separate-stderr trace_a --queries 1 d:18703
+	[[ $output == *"DSCP 0 became 12 between hop 2 ($R2_T4_ADDR) and hop 3 (the responder, $FABRIC_D_IP4)"* ]] ||
+		fail "$output"
+}
+
+# Another rewrite, on R1's way out towards R2 (DSCP 20, and ECN CE): R2
+# already receives it changed, so the change lies between R1 and R2, not
+# where the responder alone would put it.
+@test "a rewrite on R1 towards R2 located between hop 1 and hop 2; an ECN CE mark apart" {
+	ip netns exec "$FABRIC_R1_NETNS" nft -f - <<-NFT
+		table ip trace_remark {
+			chain post {
+				type filter hook postrouting priority mangle; policy accept;
+				oifname "r1-r2" ip dscp set 20 ip ecn set ce
+			}
+		}
+	NFT
+	run --separate-stderr trace_a -j --queries 1 --tclass 0x02 d:18703
+	ip netns exec "$FABRIC_R1_NETNS" nft delete table ip trace_remark
+	[ "$status" -eq 0 ] || fail "exit $status: $output $stderr"
+	echo "$output" | jq -e --arg gw "$FABRIC_A_GW4" --arg r2 "$R2_T4_ADDR" '
+		.[0].hops[0].answers[0].seen_traffic_class == 2
+		and .[0].hops[1].answers[0].seen_traffic_class == 83
+		and (.[0].traffic_class_changes | map({(.field): .}) | add) as $c
+		| $c.dscp.sent == 0 and $c.dscp.seen == 20
+		and $c.dscp.after_hop == 1 and $c.dscp.after == $gw
+		and $c.dscp.before_hop == 2 and $c.dscp.before == $r2
+		and $c.dscp.before_is_responder == false
+		and $c.ecn.sent == 2 and $c.ecn.seen == 3 and $c.ecn.after_hop == 1' >/dev/null ||
+		fail "$output"
+}
+
+@test "without CAP_NET_RAW: no per-hop traffic class, the change placed anywhere up to the responder" {
+	command -v setpriv >/dev/null || skip "no setpriv"
+	run -0 --separate-stderr setpriv --bounding-set -net_raw "$IBAHPROBE" -d "$FABRIC_A_RXE" \
+		-g auto -t 1000 trace -j --queries 1 d:18703
+	echo "$output" | jq -e '.[0].per_hop_traffic_class == false
+		and .[0].hops[0].answers[0].seen_traffic_class == null
+		and .[0].traffic_class_changes[0].after_hop == 0
+		and .[0].traffic_class_changes[0].after == null
+		and .[0].traffic_class_changes[0].before_is_responder' >/dev/null || fail "$output"
+	run -0 --separate-stderr setpriv --bounding-set -net_raw "$IBAHPROBE" -d "$FABRIC_A_RXE" \
+		-g auto -t 1000 trace --queries 1 d:18703
+	[[ $output == *"DSCP 0 became 12 between this host and hop 3 (the responder, $FABRIC_D_IP4) (per hop: needs CAP_NET_RAW)"* ]] ||
+		fail "$output"
+}
+
+# Three queries a hop: the responder's first IPv6 reply can go while D's
+# neighbour entry for R2 is still being resolved, and be dropped.
+@test "IPv6: R2's rewrite located the same way over the IPv6 routes" {
+	run -0 --separate-stderr trace_a -j d6:18703
+	echo "$output" | jq -e --arg r2 "$R2_T6" --arg d "$FABRIC_D_IP6" '
+		.[0].status == "reached" and (.[0].hops | length) == 3
+		and .[0].hops[1].answers[0].from == $r2
+		and .[0].hops[1].answers[0].seen_traffic_class == 0
+		and .[0].traffic_class_changes[0].after == $r2
+		and .[0].traffic_class_changes[0].before == $d' >/dev/null || fail "$output"
+}
