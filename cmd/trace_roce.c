@@ -29,6 +29,8 @@
 #include "roce_trace.h"
 #include "tclass_locate.h"
 #include "text_escape.h"
+#include "text_layout.h"
+#include "trace_paths.h"
 #include "trace_roce.h"
 
 #define TRACE_SCHEMA "ibahprobe.trace.v1"
@@ -41,6 +43,11 @@ struct flow {
 	struct roce_trace trace;
 	char error[DIAG_MSG_MAX * 2];	/* could not be traced: why */
 	uint64_t sent_ns;		/* the query under way's send time */
+	/* Its router path (flow_path), and the path's number among the
+	 * destination's distinct paths (0: not traced). */
+	const char *path[ROCE_TRACE_MAX_HOPS];
+	size_t path_len;
+	unsigned path_index;
 	/* The traffic class each query arrived with at the router that
 	 * answered it, from the raw ICMP socket (per hop, per query). */
 	struct tclass_seen quoted[ROCE_TRACE_MAX_HOPS][ROCE_TRACE_MAX_QUERIES];
@@ -539,6 +546,22 @@ static void print_hop(const struct roce_trace_hop *h,
 	out_text("%s\n", line);
 }
 
+/* The flow's path as JSON: per hop the address, null where silent. */
+static void print_path(const struct flow *f)
+{
+	out_open_array("path");
+	for (size_t h = 0; h < f->path_len; h++)
+		if (f->path[h])
+			out_element_string(NULL, f->path[h]);
+		else
+			out_element_null(NULL);
+	out_close_array();
+	if (f->path_index)
+		out_uint("path_index", NULL, f->path_index);
+	else
+		out_null("path_index", NULL);
+}
+
 /* What hop h saw of the traffic class: the responder's GRH, else the
  * first router quote of an answered query; who that was. */
 static struct tclass_seen hop_point(const struct roce_trace_hop *h,
@@ -716,7 +739,179 @@ static void print_flow(const struct probe_session *s, const struct flow *f,
 			out_text("  not reached within %u hops\n",
 				 f->trace.hop_count);
 	}
+	print_path(f);
 	out_close_object();
+}
+
+/* The flow's router path: per hop the first address that answered (one
+ * flow is one 5-tuple, so one ECMP choice per hop). When the responder
+ * answered, the hop limit its datagram arrived with tells how many
+ * routers it crossed; silent hops between the last router and the
+ * responder's line were queries that reached the responder but whose
+ * answer came late or got lost (the responder, not a router), so the
+ * path ends at the responder right after the last router. */
+static void flow_path(struct flow *f, unsigned queries)
+{
+	const struct roce_trace *t = &f->trace;
+	const struct roce_trace_hop *last;
+	const struct roce_answer *final;
+	unsigned routers;
+
+	f->path_len = 0;
+	if (f->error[0] || !t->hop_count)
+		return;
+	for (unsigned i = 0; i < t->hop_count; i++) {
+		const struct roce_trace_hop *h = &t->hops[i];
+
+		f->path[i] = NULL;
+		for (unsigned q = 0; q < h->sent && !f->path[i]; q++)
+			if (h->answered[q])
+				f->path[i] = h->answers[q].from;
+	}
+	f->path_len = t->hop_count;
+	last = &t->hops[t->hop_count - 1];
+	final = roce_trace_hop_final(last, queries);
+	if (t->end != ROCE_TRACE_REACHED || !final ||
+	    final->kind != ROCE_ANSWER_REPLY || final->seen_hop_limit < 1 ||
+	    (unsigned)final->seen_hop_limit > last->hop_limit)
+		return;
+	routers = last->hop_limit - (unsigned)final->seen_hop_limit;
+	if (routers + 1 >= f->path_len)
+		return;
+	for (size_t i = routers; i + 1 < f->path_len; i++)
+		if (f->path[i])
+			return;	/* something answered there: keep all */
+	f->path[routers] = final->from;
+	f->path_len = routers + 1;
+}
+
+/* Numbers the distinct paths of one destination's n flows (pf and index
+ * are scratch arrays of n); returns the count, or -1 when out of memory. */
+static long number_paths(struct flow *flows, size_t n,
+			 struct trace_path_flow *pf, unsigned *index)
+{
+	size_t paths;
+
+	for (size_t i = 0; i < n; i++)
+		pf[i] = (struct trace_path_flow){ .hops = flows[i].path,
+						  .hop_count = flows[i].path_len };
+	if (trace_paths_group(pf, n, index, &paths))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		flows[i].path_index = index[i];
+	return (long)paths;
+}
+
+static const char *end_words(enum roce_trace_end end)
+{
+	switch (end) {
+	case ROCE_TRACE_REACHED: return "responder";
+	case ROCE_TRACE_REFUSED: return "no RoCE listener";
+	case ROCE_TRACE_UNREACHABLE: return "unreachable";
+	case ROCE_TRACE_MAX_HOPS_END: return "not reached";
+	case ROCE_TRACE_RUNNING: break;
+	}
+	return "error";
+}
+
+/* After a destination's flows (text): how many distinct router paths,
+ * then per path its routers ("*" where every flow of it was silent), how
+ * it ends, and the flow labels that took it, wrapped under 100 columns. */
+static void print_paths(const struct flow *flows, size_t n, size_t paths,
+			const struct trace_path_flow *pf,
+			const unsigned *index, uint32_t *labels)
+{
+	/* A label list of ROCE_TRACE_MAX_FLOWS scattered labels, wrapped. */
+	enum { LIST_MAX = ROCE_TRACE_MAX_FLOWS * 12 + 64 };
+	char words[LIST_MAX], text[LIST_MAX + LIST_MAX / 80 * 8];
+	size_t traced = 0, untraced = 0;
+	const struct flow *failed = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		traced += flows[i].path_index != 0;
+		if (!flows[i].path_index) {
+			untraced++;
+			failed = failed ? failed : &flows[i];
+		}
+	}
+	out_text("%s: %zu distinct path%s over %zu flow%s\n",
+		 flows[0].cell->target->dest->text, paths,
+		 paths == 1 ? "" : "s", traced, traced == 1 ? "" : "s");
+	for (unsigned p = 1; p <= paths; p++) {
+		const struct flow *first = NULL;
+		size_t used = 0, wused = 0, nl = 0, hops, distinct;
+		char list[LIST_MAX - 32];
+
+		for (size_t i = 0; i < n; i++)
+			if (flows[i].path_index == p) {
+				first = first ? first : &flows[i];
+				labels[nl++] = flows[i].flow_label;
+			}
+		if (!first)
+			continue;
+		hops = first->path_len;
+		if (first->trace.end == ROCE_TRACE_REACHED && hops)
+			hops--;	/* the last is the responder itself */
+		text_append(words, sizeof(words), &wused, "path %u:", p);
+		for (size_t h = 0; h < hops; h++) {
+			const char *a = trace_paths_address(pf, n, index, p, h);
+
+			text_append(words, sizeof(words), &wused, " %s",
+				    a ? a : "*");
+		}
+		text_append(words, sizeof(words), &wused, " -> %s",
+			    end_words(first->trace.end));
+		text_wrap_append(text, sizeof(text), &used, words, 2, 10, 99);
+		distinct = trace_paths_format_labels(labels, nl, list,
+						     sizeof(list));
+		wused = 0;
+		text_append(words, sizeof(words), &wused, "flow label%s %s (%zu)",
+			    distinct == 1 ? "" : "s", list, distinct);
+		text_wrap_append(text, sizeof(text), &used, words, 4, 6, 99);
+		out_text("%s", text);
+	}
+	if (untraced)
+		out_text("  %zu flow%s not traced: %s\n", untraced,
+			 untraced == 1 ? "" : "s", failed->error);
+}
+
+struct path_scratch {
+	struct trace_path_flow *pf;
+	unsigned *index;
+	uint32_t *labels;
+};
+
+/* Once a destination's n flows are traced: their path numbers, then the
+ * flows (each with its hops; in text, with a sweep of several flow
+ * labels, only with -v) and, for a sweep, the path summary (text).
+ * *printed: something is on the page already (a blank line goes
+ * between). Returns -1 when out of memory. */
+static int print_destination(const struct probe_session *s,
+			     struct flow *flows, size_t n,
+			     const struct trace_roce_options *o,
+			     struct path_scratch *ps, bool *printed)
+{
+	bool sweep = o->flow_labels && o->flow_labels->count > 1;
+	bool show_flows = out_is_json() || !sweep || diag_verbosity >= 1;
+	long paths = number_paths(flows, n, ps->pf, ps->index);
+
+	if (paths < 0)
+		return -1;
+	for (size_t i = 0; i < n && show_flows; i++) {
+		if (*printed)
+			out_text("\n");
+		print_flow(s, &flows[i], flows[i].cell->asked.traffic_class,
+			   o->queries);
+		*printed = true;
+	}
+	if (sweep) {
+		if (*printed)
+			out_text("\n");
+		print_paths(flows, n, (size_t)paths, ps->pf, ps->index,
+			    ps->labels);
+		*printed = true;
+	}
+	return 0;
 }
 
 int trace_roce_run(const struct common_opts *common,
@@ -744,7 +939,9 @@ int trace_roce_run(const struct common_opts *common,
 	struct flow *flows = NULL;
 	struct tracer tr = { .s = &s, .raw_fd = { -1, -1 } };
 	char err[DIAG_MSG_MAX];
+	struct path_scratch scratch = { 0 };
 	size_t reached = 0, ready = 0;
+	bool printed = false;
 	int rc;
 
 	if (device_discover(&devices, common->device, err, sizeof(err))) {
@@ -770,7 +967,11 @@ int trace_roce_run(const struct common_opts *common,
 	s.cell_count = dests->count * per_dest;
 	s.cells = calloc(s.cell_count, sizeof(*s.cells));
 	flows = calloc(s.cell_count, sizeof(*flows));
-	if (!targets || !s.cells || !flows) {
+	scratch.pf = calloc(per_dest, sizeof(*scratch.pf));
+	scratch.index = calloc(per_dest, sizeof(*scratch.index));
+	scratch.labels = calloc(per_dest, sizeof(*scratch.labels));
+	if (!targets || !s.cells || !flows || !scratch.pf || !scratch.index ||
+	    !scratch.labels) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "out of memory");
 		goto out;
 	}
@@ -825,9 +1026,13 @@ int trace_roce_run(const struct common_opts *common,
 		else if (trace_flow(&tr, f, o, common->timeout_ms) == 0 &&
 			 f->trace.end == ROCE_TRACE_REACHED)
 			reached++;
-		if (k)
-			out_text("\n");
-		print_flow(&s, f, c->asked.traffic_class, o->queries);
+		flow_path(f, o->queries);
+		if ((k + 1) % per_dest == 0 &&
+		    print_destination(&s, &flows[k + 1 - per_dest], per_dest,
+				      o, &scratch, &printed)) {
+			rc = cli_fail(EXIT_ENVIRONMENT, "out of memory");
+			goto out;
+		}
 	}
 	out_close_array();
 	out_text("\n%zu flow%s: %zu reached the responder, %zu did not\n",
@@ -840,6 +1045,9 @@ out:
 			close(tr.raw_fd[i]);
 	if (s.cells)
 		probe_session_close(&s);
+	free(scratch.pf);
+	free(scratch.index);
+	free(scratch.labels);
 	free(flows);
 	free(s.cells);
 	free(targets);

@@ -329,6 +329,15 @@ void out_element_string(const char *text_fmt, const char *value)
 	TEXT_FIELD(text_fmt, value ? value : "-");
 }
 
+void out_element_null(const char *text_fmt)
+{
+	if (out_is_json()) {
+		json_add_value(NULL, NULL);
+		return;
+	}
+	TEXT_FIELD(text_fmt, "-");
+}
+
 void out_element_int(const char *text_fmt, int64_t value)
 {
 	if (out_is_json()) {

@@ -36,6 +36,9 @@ void out_bool(const char *key, const char *text_fmt, bool value);
 void out_string(const char *key, const char *text_fmt, const char *value);
 /* A string member of the innermost array (JSON); text as out_string. */
 void out_element_string(const char *text_fmt, const char *value);
+/* A null member of the innermost array (JSON); text shows text_fmt with
+ * "-" as its %s argument. */
+void out_element_null(const char *text_fmt);
 /* An integer member of the innermost array (JSON); text as out_int. */
 void out_element_int(const char *text_fmt, int64_t value);
 /* JSON null, text shows text_fmt with "-" as its %s argument. */

@@ -50,6 +50,7 @@ static void emit_record(void)
 	out_close_object();
 	out_open_array("verdicts");
 	out_element_string(" [%s]", "reachable");
+	out_element_null(" [%s]");
 	out_close_array();
 	out_open_array("hops");
 	out_element_int(" hops %lld", 1);
@@ -245,7 +246,7 @@ int main(void)
 
 	text = capture(text_run);
 	is_str(text, "lid:4: ok dlid 4 delta -2 rate 56.2 reversible yes error - "
-		     "(text only) dgid fe80::10:3 [reachable] hops 1,2\n",
+		     "(text only) dgid fe80::10:3 [reachable] [-] hops 1,2\n",
 	       "text form");
 
 	text = capture(json_run);
@@ -257,9 +258,10 @@ int main(void)
 	ok(rec && json_object_object_length(rec) == 11,
 	   "each with exactly the keyed fields (11)");
 	ok(rec && json_object_object_get_ex(rec, "verdicts", &v) &&
-	   json_object_array_length(v) == 1 &&
+	   json_object_array_length(v) == 2 &&
 	   strcmp(json_object_get_string(json_object_array_get_idx(v, 0)),
-		  "reachable") == 0, "array of strings");
+		  "reachable") == 0 && !json_object_array_get_idx(v, 1),
+	   "array of a string and a null");
 	ok(rec && json_object_object_get_ex(rec, "hops", &v) &&
 	   json_object_array_length(v) == 2 &&
 	   json_object_is_type(json_object_array_get_idx(v, 0), json_type_int) &&
