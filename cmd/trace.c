@@ -32,7 +32,7 @@
 enum trace_option {
 	TRACE_OPT_WINDOW, TRACE_OPT_RETRIES, TRACE_OPT_FILE,
 	TRACE_OPT_FLOW_LABEL, TRACE_OPT_TCLASS, TRACE_OPT_MAX_HOPS,
-	TRACE_OPT_QUERIES, TRACE_OPT_END,
+	TRACE_OPT_QUERIES, TRACE_OPT_UDP_SPORT, TRACE_OPT_END,
 };
 
 static const struct opt_spec trace_options[] = {
@@ -57,13 +57,17 @@ static const struct opt_spec trace_options[] = {
 				 COMPLETE_NONE, NULL },
 	[TRACE_OPT_QUERIES] = { "queries", 0, "N", "RoCE: datagrams per "
 				"hop (1-10, default 3)", COMPLETE_NONE, NULL },
+	[TRACE_OPT_UDP_SPORT] = { "udp-sport", 0, "LIST", "RoCE: UDP source "
+				  "ports to trace instead of flow labels "
+				  "(e.g. a probe result's wire_udp_sport)",
+				  COMPLETE_NONE, NULL },
 	[TRACE_OPT_END] = OPT_END,
 };
 
 static struct {
 	uint32_t window, retries;
 	const char *file;
-	struct value_list flow_labels, tclasses;
+	struct value_list flow_labels, tclasses, udp_sports;
 	uint32_t max_hops, queries;
 } opts = {
 	.window = PATH_DEFAULT_WINDOW, .retries = PATH_DEFAULT_RETRIES,
@@ -102,6 +106,14 @@ static int trace_option(int index, const char *arg)
 	case TRACE_OPT_MAX_HOPS:
 		rc = parse_u32(arg, "max-hops", 1, ROCE_TRACE_MAX_HOPS,
 			       &opts.max_hops, err, sizeof(err));
+		break;
+	case TRACE_OPT_UDP_SPORT:
+		value_list_free(&opts.udp_sports);
+		/* Ports below 1024 need CAP_NET_BIND_SERVICE to bind; RoCE
+		 * v2 senders use 0xC000 and up, but any is allowed. */
+		rc = parse_value_list(arg, "UDP source port", 1, 0xffff,
+				      ROCE_TRACE_MAX_FLOWS, &opts.udp_sports,
+				      err, sizeof(err));
 		break;
 	case TRACE_OPT_QUERIES:
 		rc = parse_u32(arg, "queries", 1, ROCE_TRACE_MAX_QUERIES,
@@ -341,6 +353,12 @@ static int trace_run(const struct common_opts *common, int argc, char **argv)
 	int rc;
 
 	trace_store_init(&store);
+	if (opts.udp_sports.count && opts.flow_labels.count) {
+		rc = cli_usage_error("--udp-sport and --flow-label both choose "
+				     "the UDP source port of each flow: give "
+				     "one of them");
+		goto out;
+	}
 	rc = cli_collect_dests("trace", argc, argv, opts.file, &dests);
 	if (rc)
 		goto out;
@@ -356,6 +374,7 @@ static int trace_run(const struct common_opts *common, int argc, char **argv)
 				       .queries = opts.queries,
 				       .flow_labels = &opts.flow_labels,
 				       .traffic_classes = &opts.tclasses,
+				       .udp_sports = &opts.udp_sports,
 			       })
 			     : cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out;
@@ -405,6 +424,7 @@ out:
 	trace_store_free(&store);
 	value_list_free(&opts.flow_labels);
 	value_list_free(&opts.tclasses);
+	value_list_free(&opts.udp_sports);
 	free(rows);
 	free(jobs);
 	free(paths);

@@ -40,6 +40,7 @@ struct flow {
 	struct probe_cell *cell;
 	uint32_t flow_label;
 	uint16_t udp_sport;
+	bool port_given;	/* --udp-sport: no flow label stands for it */
 	struct roce_trace trace;
 	char error[DIAG_MSG_MAX * 2];	/* could not be traced: why */
 	uint64_t sent_ns;		/* the query under way's send time */
@@ -714,8 +715,16 @@ static void print_flow(const struct probe_session *s, const struct flow *f,
 	gid_format_address(&c->attr.grh.dgid, dgid, sizeof(dgid));
 	out_string("dest_address", " (%s", dgid);
 	out_uint("qpn", ", QPN %" PRIu64 ")", c->target->info.qpn);
-	out_uint("flow_label", ": flow label 0x%05" PRIx64, f->flow_label);
-	out_uint("udp_sport", " (UDP source port %" PRIu64 ")", f->udp_sport);
+	if (f->port_given) {
+		out_null("flow_label", NULL);
+		out_uint("udp_sport", ": UDP source port %" PRIu64,
+			 f->udp_sport);
+	} else {
+		out_uint("flow_label", ": flow label 0x%05" PRIx64,
+			 f->flow_label);
+		out_uint("udp_sport", " (UDP source port %" PRIu64 ")",
+			 f->udp_sport);
+	}
 	out_uint("traffic_class", ", tclass 0x%02" PRIx64, tclass);
 	out_newline();
 	if (f->error[0]) {
@@ -845,7 +854,9 @@ static void print_paths(const struct flow *flows, size_t n, size_t paths,
 		for (size_t i = 0; i < n; i++)
 			if (flows[i].path_index == p) {
 				first = first ? first : &flows[i];
-				labels[nl++] = flows[i].flow_label;
+				labels[nl++] = flows[i].port_given
+						       ? flows[i].udp_sport
+						       : flows[i].flow_label;
 			}
 		if (!first)
 			continue;
@@ -865,7 +876,8 @@ static void print_paths(const struct flow *flows, size_t n, size_t paths,
 		distinct = trace_paths_format_labels(labels, nl, list,
 						     sizeof(list));
 		wused = 0;
-		text_append(words, sizeof(words), &wused, "flow label%s %s (%zu)",
+		text_append(words, sizeof(words), &wused, "%s%s %s (%zu)",
+			    first->port_given ? "UDP source port" : "flow label",
 			    distinct == 1 ? "" : "s", list, distinct);
 		text_wrap_append(text, sizeof(text), &used, words, 4, 6, 99);
 		out_text("%s", text);
@@ -891,7 +903,10 @@ static int print_destination(const struct probe_session *s,
 			     const struct trace_roce_options *o,
 			     struct path_scratch *ps, bool *printed)
 {
-	bool sweep = o->flow_labels && o->flow_labels->count > 1;
+	const struct value_list *keys =
+		o->udp_sports && o->udp_sports->count ? o->udp_sports
+						      : o->flow_labels;
+	bool sweep = keys && keys->count > 1;
 	bool show_flows = out_is_json() || !sweep || diag_verbosity >= 1;
 	long paths = number_paths(flows, n, ps->pf, ps->index);
 
@@ -919,7 +934,11 @@ int trace_roce_run(const struct common_opts *common,
 		   const struct trace_roce_options *o)
 {
 	static const uint32_t zero = 0;
-	const struct value_list *fls = o->flow_labels, *tcs = o->traffic_classes;
+	/* Each flow is a flow label (its UDP source port), or with
+	 * --udp-sport a source port as given. */
+	bool by_port = o->udp_sports && o->udp_sports->count;
+	const struct value_list *fls = by_port ? o->udp_sports : o->flow_labels;
+	const struct value_list *tcs = o->traffic_classes;
 	size_t nfl = fls && fls->count ? fls->count : 1;
 	size_t ntc = tcs && tcs->count ? tcs->count : 1;
 	size_t per_dest = nfl * ntc;
@@ -989,11 +1008,14 @@ int trace_roce_run(const struct common_opts *common,
 			s.cells[k].target = &targets[t];
 			s.cells[k].asked = (struct probe_params){
 				.hop_limit = 64, .traffic_class = (uint8_t)*tc,
-				.flow_label = *fl,
+				.flow_label = by_port ? 0 : *fl,
 			};
 			flows[k].cell = &s.cells[k];
-			flows[k].flow_label = *fl;
-			flows[k].udp_sport = roce_flow_label_to_udp_sport(*fl);
+			flows[k].port_given = by_port;
+			flows[k].flow_label = by_port ? 0 : *fl;
+			flows[k].udp_sport =
+				by_port ? (uint16_t)*fl
+					: roce_flow_label_to_udp_sport(*fl);
 		}
 	}
 	probe_session_resolve_targets(&s);

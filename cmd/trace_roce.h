@@ -16,6 +16,9 @@ struct trace_roce_options {
 	/* Flow labels (each one flow, one path under ECMP) and traffic
 	 * classes to trace; empty: 0 only. */
 	const struct value_list *flow_labels, *traffic_classes;
+	/* UDP source ports to trace instead of flow labels (the port a
+	 * probe result's wire_udp_sport names); empty: by flow label. */
+	const struct value_list *udp_sports;
 };
 
 /* Traces every destination (rendezvous with its serve first, as probe

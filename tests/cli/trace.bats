@@ -14,7 +14,14 @@ bad_values() {
 --tclass|256|x||traffic class
 --max-hops|0|65|x||max-hops
 --queries|0|11|x||queries
+--udp-sport|0|65536|x|5-1||UDP source port
 TABLE
+}
+
+@test "--udp-sport with --flow-label: both choose the port, exit 2, nothing on stdout" {
+	run -2 --separate-stderr "$IBAHPROBE" trace --udp-sport 50000 --flow-label 1 lid:1
+	[ -z "$output" ] || fail "stdout: $output"
+	[[ $stderr == *"--udp-sport and --flow-label"* ]] || fail "$stderr"
 }
 
 @test "every trace option refuses bad values: exit 2, message, empty stdout" {
