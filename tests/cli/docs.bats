@@ -84,16 +84,6 @@ page_long_options() {
 	done
 }
 
-# bash completion: what a user gets after pressing TAB on a command line.
-bash_complete() {	# words... (the last one is being completed)
-	bash -c '
-		source "$1"; shift
-		COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 ))
-		_ibahprobe
-		printf "%s\n" "${COMPREPLY[@]}"' _ \
-		"$TOP/completions/ibahprobe.bash" "$@" | sort
-}
-
 @test "bash completion offers the commands, then each command's options" {
 	local cmd
 	run bash_complete "$IBAHPROBE" ""

@@ -48,3 +48,13 @@ refuses_bad_values() {
 		done
 	done
 }
+
+# bash completion: what a user gets after pressing TAB on a command line.
+bash_complete() {	# words... (the last one is being completed)
+	bash -c '
+		source "$1"; shift
+		COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 ))
+		_ibahprobe
+		printf "%s\n" "${COMPREPLY[@]}"' _ \
+		"$TOP/completions/ibahprobe.bash" "$@" | sort
+}

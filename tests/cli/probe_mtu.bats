@@ -58,18 +58,10 @@ refused() {
 }
 
 @test "bash completion: probe offers --mtu, and max after --size" {
-	complete_words() {
-		bash -c '
-			source "$1"; shift
-			COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 ))
-			_ibahprobe
-			printf "%s\n" "${COMPREPLY[@]}"' _ \
-			"$TOP/completions/ibahprobe.bash" "$@" | sort
-	}
-	run complete_words "$IBAHPROBE" probe --mt
+	run bash_complete "$IBAHPROBE" probe --mt
 	[ "$output" = "--mtu" ] || fail "$output"
-	run complete_words "$IBAHPROBE" probe --size ""
+	run bash_complete "$IBAHPROBE" probe --size ""
 	[ "$output" = "max" ] || fail "$output"
-	run complete_words "$IBAHPROBE" probe -s m
+	run bash_complete "$IBAHPROBE" probe -s m
 	[ "$output" = "max" ] || fail "$output"
 }
