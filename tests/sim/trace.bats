@@ -94,8 +94,8 @@ assert_every_pair_matches_ibtracert() {	# TOPOLOGY
 	echo "$output" | jq -e '.[1].hops[2] | .node_description == "S2" and
 		.link.width == "1x" and .link.speed == "SDR"'
 	# Exactly the keys trace(8) documents, in every object and hop.
-	echo "$output" | jq -e 'all(.[]; keys == (["schema", "dest", "status", "slid",
-		"dlid", "sl", "path_error", "broken_at", "error", "hops"] | sort)) and
+	echo "$output" | jq -e 'all(.[]; keys == (["schema", "host", "sgid", "dest", "status",
+		"slid", "dlid", "sl", "path_error", "broken_at", "error", "hops"] | sort)) and
 		all(.[].hops[]; keys == (["hop", "node_description", "node_type",
 		"node_guid", "port_guid", "lid", "in_port", "out_port", "link"] | sort)) and
 		all(.[].hops[].link | select(. != null); keys == (["width", "speed",
