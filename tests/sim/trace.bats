@@ -93,6 +93,10 @@ assert_every_pair_matches_ibtracert() {	# TOPOLOGY
 		.hops[3].link == null and .hops[3].out_port == null and .hops[0].in_port == null'
 	echo "$output" | jq -e '.[1].hops[2] | .node_description == "S2" and
 		.link.width == "1x" and .link.speed == "SDR"'
+	# Who traced, as probe results name their source (report --traces
+	# joins by it): this host and A4's port GID.
+	echo "$output" | jq -e --arg h "$(hostname)" --arg g "$(sim_gid A4)" \
+		'all(.[]; .host == $h and .sgid == $g)' || fail "$output"
 	# Exactly the keys trace(8) documents, in every object and hop.
 	echo "$output" | jq -e 'all(.[]; keys == (["schema", "host", "sgid", "dest", "status",
 		"slid", "dlid", "sl", "path_error", "broken_at", "error", "hops"] | sort)) and
