@@ -5,10 +5,7 @@
 #include "roce_packet.h"
 #include "wire_bytes.h"
 
-#define IPV4_MIN_HEADER 20
-#define IPV6_HEADER 40
 #define ICMP_HEADER 8		/* type, code, checksum, 4 bytes unused/MTU */
-#define UDP_HEADER 8
 #define PROTO_ICMP 1
 #define PROTO_UDP 17
 
@@ -21,13 +18,13 @@
 /* The UDP header and BTH after the quoted IP header, as far as quoted. */
 static void read_transport(const uint8_t *p, size_t len, struct icmp_quote *q)
 {
-	if (len < UDP_HEADER)
+	if (len < ROCE_UDP_HEADER_BYTES)
 		return;
 	q->has_udp = true;
 	q->sport = wire_get16(p, 0);
 	q->dport = wire_get16(p, 2);
-	p += UDP_HEADER;
-	len -= UDP_HEADER;
+	p += ROCE_UDP_HEADER_BYTES;
+	len -= ROCE_UDP_HEADER_BYTES;
 	if (len < ROCE_BTH_BYTES)
 		return;
 	q->has_bth = true;
@@ -43,11 +40,11 @@ int icmp_quote_decode_ipv4(const uint8_t *packet, size_t len,
 	const uint8_t *icmp, *quoted;
 
 	memset(out, 0, sizeof(*out));
-	if (len < IPV4_MIN_HEADER || packet[0] >> 4 != 4 ||
+	if (len < ROCE_IPV4_HEADER_BYTES || packet[0] >> 4 != 4 ||
 	    packet[9] != PROTO_ICMP)
 		return -1;
 	outer = (size_t)(packet[0] & 0x0f) * 4;
-	if (outer < IPV4_MIN_HEADER || len < outer + ICMP_HEADER)
+	if (outer < ROCE_IPV4_HEADER_BYTES || len < outer + ICMP_HEADER)
 		return -1;
 	memcpy(out->from, packet + 12, 4);
 	out->reply_ttl = packet[8];
@@ -59,11 +56,11 @@ int icmp_quote_decode_ipv4(const uint8_t *packet, size_t len,
 		return -1;
 	quoted = icmp + ICMP_HEADER;
 	len -= outer + ICMP_HEADER;
-	if (len < IPV4_MIN_HEADER || quoted[0] >> 4 != 4 ||
+	if (len < ROCE_IPV4_HEADER_BYTES || quoted[0] >> 4 != 4 ||
 	    quoted[9] != PROTO_UDP)
 		return -1;
 	inner = (size_t)(quoted[0] & 0x0f) * 4;
-	if (inner < IPV4_MIN_HEADER || len < inner)
+	if (inner < ROCE_IPV4_HEADER_BYTES || len < inner)
 		return -1;
 	out->tclass = quoted[1];
 	out->hop_limit = quoted[8];
@@ -91,12 +88,14 @@ int icmp_quote_decode_ipv6(const uint8_t *message, size_t len,
 	quoted = message + ICMP_HEADER;
 	len -= ICMP_HEADER;
 	/* Version 6, next header UDP (no extension header: see .h). */
-	if (len < IPV6_HEADER || quoted[0] >> 4 != 6 || quoted[6] != PROTO_UDP)
+	if (len < ROCE_IPV6_HEADER_BYTES || quoted[0] >> 4 != 6 ||
+	    quoted[6] != PROTO_UDP)
 		return -1;
 	out->tclass = (uint8_t)((quoted[0] & 0x0f) << 4 | quoted[1] >> 4);
 	out->hop_limit = quoted[7];
 	memcpy(out->src, quoted + 8, 16);
 	memcpy(out->dst, quoted + 24, 16);
-	read_transport(quoted + IPV6_HEADER, len - IPV6_HEADER, out);
+	read_transport(quoted + ROCE_IPV6_HEADER_BYTES,
+		       len - ROCE_IPV6_HEADER_BYTES, out);
 	return 0;
 }

@@ -15,20 +15,14 @@
 
 #include <string.h>
 
-/* RoCE v2 around the payload: UDP, the IB transport headers that a UD
- * send carries (BTH, DETH) and the invariant CRC. */
-#define ROCE_UDP_BYTES 8
-#define ROCE_BTH_BYTES 12
-#define ROCE_DETH_BYTES 8
-#define ROCE_ICRC_BYTES 4
-#define IPV4_HEADER_BYTES 20
-#define IPV6_HEADER_BYTES 40
+#include "roce_packet.h"
 
+/* RoCE v2 around the payload: IP, UDP, the IB transport headers that a
+ * UD send carries (BTH, DETH) and the invariant CRC. */
 uint32_t mtu_roce_v2_ip_overhead(bool ipv6)
 {
-	return (ipv6 ? IPV6_HEADER_BYTES : IPV4_HEADER_BYTES) +
-	       ROCE_UDP_BYTES + ROCE_BTH_BYTES + ROCE_DETH_BYTES +
-	       ROCE_ICRC_BYTES;
+	return (ipv6 ? ROCE_IPV6_HEADER_BYTES : ROCE_IPV4_HEADER_BYTES) +
+	       ROCE_UDP_HEADER_BYTES + ROCE_UD_HEADER_BYTES + ROCE_ICRC_BYTES;
 }
 
 static bool step_lost(const struct mtu_step *s)
