@@ -138,7 +138,6 @@ struct tracer {
 	 * not open (yet, or refused: raw_errno says why). */
 	int raw_fd[2];
 	bool raw_tried[2];
-	int raw_errno[2];
 };
 
 /* The raw ICMP socket of a family, opened on first use. */
@@ -149,12 +148,11 @@ static int raw_socket(struct tracer *tr, int family)
 	if (!tr->raw_tried[i]) {
 		tr->raw_tried[i] = true;
 		tr->raw_fd[i] = icmp_raw_open(family);
-		tr->raw_errno[i] = tr->raw_fd[i] < 0 ? errno : 0;
 		if (tr->raw_fd[i] < 0)
 			diag_verbose(1, "no raw ICMP socket (%s): the traffic "
 				     "class is known at the responder only, "
 				     "not per hop (that needs CAP_NET_RAW)",
-				     strerror(tr->raw_errno[i]));
+				     strerror(errno));
 	}
 	return tr->raw_fd[i];
 }
@@ -173,10 +171,13 @@ static bool quote_is_ours(const struct tracer *tr, const struct flow *f,
 	    memcmp(q->dst, addr, q->ipv6 ? 16 : 4) != 0 ||
 	    q->dport != ROCE_V2_UDP_PORT || q->sport != f->udp_sport)
 		return false;
-	return !q->has_bth ||
-	       (q->opcode == ROCE_OPCODE_UD_SEND_ONLY &&
-		q->dest_qpn == f->cell->target->info.qpn &&
-		q->psn >> 16 == tr->nonce);
+	uint8_t nonce, hop, query;
+
+	if (!q->has_bth)
+		return true;
+	roce_probe_psn_split(q->psn, &nonce, &hop, &query);
+	return q->opcode == ROCE_OPCODE_UD_SEND_ONLY &&
+	       q->dest_qpn == f->cell->target->info.qpn && nonce == tr->nonce;
 }
 
 /* Reads the raw socket: each quote of ours is the traffic class its
@@ -192,19 +193,17 @@ static void take_quotes(struct tracer *tr, struct flow *f, int raw_fd,
 	if (raw_fd < 0)
 		return;
 	while (icmp_raw_read(raw_fd, dst->ss_family, &q, &decoded) > 0) {
-		unsigned hop, query;
+		uint8_t nonce, hop, query;
 
 		if (!decoded || !quote_is_ours(tr, f, dst, &q))
 			continue;
-		if (q.has_bth) {
-			hop = (q.psn >> 8) & 0xff;
-			query = q.psn & 0xff;
-		} else if (f->trace.waiting) {
-			hop = f->trace.tag >> 8;
-			query = f->trace.tag & 0xff;
-		} else {
+		if (q.has_bth)
+			roce_probe_psn_split(q.psn, &nonce, &hop, &query);
+		else if (f->trace.waiting)
+			roce_probe_psn_split(f->trace.tag, &nonce, &hop,
+					     &query);
+		else
 			continue;
-		}
 		if (hop < 1 || hop > ROCE_TRACE_MAX_HOPS ||
 		    query >= ROCE_TRACE_MAX_QUERIES)
 			continue;
@@ -893,6 +892,16 @@ struct path_scratch {
 	uint32_t *labels;
 };
 
+/* What each flow of a destination stands for: a UDP source port as
+ * given (--udp-sport), else a flow label (its port); NULL: flow label 0
+ * alone. */
+static const struct value_list *flow_keys(const struct trace_roce_options *o,
+					  bool *by_port)
+{
+	*by_port = o->udp_sports && o->udp_sports->count;
+	return *by_port ? o->udp_sports : o->flow_labels;
+}
+
 /* Once a destination's n flows are traced: their path numbers, then the
  * flows (each with its hops; in text, with a sweep of several flow
  * labels, only with -v) and, for a sweep, the path summary (text).
@@ -903,9 +912,8 @@ static int print_destination(const struct probe_session *s,
 			     const struct trace_roce_options *o,
 			     struct path_scratch *ps, bool *printed)
 {
-	const struct value_list *keys =
-		o->udp_sports && o->udp_sports->count ? o->udp_sports
-						      : o->flow_labels;
+	bool by_port;
+	const struct value_list *keys = flow_keys(o, &by_port);
 	bool sweep = keys && keys->count > 1;
 	bool show_flows = out_is_json() || !sweep || diag_verbosity >= 1;
 	long paths = number_paths(flows, n, ps->pf, ps->index);
@@ -936,8 +944,8 @@ int trace_roce_run(const struct common_opts *common,
 	static const uint32_t zero = 0;
 	/* Each flow is a flow label (its UDP source port), or with
 	 * --udp-sport a source port as given. */
-	bool by_port = o->udp_sports && o->udp_sports->count;
-	const struct value_list *fls = by_port ? o->udp_sports : o->flow_labels;
+	bool by_port;
+	const struct value_list *fls = flow_keys(o, &by_port);
 	const struct value_list *tcs = o->traffic_classes;
 	size_t nfl = fls && fls->count ? fls->count : 1;
 	size_t ntc = tcs && tcs->count ? tcs->count : 1;

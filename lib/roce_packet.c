@@ -173,6 +173,14 @@ uint32_t roce_probe_psn(uint8_t nonce, uint8_t hop, uint8_t attempt)
 	return (uint32_t)nonce << 16 | (uint32_t)hop << 8 | attempt;
 }
 
+void roce_probe_psn_split(uint32_t psn, uint8_t *nonce, uint8_t *hop,
+			  uint8_t *attempt)
+{
+	*nonce = (uint8_t)(psn >> 16);
+	*hop = (uint8_t)(psn >> 8);
+	*attempt = (uint8_t)psn;
+}
+
 bool roce_ipv4_ident_predict(int pmtudisc, bool connected, uint16_t *id,
 			     bool *df)
 {

@@ -103,6 +103,9 @@ enum roce_ud_refusal roce_ud_decode(const uint8_t *udp_payload, size_t len,
  * a former run's), hop limit and attempt (8 bits each). Any PSN is taken
  * by a UD responder (rxe check_psn skips UD). */
 uint32_t roce_probe_psn(uint8_t nonce, uint8_t hop, uint8_t attempt);
+/* The parts roce_probe_psn put in a PSN (a router's quote of our BTH). */
+void roce_probe_psn_split(uint32_t psn, uint8_t *nonce, uint8_t *hop,
+			  uint8_t *attempt);
 
 /* The IPv4 Identification and DF the kernel writes for an unconnected or
  * connected UDP socket with this IP_MTU_DISCOVER mode (IP_PMTUDISC_*):

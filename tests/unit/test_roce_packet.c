@@ -185,6 +185,13 @@ static void test_encode(void)
 	is_int(out[1], 0x80 | 0x30, "SE and PadCnt 3 in byte 1, TVer 0");
 	is_int(out[9] << 16 | out[10] << 8 | out[11], 0xa50302,
 	       "PSN = nonce:8 | hop:8 | attempt:8");
+	{
+		uint8_t nonce, hop, attempt;
+
+		roce_probe_psn_split(0xa50302, &nonce, &hop, &attempt);
+		ok(nonce == 0xa5 && hop == 3 && attempt == 2,
+		   "the PSN splits back into nonce, hop and attempt");
+	}
 	is_int(roce_ud_decode(out, len, &back, &off, &plen), ROCE_UD_OK,
 	       "decodes with pad 3");
 	is_int(plen, 133, "payload length without the pad");
