@@ -120,19 +120,26 @@ static void fit_name(const char *name, int width, char *out, size_t len)
 	snprintf(out, len, "%.*s..%s", head, name, name + n - tail);
 }
 
+/* Whether c's probes are RoCE v2, i.e. UDP: only a RoCE v2 source GID
+ * puts UDP on the wire (mlx5_create_ah sets the port for
+ * IBV_GID_TYPE_SYSFS_ROCE_V2 alone). */
+static bool cell_is_roce_v2(const struct probe_session *s,
+			    const struct probe_cell *c)
+{
+	const struct gid_info *sgid;
+
+	if (s->facts.link_layer != LINK_LAYER_ETHERNET || !c->attr.is_global)
+		return false;
+	sgid = ah_facts_gid(&s->facts, c->attr.grh.sgid_index);
+	return sgid && sgid->kind == GID_KIND_ROCE_V2;
+}
+
 int32_t probe_udp_sport(const struct probe_session *s,
 			const struct probe_cell *c)
 {
-	const struct gid_info *sgid;
 	uint32_t fl = c->attr.grh.flow_label & ROCE_FLOW_LABEL_MASK;
 
-	if (s->facts.link_layer != LINK_LAYER_ETHERNET || !c->attr.is_global ||
-	    fl == 0)
-		return -1;
-	/* Only a RoCE v2 source GID puts UDP on the wire (mlx5_create_ah
-	 * sets the port for IBV_GID_TYPE_SYSFS_ROCE_V2 alone). */
-	sgid = ah_facts_gid(&s->facts, c->attr.grh.sgid_index);
-	if (!sgid || sgid->kind != GID_KIND_ROCE_V2)
+	if (fl == 0 || !cell_is_roce_v2(s, c))
 		return -1;
 	return roce_flow_label_to_udp_sport(fl);
 }
@@ -140,13 +147,7 @@ int32_t probe_udp_sport(const struct probe_session *s,
 int32_t probe_wire_udp_sport(const struct probe_session *s,
 			     const struct probe_cell *c)
 {
-	const struct gid_info *sgid;
-
-	if (s->facts.link_layer != LINK_LAYER_ETHERNET || !c->attr.is_global ||
-	    !s->ep.qp)
-		return -1;
-	sgid = ah_facts_gid(&s->facts, c->attr.grh.sgid_index);
-	if (!sgid || sgid->kind != GID_KIND_ROCE_V2)
+	if (!s->ep.qp || !cell_is_roce_v2(s, c))
 		return -1;
 	return provider_wire_udp_sport(s->provider, c->attr.grh.flow_label,
 				       s->ep.qp->qp_num);
