@@ -44,7 +44,7 @@ else
 O ?= build
 endif
 
-LIB_SRC := $(sort $(wildcard lib/*.c))
+LIB_SRC := $(sort $(wildcard lib/*/*.c lib/*/*/*.c))
 CMD_SRC := $(sort $(wildcard cmd/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TOOL_SRC := $(sort $(wildcard tests/tools/*.c))
@@ -69,12 +69,14 @@ ibahprobe lib/libibahprobe.a: $(BIN)
 	@:
 endif
 
-$(O)/%.o: %.c $(wildcard lib/*.h cmd/*.h tests/unit/*.h)
+$(O)/%.o: %.c $(wildcard lib/*/*.h lib/*/*/*.h cmd/*.h tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -MMD -MP -c -o $@ $<
 
+# Made anew each time: `ar r` keeps members of files that no longer exist.
 $(LIBA): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 $(BIN): $(CMD_OBJ) $(LIBA)
@@ -157,7 +159,7 @@ deb:
 	ls build/deb/*.deb
 
 format:
-	clang-format -i lib/*.[ch] cmd/*.[ch] tests/unit/*.[ch]
+	clang-format -i lib/*/*.[ch] lib/*/*/*.[ch] cmd/*.[ch] tests/unit/*.[ch]
 
 clean:
 	rm -rf build build-san build-fuzz ibahprobe lib/libibahprobe.a

@@ -5,18 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ah_attr.h"
-#include "ah_create.h"
-#include "ah_print.h"
+#include "verbs/ah_attr.h"
+#include "verbs/ah_create.h"
+#include "verbs/ah_print.h"
 #include "cli.h"
-#include "dest.h"
-#include "device.h"
-#include "diag.h"
-#include "gid.h"
-#include "output.h"
-#include "parse.h"
-#include "path_resolve.h"
-#include "sgid_select.h"
+#include "base/dest.h"
+#include "verbs/device.h"
+#include "base/diag.h"
+#include "base/gid.h"
+#include "out/output.h"
+#include "base/parse.h"
+#include "sa/path_resolve.h"
+#include "verbs/sgid_select.h"
 
 enum ah_option {
 	AH_OPT_DRY_RUN, AH_OPT_DLID, AH_OPT_SL, AH_OPT_SRC_PATH_BITS,

@@ -1,4 +1,4 @@
-/* ibahprobe check: a bring-up checklist (lib/checklist.h) run as TAP. All
+/* ibahprobe check: a bring-up checklist (lib/probe/checklist.h) run as TAP. All
  * probing entries go through one probe engine at once; path expectations
  * ask the SA (IB) or the port (RoCE); every expectation is one TAP test. */
 #include <inttypes.h>
@@ -7,17 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ah_print.h"
-#include "check_expect.h"
-#include "checklist.h"
+#include "verbs/ah_print.h"
+#include "probe/check_expect.h"
+#include "probe/checklist.h"
 #include "cli.h"
-#include "device.h"
-#include "diag.h"
-#include "ibrate.h"
-#include "output.h"
-#include "parse.h"
-#include "path_resolve.h"
-#include "probe_engine.h"
+#include "verbs/device.h"
+#include "base/diag.h"
+#include "base/ibrate.h"
+#include "out/output.h"
+#include "base/parse.h"
+#include "sa/path_resolve.h"
+#include "probe/probe_engine.h"
 
 enum check_option { CK_OPT_COUNT, CK_OPT_WINDOW, CK_OPT_END };
 

@@ -48,7 +48,7 @@ struct command {
 	 * an exit status (EXIT_USAGE after saying why). */
 	int (*option)(int index, const char *arg);
 	/* Runs the command on its positional arguments; returns the exit
-	 * status. Output goes through lib/output.h. */
+	 * status. Output goes through lib/out/output.h. */
 	int (*run)(const struct common_opts *common, int argc, char **argv);
 	bool hidden;		/* internal: not listed in help */
 	/* The common options the command uses (long names, NULL ended),

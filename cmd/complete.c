@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "diag.h"
+#include "base/diag.h"
 
 static const char *kind_name(enum complete_kind kind)
 {

@@ -1,6 +1,6 @@
 /* ibahprobe help [COMMAND]: the overview, or one command's options. */
 #include "cli.h"
-#include "diag.h"
+#include "base/diag.h"
 
 static int help_run(const struct common_opts *common, int argc, char **argv)
 {

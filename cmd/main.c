@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "cli.h"
-#include "dest.h"
-#include "diag.h"
-#include "output.h"
-#include "parse.h"
+#include "base/dest.h"
+#include "base/diag.h"
+#include "out/output.h"
+#include "base/parse.h"
 
 const struct command *const commands[] = {
 	&cmd_ports, &cmd_path, &cmd_ah, &cmd_serve, &cmd_probe, &cmd_check,

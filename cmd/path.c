@@ -6,14 +6,14 @@
 #include <string.h>
 
 #include "cli.h"
-#include "dest.h"
-#include "device.h"
-#include "diag.h"
-#include "gid.h"
-#include "ibrate.h"
-#include "output.h"
-#include "parse.h"
-#include "path_resolve.h"
+#include "base/dest.h"
+#include "verbs/device.h"
+#include "base/diag.h"
+#include "base/gid.h"
+#include "base/ibrate.h"
+#include "out/output.h"
+#include "base/parse.h"
+#include "sa/path_resolve.h"
 
 enum path_option {
 	PATH_OPT_SL, PATH_OPT_PKEY, PATH_OPT_TCLASS, PATH_OPT_FLOW_LABEL,

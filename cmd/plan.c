@@ -12,14 +12,14 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "dest.h"
-#include "diag.h"
-#include "host_groups.h"
-#include "line_reader.h"
-#include "output.h"
-#include "parse.h"
-#include "probe_plan.h"
-#include "text_escape.h"
+#include "base/dest.h"
+#include "base/diag.h"
+#include "fleet/host_groups.h"
+#include "base/line_reader.h"
+#include "out/output.h"
+#include "base/parse.h"
+#include "fleet/fleet_plan.h"
+#include "base/text_escape.h"
 
 /* As probe -f reads a destination file: a host is a destination. */
 #define HOSTS_LINE_MAX 256
@@ -73,11 +73,11 @@ static int plan_option(int index, const char *arg)
 		opts.groups = arg;
 		break;
 	case PL_OPT_PER_ROUND:
-		rc = parse_u32(arg, "--per-round", 1, PROBE_PLAN_MAX_PER_ROUND,
+		rc = parse_u32(arg, "--per-round", 1, FLEET_PLAN_MAX_PER_ROUND,
 			       &opts.per_round, err, sizeof(err));
 		break;
 	case PL_OPT_ROUNDS:
-		rc = parse_u32(arg, "--rounds", 1, PROBE_PLAN_MAX_ROUNDS,
+		rc = parse_u32(arg, "--rounds", 1, FLEET_PLAN_MAX_ROUNDS,
 			       &opts.rounds, err, sizeof(err));
 		break;
 	case PL_OPT_ROUND:
@@ -384,7 +384,7 @@ static int output_dir_open(int *fd)
 /* DIR/HOST through a temporary file and a rename, so a probe -f that
  * reads it meanwhile gets the last round's list or this one, whole. No
  * fsync: a plan lost in a crash is made again in a moment. */
-static int write_host_file(int dir, const struct probe_plan *plan,
+static int write_host_file(int dir, const struct fleet_plan *plan,
 			   const struct host_list *hosts, uint32_t host,
 			   const uint32_t *dests, size_t n)
 {
@@ -420,7 +420,7 @@ static int write_host_file(int dir, const struct probe_plan *plan,
 	return 0;
 }
 
-static void emit_groups(const struct probe_plan *plan,
+static void emit_groups(const struct fleet_plan *plan,
 			const struct host_list *hosts,
 			const struct plan_groups *pg)
 {
@@ -447,7 +447,7 @@ static void emit_groups(const struct probe_plan *plan,
 
 /* Text: "HOST DEST..." per host; JSON: the document; -o: the files (and
  * the JSON document with -j). */
-static int emit_plan(const struct probe_plan *plan,
+static int emit_plan(const struct fleet_plan *plan,
 		     const struct host_list *hosts,
 		     const struct plan_groups *pg, int dir)
 {
@@ -455,8 +455,8 @@ static int emit_plan(const struct probe_plan *plan,
 	uint32_t *dests;
 
 	for (uint32_t h = 0; h < hosts->count; h++)
-		if (probe_plan_max_destinations(plan, h) > most)
-			most = probe_plan_max_destinations(plan, h);
+		if (fleet_plan_max_destinations(plan, h) > most)
+			most = fleet_plan_max_destinations(plan, h);
 	dests = malloc((most + 1) * sizeof(*dests));
 	if (!dests)
 		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
@@ -473,7 +473,7 @@ static int emit_plan(const struct probe_plan *plan,
 		out_null("output", NULL);
 	out_open_object("hosts");
 	for (uint32_t h = 0; h < hosts->count; h++) {
-		size_t n = probe_plan_destinations(plan, h, opts.round, dests);
+		size_t n = fleet_plan_destinations(plan, h, opts.round, dests);
 
 		if (dir >= 0 && write_host_file(dir, plan, hosts, h, dests, n)) {
 			int saved = errno;
@@ -503,17 +503,17 @@ static int emit_plan(const struct probe_plan *plan,
 	return EXIT_FINE;
 }
 
-static int make_plan(struct probe_plan *plan, const struct plan_groups *pg,
+static int make_plan(struct fleet_plan *plan, const struct plan_groups *pg,
 		     size_t hosts)
 {
-	struct probe_plan_params params = {
+	struct fleet_plan_params params = {
 		.hosts = hosts, .group_of = pg->group_of, .groups = pg->count,
 		.seed = opts.seed, .per_round = opts.per_round,
 		.rounds = opts.rounds,
 	};
 	char err[DIAG_MSG_MAX];
 
-	if (probe_plan_make(plan, &params, err, sizeof(err)) == 0) {
+	if (fleet_plan_make(plan, &params, err, sizeof(err)) == 0) {
 		diag_verbose(1, "plan: %zu hosts in %zu groups, %llu ring "
 			     "offsets over %u rounds: at most %u peers "
 			     "outside the group per round", hosts, pg->count,
@@ -532,7 +532,7 @@ static int plan_run(const struct common_opts *common, int argc, char **argv)
 	struct host_list hosts = { 0 };
 	struct host_groups hg = { 0 };
 	struct plan_groups pg = { 0 };
-	struct probe_plan plan = { 0 };
+	struct fleet_plan plan = { 0 };
 	char err[DIAG_MSG_MAX * 2];
 	int rc, dir = -1;
 
@@ -563,7 +563,7 @@ static int plan_run(const struct common_opts *common, int argc, char **argv)
 		rc = emit_plan(&plan, &hosts, &pg, dir);
 	if (dir >= 0)
 		close(dir);
-	probe_plan_free(&plan);
+	fleet_plan_free(&plan);
 	free(pg.group_of);
 	free(pg.name_of);
 	host_groups_free(&hg);

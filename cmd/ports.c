@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "cli.h"
-#include "device.h"
-#include "diag.h"
-#include "gid.h"
-#include "output.h"
+#include "verbs/device.h"
+#include "base/diag.h"
+#include "base/gid.h"
+#include "out/output.h"
 
 /* Text widths of one listing, so that the rows of its devices, ports and
  * GIDs line up: each value as wide as the widest of its column (a column

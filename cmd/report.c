@@ -11,18 +11,18 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "diag.h"
-#include "host_groups.h"
-#include "output.h"
-#include "path_resolve.h"
-#include "report_baseline.h"
-#include "report_groups.h"
-#include "report_groups_sa.h"
-#include "report_input.h"
-#include "report_matrix.h"
-#include "report_render.h"
-#include "report_traces.h"
-#include "text_escape.h"
+#include "base/diag.h"
+#include "fleet/host_groups.h"
+#include "out/output.h"
+#include "sa/path_resolve.h"
+#include "report/report_baseline.h"
+#include "report/report_groups.h"
+#include "report/report_groups_sa.h"
+#include "report/report_input.h"
+#include "report/report_matrix.h"
+#include "report/render/report_render.h"
+#include "report/report_traces.h"
+#include "base/text_escape.h"
 
 enum report_option {
 	RP_OPT_SVG, RP_OPT_HTML, RP_OPT_OUTPUT, RP_OPT_TITLE, RP_OPT_EXPECT,

@@ -3,7 +3,7 @@
  * engine's own set-up (probe_session_*), so trace and probe pick the same
  * GID and reach the same responder; then, per flow (flow label, traffic
  * class), a kernel UDP socket sends RoCE v2 UD datagrams with hop limit
- * 1, 2, ... (lib/roce_trace.h schedules them) and the answers come back
+ * 1, 2, ... (lib/trace/roce_trace.h schedules them) and the answers come back
  * as ICMP on the socket's error queue or as serve's reply on our UD QP. */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -15,22 +15,22 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "device.h"
-#include "diag.h"
-#include "gid.h"
-#include "icmp_errqueue.h"
-#include "icmp_raw.h"
-#include "monotonic.h"
-#include "output.h"
-#include "probe_engine.h"
-#include "probe_wire.h"
-#include "roce_packet.h"
-#include "roce_sock.h"
-#include "roce_trace.h"
-#include "tclass_locate.h"
-#include "text_escape.h"
-#include "text_layout.h"
-#include "trace_paths.h"
+#include "verbs/device.h"
+#include "base/diag.h"
+#include "base/gid.h"
+#include "wire/icmp_errqueue.h"
+#include "trace/icmp_raw.h"
+#include "base/monotonic.h"
+#include "out/output.h"
+#include "probe/probe_engine.h"
+#include "wire/probe_wire.h"
+#include "wire/roce_packet.h"
+#include "trace/roce_sock.h"
+#include "trace/roce_trace.h"
+#include "trace/tclass_locate.h"
+#include "base/text_escape.h"
+#include "out/text_layout.h"
+#include "trace/trace_paths.h"
 #include "trace_roce.h"
 
 #define TRACE_SCHEMA "ibahprobe.trace.v1"
@@ -88,7 +88,7 @@ static void ip_fields_of(const struct sockaddr_storage *src,
 	}
 }
 
-/* An error queue message (lib/icmp_errqueue.h decodes it) as the
+/* An error queue message (lib/wire/icmp_errqueue.h decodes it) as the
  * answer of a hop. false: nothing a trace shows (a local error, a
  * parameter problem). */
 static bool error_answer(const struct icmp_err *e, struct roce_answer *a)
@@ -615,7 +615,7 @@ static void point_name(int point, const char *const *from,
 			 from[point] ? from[point] : "*");
 }
 
-/* Where the DSCP and the ECN bits changed on the way (lib/tclass_locate.h)
+/* Where the DSCP and the ECN bits changed on the way (lib/trace/tclass_locate.h)
  * from the routers' quotes and the responder's GRH: JSON
  * "traffic_class_changes", a line each in text. */
 static void print_tclass_changes(const struct flow *f, uint8_t tclass)

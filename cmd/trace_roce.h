@@ -1,5 +1,5 @@
 /* ibahprobe trace on a RoCE v2 port: hop by hop with real RoCE v2 UD
- * datagrams from a kernel UDP socket (lib/roce_sock.h, lib/roce_packet.h),
+ * datagrams from a kernel UDP socket (lib/trace/roce_sock.h, lib/wire/roce_packet.h),
  * routers answering time exceeded, the responder answering the last one
  * (cmd/trace.c hands RoCE ports here). */
 #ifndef IBAHPROBE_TRACE_ROCE_H
@@ -8,8 +8,8 @@
 #include <stdint.h>
 
 #include "cli.h"
-#include "dest.h"
-#include "parse.h"
+#include "base/dest.h"
+#include "base/parse.h"
 
 struct trace_roce_options {
 	unsigned max_hops, queries;

@@ -2,8 +2,8 @@
 #include <json-c/json.h>
 
 #include "cli.h"
-#include "diag.h"
-#include "output.h"
+#include "base/diag.h"
+#include "out/output.h"
 
 static int version_run(const struct common_opts *common, int argc, char **argv)
 {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # probe --continuous --metrics without a device: the exposition text of
-# fixed rounds (tests/tools/metrics_fixture, through lib/openmetrics as
+# fixed rounds (tests/tools/metrics_fixture, through lib/out/openmetrics as
 # probe uses it) passes `promtool check metrics`, the man page's alert
 # rules pass `promtool check rules`, many rounds keep the heap flat, and
 # bad --metrics/--interval-round are refused before any probe. The file

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check_expect.h"
-#include "checklist.h"
-#include "diag.h"
+#include "probe/check_expect.h"
+#include "probe/checklist.h"
+#include "base/diag.h"
 
 #define LABEL "fuzz.check"
 

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dest.h"
-#include "diag.h"
-#include "parse.h"
+#include "base/dest.h"
+#include "base/diag.h"
+#include "base/parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "gid.h"
-#include "grh.h"
+#include "base/diag.h"
+#include "base/gid.h"
+#include "wire/grh.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

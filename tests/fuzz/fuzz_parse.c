@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "parse.h"
+#include "base/diag.h"
+#include "base/parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

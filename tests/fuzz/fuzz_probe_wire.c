@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "probe_wire.h"
+#include "wire/probe_wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "rendezvous.h"
+#include "base/diag.h"
+#include "peer/rendezvous.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

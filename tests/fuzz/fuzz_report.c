@@ -7,11 +7,11 @@
  * the template's elements only (no script, no foreign element, no event
  * handler), whatever the names in the input; the text form, meant for a
  * terminal, is valid UTF-8 without a control character (C0 but tab and
- * newline, DEL, C1) or a bidi control, the set lib/text_escape.h
+ * newline, DEL, C1) or a bidi control, the set lib/base/text_escape.h
  * escapes. And the scanner that reads the common shape of a result
- * (lib/result_scan.h) makes of every input what json-c alone makes of it:
+ * (lib/report/result_scan.h) makes of every input what json-c alone makes of it:
  * the same message, or the same -j document. After a record separator
- * (0x1e) the input goes on as --traces (lib/report_traces.h): read whole
+ * (0x1e) the input goes on as --traces (lib/report/report_traces.h): read whole
  * or refused with its label, and, when read, joined with the results so
  * that every form also draws the suspects on the path. */
 #include <stdint.h>
@@ -25,12 +25,12 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
-#include "diag.h"
-#include "output.h"
-#include "report_input.h"
-#include "report_matrix.h"
-#include "report_render.h"
-#include "report_traces.h"
+#include "base/diag.h"
+#include "out/output.h"
+#include "report/report_input.h"
+#include "report/report_matrix.h"
+#include "report/render/report_render.h"
+#include "report/report_traces.h"
 #include "utf8_check.h"
 
 #define LABEL "fuzz.jsonl"
@@ -41,7 +41,7 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* The elements lib/report_render_svg.c writes, SVG and HTML. */
+/* The elements lib/report/render/report_render_svg.c writes, SVG and HTML. */
 static const char *const template_elements[] = {
 	"svg", "g", "rect", "text", "title",
 	"html", "head", "meta", "style", "body", "h1", "h2", "p", "ul", "li",

@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "path_resolve.h"
-#include "pathrec.h"
-#include "sa_status.h"
-#include "servicerec.h"
-#include "wire_bytes.h"
+#include "base/diag.h"
+#include "sa/path_resolve.h"
+#include "wire/pathrec.h"
+#include "sa/sa_status.h"
+#include "wire/servicerec.h"
+#include "wire/wire_bytes.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "diag.h"
-#include "servicerec.h"
+#include "base/diag.h"
+#include "wire/servicerec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

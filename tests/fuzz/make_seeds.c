@@ -15,13 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grh.h"
-#include "pathrec.h"
-#include "probe_wire.h"
-#include "rendezvous.h"
-#include "sa_status.h"
-#include "servicerec.h"
-#include "wire_bytes.h"
+#include "wire/grh.h"
+#include "wire/pathrec.h"
+#include "wire/probe_wire.h"
+#include "peer/rendezvous.h"
+#include "sa/sa_status.h"
+#include "wire/servicerec.h"
+#include "wire/wire_bytes.h"
 
 static const char *dir;
 

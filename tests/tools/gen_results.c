@@ -1,5 +1,5 @@
 /* Synthetic probe results in the schema probe --jsonl writes
- * (ibahprobe.probe.v1, lib/probe_print.c): HOSTS hosts, each probing
+ * (ibahprobe.probe.v1, lib/probe/probe_print.c): HOSTS hosts, each probing
  * DESTS others, for the report-scale benchmark and the report tests that
  * need many records. Deterministic: the same arguments give the same
  * bytes.

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "openmetrics.h"
-#include "probe_round.h"
+#include "out/openmetrics.h"
+#include "probe/probe_round.h"
 
 #define CELLS 6
 #define RTT_LIMIT 256	/* a continuous run's bound, small enough to fill */

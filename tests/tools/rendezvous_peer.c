@@ -1,4 +1,4 @@
-/* Test peer of the rendezvous protocol (lib/rendezvous): answers like
+/* Test peer of the rendezvous protocol (lib/peer/rendezvous): answers like
  * `serve` with a given port GID table, LID, QPN and Q_Key, without a
  * verbs device, so a prober on the simulated subnet can go name ->
  * rendezvous answer -> PathRecord -> AH. Answers until SIGINT/SIGTERM.
@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "parse.h"
-#include "rendezvous.h"
+#include "base/parse.h"
+#include "peer/rendezvous.h"
 
 static volatile sig_atomic_t stop;
 

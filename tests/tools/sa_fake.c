@@ -24,10 +24,10 @@
 
 #include <infiniband/umad.h>
 
-#include "monotonic.h"
-#include "pathrec.h"
-#include "sa_status.h"
-#include "wire_bytes.h"
+#include "base/monotonic.h"
+#include "wire/pathrec.h"
+#include "sa/sa_status.h"
+#include "wire/wire_bytes.h"
 
 static volatile sig_atomic_t stop;
 

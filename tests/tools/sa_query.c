@@ -6,10 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ibrate.h"
-#include "monotonic.h"
-#include "pathrec.h"
-#include "sa_client.h"
+#include "base/ibrate.h"
+#include "base/monotonic.h"
+#include "wire/pathrec.h"
+#include "sa/sa_client.h"
 
 static void usage(void)
 {

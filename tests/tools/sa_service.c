@@ -1,4 +1,4 @@
-/* Test driver of responder registration (lib/responder_discovery): the SA
+/* Test driver of responder registration (lib/sa/responder_discovery): the SA
  * half of `serve --register` without a verbs device, for the simulated
  * subnet. Registers a record with the given QPN and Q_Key, renews it
  * while it runs, and deletes it on SIGINT/SIGTERM; -x exits at once
@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "monotonic.h"
-#include "responder_discovery.h"
+#include "base/monotonic.h"
+#include "sa/responder_discovery.h"
 
 static volatile sig_atomic_t stop;
 

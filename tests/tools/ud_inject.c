@@ -14,9 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "probe_wire.h"
-#include "ud_endpoint.h"
-#include "wire_bytes.h"
+#include "wire/probe_wire.h"
+#include "verbs/ud_endpoint.h"
+#include "wire/wire_bytes.h"
 
 static void usage(void)
 {

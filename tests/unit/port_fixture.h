@@ -7,7 +7,7 @@
 #include <arpa/inet.h>
 #include <string.h>
 
-#include "ah_attr.h"
+#include "verbs/ah_attr.h"
 
 static inline union ibv_gid fixture_gid(const char *text)
 {

@@ -4,9 +4,9 @@
  * long words are never cut in half. */
 #include <string.h>
 
-#include "check_expect.h"
-#include "checklist.h"
-#include "diag.h"
+#include "probe/check_expect.h"
+#include "probe/checklist.h"
+#include "base/diag.h"
 #include "tap.h"
 
 /* The one expectation of a checklist line. */

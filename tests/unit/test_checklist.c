@@ -2,10 +2,10 @@
  * comments, and errors with their line and column. */
 #include <stdlib.h>
 
-#include "checklist.h"
-#include "diag.h"
+#include "probe/checklist.h"
+#include "base/diag.h"
 #include "tap.h"
-#include "ud_endpoint.h"
+#include "verbs/ud_endpoint.h"
 
 static char err[DIAG_MSG_MAX * 3];
 

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "dest.h"
-#include "diag.h"
-#include "gid.h"
+#include "base/dest.h"
+#include "base/diag.h"
+#include "base/gid.h"
 #include "tap.h"
 
 static char err[DIAG_MSG_MAX + 64];

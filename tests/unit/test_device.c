@@ -6,8 +6,8 @@
  * port (no silent fallback). */
 #include <string.h>
 
-#include "device.h"
-#include "diag.h"
+#include "verbs/device.h"
+#include "base/diag.h"
 #include "tap.h"
 
 static void test_ud_support(void)

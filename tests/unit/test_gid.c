@@ -1,7 +1,7 @@
 /* Unit tests of GID text and classification: IPv4-mapped GIDs print in
  * dotted form, and the classes the AH rules and source-GID choice use. */
 #include "port_fixture.h"
-#include "gid.h"
+#include "base/gid.h"
 #include "tap.h"
 
 int main(void)

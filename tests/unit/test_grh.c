@@ -3,7 +3,7 @@
  * sentinel, and garbage refused with a reason. */
 #include <string.h>
 
-#include "grh.h"
+#include "wire/grh.h"
 #include "tap.h"
 
 /* IPv6-format GRH: version 6, traffic class 0x28, flow label 0x12345,

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host_groups.h"
+#include "fleet/host_groups.h"
 #include "tap.h"
 
 static int read_text(struct host_groups *hg, const char *text, size_t len,

@@ -3,8 +3,8 @@
  * ib_find_cached_pkey does it, and the session's partition. */
 #include <string.h>
 
-#include "ib_target.h"
-#include "parse.h"
+#include "sa/ib_target.h"
+#include "base/parse.h"
 #include "port_fixture.h"
 #include "tap.h"
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ib_trace.h"
+#include "trace/ib_trace.h"
 #include "tap.h"
 
 /* The fabric the fake SA answers from: what it has is PRESENT, what it

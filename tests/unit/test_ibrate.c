@@ -4,7 +4,7 @@
 
 #include <infiniband/verbs.h>
 
-#include "ibrate.h"
+#include "base/ibrate.h"
 #include "tap.h"
 
 int main(void)

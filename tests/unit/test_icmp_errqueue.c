@@ -1,4 +1,4 @@
-/* Error queue messages (lib/icmp_errqueue.c) built as the kernel lays
+/* Error queue messages (lib/wire/icmp_errqueue.c) built as the kernel lays
  * them out (ip_recv_error, ipv6_recv_error): an extended error with its
  * offender address, a hop limit cmsg, msg_name and the quoted BTH. IPv4
  * and IPv6 number their ICMP types differently; quotes of 0, 8, 11 and 12
@@ -10,8 +10,8 @@
 #include <netinet/in.h>
 #include <string.h>
 
-#include "icmp_errqueue.h"
-#include "roce_packet.h"
+#include "wire/icmp_errqueue.h"
+#include "wire/roce_packet.h"
 #include "tap.h"
 
 struct control {

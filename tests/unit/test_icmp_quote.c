@@ -1,4 +1,4 @@
-/* ICMP errors as raw sockets receive them (lib/icmp_quote.c): an IPv4
+/* ICMP errors as raw sockets receive them (lib/wire/icmp_quote.c): an IPv4
  * time exceeded with its outer header, as a Linux router sends it (the
  * quoted header as it arrived: TTL 1, the DSCP before any rewrite); the
  * same quote cut after the UDP header (an RFC 792 router) and after the
@@ -6,7 +6,7 @@
  * packet too big; messages that quote nothing of ours. */
 #include <string.h>
 
-#include "icmp_quote.h"
+#include "wire/icmp_quote.h"
 #include "tap.h"
 
 /* 198.18.12.2 tells 198.18.1.1 that its datagram to 198.18.4.4 (TOS 0x28,

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "leaf_switch.h"
+#include "sa/leaf_switch.h"
 #include "tap.h"
 
 /* LinkRecord: FromLID, FromPort, ToPort, ToLID, two bytes of padding. */

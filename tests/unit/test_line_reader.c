@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "line_reader.h"
+#include "base/line_reader.h"
 #include "tap.h"
 
 static FILE *stream(const char *bytes, size_t len)

@@ -2,7 +2,7 @@
  * user input on their way into SVG and HTML documents. */
 #include <stdlib.h>
 
-#include "markup.h"
+#include "out/markup.h"
 #include "tap.h"
 
 /* What fn wrote, as a string (static buffer). */

@@ -3,7 +3,7 @@
  * outcomes the search must refuse. */
 #include <stdint.h>
 
-#include "mtu_search.h"
+#include "probe/mtu_search.h"
 #include "tap.h"
 
 #define LOWER 136

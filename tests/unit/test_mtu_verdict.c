@@ -1,7 +1,7 @@
 /* Unit tests of MTU discovery's verdicts: the exact sentences and keys
  * for a bound that arrives, a blackhole on RoCE v2 over IPv4 and IPv6,
  * on InfiniBand, nothing arriving, and random loss mentioned. */
-#include "mtu_verdict.h"
+#include "probe/mtu_verdict.h"
 #include "tap.h"
 
 /* A finished search over a path whose edge is `edge` (0: nothing). */

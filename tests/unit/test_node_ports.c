@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "path_resolve.h"
+#include "sa/path_resolve.h"
 #include "tap.h"
-#include "wire_bytes.h"
+#include "wire/wire_bytes.h"
 
 #define STRIDE 112
 

@@ -3,7 +3,7 @@
  * counts can be missing, with the exact sentences admins read. */
 #include <string.h>
 
-#include "oneway_loss.h"
+#include "probe/oneway_loss.h"
 #include "tap.h"
 
 static struct oneway_verdict judge(struct oneway_input in)

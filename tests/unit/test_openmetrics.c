@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "openmetrics.h"
+#include "out/openmetrics.h"
 #include "tap.h"
 
 static char *render(const struct om_run *run, const struct om_series *s,

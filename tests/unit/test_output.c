@@ -8,7 +8,7 @@
 
 #include <json-c/json.h>
 
-#include "output.h"
+#include "out/output.h"
 #include "tap.h"
 
 /* Runs fn with stdout going to a file; returns what it wrote. */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "parallel.h"
+#include "base/parallel.h"
 #include "tap.h"
 
 struct counted {

@@ -3,8 +3,8 @@
 #include <arpa/inet.h>
 #include <stdlib.h>
 
-#include "diag.h"
-#include "parse.h"
+#include "base/diag.h"
+#include "base/parse.h"
 #include "tap.h"
 
 static char err[DIAG_MSG_MAX];

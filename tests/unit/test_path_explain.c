@@ -3,8 +3,8 @@
  * that has no SA. */
 #include <string.h>
 
-#include "ibrate.h"
-#include "path_resolve.h"
+#include "base/ibrate.h"
+#include "sa/path_resolve.h"
 #include "tap.h"
 
 /* The two-switch subnet's path from H1 to H3: MTU 2048, 10 Gb/s, SL 0. */

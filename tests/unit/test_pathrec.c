@@ -3,7 +3,7 @@
  * selector bits, NodeRecord decoding and MAD status words. */
 #include <string.h>
 
-#include "pathrec.h"
+#include "wire/pathrec.h"
 #include "tap.h"
 
 /* DGID fe80::2:c903:0:1, SGID fe80::2:c903:0:2, DLID 4, SLID 3, flow

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pidfile.h"
+#include "base/pidfile.h"
 #include "tap.h"
 
 static void put(const char *path, const char *text)

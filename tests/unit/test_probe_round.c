@@ -1,7 +1,7 @@
 /* Unit tests of a continuous run's rounds: each round's own counts and
  * RTT quantiles from the cell's running ones, 64-bit totals across the
  * engine's 32-bit wrap, the last success placed on the wall clock. */
-#include "probe_round.h"
+#include "probe/probe_round.h"
 #include "tap.h"
 
 #define NEAR(a, b) ((a) - (b) < 1e-9 && (b) - (a) < 1e-9)

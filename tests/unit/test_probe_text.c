@@ -3,11 +3,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "probe_text.h"
-#include "run_info.h"
+#include "probe/probe_text.h"
+#include "out/run_info.h"
 #include "tap.h"
-#include "term_color.h"
-#include "text_layout.h"
+#include "out/term_color.h"
+#include "out/text_layout.h"
 
 static int fake_ah;
 

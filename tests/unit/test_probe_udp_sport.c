@@ -1,5 +1,5 @@
-/* probe's udp_sport (lib/probe_text.c probe_udp_sport, printed by
- * lib/probe_print.c): the UDP source port a flow label stands for on a
+/* probe's udp_sport (lib/probe/probe_text.c probe_udp_sport, printed by
+ * lib/probe/probe_print.c): the UDP source port a flow label stands for on a
  * RoCE v2 source GID, null on RoCE v1, InfiniBand and for flow label 0;
  * the JSON result carries it under params (parsed back with json-c), and
  * the -v text line names whether the provider sends it. */
@@ -9,9 +9,9 @@
 
 #include <json-c/json.h>
 
-#include "output.h"
-#include "probe_print.h"
-#include "probe_text.h"
+#include "out/output.h"
+#include "probe/probe_print.h"
+#include "probe/probe_text.h"
 #include "tap.h"
 
 static int fake_ah;

@@ -2,7 +2,7 @@
  * with the values an admin needs in the sentence. */
 #include <string.h>
 
-#include "probe_verdict.h"
+#include "probe/probe_verdict.h"
 #include "tap.h"
 
 static struct verdict_input reached(uint8_t asked_hl, uint8_t seen_hl)

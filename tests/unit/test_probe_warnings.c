@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "port_fixture.h"
-#include "probe_warnings.h"
+#include "probe/probe_warnings.h"
 #include "tap.h"
 
 /* A cell to dgid with the asked SL and hop limit, built and checked as

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe_wire.h"
+#include "wire/probe_wire.h"
 #include "tap.h"
 
 static struct probe_header sample_header(void)

@@ -1,8 +1,8 @@
 /* Unit tests of provider identification and its rules, for the hardware
  * this machine does not have: each case is what the upstream driver code
- * named in lib/provider.c does. */
-#include "provider.h"
-#include "roce_packet.h"
+ * named in lib/verbs/provider.c does. */
+#include "verbs/provider.h"
+#include "wire/roce_packet.h"
 #include "tap.h"
 
 static enum provider id(const char *driver, uint32_t vendor)

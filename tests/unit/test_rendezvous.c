@@ -13,8 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "parse.h"
-#include "rendezvous.h"
+#include "base/parse.h"
+#include "peer/rendezvous.h"
 #include "tap.h"
 
 static struct responder_info sample(void)

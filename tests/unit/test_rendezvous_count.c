@@ -13,11 +13,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "monotonic.h"
-#include "parse.h"
-#include "rendezvous.h"
-#include "rendezvous_count.h"
-#include "rendezvous_server.h"
+#include "base/monotonic.h"
+#include "base/parse.h"
+#include "peer/rendezvous.h"
+#include "peer/rendezvous_count.h"
+#include "peer/rendezvous_server.h"
 #include "tap.h"
 
 static struct responder_info sample(void)

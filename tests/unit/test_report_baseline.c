@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_baseline.h"
-#include "report_input.h"
-#include "report_matrix.h"
+#include "report/report_baseline.h"
+#include "report/report_input.h"
+#include "report/report_matrix.h"
 #include "tap.h"
 
 static void test_rtt_regressed(void)

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host_groups.h"
-#include "report_groups.h"
-#include "report_input.h"
-#include "report_matrix.h"
+#include "fleet/host_groups.h"
+#include "report/report_groups.h"
+#include "report/report_input.h"
+#include "report/report_matrix.h"
 #include "tap.h"
 
 #define NEAR(a, b) ((a) - (b) < 1e-9 && (b) - (a) < 1e-9)

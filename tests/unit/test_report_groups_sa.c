@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_groups.h"
-#include "report_groups_sa.h"
-#include "report_input.h"
+#include "report/report_groups.h"
+#include "report/report_groups_sa.h"
+#include "report/report_input.h"
 #include "tap.h"
 
 /* One result of HOST (port PORT, GID fe80::GIDNO) to DEST; lid NULL:

@@ -1,7 +1,7 @@
 /* The streaming JSON writer of report -j and report --baseline -j
- * (lib/json_writer.h): the document it writes member by member is the
+ * (lib/out/json_writer.h): the document it writes member by member is the
  * one a tree would give, compact and indented, with strings escaped and
- * repaired to UTF-8, and numbers in the forms lib/output.h writes. */
+ * repaired to UTF-8, and numbers in the forms lib/out/output.h writes. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 
 #include <json-c/json.h>
 
-#include "json_writer.h"
+#include "out/json_writer.h"
 #include "tap.h"
 
 /* A small document through the writer; the text in *doc (free it). */

@@ -4,8 +4,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-#include "report_input.h"
-#include "report_matrix.h"
+#include "report/report_input.h"
+#include "report/report_matrix.h"
 #include "tap.h"
 
 #define NEAR(a, b) ((a) - (b) < 1e-9 && (b) - (a) < 1e-9)

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dest.h"
-#include "gid.h"
-#include "report_input.h"
-#include "report_matrix.h"
+#include "base/dest.h"
+#include "base/gid.h"
+#include "report/report_input.h"
+#include "report/report_matrix.h"
 #include "tap.h"
 
 #define HOSTS 40

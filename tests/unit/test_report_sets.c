@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_input.h"
-#include "report_matrix.h"
+#include "report/report_input.h"
+#include "report/report_matrix.h"
 #include "tap.h"
 
 /* A result of schema v1 (run NULL: the fields before it only). */

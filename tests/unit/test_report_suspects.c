@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host_groups.h"
-#include "report_groups.h"
-#include "report_input.h"
-#include "report_matrix.h"
-#include "report_suspects.h"
+#include "fleet/host_groups.h"
+#include "report/report_groups.h"
+#include "report/report_input.h"
+#include "report/report_matrix.h"
+#include "report/report_suspects.h"
 #include "tap.h"
 
 /* A matrix as text: one string per source hI (I from 1), one character

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_input.h"
-#include "report_matrix.h"
-#include "report_traces.h"
+#include "report/report_input.h"
+#include "report/report_matrix.h"
+#include "report/report_traces.h"
 #include "tap.h"
 
 /* Results and traces by the UDP source port on the wire (probe's

@@ -4,7 +4,7 @@
  * request's reply on InfiniBand and RoCE. */
 #include <string.h>
 
-#include "request_counts.h"
+#include "peer/request_counts.h"
 #include "tap.h"
 
 static struct request_set_key key(uint32_t probe_id, uint8_t hop_limit)

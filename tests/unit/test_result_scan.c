@@ -1,5 +1,5 @@
 /* The scanner that reads the common shape of a probe result without
- * json-c (lib/result_scan.c): what it keeps and what it declines, and,
+ * json-c (lib/report/result_scan.c): what it keeps and what it declines, and,
  * above all, that report reads every input to the same records, runs and
  * messages with the scanner as with json-c alone: the base records of
  * each kind, then every one of them with each byte replaced by each of a
@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_input.h"
-#include "report_matrix.h"
-#include "result_scan.h"
+#include "report/report_input.h"
+#include "report/report_matrix.h"
+#include "report/result_scan.h"
 #include "tap.h"
 
-/* One record of each kind probe writes (lib/probe_print.c). */
+/* One record of each kind probe writes (lib/probe/probe_print.c). */
 static const char *const bases[] = {
 	/* RoCE, answered, with run_params and a GRH. */
 	"{\"schema\":\"ibahprobe.probe.v1\",\"record\":\"result\",\"run_id\":"

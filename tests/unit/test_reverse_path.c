@@ -3,8 +3,8 @@
  * serve a sender, and the cache's pending and negative entries. */
 #include <string.h>
 
-#include "reverse_ah.h"
-#include "reverse_cache.h"
+#include "peer/reverse_ah.h"
+#include "peer/reverse_cache.h"
 #include "tap.h"
 
 /* What libibverbs' ibv_init_ah_from_wc builds from an IPv4 RoCE v2 probe

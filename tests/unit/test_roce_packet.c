@@ -1,4 +1,4 @@
-/* The RoCE v2 UD datagram (lib/roce_packet.c) against byte vectors: a
+/* The RoCE v2 UD datagram (lib/wire/roce_packet.c) against byte vectors: a
  * ConnectX-4 Lx CNP capture and scapy's UC example (scapy
  * test/contrib/roce.uts), two UD SEND_ONLY datagrams in the VM fabric's
  * addressing (computed with an independent zlib CRC), the ICRC seed, what
@@ -11,7 +11,7 @@
 
 #include <infiniband/verbs.h>
 
-#include "roce_packet.h"
+#include "wire/roce_packet.h"
 #include "tap.h"
 
 static size_t unhex(const char *hex, uint8_t *out, size_t cap)

@@ -1,11 +1,11 @@
-/* The schedule of a RoCE v2 trace (lib/roce_trace.c) with made-up times
+/* The schedule of a RoCE v2 trace (lib/trace/roce_trace.c) with made-up times
  * and answers: two routers then the responder; silent hops and queries;
  * a host without RoCE; a route that ends in an unreachable; the most
  * hops; late and stray answers; the settings' bounds. */
 #include <stdio.h>
 #include <string.h>
 
-#include "roce_trace.h"
+#include "trace/roce_trace.h"
 #include "tap.h"
 
 #define MS 1000000ull

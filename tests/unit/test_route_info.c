@@ -3,8 +3,8 @@
  * kernel through it: bad input is refused with words, a local
  * destination is marked local, and the GID choice follows the answer. */
 #include "port_fixture.h"
-#include "route_info.h"
-#include "sgid_select.h"
+#include "verbs/route_info.h"
+#include "verbs/sgid_select.h"
 #include "tap.h"
 
 static void test_lookup(void)

@@ -1,6 +1,6 @@
 /* Unit tests of RTT statistics: exact median/p99 by nearest rank, and
  * microseconds kept fractional (ibping once divided by 10000). */
-#include "rtt_stats.h"
+#include "probe/rtt_stats.h"
 #include "tap.h"
 
 #define NEAR(a, b) ((a) - (b) < 1e-9 && (b) - (a) < 1e-9)

@@ -4,8 +4,8 @@
  * ib_portinfo_record_t; libibmad's PortInfo bit offsets). */
 #include <string.h>
 
-#include "pathrec.h"
-#include "sa_records.h"
+#include "wire/pathrec.h"
+#include "wire/sa_records.h"
 #include "tap.h"
 
 static void test_link_record(void)

@@ -5,10 +5,10 @@
  * out byte by byte from the IBA layout (13.4.8.1). */
 #include <string.h>
 
-#include "pathrec.h"
-#include "sa_status.h"
+#include "wire/pathrec.h"
+#include "sa/sa_status.h"
 #include "tap.h"
-#include "wire_bytes.h"
+#include "wire/wire_bytes.h"
 
 #define MS 1000000ull
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "servicerec.h"
+#include "wire/servicerec.h"
 #include "tap.h"
 
 /* The record of a ServiceRecord GetTableResp from opensm 3.3.23, bytes 56

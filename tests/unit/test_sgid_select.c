@@ -6,7 +6,7 @@
  * (v1 and v2 twins, index 0 v1 fe80, 1 v2 fe80, 2 v1 IPv4, 3 v2 IPv4) and
  * rxe (v2 only) lay them out. */
 #include "port_fixture.h"
-#include "sgid_select.h"
+#include "verbs/sgid_select.h"
 #include "tap.h"
 
 struct gid_row {

@@ -1,8 +1,8 @@
-/* Where the traffic class changed (lib/tclass_locate.c): between the
+/* Where the traffic class changed (lib/trace/tclass_locate.c): between the
  * last point that saw the value sent and the first that saw another;
  * silent points widen the interval; DSCP and ECN apart. */
 #include "tap.h"
-#include "tclass_locate.h"
+#include "trace/tclass_locate.h"
 
 #define SAW(v) { .known = true, .tclass = (v) }
 #define SILENT { .known = false }

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "text_escape.h"
+#include "base/text_escape.h"
 
 static const char *esc(const char *s, size_t len)
 {

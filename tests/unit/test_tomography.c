@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "tomography.h"
+#include "report/tomography.h"
 
 /* The ECMP fabric: S -> R1 -> {R3 | R4} -> R2 -> D. */
 enum {

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "tap.h"
-#include "trace_paths.h"
+#include "trace/trace_paths.h"
 
 #define R1 "198.18.1.254"
 #define R3 "198.18.13.3"

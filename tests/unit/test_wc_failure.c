@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "wc_failure.h"
+#include "verbs/wc_failure.h"
 
 int main(void)
 {

@@ -1,0 +1,198 @@
+/* The count question and its answer; see rendezvous_count.h. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "base/gid.h"
+#include "base/parse.h"
+#include "peer/rendezvous.h"
+#include "peer/rendezvous_count.h"
+
+#define COUNT_VERSION 1
+
+static char *to_line(json_object *root)
+{
+	char *line = NULL;
+
+	if (asprintf(&line, "%s\n",
+		     json_object_to_json_string_ext(
+			     root, JSON_C_TO_STRING_PLAIN |
+					   JSON_C_TO_STRING_NOSLASHESCAPE)) < 0)
+		line = NULL;
+	json_object_put(root);
+	return line;
+}
+
+char *rendezvous_count_question_encode(const struct rendezvous_count_question *q)
+{
+	json_object *root = json_object_new_object();
+	char gid[GID_TEXT_MAX];
+
+	if (!root)
+		return NULL;
+	json_object_object_add(root, "question",
+			       json_object_new_string("count"));
+	json_object_object_add(root, "probe_id",
+			       json_object_new_int64(q->probe_id));
+	json_object_object_add(root, "qpn", json_object_new_int64(q->qpn));
+	json_object_object_add(root, "gid",
+			       json_object_new_string(gid_format(
+				       &q->gid, gid, sizeof(gid))));
+	json_object_object_add(root, "lid", json_object_new_int(q->lid));
+	json_object_object_add(root, "hop_limit",
+			       json_object_new_int(q->asked.hop_limit));
+	json_object_object_add(root, "traffic_class",
+			       json_object_new_int(q->asked.traffic_class));
+	json_object_object_add(root, "sl", json_object_new_int(q->asked.sl));
+	json_object_object_add(root, "flow_label",
+			       json_object_new_int64(q->asked.flow_label));
+	json_object_object_add(root, "age_ms",
+			       json_object_new_int64(q->age_ms));
+	return to_line(root);
+}
+
+static int64_t get_int(json_object *root, const char *key, int64_t max,
+		       bool *ok)
+{
+	json_object *v;
+	int64_t n;
+
+	if (!json_object_object_get_ex(root, key, &v) ||
+	    !json_object_is_type(v, json_type_int)) {
+		*ok = false;
+		return 0;
+	}
+	n = json_object_get_int64(v);
+	if (n < 0 || n > max)
+		*ok = false;
+	return n;
+}
+
+int rendezvous_count_question_decode(const char *line,
+				     struct rendezvous_count_question *q)
+{
+	json_object *root = json_tokener_parse(line), *v;
+	char err[128];
+	bool ok = true;
+
+	memset(q, 0, sizeof(*q));
+	if (!root || !json_object_is_type(root, json_type_object) ||
+	    !json_object_object_get_ex(root, "question", &v) ||
+	    !json_object_is_type(v, json_type_string) ||
+	    strcmp(json_object_get_string(v), "count") != 0) {
+		json_object_put(root);
+		return -1;
+	}
+	q->probe_id = (uint32_t)get_int(root, "probe_id", 0xffffffffLL, &ok);
+	q->qpn = (uint32_t)get_int(root, "qpn", 0xffffff, &ok);
+	q->lid = (uint16_t)get_int(root, "lid", 0xffff, &ok);
+	q->asked.hop_limit = (uint8_t)get_int(root, "hop_limit", 255, &ok);
+	q->asked.traffic_class = (uint8_t)get_int(root, "traffic_class", 255,
+						  &ok);
+	q->asked.sl = (uint8_t)get_int(root, "sl", 255, &ok);
+	q->asked.flow_label = (uint32_t)get_int(root, "flow_label",
+						0xffffffffLL, &ok);
+	q->age_ms = (uint32_t)get_int(root, "age_ms", 0xffffffffLL, &ok);
+	if (!json_object_object_get_ex(root, "gid", &v) ||
+	    !json_object_is_type(v, json_type_string) ||
+	    parse_gid(json_object_get_string(v), &q->gid, err, sizeof(err)))
+		ok = false;
+	json_object_put(root);
+	return ok ? 0 : -1;
+}
+
+char *rendezvous_count_answer_encode(const struct rendezvous_count_answer *a)
+{
+	json_object *root = json_object_new_object(), *count;
+
+	if (!root)
+		return NULL;
+	count = json_object_new_object();
+	json_object_object_add(root, "version",
+			       json_object_new_int(COUNT_VERSION));
+	json_object_object_add(count, "known",
+			       json_object_new_boolean(
+				       a->state == RENDEZVOUS_COUNT_KNOWN));
+	if (a->state == RENDEZVOUS_COUNT_KNOWN) {
+		json_object_object_add(count, "received",
+				       json_object_new_int64(a->received));
+		json_object_object_add(count, "answered",
+				       json_object_new_int64(a->answered));
+	}
+	json_object_object_add(root, "count", count);
+	return to_line(root);
+}
+
+int rendezvous_count_answer_decode(const char *text,
+				   struct rendezvous_count_answer *a,
+				   char *err, size_t errlen)
+{
+	json_object *root = json_tokener_parse(text), *count, *known;
+	struct responder_info info;
+	bool ok = true;
+	int rc = -1;
+
+	memset(a, 0, sizeof(*a));
+	if (!root || !json_object_is_type(root, json_type_object)) {
+		snprintf(err, errlen, "the responder's answer is not a JSON "
+			 "object (is it an ibahprobe serve?)");
+		goto out;
+	}
+	if (!json_object_object_get_ex(root, "count", &count)) {
+		/* The usual responder line: a serve that does not know the
+		 * question. Anything else is no serve's answer. */
+		if (rendezvous_decode(text, &info, err, errlen))
+			goto out;
+		a->state = RENDEZVOUS_COUNT_NOT_UNDERSTOOD;
+		rc = 0;
+		goto out;
+	}
+	if (!json_object_is_type(count, json_type_object) ||
+	    !json_object_object_get_ex(count, "known", &known) ||
+	    !json_object_is_type(known, json_type_boolean)) {
+		snprintf(err, errlen, "the responder's count answer lacks "
+			 "\"known\"");
+		goto out;
+	}
+	if (!json_object_get_boolean(known)) {
+		a->state = RENDEZVOUS_COUNT_FORGOTTEN;
+		rc = 0;
+		goto out;
+	}
+	a->received = (uint32_t)get_int(count, "received", 0xffffffffLL, &ok);
+	a->answered = (uint32_t)get_int(count, "answered", 0xffffffffLL, &ok);
+	if (!ok) {
+		snprintf(err, errlen, "the responder's count answer lacks a "
+			 "valid received or answered");
+		goto out;
+	}
+	a->state = RENDEZVOUS_COUNT_KNOWN;
+	rc = 0;
+out:
+	json_object_put(root);
+	return rc;
+}
+
+int rendezvous_ask_count(const char *host, uint16_t port, uint32_t timeout_ms,
+			 const struct rendezvous_count_question *q,
+			 struct rendezvous_count_answer *a, char *err,
+			 size_t errlen)
+{
+	char buf[RENDEZVOUS_MAX_BYTES + 1];
+	char *question = rendezvous_count_question_encode(q);
+	int rc;
+
+	if (!question) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = rendezvous_exchange(host, port, timeout_ms, question, buf,
+				 sizeof(buf), err, errlen);
+	free(question);
+	if (rc)
+		return -1;
+	return rendezvous_count_answer_decode(buf, a, err, errlen);
+}

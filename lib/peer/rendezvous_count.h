@@ -1,0 +1,68 @@
+/* The rendezvous' one question: after a run with loss, how many requests
+ * of one set (probe id, the prober's GID, LID and QPN, the parameters)
+ * did the responder receive and answer? The prober sends one JSON line
+ *   {"question":"count","probe_id":..,"qpn":..,"gid":"..","lid":..,
+ *    "hop_limit":..,"traffic_class":..,"sl":..,"flow_label":..,
+ *    "age_ms":..}
+ * and serve answers
+ *   {"version":1,"count":{"known":true,"received":N,"answered":N}}
+ * ("known":false when it no longer remembers the set). An older serve
+ * reads nothing and writes its usual line: that answer has no "count",
+ * so the count is unknown, never zero. age_ms is how long ago the run
+ * began: a set absent from the table was never seen when nothing the
+ * table evicted was used since (request_counts_absent_means_unseen). */
+#ifndef IBAHPROBE_RENDEZVOUS_COUNT_H
+#define IBAHPROBE_RENDEZVOUS_COUNT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#include "wire/probe_wire.h"
+
+/* A question line is short; a longer one is no question of ours. */
+#define RENDEZVOUS_QUESTION_MAX 512
+
+struct rendezvous_count_question {
+	uint32_t probe_id;
+	uint32_t qpn;
+	union ibv_gid gid;	/* zero without a GRH */
+	uint16_t lid;		/* 0 on RoCE */
+	struct probe_params asked;
+	uint32_t age_ms;
+};
+
+enum rendezvous_count_state {
+	RENDEZVOUS_COUNT_KNOWN,
+	RENDEZVOUS_COUNT_FORGOTTEN,	/* the responder lost track of it */
+	RENDEZVOUS_COUNT_NOT_UNDERSTOOD,	/* an older serve */
+};
+
+struct rendezvous_count_answer {
+	enum rendezvous_count_state state;
+	uint32_t received, answered;
+};
+
+/* The question as one line (with its newline); NULL when out of memory. */
+char *rendezvous_count_question_encode(const struct rendezvous_count_question *q);
+/* 0: a count question, decoded; -1: not one (serve then writes its usual
+ * line). */
+int rendezvous_count_question_decode(const char *line,
+				     struct rendezvous_count_question *q);
+
+char *rendezvous_count_answer_encode(const struct rendezvous_count_answer *a);
+/* Reads serve's answer: KNOWN or FORGOTTEN, or NOT_UNDERSTOOD for a
+ * responder line without "count" (an older serve). -1 with err for an
+ * answer that is neither. */
+int rendezvous_count_answer_decode(const char *text,
+				   struct rendezvous_count_answer *a,
+				   char *err, size_t errlen);
+
+/* Asks host:port; 0 with *a, or -1 with err (no connection, no answer). */
+int rendezvous_ask_count(const char *host, uint16_t port, uint32_t timeout_ms,
+			 const struct rendezvous_count_question *q,
+			 struct rendezvous_count_answer *a, char *err,
+			 size_t errlen);
+
+#endif

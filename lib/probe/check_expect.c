@@ -1,0 +1,301 @@
+/* Checklist expectations judged: see check_expect.h. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "probe/check_expect.h"
+
+void check_text_fit(char *buf, size_t len, const char *text)
+{
+	static const char ellipsis[] = "...";
+	size_t n = strlen(text), cut;
+
+	if (len == 0)
+		return;
+	if (n < len) {
+		memcpy(buf, text, n + 1);
+		return;
+	}
+	if (len <= sizeof(ellipsis)) {
+		buf[0] = '\0';
+		return;
+	}
+	/* The longest prefix that ends a word and leaves room for "...":
+	 * text[cut] is a blank, so text[0..cut) ends with a whole word. */
+	cut = len - sizeof(ellipsis);
+	while (cut > 0 && text[cut] != ' ')
+		cut--;
+	while (cut > 0 && text[cut - 1] == ' ')
+		cut--;
+	memcpy(buf, text, cut);
+	memcpy(buf + cut, ellipsis, sizeof(ellipsis));
+}
+
+static bool within(const struct expectation *e, uint64_t value)
+{
+	return value >= e->low && value <= e->high;
+}
+
+/* The expectation's bounds as numbers with their unit; low 0 with an
+ * open top ("at least 0") never happens, so 0 means "no lower bound" only
+ * for the at-most forms. */
+static void expect_bounds(const struct expectation *e, const char *unit,
+			  struct check_expected *x)
+{
+	x->unit = unit;
+	x->has_min = e->low != 0 || e->high == e->low;
+	x->min = (double)e->low;
+	x->has_max = e->high != UINT64_MAX;
+	x->max = (double)e->high;
+}
+
+/* "2", "1-2", "at most 20", "at least 2048". */
+static void describe_bounds(const struct expectation *e, const char *unit,
+			    const char *json_unit, struct check_outcome *out)
+{
+	char *buf = out->expected;
+	size_t len = sizeof(out->expected);
+
+	expect_bounds(e, json_unit, &out->expected_value);
+	if (e->low == e->high)
+		snprintf(buf, len, "%llu%s", (unsigned long long)e->low, unit);
+	else if (e->low == 0)
+		snprintf(buf, len, "at most %llu%s",
+			 (unsigned long long)e->high, unit);
+	else if (e->high == UINT64_MAX)
+		snprintf(buf, len, "at least %llu%s",
+			 (unsigned long long)e->low, unit);
+	else
+		snprintf(buf, len, "%llu-%llu%s", (unsigned long long)e->low,
+			 (unsigned long long)e->high, unit);
+}
+
+/* No value: the words say why (a reply that never came, an error). */
+static void got_nothing(struct check_outcome *out, const char *why)
+{
+	check_text_fit(out->got, sizeof(out->got), why);
+	out->got_value.known = false;
+	out->got_value.reason = out->got;
+}
+
+static void got_number(struct check_outcome *out, double value)
+{
+	out->got_value.known = true;
+	out->got_value.value = value;
+	out->got_value.unit = out->expected_value.unit;
+}
+
+/* The reason nothing could be measured, or NULL when something was. */
+static const char *missing(const struct expectation *e,
+			   const struct check_measured *m)
+{
+	switch (expect_need_of(e->kind)) {
+	case NEED_PROBE:
+		if (m->probe_error)
+			return m->probe_error;
+		return m->probed ? NULL : "not probed";
+	case NEED_PATH:
+		if (m->path_error)
+			return m->path_error;
+		return m->path_valid ? NULL : "no path known";
+	case NEED_AH:
+		if (m->ah_error)
+			return m->ah_error;
+		return m->ah_known ? NULL : "no address handle built";
+	}
+	return "nothing measured";
+}
+
+/* Judges the expectations that look at what the responder saw. */
+static void judge_observed(const struct expectation *e,
+			   const struct check_measured *m,
+			   struct check_outcome *out)
+{
+	bool tclass = e->kind != EXPECT_FLOW_LABEL_PRESERVED;
+	uint32_t want = e->kind == EXPECT_TCLASS_SEEN ? (uint32_t)e->low
+		      : tclass ? m->asked.traffic_class
+			       : m->asked.flow_label;
+	uint32_t seen = tclass ? m->tclass_seen : m->flow_label_seen;
+
+	snprintf(out->expected, sizeof(out->expected),
+		 tclass ? "0x%02x" : "0x%05x", want);
+	out->expected_value = (struct check_expected){
+		.has_min = true, .has_max = true, .min = want, .max = want,
+	};
+	if (!m->observed_valid || !m->grh_present) {
+		got_nothing(out, m->observed_valid ? "no GRH at the responder"
+						   : "no reply");
+		return;
+	}
+	snprintf(out->got, sizeof(out->got), tclass ? "0x%02x" : "0x%05x",
+		 seen);
+	got_number(out, seen);
+	out->ok = seen == want;
+}
+
+/* Where the lost probes went, when the responder's counts say it. */
+static const char *loss_where(enum oneway_direction d)
+{
+	switch (d) {
+	case ONEWAY_THERE: return " on the way there";
+	case ONEWAY_BACK: return " on the way back";
+	case ONEWAY_BOTH: return " both ways";
+	case ONEWAY_AT_RESPONDER: return ", not answered by the responder";
+	case ONEWAY_NO_LOSS:
+	case ONEWAY_UNKNOWN:
+		break;
+	}
+	return "";
+}
+
+static void judge_rtt(const struct expectation *e, double us,
+		      const struct check_measured *m,
+		      struct check_outcome *out)
+{
+	(void)e;
+	if (!m->rtt_valid) {
+		got_nothing(out, "no reply");
+		return;
+	}
+	/* The number JSON gives is the one the text shows. */
+	us = round(us * 10) / 10;
+	snprintf(out->got, sizeof(out->got), "%.1f us", us);
+	got_number(out, us);
+	out->ok = us <= out->expected_value.max;
+}
+
+/* What is expected, in words and numbers, before anything is judged. */
+static void describe_expected(const struct expectation *e,
+			      struct check_outcome *out)
+{
+	struct check_expected *x = &out->expected_value;
+
+	switch (e->kind) {
+	case EXPECT_REACHABLE:
+	case EXPECT_UNREACHABLE:
+		snprintf(out->expected, sizeof(out->expected), "%s",
+			 e->kind == EXPECT_REACHABLE ? "reachable"
+						     : "unreachable");
+		/* As counts of replies: at least one, or none. */
+		*x = (struct check_expected){
+			.unit = "replies", .has_min = true,
+			.min = e->kind == EXPECT_REACHABLE,
+			.has_max = e->kind == EXPECT_UNREACHABLE, .max = 0,
+		};
+		break;
+	case EXPECT_HOPS:
+		describe_bounds(e, "", "hops", out);
+		break;
+	case EXPECT_LOSS:
+		describe_bounds(e, "%", "percent", out);
+		break;
+	case EXPECT_RTT_MEDIAN:
+	case EXPECT_RTT_P99:
+		describe_bounds(e, " us", "us", out);
+		break;
+	case EXPECT_PATH_MTU:
+		describe_bounds(e, " bytes", "bytes", out);
+		break;
+	case EXPECT_PATH_SL:
+		describe_bounds(e, "", NULL, out);
+		break;
+	case EXPECT_GRH_REQUIRED:
+		snprintf(out->expected, sizeof(out->expected), "%s",
+			 e->low ? "a GRH" : "no GRH");
+		*x = (struct check_expected){ .is_bool = true,
+					      .value = e->low == 1 };
+		break;
+	default:
+		break;
+	}
+}
+
+void check_expect_judge(const struct expectation *e,
+			const struct check_measured *m,
+			struct check_outcome *out)
+{
+	const char *why = missing(e, m);
+	uint64_t loss_pct;
+
+	memset(out, 0, sizeof(*out));
+	describe_expected(e, out);
+	out->got_value.unit = out->expected_value.unit;
+	if (why) {
+		got_nothing(out, why);
+		return;
+	}
+	switch (e->kind) {
+	case EXPECT_REACHABLE:
+	case EXPECT_UNREACHABLE:
+		snprintf(out->got, sizeof(out->got), "%u of %u answered",
+			 m->received, m->sent);
+		got_number(out, m->received);
+		out->got_value.has_counts = true;
+		out->got_value.sent = m->sent;
+		out->got_value.received = m->received;
+		out->ok = (m->received > 0) == (e->kind == EXPECT_REACHABLE);
+		break;
+	case EXPECT_HOPS:
+		if (m->hops < 0) {
+			got_nothing(out, m->received ? "hops unknown"
+						     : "no reply");
+			break;
+		}
+		snprintf(out->got, sizeof(out->got), "%d", m->hops);
+		got_number(out, m->hops);
+		out->ok = within(e, (uint64_t)m->hops);
+		break;
+	case EXPECT_LOSS:
+		if (m->sent == 0) {
+			got_nothing(out, "nothing sent");
+			break;
+		}
+		/* Rounded up: 1 lost of 1000 is not 0%. */
+		loss_pct = ((uint64_t)(m->sent - m->received) * 100 + m->sent - 1) /
+			   m->sent;
+		snprintf(out->got, sizeof(out->got), "%llu%% (%u of %u lost%s)",
+			 (unsigned long long)loss_pct, m->sent - m->received,
+			 m->sent, loss_where(m->loss_direction));
+		got_number(out, (double)loss_pct);
+		out->got_value.has_counts = true;
+		out->got_value.sent = m->sent;
+		out->got_value.received = m->received;
+		out->ok = within(e, loss_pct);
+		break;
+	case EXPECT_RTT_MEDIAN:
+		judge_rtt(e, m->rtt_median_us, m, out);
+		break;
+	case EXPECT_RTT_P99:
+		judge_rtt(e, m->rtt_p99_us, m, out);
+		break;
+	case EXPECT_TCLASS_PRESERVED:
+	case EXPECT_TCLASS_SEEN:
+	case EXPECT_FLOW_LABEL_PRESERVED:
+		judge_observed(e, m, out);
+		break;
+	case EXPECT_PATH_MTU:
+		snprintf(out->got, sizeof(out->got), "%u bytes", m->path_mtu);
+		got_number(out, m->path_mtu);
+		out->ok = within(e, m->path_mtu);
+		break;
+	case EXPECT_PATH_SL:
+		if (!m->has_path_sl) {
+			got_nothing(out, "no SL: RoCE has no SA path record");
+			break;
+		}
+		snprintf(out->got, sizeof(out->got), "%u", m->path_sl);
+		got_number(out, m->path_sl);
+		out->ok = within(e, m->path_sl);
+		break;
+	case EXPECT_GRH_REQUIRED:
+		snprintf(out->got, sizeof(out->got), "%s",
+			 m->ah_is_global ? "a GRH" : "no GRH");
+		out->got_value.known = true;
+		out->got_value.is_bool = true;
+		out->got_value.value = m->ah_is_global;
+		out->ok = m->ah_is_global == (e->low == 1);
+		break;
+	case EXPECT_KIND_COUNT:
+		break;
+	}
+}

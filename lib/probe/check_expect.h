@@ -1,0 +1,89 @@
+/* Judging one checklist expectation against what was measured for its
+ * entry: held or not, with what was got and what was expected in words
+ * for the TAP line ("got 1, expected 2") and as numbers with their unit
+ * for JSON (check -j), so a script compares values instead of parsing
+ * prose. Pure logic. */
+#ifndef IBAHPROBE_CHECK_EXPECT_H
+#define IBAHPROBE_CHECK_EXPECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "probe/checklist.h"
+#include "base/diag.h"
+#include "probe/oneway_loss.h"
+
+/* Room for any error message a measurement carries (DIAG_MSG_MAX), so the
+ * words of "got" are never cut; check_text_fit() cuts longer ones at a
+ * word boundary. */
+#define CHECK_TEXT_MAX (DIAG_MSG_MAX + 64)
+
+/* What was measured for one entry; unset parts stay false/NULL. */
+struct check_measured {
+	/* Probes (NEED_PROBE): error set when they could not be sent at
+	 * all (no responder, AH creation failed). */
+	bool probed;
+	const char *probe_error;
+	uint32_t sent, received;
+	bool rtt_valid;
+	double rtt_median_us, rtt_p99_us;
+	int hops;			/* -1: unknown */
+	/* Which way the lost probes went (oneway_judge); unknown or none
+	 * says nothing more than the count. */
+	enum oneway_direction loss_direction;
+	bool observed_valid, grh_present;
+	struct probe_params asked;
+	uint8_t tclass_seen;
+	uint32_t flow_label_seen;
+	/* The path (NEED_PATH). */
+	bool path_valid;
+	const char *path_error;
+	uint16_t path_mtu;		/* bytes */
+	bool has_path_sl;
+	uint8_t path_sl;
+	/* The AH that was or would be built (NEED_AH). */
+	bool ah_known;
+	const char *ah_error;
+	bool ah_is_global;
+};
+
+/* The structured form. A quantity is a number (value) or, for
+ * grh_required, a yes/no (is_bool); unit is "us", "percent", "bytes",
+ * "hops", "replies" or NULL (SL, traffic class, flow label: plain
+ * numbers). */
+struct check_got {
+	bool known;		/* false: reason says why there is no value */
+	bool is_bool;
+	double value;
+	const char *unit;
+	const char *reason;	/* points into the outcome's got text */
+	bool has_counts;	/* reachable, unreachable, loss */
+	uint32_t sent, received;
+};
+
+struct check_expected {
+	bool is_bool;
+	bool value;		/* is_bool */
+	bool has_min, has_max;	/* numbers: an inclusive range */
+	double min, max;
+	const char *unit;
+};
+
+struct check_outcome {
+	bool ok;
+	char got[CHECK_TEXT_MAX];
+	char expected[64];
+	struct check_got got_value;
+	struct check_expected expected_value;
+};
+
+void check_expect_judge(const struct expectation *e,
+			const struct check_measured *m,
+			struct check_outcome *out);
+
+/* Copies text into buf whole, or, when it does not fit, up to the last
+ * blank that leaves room for "...", so no word is cut in half. */
+void check_text_fit(char *buf, size_t len, const char *text);
+
+#endif

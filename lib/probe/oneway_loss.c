@@ -1,0 +1,182 @@
+/* Loss direction from the responder's counts; see oneway_loss.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "probe/oneway_loss.h"
+
+const char *oneway_direction_name(enum oneway_direction d)
+{
+	switch (d) {
+	case ONEWAY_NO_LOSS: return "none";
+	case ONEWAY_THERE: return "there";
+	case ONEWAY_BACK: return "back";
+	case ONEWAY_BOTH: return "both";
+	case ONEWAY_AT_RESPONDER: return "responder";
+	case ONEWAY_UNKNOWN: break;
+	}
+	return "unknown";
+}
+
+static uint32_t at_most(uint32_t v, uint32_t cap)
+{
+	return v < cap ? v : cap;
+}
+
+static const char *plural(int64_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/* Why the counts are not known, for a set with loss. */
+static void say_unknown(const struct oneway_input *in,
+			struct oneway_verdict *v)
+{
+	const char *why;
+
+	v->direction = ONEWAY_UNKNOWN;
+	/* A running row: the count is asked at the end; nothing to say. */
+	if (in->final == ONEWAY_FINAL_LATER &&
+	    !(in->replies_seen && in->reply_count == 0))
+		return;
+	if (in->final == ONEWAY_FINAL_OLD ||
+	    (in->replies_seen && in->reply_count == 0))
+		why = "the responder does not count requests (an older "
+		      "ibahprobe serve)";
+	else if (in->final == ONEWAY_FINAL_FORGOTTEN)
+		why = "the responder no longer remembers this run (it keeps "
+		      "the most recent sets only)";
+	else if (in->final == ONEWAY_FINAL_NO_ANSWER)
+		why = "its rendezvous did not answer the question";
+	else
+		why = "the responder's count could not be asked (no "
+		      "rendezvous)";
+	snprintf(v->text, sizeof(v->text), "loss direction unknown: %s", why);
+}
+
+/* Counts of the whole set: what never arrived there, what the
+ * responder did not answer, what did not come back. Replies that
+ * arrived more often than sent (duplicates) never make loss negative. */
+static void judge_counts(const struct oneway_input *in, uint32_t received,
+			 bool answered_known, uint32_t answered,
+			 struct oneway_verdict *v)
+{
+	const char *did = answered_known ? "answered" : "saw";
+	uint32_t saw = at_most(received, in->sent);
+	/* Not known how many it answered: taken as all it saw, so what
+	 * did not come back counts as lost on the way back. */
+	uint32_t posted = answered_known ? at_most(answered, saw) : saw;
+	uint32_t back = at_most(in->arrived, posted);
+	size_t n = 0;
+
+	v->responder_saw = saw;
+	v->responder_answered = posted;
+	v->of = in->sent;
+	v->lost_there = in->sent - saw;
+	v->unanswered = saw - posted;
+	v->lost_back = posted - back;
+	if (v->lost_there && v->lost_back)
+		v->direction = ONEWAY_BOTH;
+	else if (v->lost_there)
+		v->direction = ONEWAY_THERE;
+	else if (v->lost_back)
+		v->direction = ONEWAY_BACK;
+	else if (v->unanswered)
+		v->direction = ONEWAY_AT_RESPONDER;
+	else
+		v->direction = ONEWAY_UNKNOWN;	/* the counts disagree */
+	switch (v->direction) {
+	case ONEWAY_THERE:
+		n = (size_t)snprintf(v->text, sizeof(v->text),
+				     "lost on the way there: the responder "
+				     "saw %u of %u", saw, in->sent);
+		break;
+	case ONEWAY_BACK:
+		n = (size_t)snprintf(v->text, sizeof(v->text),
+				     "lost on the way back: the responder "
+				     "%s %u of %u, %lld %s lost", did,
+				     posted, in->sent, (long long)v->lost_back,
+				     plural(v->lost_back, "reply", "replies"));
+		break;
+	case ONEWAY_BOTH:
+		if (answered_known)
+			n = (size_t)snprintf(v->text, sizeof(v->text),
+					     "lost both ways: the responder saw "
+					     "%u of %u and answered %u, ", saw,
+					     in->sent, posted);
+		else
+			n = (size_t)snprintf(v->text, sizeof(v->text),
+					     "lost both ways: the responder saw "
+					     "%u of %u, ", saw, in->sent);
+		if (n < sizeof(v->text))
+			n += (size_t)snprintf(v->text + n, sizeof(v->text) - n,
+					      "%lld %s lost on the way back",
+					      (long long)v->lost_back,
+					      plural(v->lost_back, "reply",
+						     "replies"));
+		break;
+	case ONEWAY_AT_RESPONDER:
+		n = (size_t)snprintf(v->text, sizeof(v->text),
+				     "not answered: the responder saw %u of "
+				     "%u and answered %u", saw, in->sent,
+				     posted);
+		break;
+	default:
+		snprintf(v->text, sizeof(v->text), "loss direction unknown: "
+			 "the responder saw %u of %u and answered %u, and %u "
+			 "came back", saw, in->sent, posted, in->arrived);
+		return;
+	}
+	/* Seen but not answered, besides loss on the way: serve's --max-rate
+	 * or a reverse AH it could not create (serve -v names which). */
+	if (v->unanswered && v->direction != ONEWAY_AT_RESPONDER &&
+	    n < sizeof(v->text))
+		snprintf(v->text + n, sizeof(v->text) - n, "; %lld seen but "
+			 "not answered", (long long)v->unanswered);
+	if (v->direction == ONEWAY_AT_RESPONDER && n < sizeof(v->text))
+		snprintf(v->text + n, sizeof(v->text) - n, " (its --max-rate, "
+			 "or no reverse path: serve -v says which)");
+}
+
+void oneway_judge(const struct oneway_input *in, struct oneway_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->responder_saw = v->responder_answered = v->of = -1;
+	v->lost_there = v->lost_back = v->unanswered = -1;
+	if (in->arrived >= in->sent) {
+		v->direction = ONEWAY_NO_LOSS;
+		v->lost_there = v->lost_back = 0;
+		return;
+	}
+	if (in->final == ONEWAY_FINAL_KNOWN) {
+		v->final = true;
+		judge_counts(in, in->final_received, true, in->final_answered,
+			     v);
+		return;
+	}
+	/* Without the final count, a reply's count still tells: if it
+	 * answered the last probe of the set, the responder had seen all it
+	 * would (how many it answered is not known: taken as all it saw). */
+	if (in->reply_count == 0 || in->reply_ordinal == 0) {
+		say_unknown(in, v);
+		return;
+	}
+	if (in->reply_ordinal >= in->sent) {
+		v->final = true;
+		judge_counts(in, in->reply_count, false, 0, v);
+		v->responder_answered = -1;
+		v->unanswered = -1;
+		return;
+	}
+	v->responder_saw = at_most(in->reply_count, in->reply_ordinal);
+	v->of = in->reply_ordinal;
+	if (v->responder_saw < v->of) {
+		v->direction = ONEWAY_THERE;
+		v->lost_there = v->of - v->responder_saw;
+		snprintf(v->text, sizeof(v->text), "lost on the way there: the "
+			 "responder saw %lld of the first %lld (its final count "
+			 "unknown)", (long long)v->responder_saw,
+			 (long long)v->of);
+		return;
+	}
+	say_unknown(in, v);
+}

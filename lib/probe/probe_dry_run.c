@@ -1,0 +1,131 @@
+/* probe --dry-run's report: see probe_dry_run.h. */
+#include "verbs/ah_print.h"
+#include "base/gid.h"
+#include "base/ibrate.h"
+#include "out/output.h"
+#include "probe/probe_dry_run.h"
+#include "probe/probe_text.h"
+#include "peer/responder_print.h"
+
+static void print_rendezvous(const struct probe_target *t)
+{
+	const struct responder_info *info = &t->info;
+
+	if (!t->from_rendezvous) {
+		out_null("rendezvous", NULL);
+		return;
+	}
+	out_open_object("rendezvous");
+	out_string("device", "\n    rendezvous device %s", info->device);
+	out_uint("port_num", " port %u", info->port_num);
+	out_uint("lid", " lid %u", info->lid);
+	out_uint("qpn", " qpn 0x%x", info->qpn);
+	out_uint("qkey", " qkey 0x%08x", info->qkey);
+	out_string("link_layer", " link_layer %s", info->link_layer);
+	responder_gids_print(info, true);
+	out_close_object();
+}
+
+/* The keys of `path -j`, so the two compare field by field. */
+static void print_path(const struct probe_target *t)
+{
+	const struct path_record *p = &t->path;
+	char gid[GID_TEXT_MAX];
+
+	if (!t->has_path) {
+		out_null("path", NULL);
+		if (t->path_note[0])
+			out_string("path_note", "\n    %s", t->path_note);
+		return;
+	}
+	out_open_object("path");
+	out_uint("slid", "\n    path slid %u", p->slid);
+	out_uint("dlid", " dlid %u", p->dlid);
+	out_uint("sl", " sl %u", p->sl);
+	out_uint("pkey", " pkey 0x%04x", p->pkey);
+	out_uint("mtu", " mtu %u", ibrate_mtu_bytes(p->mtu));
+	out_double("rate_gbps", " rate %g Gb/s", ibrate_gbps(p->rate));
+	out_uint("hop_limit", " hop_limit %u", p->hop_limit);
+	out_uint("flow_label", NULL, p->flow_label);
+	out_uint("traffic_class", NULL, p->traffic_class);
+	out_string("sgid", "\n    path sgid %s",
+		   gid_format(&p->sgid, gid, sizeof(gid)));
+	out_string("dgid", " dgid %s", gid_format(&p->dgid, gid, sizeof(gid)));
+	out_close_object();
+}
+
+static bool print_cell(const struct probe_session *s,
+		       const struct probe_cell *c)
+{
+	int32_t port = probe_udp_sport(s, c);
+	bool ok = c->error[0] == '\0' && c->check.errors == 0;
+
+	out_open_object(NULL);
+	out_open_object("params");
+	out_uint("hop_limit", "\n    hl %u", c->asked.hop_limit);
+	out_uint("traffic_class", " tc 0x%02x", c->asked.traffic_class);
+	out_uint("flow_label", " fl 0x%05x", c->asked.flow_label);
+	if (port >= 0)
+		out_uint("udp_sport", " udp_sport 0x%04llx", (uint64_t)port);
+	else
+		out_null("udp_sport", NULL);
+	out_uint("sl", " sl %u", c->asked.sl);
+	out_close_object();
+	out_string("status", ": %s", ok ? "valid" : "invalid");
+	out_text("\n    ");
+	ah_attr_print("ah_attr", &c->attr);
+	ah_check_print("violations", &c->check);
+	if (c->error[0])
+		out_string("error", "\n    error: %s", c->error);
+	out_close_object();
+	return ok;
+}
+
+bool probe_dry_run_print(const struct probe_session *s)
+{
+	bool all_ok = true;
+	char gid[GID_TEXT_MAX];
+
+	out_open_array(NULL);
+	for (size_t i = 0; i < s->cell_count; i++) {
+		const struct probe_target *t = s->cells[i].target;
+
+		if (i > 0 && s->cells[i - 1].target == t)
+			continue;	/* a target's cells stand together */
+		out_open_object(NULL);
+		out_string("dest", "%s", t->dest->text);
+		out_string("status", ": %s", t->ready ? "resolved" : "error");
+		if (!t->ready) {
+			all_ok = false;
+			out_string("error", " %s", t->error);
+		}
+		print_rendezvous(t);
+		out_uint("qpn", NULL, t->info.qpn);
+		out_uint("qkey", NULL, t->info.qkey);
+		if (t->has_dgid) {
+			out_string("dgid", "\n    dgid %s",
+				   gid_format(&t->dgid, gid, sizeof(gid)));
+			out_string("dgid_source", " (%s)", t->dgid_source);
+		} else {
+			out_null("dgid", NULL);
+		}
+		print_path(t);
+		if (t->ready) {
+			if (s->pkey)
+				out_uint("pkey", "\n    partition pkey 0x%04x",
+					 s->pkey);
+			else
+				out_null("pkey", "\n    partition pkey %s");
+			out_uint("pkey_index", " pkey_index %u", s->pkey_index);
+		}
+		out_open_array("ahs");
+		for (size_t k = i; t->ready && k < s->cell_count &&
+				   s->cells[k].target == t; k++)
+			all_ok = print_cell(s, &s->cells[k]) && all_ok;
+		out_close_array();
+		out_newline();
+		out_close_object();
+	}
+	out_close_array();
+	return all_ok;
+}

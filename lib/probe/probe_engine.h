@@ -1,0 +1,261 @@
+/* The probing engine shared by `probe` and `check`: responders learned
+ * (rendezvous or given QPN), one AH per destination and parameter set
+ * ("cell"), probes sent round-robin with a window across all cells, each
+ * with a deadline, replies matched by sequence, verdicts judged. */
+#ifndef IBAHPROBE_PROBE_ENGINE_H
+#define IBAHPROBE_PROBE_ENGINE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#include "verbs/ah_attr.h"
+#include "base/dest.h"
+#include "verbs/device.h"
+#include "base/diag.h"
+#include "wire/pathrec.h"
+#include "verbs/pkey_table.h"
+#include "probe/oneway_loss.h"
+#include "probe/probe_verdict.h"
+#include "wire/probe_wire.h"
+#include "verbs/provider.h"
+#include "peer/rendezvous.h"
+#include "verbs/route_info.h"
+#include "probe/rtt_stats.h"
+#include "verbs/sgid_select.h"
+#include "verbs/ud_endpoint.h"
+
+#define PROBE_DEFAULT_COUNT 5
+#define PROBE_DEFAULT_WINDOW 32
+#define PROBE_MAX_WINDOW 1024
+
+/* How to probe; the same for every cell of a session. */
+struct probe_settings {
+	uint32_t count;		/* probes per cell; 0: until stopped */
+	uint32_t interval_ms;	/* least time between two probes of a cell */
+	uint32_t size;		/* request size in bytes */
+	uint32_t window;	/* probes in flight across all cells */
+	uint32_t timeout_ms;	/* per-probe deadline; also the rendezvous' */
+	int gid_index;		/* -1: choose per destination */
+	bool has_pkey;		/* --pkey: the partition of the QP */
+	uint16_t pkey;
+	bool dry_run;		/* build and check the AHs, create none */
+	/* Leave out a destination that is the probing port itself (its
+	 * address or advertised DGID is in our GID table): probe does, as
+	 * a fan-out to every host of a list reaches the prober too. */
+	bool skip_local_port;
+};
+
+/* A responder, as the rendezvous (or a given QPN) describes it. */
+struct probe_target {
+	const struct dest *dest;
+	/* Given QPN and Q_Key: skip the rendezvous. */
+	bool has_qpn;
+	uint32_t qpn, qkey;
+	/* Set up by the caller already (probe --discover): ready or not,
+	 * the rendezvous is skipped; on IB the path is still asked. */
+	bool preset;
+	bool ready;
+	char error[DIAG_MSG_MAX * 2];
+	struct responder_info info;
+	bool from_rendezvous;	/* info is a rendezvous answer */
+	/* Asked again after a run with loss: the responder answered with
+	 * another QPN (it restarted), or answered at all. */
+	bool rechecked, rendezvous_again, restarted;
+	uint32_t new_qpn;
+	union ibv_gid dgid;
+	bool has_dgid;
+	char dgid_source[DIAG_MSG_MAX];	/* where the DGID came from */
+	uint16_t dlid;
+	/* InfiniBand: the SA PathRecord the AH is built from. Without it (a
+	 * lid: destination while the SA is unreachable) the AH has the LID
+	 * only; path_note says why. */
+	bool has_path;
+	struct path_record path;
+	char path_note[DIAG_MSG_MAX];
+	struct route_info route;
+	bool route_known;
+	int known_hops;
+	/* The destination is the probing port itself (its DGID is in our
+	 * GID table): probe skips it, as a fan-out to every host in a list
+	 * reaches the prober too. */
+	bool local_port;
+};
+
+/* One destination with one parameter set. */
+struct probe_cell {
+	struct probe_target *target;
+	struct probe_params asked;
+	/* The user chose asked.sl; else on IB the path's SL replaces it
+	 * (under QoS routing the SL is part of the route). */
+	bool sl_given;
+	uint32_t count;		/* probes to send; 0: the session's count */
+	/* Request bytes; 0: the session's size. probe --mtu gives each
+	 * destination its own size per run (its search's next step). */
+	uint32_t size;
+	/* Sends nothing in this run (probe --mtu: its search is over). */
+	bool paused;
+	struct ibv_ah_attr attr;
+	struct sgid_choice sgid_choice;	/* -g auto; reason "" otherwise */
+	struct ah_check check;
+	struct ibv_ah *ah;
+	char error[DIAG_MSG_MAX * 2];
+	uint64_t create_usec;
+	uint32_t sent, received, send_errors;
+	/* Replies after their deadline, matched by sequence; the latest
+	 * of them this long past its deadline. */
+	uint32_t late;
+	uint64_t late_max_ns;
+	uint32_t duplicates;	/* a second reply to one probe */
+	uint64_t next_send_ns;
+	struct rtt_samples rtt;
+	uint64_t last_reply_ns;	/* CLOCK_MONOTONIC of the latest answer */
+	bool observed_valid;
+	struct probe_reply last_reply;
+	/* The responder's running count from the replies: the count the
+	 * reply to this set's reply_ordinal-th probe (1-based) carried, for
+	 * the latest such probe answered; 0: none yet, or an older
+	 * responder. */
+	uint32_t reply_count, reply_ordinal;
+	/* The hop limit the last reply arrived with (its GRH), for the
+	 * hops back. */
+	bool reply_grh_seen;
+	uint8_t reply_hop_limit_seen;
+	/* The responder's final count, asked after a run with loss
+	 * (probe_session_recheck). */
+	enum oneway_final final;
+	uint32_t final_received, final_answered;
+	bool reported;		/* given to on_done already */
+	bool judged;
+	struct verdict verdict;
+};
+
+struct probe_in_flight;
+struct probe_sequence;
+
+struct probe_session {
+	struct probe_settings settings;
+	struct ud_endpoint ep;
+	struct ah_port_facts facts;
+	uint32_t port_mtu;	/* active MTU in bytes; 0 unknown */
+	char hostname[256];	/* names the source in merged reports */
+	const char *device;
+	/* Why this device/port and not the first one, when it was chosen
+	 * automatically (device_pick_port); "" otherwise. */
+	char device_note[DIAG_MSG_MAX];
+	enum provider provider;	/* who runs the device: its AH rules */
+	/* The QP's partition: the P_Key table of the port (pkeys_known),
+	 * the P_Key chosen (--pkey or the first path's; 0: none) and its
+	 * index. */
+	struct pkey_table pkeys;
+	bool pkeys_known;
+	uint16_t pkey;
+	uint16_t pkey_index;
+	struct probe_cell *cells;
+	size_t cell_count;
+	struct probe_in_flight *flight;
+	/* Every recent probe's cell by sequence, so a reply is credited to
+	 * its own cell, in time, late or twice. */
+	struct probe_sequence *sequences;
+	uint32_t probe_id, next_sequence;
+	/* Set when our own QP failed (wc_failure_judge): the run ends, and
+	 * the failure is the local host's, never a destination's. */
+	char fatal[DIAG_MSG_MAX * 2];
+	/* Called once per cell as soon as its last probe resolved with
+	 * every probe answered (judged already), for streaming output;
+	 * cells with loss are judged at the end. NULL: none. */
+	void (*on_done)(struct probe_session *s, struct probe_cell *c);
+	/* Called every period_ms during the run (running statistics of a
+	 * continuous run); NULL: never. */
+	void (*on_period)(struct probe_session *s);
+	uint32_t period_ms;
+	uint64_t next_period_ns;
+	uint64_t total_sent;	/* probes sent in this run */
+	uint64_t run_start_ns;	/* the first probe's time, for age_ms */
+	bool run_over;		/* counts were asked: final verdicts */
+	bool progress_shown;	/* the progress line is on stderr */
+};
+
+/* Port facts, device and host name of the session (before targets are
+ * resolved: they need the link layer). */
+void probe_session_init(struct probe_session *s, const struct device_info *dev,
+			const struct port_info *port);
+
+/* Reads the port's P_Key table into s (for --pkey and the paths'
+ * P_Keys). Returns 0, or -1 with err set (the table stays unknown). */
+int probe_session_read_pkeys(struct probe_session *s,
+			     const struct device_info *dev, char *err,
+			     size_t len);
+
+/* Learns every cell's target (cells of one target stand together): its
+ * QPN and Q_Key from the rendezvous unless t->has_qpn, and the address to
+ * probe; a target that fails keeps ready false and says why in t->error.
+ * All targets at once: a session with many dead peers waits one
+ * rendezvous deadline, not one each. On InfiniBand the DGID is the
+ * responder's port GID and every ready target then gets an SA PathRecord,
+ * all in one windowed batch; the session's partition (s->pkey_index) is
+ * chosen, and targets whose path is in another partition fail. */
+void probe_session_resolve_targets(struct probe_session *s);
+
+/* Opens the UD endpoint on dev/port for the cells (targets resolved). One
+ * QP has one Q_Key: the first ready target's; targets whose Q_Key differs
+ * are marked not ready. Returns 0, or -1 with err. */
+int probe_session_open(struct probe_session *s, const struct device_info *dev,
+		       const struct port_info *port, char *err, size_t len);
+
+/* Builds, checks and (unless settings.dry_run) creates the AH of every
+ * cell of a ready target (c->error says why one failed). The cells of one target in turn: the
+ * first resolves the next hop, the others find it cached. The targets at
+ * once: a silent next hop costs ~1 s on rxe, more on some drivers, once
+ * for all of them. */
+void probe_session_prepare(struct probe_session *s);
+bool probe_cell_active(const struct probe_cell *c);
+
+/* Sends and receives until every active cell is done, or *stop is set
+ * (then in-flight probes still get their deadline). Returns 0, or a
+ * negative errno when polling failed or the local QP failed (s->fatal
+ * then says how: exit 3, not a destination's failure). */
+int probe_session_run(struct probe_session *s,
+		      const volatile sig_atomic_t *stop);
+
+/* Forgets c's counts (probes sent, answered, late, duplicates, send
+ * errors, verdict) so another run measures it afresh; its AH, RTT
+ * samples and last reply stay. */
+void probe_cell_restart(struct probe_cell *c);
+
+/* The request size c sends. */
+uint32_t probe_cell_size(const struct probe_session *s,
+			 const struct probe_cell *c);
+
+/* Probes of c answered or past their deadline (sent, minus those in
+ * flight). */
+uint32_t probe_cell_resolved(const struct probe_session *s,
+			     const struct probe_cell *c);
+
+/* The verdict on c so far (a running row), counting resolved probes
+ * only; c itself is not changed. */
+void probe_cell_running_verdict(const struct probe_session *s,
+				const struct probe_cell *c, struct verdict *v);
+
+/* Clears the progress line from stderr before a row reaches a terminal. */
+void probe_session_progress_clear(struct probe_session *s);
+
+/* After a run: asks the rendezvous of every target that lost probes
+ * again, all at once, to tell a responder that restarted (another QPN)
+ * or is up but unreachable over UD from one that is gone, and asks it
+ * for each lossy set's final count (which way the probes were lost).
+ * Cells already streamed (on_done) were judged without it. */
+void probe_session_recheck(struct probe_session *s);
+
+/* Judges the cells not judged yet: those that answered first, since
+ * their hop counts explain the losses of other sets to the same target. */
+void probe_session_judge(struct probe_session *s);
+
+/* Drains sends, destroys the AHs and the endpoint; frees the cells'
+ * samples and the in-flight table (not the cells themselves). */
+void probe_session_close(struct probe_session *s);
+
+#endif

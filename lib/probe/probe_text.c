@@ -1,0 +1,467 @@
+/* probe's table for people: see probe_text.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "base/gid.h"
+#include "probe/probe_text.h"
+#include "wire/roce_packet.h"
+#include "out/term_color.h"
+#include "out/text_layout.h"
+
+#define GAP "  "
+#define STATUS_WIDTH 11		/* "unreachable" */
+#define RTT_WIDTH 6
+#define HOPS_WIDTH 4
+#define TC_WIDTH 9		/* "0x28>0x00" */
+#define FL_WIDTH 15		/* "0x12345>0x54321" */
+#define FINDING_INDENT 4
+
+/* IPv4 (an IPv4-mapped GID) has no flow label to carry. */
+static bool cell_may_carry_flow_label(const struct probe_session *s,
+				      const struct probe_cell *c)
+{
+	static const uint8_t v4_mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	if (s->facts.link_layer == LINK_LAYER_IB)
+		return c->attr.is_global || c->asked.flow_label;
+	if (c->asked.flow_label)
+		return true;
+	if (!c->attr.is_global)
+		return false;
+	return memcmp(c->attr.grh.dgid.raw, v4_mapped, sizeof(v4_mapped)) != 0;
+}
+
+/* The width of everything right of the destination column. */
+static int rest_width(const struct probe_text_layout *l)
+{
+	int w = (int)strlen(GAP);
+
+	if (l->show_hop_limit)
+		w += 3 + (int)strlen(GAP);
+	if (l->show_sl)
+		w += 2 + (int)strlen(GAP);
+	w += STATUS_WIDTH + (int)strlen(GAP);
+	w += l->lost_width + (int)strlen(GAP);
+	w += RTT_WIDTH + (int)strlen(GAP);
+	if (l->show_p99)
+		w += RTT_WIDTH + (int)strlen(GAP);
+	w += HOPS_WIDTH + (int)strlen(GAP);
+	w += TC_WIDTH;
+	if (l->show_flow_label)
+		w += (int)strlen(GAP) + FL_WIDTH;
+	return w;
+}
+
+void probe_text_layout_init(struct probe_text_layout *l,
+			    const struct probe_session *s, bool show_hop_limit,
+			    bool show_sl, bool continuous, bool color)
+{
+	uint32_t most = s->settings.count;
+	int longest = 4, room;
+
+	memset(l, 0, sizeof(*l));
+	l->color = color;
+	l->show_hop_limit = show_hop_limit;
+	l->show_sl = show_sl;
+	l->continuous = continuous;
+	l->show_p99 = continuous || s->settings.count >= 20;
+	for (size_t i = 0; i < s->cell_count; i++) {
+		const struct probe_cell *c = &s->cells[i];
+		int n = (int)strlen(c->target->dest->text);
+
+		if (n > longest)
+			longest = n;
+		if (c->count > most)
+			most = c->count;
+		if (c->ah && cell_may_carry_flow_label(s, c))
+			l->show_flow_label = true;
+	}
+	/* A run until interrupted counts on: room for 6 digits (11 days at
+	 * one probe per second); more pushes the rest of its row. */
+	l->lost_width = continuous ? 13 : 2 * text_digits(most) + 1;
+	if (l->lost_width < 4)
+		l->lost_width = 4;
+	/* However crowded the row, a name keeps 8 columns. */
+	room = PROBE_TEXT_WIDTH - rest_width(l);
+	if (room < 8)
+		room = 8;
+	l->dest_width = longest < room ? longest : room;
+}
+
+void probe_text_rtt(double us, char *out, size_t len)
+{
+	if (us < 9.995)
+		snprintf(out, len, "%.2fus", us);
+	else if (us < 99.95)
+		snprintf(out, len, "%.1fus", us);
+	else if (us < 999.5)
+		snprintf(out, len, "%.0fus", us);
+	else if (us < 9995)
+		snprintf(out, len, "%.2fms", us / 1e3);
+	else if (us < 99950)
+		snprintf(out, len, "%.1fms", us / 1e3);
+	else if (us < 999500)
+		snprintf(out, len, "%.0fms", us / 1e3);
+	else
+		snprintf(out, len, "%.1fs", us / 1e6);
+}
+
+/* A name longer than its column keeps its start and its end. */
+static void fit_name(const char *name, int width, char *out, size_t len)
+{
+	int n = (int)strlen(name), head, tail;
+
+	if (n <= width) {
+		snprintf(out, len, "%s", name);
+		return;
+	}
+	head = (width - 2 + 1) / 2;
+	tail = width - 2 - head;
+	snprintf(out, len, "%.*s..%s", head, name, name + n - tail);
+}
+
+/* Whether c's probes are RoCE v2, i.e. UDP: only a RoCE v2 source GID
+ * puts UDP on the wire (mlx5_create_ah sets the port for
+ * IBV_GID_TYPE_SYSFS_ROCE_V2 alone). */
+static bool cell_is_roce_v2(const struct probe_session *s,
+			    const struct probe_cell *c)
+{
+	const struct gid_info *sgid;
+
+	if (s->facts.link_layer != LINK_LAYER_ETHERNET || !c->attr.is_global)
+		return false;
+	sgid = ah_facts_gid(&s->facts, c->attr.grh.sgid_index);
+	return sgid && sgid->kind == GID_KIND_ROCE_V2;
+}
+
+int32_t probe_udp_sport(const struct probe_session *s,
+			const struct probe_cell *c)
+{
+	uint32_t fl = c->attr.grh.flow_label & ROCE_FLOW_LABEL_MASK;
+
+	if (fl == 0 || !cell_is_roce_v2(s, c))
+		return -1;
+	return roce_flow_label_to_udp_sport(fl);
+}
+
+int32_t probe_wire_udp_sport(const struct probe_session *s,
+			     const struct probe_cell *c)
+{
+	if (!s->ep.qp || !cell_is_roce_v2(s, c))
+		return -1;
+	return provider_wire_udp_sport(s->provider, c->attr.grh.flow_label,
+				       s->ep.qp->qp_num);
+}
+
+void probe_text_udp_sport(const struct probe_session *s,
+			  const struct probe_cell *c, char *buf, size_t len)
+{
+	int32_t port = probe_udp_sport(s, c);
+	int32_t wire = probe_wire_udp_sport(s, c);
+	unsigned fl = c->attr.grh.flow_label & ROCE_FLOW_LABEL_MASK;
+
+	if (len)
+		buf[0] = '\0';
+	if (port < 0 && wire < 0)
+		return;
+	/* rxe: the QP's port, the flow label's aside. */
+	if (s->provider == PROVIDER_RXE && wire >= 0) {
+		int n = snprintf(buf, len, "    UDP source port 0x%04x (%d): "
+				 "rxe's own for QP 0x%x", (unsigned)wire,
+				 wire, s->ep.qp->qp_num);
+
+		if (port >= 0 && n >= 0 && (size_t)n < len)
+			snprintf(buf + n, len - (size_t)n, " (flow label "
+				 "0x%05x asks 0x%04x)", fl, (unsigned)port);
+		if (strlen(buf) + 1 < len)
+			strcat(buf, "\n");
+		return;
+	}
+	if (port < 0)
+		return;
+	snprintf(buf, len, "    UDP source port 0x%04x (%d) for flow label "
+		 "0x%05x: %s\n", (unsigned)port, port, fl,
+		 wire == port ? "the port this provider sends"
+			      : "whether this provider sends it is not known");
+}
+
+const char *probe_text_status(const struct probe_cell *c, uint32_t resolved)
+{
+	if (!c->target->ready || !c->ah)
+		return "error";
+	if (resolved == 0)
+		return "-";
+	if (c->received >= resolved)
+		return "ok";
+	return c->received ? "loss" : "unreachable";
+}
+
+static enum color status_color(const char *status)
+{
+	if (strcmp(status, "ok") == 0)
+		return COLOR_GOOD;
+	if (strcmp(status, "loss") == 0)
+		return COLOR_WARN;
+	if (strcmp(status, "unreachable") == 0)
+		return COLOR_BAD;
+	if (strcmp(status, "error") == 0)
+		return COLOR_FAIL;
+	return COLOR_NONE;
+}
+
+static void column(char *buf, size_t len, size_t *used, const char *text,
+		   int width, bool right)
+{
+	char cell[128];
+
+	color_pad(cell, sizeof(cell), text, width, right, COLOR_NONE, false);
+	text_append(buf, len, used, "%s" GAP, cell);
+}
+
+/* The start of a row, up to the status word (the same for rows with a
+ * result and for errors). */
+static void row_start(const struct probe_text_layout *l,
+		      const struct probe_cell *c, const char *status,
+		      int status_width, char *buf, size_t len, size_t *used)
+{
+	char name[PROBE_TEXT_WIDTH + 1], num[16], word[64];
+
+	fit_name(c->target->dest->text, l->dest_width, name, sizeof(name));
+	column(buf, len, used, name, l->dest_width, false);
+	if (l->show_hop_limit) {
+		snprintf(num, sizeof(num), "%u", c->asked.hop_limit);
+		column(buf, len, used, num, 3, true);
+	}
+	if (l->show_sl) {
+		snprintf(num, sizeof(num), "%u", c->asked.sl);
+		column(buf, len, used, num, 2, true);
+	}
+	color_pad(word, sizeof(word), status, status_width, false,
+		  status_color(status), l->color);
+	text_append(buf, len, used, "%s", word);
+}
+
+static void trim_trailing_spaces(char *buf, size_t *used)
+{
+	while (*used && buf[*used - 1] == ' ')
+		buf[--*used] = '\0';
+}
+
+/* "0x28" when it arrived as sent, "0x28>0x00" when not, the sent value
+ * alone when nothing came back, "-" without a GRH. */
+static void sent_seen(char *out, size_t len, int hex_digits, uint32_t sent,
+		      bool seen_known, uint32_t seen)
+{
+	char a[16], b[16];
+
+	snprintf(a, sizeof(a), "0x%0*x", hex_digits, sent);
+	if (!seen_known || seen == sent) {
+		snprintf(out, len, "%s", a);
+		return;
+	}
+	snprintf(b, sizeof(b), "0x%0*x", hex_digits, seen);
+	snprintf(out, len, "%s>%s", a, b);
+}
+
+/* The sentence that repeats the row's loss count is left out. */
+static bool finding_repeats_row(const struct verdict *v, size_t i)
+{
+	return i < v->text_detail_start;
+}
+
+void probe_text_row(const struct probe_text_layout *l,
+		    const struct probe_cell *c, const struct verdict *v,
+		    uint32_t resolved, bool findings, char *buf, size_t len)
+{
+	const struct probe_observed *o = &c->last_reply.observed;
+	bool grh_seen = c->observed_valid && o->grh_present;
+	const char *status = probe_text_status(c, resolved);
+	struct rtt_summary rtt;
+	char text[64];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (strcmp(status, "error") == 0) {
+		row_start(l, c, status, 0, buf, len, &used);
+		text_append(buf, len, &used, GAP);
+		/* The message goes on the row; what does not fit wraps
+		 * under it, indented like a finding. */
+		text_wrap_append(buf, len, &used,
+				 c->target->ready ? c->error : c->target->error,
+				 0, FINDING_INDENT,
+				 PROBE_TEXT_WIDTH - (int)used);
+		return;
+	}
+	row_start(l, c, status, STATUS_WIDTH, buf, len, &used);
+	text_append(buf, len, &used, GAP);
+	snprintf(text, sizeof(text), "%u/%u", resolved - c->received > resolved
+					       ? 0 : resolved - c->received,
+		 resolved);
+	column(buf, len, &used, text, l->lost_width, true);
+	if (rtt_summarize(&c->rtt, &rtt) == 0) {
+		probe_text_rtt(rtt.median_us, text, sizeof(text));
+		column(buf, len, &used, text, RTT_WIDTH, true);
+		if (l->show_p99) {
+			probe_text_rtt(rtt.p99_us, text, sizeof(text));
+			column(buf, len, &used, text, RTT_WIDTH, true);
+		}
+	} else {
+		column(buf, len, &used, "-", RTT_WIDTH, true);
+		if (l->show_p99)
+			column(buf, len, &used, "-", RTT_WIDTH, true);
+	}
+	if (v && v->hops >= 0)
+		snprintf(text, sizeof(text), "%d", v->hops);
+	else
+		snprintf(text, sizeof(text), "-");
+	column(buf, len, &used, text, HOPS_WIDTH, true);
+	if (c->attr.is_global)
+		sent_seen(text, sizeof(text), 2, c->asked.traffic_class,
+			  grh_seen, o->traffic_class);
+	else
+		snprintf(text, sizeof(text), "-");
+	column(buf, len, &used, text, TC_WIDTH, false);
+	if (l->show_flow_label) {
+		if (c->attr.is_global && !(grh_seen && o->grh_ipv4))
+			sent_seen(text, sizeof(text), 1,
+				  c->asked.flow_label, grh_seen,
+				  o->flow_label);
+		else
+			snprintf(text, sizeof(text), "-");
+		text_append(buf, len, &used, "%s", text);
+	}
+	trim_trailing_spaces(buf, &used);
+	text_append(buf, len, &used, "\n");
+	if (!findings || !v)
+		return;
+	for (size_t i = 0; i < v->text_count; i++)
+		if (!finding_repeats_row(v, i))
+			text_wrap_append(buf, len, &used, v->text[i],
+					 FINDING_INDENT, FINDING_INDENT + 2,
+					 PROBE_TEXT_WIDTH);
+}
+
+void probe_text_titles(const struct probe_text_layout *l, char *buf,
+		       size_t len)
+{
+	size_t used = 0;
+
+	column(buf, len, &used, "DEST", l->dest_width, false);
+	if (l->show_hop_limit)
+		column(buf, len, &used, "HL", 3, true);
+	if (l->show_sl)
+		column(buf, len, &used, "SL", 2, true);
+	column(buf, len, &used, "STATUS", STATUS_WIDTH, false);
+	column(buf, len, &used, "LOST", l->lost_width, true);
+	column(buf, len, &used, "RTT", RTT_WIDTH, true);
+	if (l->show_p99)
+		column(buf, len, &used, "P99", RTT_WIDTH, true);
+	column(buf, len, &used, "HOPS", HOPS_WIDTH, true);
+	column(buf, len, &used, "TC", TC_WIDTH, false);
+	if (l->show_flow_label)
+		text_append(buf, len, &used, "FL");
+	trim_trailing_spaces(buf, &used);
+	text_append(buf, len, &used, "\n");
+}
+
+void probe_text_header(const struct probe_text_layout *l,
+		       const struct probe_session *s, size_t dest_count,
+		       size_t set_count, const char *note, char *buf,
+		       size_t len)
+{
+	const struct gid_info *sgid = NULL;
+	char line[1024], gid[GID_TEXT_MAX], lid[32] = "", each[48];
+	size_t used = 0;
+
+	if (s->settings.gid_index >= 0)
+		sgid = ah_facts_gid(&s->facts, (uint32_t)s->settings.gid_index);
+	else if (s->facts.link_layer == LINK_LAYER_IB && s->facts.gid_count)
+		sgid = &s->facts.gids[0];
+	if (s->facts.link_layer == LINK_LAYER_IB)
+		snprintf(lid, sizeof(lid), ", lid %u", s->facts.lid);
+	if (l->continuous)
+		snprintf(each, sizeof(each), "until interrupted");
+	else
+		snprintf(each, sizeof(each), "%u probe%s each",
+			 s->settings.count, s->settings.count == 1 ? "" : "s");
+	snprintf(line, sizeof(line), "probe from %s: %s port %u, %s%s, %s%s",
+		 s->hostname, s->device, s->facts.port_num,
+		 link_layer_name(s->facts.link_layer), lid,
+		 sgid ? "sgid " : "sgid per destination (-g auto)",
+		 sgid ? gid_format(&sgid->gid, gid, sizeof(gid)) : "");
+	text_wrap_append(buf, len, &used, line, 0, 4, PROBE_TEXT_WIDTH);
+	snprintf(line, sizeof(line), "%zu destination%s x %zu set%s, %s, "
+		 "%u bytes, timeout %u ms", dest_count,
+		 dest_count == 1 ? "" : "s", set_count,
+		 set_count == 1 ? "" : "s", each, s->settings.size,
+		 s->settings.timeout_ms);
+	text_wrap_append(buf, len, &used, line, 0, 4, PROBE_TEXT_WIDTH);
+	if (note && note[0])
+		text_wrap_append(buf, len, &used, note, 0, 4,
+				 PROBE_TEXT_WIDTH);
+}
+
+/* Short names of the findings for the summary, in flag order. */
+static const char *flag_summary_name(enum verdict_flag flag)
+{
+	switch (flag) {
+	case VERDICT_HOP_LIMIT_NOT_HONOURED: return "hop limit not honoured";
+	case VERDICT_HOP_LIMIT_EXPIRED: return "hop limit expired";
+	case VERDICT_TCLASS_REMARKED: return "tc remarked";
+	case VERDICT_ECN_CHANGED: return "ECN changed";
+	case VERDICT_FLOW_LABEL_NOT_CARRIED: return "flow label not carried";
+	case VERDICT_FLOW_LABEL_CHANGED: return "flow label changed";
+	case VERDICT_NO_GRH: return "no GRH";
+	case VERDICT_SL_CHANGED: return "SL changed";
+	case VERDICT_RESPONDER_RESTARTED: return "responder restarted";
+	case VERDICT_DATA_PATH_BLOCKED: return "data path blocked";
+	case VERDICT_SIZE_SUSPECT: return "size suspect";
+	case VERDICT_LOST_THERE: return "lost on the way there";
+	case VERDICT_LOST_BACK: return "lost on the way back";
+	case VERDICT_ASYMMETRIC_HOPS: return "asymmetric hops";
+	}
+	return "?";
+}
+
+void probe_text_summary(const struct probe_session *s, size_t dest_count,
+			size_t set_count, char *buf, size_t len)
+{
+	size_t ok = 0, loss = 0, unreachable = 0, errors = 0, used = 0;
+	char line[1024];
+	size_t n;
+
+	for (size_t i = 0; i < s->cell_count; i++) {
+		const char *st = probe_text_status(&s->cells[i],
+						   s->cells[i].sent);
+
+		if (s->cells[i].target->local_port)
+			continue;
+		if (strcmp(st, "ok") == 0)
+			ok++;
+		else if (strcmp(st, "loss") == 0)
+			loss++;
+		else if (strcmp(st, "error") == 0)
+			errors++;
+		else
+			unreachable++;
+	}
+	n = (size_t)snprintf(line, sizeof(line), "%zu destination%s, %zu "
+			     "set%s: %zu ok, %zu loss, %zu unreachable, %zu "
+			     "error%s", dest_count, dest_count == 1 ? "" : "s",
+			     set_count, set_count == 1 ? "" : "s", ok, loss,
+			     unreachable, errors, errors == 1 ? "" : "s");
+	for (unsigned flag = 1; flag <= VERDICT_FLAG_LAST; flag <<= 1) {
+		size_t count = 0;
+
+		for (size_t i = 0; i < s->cell_count; i++)
+			count += s->cells[i].judged &&
+				 (s->cells[i].verdict.flags & flag);
+		if (count && n < sizeof(line))
+			n += (size_t)snprintf(line + n, sizeof(line) - n,
+					      "; %s %zu",
+					      flag_summary_name(
+						      (enum verdict_flag)flag),
+					      count);
+	}
+	text_wrap_append(buf, len, &used, line, 0, 4, PROBE_TEXT_WIDTH);
+}

@@ -1,0 +1,93 @@
+/* probe's output for people, in the manner of `mtr -r` and ping: a header
+ * naming the source, one aligned row per destination and parameter set
+ * (only the parameters that vary get a column), findings as indented
+ * lines under a row only when there is something to say, and a closing
+ * summary. Every line fits in PROBE_TEXT_WIDTH columns; a destination
+ * name too long for its column is shortened in the middle ("..").
+ * Rows are built in buffers (pure: testable without a device); the
+ * caller writes them. */
+#ifndef IBAHPROBE_PROBE_TEXT_H
+#define IBAHPROBE_PROBE_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "probe/probe_engine.h"
+
+#define PROBE_TEXT_WIDTH 99
+#define PROBE_TEXT_ROW_MAX 4096	/* a row with its findings */
+
+struct probe_text_layout {
+	bool color;
+	bool continuous;		/* until interrupted */
+	bool show_hop_limit, show_sl;	/* swept or given */
+	bool show_flow_label;		/* some destination can carry one */
+	bool show_p99;			/* count >= 20 (or continuous) */
+	int dest_width, lost_width;
+};
+
+/* What varies decides the columns: hop limits and SLs get one when more
+ * than one is probed or one was given; the flow label when the link is
+ * InfiniBand or a destination is not IPv4 (IPv4 has no flow label), or
+ * one was asked; p99 when a set has 20 probes or more. The destination
+ * column is as wide as the longest name that fits. */
+void probe_text_layout_init(struct probe_text_layout *l,
+			    const struct probe_session *s, bool show_hop_limit,
+			    bool show_sl, bool continuous, bool color);
+
+/* "4.21us", "812us", "1.37ms", "12.3ms", "3.2s": at most 6 characters. */
+void probe_text_rtt(double us, char *out, size_t len);
+
+/* The source line(s): host, device, port, link layer, source GID / LID,
+ * how many destinations and sets; note (the device chosen instead of
+ * the first one) when not empty. */
+void probe_text_header(const struct probe_text_layout *l,
+		       const struct probe_session *s, size_t dest_count,
+		       size_t set_count, const char *note, char *buf,
+		       size_t len);
+
+/* The column titles. */
+void probe_text_titles(const struct probe_text_layout *l, char *buf,
+		       size_t len);
+
+/* A cell's row and, when findings, its findings (those that say more
+ * than the row). resolved: the probes to count (a finished cell: all it
+ * sent; a running one: those answered or past their deadline). v: the
+ * verdict for the hop count and findings (NULL: none yet). */
+void probe_text_row(const struct probe_text_layout *l,
+		    const struct probe_cell *c, const struct verdict *v,
+		    uint32_t resolved, bool findings, char *buf, size_t len);
+
+/* The closing summary: "N destinations, M sets: a ok, b loss, c
+ * unreachable, d errors" and the findings counted ("; tc remarked 3"). */
+void probe_text_summary(const struct probe_session *s, size_t dest_count,
+			size_t set_count, char *buf, size_t len);
+
+/* The UDP source port a cell's flow label stands for on RoCE v2
+ * (roce_flow_label_to_udp_sport), or -1: InfiniBand, RoCE v1 (no UDP),
+ * no GRH, or flow label 0 (mlx5_ah_set_udp_sport and hns
+ * get_ah_udp_sport pick a random port then). It is the port mlx5 and
+ * hns put on the wire for that label; rxe takes its port from the QPN
+ * (rxe_qp_init_req) and irdma/bnxt_re leave it to firmware, so it is
+ * what the flow label asks for, not necessarily what the NIC sends. */
+int32_t probe_udp_sport(const struct probe_session *s,
+			const struct probe_cell *c);
+
+/* The UDP source port the cell's probes carry on the wire, where it can be
+ * known (provider_wire_udp_sport: mlx5 and hns the flow label's, rxe its
+ * QP's), or -1 (InfiniBand, RoCE v1, no GRH, no QP yet, a random or a
+ * firmware's port). The port ECMP routers hash: report joins a result
+ * with the trace of this port. */
+int32_t probe_wire_udp_sport(const struct probe_session *s,
+			     const struct probe_cell *c);
+
+/* With -v, below a cell's row: "    UDP source port 0xe341 for flow
+ * label 0x12345" and whether the provider sends it; nothing when
+ * probe_udp_sport has no port. */
+void probe_text_udp_sport(const struct probe_session *s,
+			  const struct probe_cell *c, char *buf, size_t len);
+
+/* The verdict word of a cell: ok, loss, unreachable, error. */
+const char *probe_text_status(const struct probe_cell *c, uint32_t resolved);
+
+#endif

@@ -1,0 +1,472 @@
+/* report --traces: trace documents into paths, the join with the probe
+ * results, and the tomography over them (report_traces.h). */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report_traces.h"
+
+#define TRACE_SCHEMA "ibahprobe.trace.v1"
+
+struct reader {
+	struct report_traces *t;
+	const char *label;
+	size_t value;		/* 1-based index of the value being read */
+	char *err;
+	size_t errlen;
+};
+
+static int fail(const struct reader *rd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int fail(const struct reader *rd, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(rd->err, rd->errlen, "%s: trace %zu: ", rd->label,
+			 rd->value);
+
+	va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < rd->errlen)
+		vsnprintf(rd->err + n, rd->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* A member's string; NULL when absent or null; -1 when of another type or
+ * holding a NUL (json-c would cut it there). */
+static int get_string(const struct reader *rd, json_object *o, const char *key,
+		      bool required, const char **out)
+{
+	json_object *v;
+
+	*out = NULL;
+	if (!json_object_object_get_ex(o, key, &v) || !v) {
+		/* Traces before report --traces named no source. */
+		if (required)
+			return fail(rd, "no \"%s\"%s", key,
+				    strcmp(key, "host") == 0
+					    ? " (a trace of an older ibahprobe? "
+					      "trace again with this one)"
+					    : "");
+		return 0;
+	}
+	if (!json_object_is_type(v, json_type_string))
+		return fail(rd, "\"%s\" is no string", key);
+	*out = json_object_get_string(v);
+	if (strlen(*out) != (size_t)json_object_get_string_len(v))
+		return fail(rd, "\"%s\" holds a NUL character", key);
+	return 0;
+}
+
+/* A member's integer in 0..max; -1 in *out when absent or null. */
+static int get_uint(const struct reader *rd, json_object *o, const char *key,
+		    int64_t max, long *out)
+{
+	json_object *v;
+	int64_t n;
+
+	*out = -1;
+	if (!json_object_object_get_ex(o, key, &v) || !v)
+		return 0;
+	if (!json_object_is_type(v, json_type_int))
+		return fail(rd, "\"%s\" is no integer", key);
+	n = json_object_get_int64(v);
+	if (n < 0 || n > max)
+		return fail(rd, "\"%s\" is %lld, out of range 0..%lld", key,
+			    (long long)n, (long long)max);
+	*out = (long)n;
+	return 0;
+}
+
+/* An address as report keys it (report_addr_normalize; IPv4 as dotted);
+ * the text itself when it is no address. Malloc'd. */
+static char *address_key(const char *text)
+{
+	char buf[64];
+	struct in_addr a4;
+
+	if (report_addr_normalize(text, buf, sizeof(buf)) == 0)
+		return strdup(buf);
+	if (inet_pton(AF_INET, text, &a4) == 1 &&
+	    inet_ntop(AF_INET, &a4, buf, sizeof(buf)))
+		return strdup(buf);
+	return strdup(text);
+}
+
+/* The element of that kind and name, added when new: its index, or
+ * SIZE_MAX when memory ran out. */
+static size_t element(struct report_traces *t, enum report_path_kind kind,
+		      const char *from, const char *to)
+{
+	char *name;
+	void **slot;
+	size_t index;
+	int n = kind == REPORT_PATH_LINK
+			? asprintf(&name, "%s -> %s", from, to)
+			: asprintf(&name, "%s", from);
+
+	if (n < 0)
+		return SIZE_MAX;
+	slot = strmap_slot(&t->element_index, name);
+	if (!slot) {
+		free(name);
+		return SIZE_MAX;
+	}
+	if (*slot) {
+		free(name);
+		return (size_t)(uintptr_t)*slot - 1;
+	}
+	if (t->element_count == t->element_capacity) {
+		size_t cap = t->element_capacity ? t->element_capacity * 2 : 16;
+		struct report_path_element *e =
+			realloc(t->elements, cap * sizeof(*e));
+
+		if (!e) {
+			free(name);
+			return SIZE_MAX;
+		}
+		t->elements = e;
+		t->element_capacity = cap;
+	}
+	index = t->element_count;
+	t->elements[index] = (struct report_path_element){
+		.kind = kind, .name = name, .from = strdup(from),
+		.to = kind == REPORT_PATH_LINK ? strdup(to) : NULL,
+	};
+	if (!t->elements[index].from ||
+	    (kind == REPORT_PATH_LINK && !t->elements[index].to)) {
+		free(t->elements[index].from);
+		free(name);
+		return SIZE_MAX;
+	}
+	t->element_count++;
+	*slot = (void *)(uintptr_t)(index + 1);
+	return index;
+}
+
+static int path_add(struct report_trace_flow *fl, size_t e)
+{
+	size_t *p;
+
+	if (e == SIZE_MAX)
+		return -1;
+	p = realloc(fl->elements, (fl->element_count + 1) * sizeof(*p));
+	if (!p)
+		return -1;
+	fl->elements = p;
+	fl->elements[fl->element_count++] = e;
+	return 0;
+}
+
+/* Hop by hop from the source: each hop's answering address (the first
+ * datagram that got an answer: one flow is one 5-tuple, so its queries
+ * take one path), a router where its hop limit ran out; a link between
+ * two consecutive hops that both answered; a silent hop breaks the chain
+ * around it. */
+static int roce_path(const struct reader *rd, struct report_trace_flow *fl,
+		     json_object *hops)
+{
+	const char *prev = fl->source ? fl->source : fl->host;
+	char *prev_own = NULL;
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < json_object_array_length(hops); i++) {
+		json_object *hop = json_object_array_get_idx(hops, i), *answers;
+		const char *from = NULL, *kind = NULL;
+		char *addr;
+
+		if (!json_object_is_type(hop, json_type_object) ||
+		    !json_object_object_get_ex(hop, "answers", &answers) ||
+		    !json_object_is_type(answers, json_type_array)) {
+			rc = fail(rd, "hop %zu is no object with \"answers\"",
+				  i + 1);
+			break;
+		}
+		for (size_t q = 0; !from && q < json_object_array_length(answers);
+		     q++) {
+			json_object *a = json_object_array_get_idx(answers, q);
+
+			if (!json_object_is_type(a, json_type_object)) {
+				rc = fail(rd, "hop %zu: an answer is no "
+					  "object", i + 1);
+				break;
+			}
+			if (get_string(rd, a, "from", false, &from) ||
+			    get_string(rd, a, "kind", false, &kind)) {
+				rc = -1;
+				break;
+			}
+		}
+		if (rc)
+			break;
+		if (!from) {
+			free(prev_own);
+			prev = NULL;
+			prev_own = NULL;
+			continue;
+		}
+		addr = address_key(from);
+		if (!addr ||
+		    (prev && path_add(fl, element(rd->t, REPORT_PATH_LINK,
+						  prev, addr))) ||
+		    (kind && strcmp(kind, "responder") != 0 &&
+		     path_add(fl, element(rd->t, REPORT_PATH_ROUTER, addr,
+					  NULL)))) {
+			free(addr);
+			rc = fail(rd, "out of memory");
+			break;
+		}
+		free(prev_own);
+		prev = prev_own = addr;
+	}
+	free(prev_own);
+	return rc;
+}
+
+/* "0x0002c90300a1b2c3:5": a switch port. */
+static int port_name(const struct reader *rd, json_object *hop,
+		     const char *key, char *out, size_t len, const char **guid)
+{
+	long port;
+
+	if (get_string(rd, hop, "node_guid", true, guid) ||
+	    get_uint(rd, hop, key, 255, &port))
+		return -1;
+	if (port < 0)
+		snprintf(out, len, "%s", *guid);
+	else
+		snprintf(out, len, "%s:%ld", *guid, port);
+	return 0;
+}
+
+/* InfiniBand: each switch by its node GUID, and each link from a port
+ * to the next hop's port. */
+static int ib_path(const struct reader *rd, struct report_trace_flow *fl,
+		   json_object *hops)
+{
+	char prev_out[96] = "";
+
+	for (size_t i = 0; i < json_object_array_length(hops); i++) {
+		json_object *hop = json_object_array_get_idx(hops, i);
+		const char *guid, *type = NULL;
+		char in[96], out[96];
+
+		if (!json_object_is_type(hop, json_type_object))
+			return fail(rd, "hop %zu is no object", i + 1);
+		if (port_name(rd, hop, "in_port", in, sizeof(in), &guid) ||
+		    port_name(rd, hop, "out_port", out, sizeof(out),
+			      &guid) ||
+		    get_string(rd, hop, "node_type", false, &type))
+			return -1;
+		if ((prev_out[0] &&
+		     path_add(fl, element(rd->t, REPORT_PATH_LINK, prev_out,
+					  in))) ||
+		    (type && strcmp(type, "switch") == 0 &&
+		     path_add(fl, element(rd->t, REPORT_PATH_SWITCH, guid,
+					  NULL))))
+			return fail(rd, "out of memory");
+		snprintf(prev_out, sizeof(prev_out), "%s", out);
+	}
+	return 0;
+}
+
+static void flow_free(struct report_trace_flow *fl)
+{
+	free(fl->host);
+	free(fl->source);
+	free(fl->dest);
+	free(fl->dest_address);
+	free(fl->elements);
+}
+
+static int read_flow(const struct reader *rd, json_object *o)
+{
+	struct report_traces *t = rd->t;
+	struct report_trace_flow fl = { .flow_label = -1, .traffic_class = -1,
+					.udp_sport = -1 };
+	const char *schema, *host, *dest, *dest_address, *source, *status;
+	json_object *hops, *slid;
+	bool ib;
+	int rc;
+
+	if (!json_object_is_type(o, json_type_object))
+		return fail(rd, "is no trace (a JSON object)");
+	if (get_string(rd, o, "schema", true, &schema))
+		return -1;
+	if (strcmp(schema, TRACE_SCHEMA) != 0)
+		return fail(rd, "\"schema\" is no %s: --traces reads the "
+			    "output of trace -j", TRACE_SCHEMA);
+	ib = json_object_object_get_ex(o, "slid", &slid);
+	if (get_string(rd, o, "host", true, &host) ||
+	    get_string(rd, o, "dest", true, &dest) ||
+	    get_string(rd, o, "status", true, &status) ||
+	    get_string(rd, o, ib ? "sgid" : "source_address", false,
+		       &source) ||
+	    get_string(rd, o, "dest_address", false, &dest_address) ||
+	    get_uint(rd, o, "flow_label", 0xfffff, &fl.flow_label) ||
+	    get_uint(rd, o, "udp_sport", 0xffff, &fl.udp_sport) ||
+	    get_uint(rd, o, "traffic_class", 255, &fl.traffic_class))
+		return -1;
+	if (!json_object_object_get_ex(o, "hops", &hops) ||
+	    !json_object_is_type(hops, json_type_array))
+		return fail(rd, "\"hops\" is no array");
+	fl.host = strdup(host);
+	fl.dest = strdup(dest);
+	fl.source = source ? address_key(source) : NULL;
+	fl.dest_address = dest_address ? address_key(dest_address) : NULL;
+	if (!fl.host || !fl.dest || (source && !fl.source) ||
+	    (dest_address && !fl.dest_address)) {
+		flow_free(&fl);
+		return fail(rd, "out of memory");
+	}
+	if (!ib && fl.flow_label < 0 && fl.udp_sport < 0)
+		rc = fail(rd, "no \"flow_label\" nor \"udp_sport\" in a RoCE "
+			  "trace");
+	else
+		rc = ib ? ib_path(rd, &fl, hops) : roce_path(rd, &fl, hops);
+	if (rc == 0 && t->count == t->capacity) {
+		size_t cap = t->capacity ? t->capacity * 2 : 16;
+		struct report_trace_flow *f = realloc(t->flows, cap * sizeof(*f));
+
+		if (!f)
+			rc = fail(rd, "out of memory");
+		else {
+			t->flows = f;
+			t->capacity = cap;
+		}
+	}
+	if (rc) {
+		flow_free(&fl);
+		return -1;
+	}
+	t->flows[t->count++] = fl;
+	return 0;
+}
+
+static int read_value(struct reader *rd, json_object *v)
+{
+	if (!json_object_is_type(v, json_type_array))
+		return read_flow(rd, v);
+	for (size_t i = 0; i < json_object_array_length(v); i++) {
+		if (read_flow(rd, json_object_array_get_idx(v, i)))
+			return -1;
+		rd->value++;
+	}
+	rd->value--;
+	return 0;
+}
+
+int report_traces_read_buffer(struct report_traces *t, const char *label,
+			      const char *buf, size_t len, char *err,
+			      size_t errlen)
+{
+	struct reader rd = { .t = t, .label = label, .value = 1, .err = err,
+			     .errlen = errlen };
+	struct json_tokener *tok = json_tokener_new();
+	size_t pos = 0, before = t->count;
+	int rc = 0;
+
+	if (!tok)
+		return fail(&rd, "out of memory");
+	/* Trailing characters: the next value (cat of several files). */
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
+				    JSON_TOKENER_ALLOW_TRAILING_CHARS |
+				    JSON_TOKENER_VALIDATE_UTF8);
+	for (;;) {
+		json_object *v;
+		enum json_tokener_error jerr;
+
+		while (pos < len && strchr(" \t\r\n", buf[pos]) && buf[pos])
+			pos++;
+		if (pos == len)
+			break;
+		json_tokener_reset(tok);
+		v = json_tokener_parse_ex(tok, buf + pos, (int)(len - pos));
+		jerr = json_tokener_get_error(tok);
+		if (jerr == json_tokener_continue) {
+			rc = fail(&rd, "the input ends inside a JSON value");
+			break;
+		}
+		if (jerr != json_tokener_success) {
+			rc = fail(&rd, "no JSON: %s",
+				  json_tokener_error_desc(jerr));
+			break;
+		}
+		pos += json_tokener_get_parse_end(tok);
+		rc = read_value(&rd, v);
+		json_object_put(v);
+		if (rc)
+			break;
+		rd.value++;
+	}
+	json_tokener_free(tok);
+	if (rc == 0 && t->count == before) {
+		snprintf(err, errlen, "%s: no trace in it", label);
+		rc = -1;
+	}
+	return rc;
+}
+
+int report_traces_read(struct report_traces *t, const char *label, FILE *f,
+		       char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int rc;
+
+	for (;;) {
+		size_t n;
+
+		if (len == cap) {
+			char *b;
+
+			if (cap >= REPORT_TRACE_BYTES_MAX) {
+				free(buf);
+				snprintf(err, errlen, "%s: more than %zu MiB: "
+					 "no trace output", label,
+					 REPORT_TRACE_BYTES_MAX >> 20);
+				return -1;
+			}
+			cap = cap ? cap * 2 : 65536;
+			b = realloc(buf, cap);
+			if (!b) {
+				free(buf);
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+			buf = b;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(buf);
+		snprintf(err, errlen, "cannot read %s: %s", label,
+			 strerror(errno));
+		return -1;
+	}
+	rc = report_traces_read_buffer(t, label, buf ? buf : "", len, err,
+				       errlen);
+	free(buf);
+	return rc;
+}
+
+void report_traces_free(struct report_traces *t)
+{
+	for (size_t k = 0; k < t->count; k++)
+		flow_free(&t->flows[k]);
+	for (size_t k = 0; k < t->element_count; k++) {
+		free(t->elements[k].name);
+		free(t->elements[k].from);
+		free(t->elements[k].to);
+	}
+	free(t->flows);
+	free(t->elements);
+	strmap_free(&t->element_index);
+	memset(t, 0, sizeof(*t));
+}

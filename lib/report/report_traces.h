@@ -1,0 +1,96 @@
+/* Traces as report input (report --traces): `ibahprobe trace -j`
+ * documents read into paths of elements (routers and the links between
+ * them on RoCE; switches and their links on InfiniBand), joined with the
+ * report's probe results of the same source host, destination, traffic
+ * class and flow label, and handed to the tomography core
+ * (tomography.h), which names the elements the failing results share. */
+#ifndef IBAHPROBE_REPORT_TRACES_H
+#define IBAHPROBE_REPORT_TRACES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report/report_matrix.h"
+#include "base/strmap.h"
+#include "report/tomography.h"
+
+/* What --traces reads at most: a sweep of ROCE_TRACE_MAX_FLOWS flow
+ * labels to a thousand destinations is some hundred megabytes; one file
+ * past this is no trace output. */
+#define REPORT_TRACE_BYTES_MAX ((size_t)256 << 20)
+
+enum report_path_kind {
+	REPORT_PATH_ROUTER,	/* a RoCE router, by the address it answered from */
+	REPORT_PATH_SWITCH,	/* an InfiniBand switch, by its node GUID */
+	REPORT_PATH_LINK,	/* two consecutive hops, from -> to */
+};
+
+struct report_path_element {
+	enum report_path_kind kind;
+	char *name;		/* "198.18.13.3", "A -> B", "0x...:3 -> 0x...:1" */
+	char *from, *to;	/* a link's ends (hosts, routers, ports) */
+};
+
+/* One traced flow: one destination with one flow label and traffic
+ * class (RoCE), or one destination (InfiniBand). */
+struct report_trace_flow {
+	char *host;		/* who traced */
+	char *source;		/* its source address (RoCE) or SGID; NULL */
+	char *dest, *dest_address;	/* as given; normalised, or NULL */
+	long flow_label, traffic_class;	/* -1: InfiniBand */
+	/* The UDP source port the datagrams carried (RoCE): the flow
+	 * label's, or trace --udp-sport's (flow_label then -1). -1: none. */
+	long udp_sport;
+	size_t *elements;	/* its path, in order; none: nothing answered */
+	size_t element_count;
+};
+
+struct report_traces {
+	struct report_trace_flow *flows;
+	size_t count, capacity;
+	struct report_path_element *elements;
+	size_t element_count, element_capacity;
+	struct strmap element_index;	/* name -> index + 1 */
+};
+
+/* Adds every trace document of f (named label in messages): trace -j's
+ * array of flows, one flow object, or several such values one after the
+ * other. 0, or -1 with "LABEL: what is wrong" in err. */
+int report_traces_read(struct report_traces *t, const char *label, FILE *f,
+		       char *err, size_t errlen);
+int report_traces_read_buffer(struct report_traces *t, const char *label,
+			      const char *buf, size_t len, char *err,
+			      size_t errlen);
+void report_traces_free(struct report_traces *t);
+
+/* The tomography of a report's probe results over their traces. A flow
+ * there is one probe result (one set) of a source that is no destination
+ * of its own. */
+struct report_path_suspects {
+	const struct report_traces *traces;
+	struct tomo_result tomo;
+	size_t flows;
+	/* Failing results without a trace: none of that source, destination,
+	 * traffic class and flow label; or the provider does not put the
+	 * flow label on the wire (rxe) and the traces to that destination
+	 * take more than one path, so which one the probes took is unknown
+	 * (also: traces of one flow label taken twice that differ). */
+	size_t failing_no_trace, failing_ecmp_unknown;
+};
+
+/* 0, or -1 when memory ran out. */
+int report_path_suspects_find(struct report_path_suspects *ps,
+			      const struct report *r,
+			      const struct report_traces *t);
+void report_path_suspects_free(struct report_path_suspects *ps);
+/* "router", "switch", "link", or "segment" for several elements. */
+const char *report_path_suspect_kind(const struct report_path_suspects *ps,
+				     const struct tomo_suspect *s);
+/* The suspect's name: its element's, or a segment's ends ("A -> B");
+ * *via gets the nodes between the ends ("R3", "R3, R5"), "" when none.
+ * Malloc'd, unescaped; NULL when memory ran out (*via too). */
+char *report_path_suspect_name(const struct report_path_suspects *ps,
+			       const struct tomo_suspect *s, char **via);
+
+#endif

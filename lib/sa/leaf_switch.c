@@ -1,0 +1,143 @@
+/* A port's leaf switch from its LinkRecord and its peer's NodeRecord;
+ * see leaf_switch.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sa/leaf_switch.h"
+#include "wire/pathrec.h"
+#include "wire/sa_records.h"
+
+enum leaf_status leaf_switch_decide(uint16_t lid, uint8_t port,
+				    const uint8_t *link, const uint8_t *node,
+				    struct leaf_switch *out)
+{
+	struct link_record lr;
+	struct node_record nr;
+
+	memset(out, 0, sizeof(*out));
+	if (lid == 0)
+		return out->status = LEAF_NO_LID;
+	if (!link)
+		return out->status = LEAF_NO_LINK;
+	linkrec_decode(link, &lr);
+	/* FromLID is the port's base LID, which a LID of its LMC range
+	 * need not be; the port number must be the one asked. */
+	if (lr.from_port != port || lr.from_lid == 0 || lr.from_lid > lid ||
+	    lr.to_lid == 0)
+		return out->status = LEAF_SA_FAILED;
+	out->lid = lr.to_lid;
+	if (!node)
+		return out->status = LEAF_SA_FAILED;
+	noderec_decode(node, &nr);
+	if (nr.lid != lr.to_lid)
+		return out->status = LEAF_SA_FAILED;
+	out->peer_type = nr.node_type;
+	if (nr.node_type != NODE_TYPE_SWITCH)
+		return out->status = LEAF_NOT_SWITCH;
+	out->node_guid = nr.node_guid;
+	memcpy(out->description, nr.description, sizeof(out->description));
+	/* NodeDescription is NUL-padded; some firmware pads with blanks. */
+	for (size_t len = strlen(out->description);
+	     len && (out->description[len - 1] == ' ' ||
+		     out->description[len - 1] == '\t');)
+		out->description[--len] = '\0';
+	return out->status = LEAF_FOUND;
+}
+
+uint16_t leaf_switch_peer_lid(const uint8_t *link)
+{
+	struct link_record lr;
+
+	linkrec_decode(link, &lr);
+	return lr.to_lid;
+}
+
+static int by_description_then_guid(const void *a, const void *b, void *arg)
+{
+	const struct leaf_switch *leaves = arg;
+	const struct leaf_switch *x = &leaves[*(const size_t *)a];
+	const struct leaf_switch *y = &leaves[*(const size_t *)b];
+	int c = strcmp(x->description, y->description);
+
+	if (c)
+		return c;
+	return (x->node_guid > y->node_guid) - (x->node_guid < y->node_guid);
+}
+
+static char *name_of(const struct leaf_switch *l, int shared)
+{
+	char *name;
+	int rc;
+
+	if (!l->description[0])
+		rc = asprintf(&name, "switch 0x%016llx",
+			      (unsigned long long)l->node_guid);
+	else if (shared)
+		rc = asprintf(&name, "%s (0x%016llx)", l->description,
+			      (unsigned long long)l->node_guid);
+	else
+		rc = asprintf(&name, "%s", l->description);
+	return rc < 0 ? NULL : name;
+}
+
+int leaf_switch_names(const struct leaf_switch *leaves, size_t n,
+		      char **names)
+{
+	size_t *order = malloc((n ? n : 1) * sizeof(*order)), found = 0;
+
+	for (size_t i = 0; i < n; i++)
+		names[i] = NULL;
+	if (!order)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (leaves[i].status == LEAF_FOUND)
+			order[found++] = i;
+	qsort_r(order, found, sizeof(*order), by_description_then_guid,
+		(void *)leaves);
+	/* One run per description: shared when its GUIDs differ. */
+	for (size_t start = 0, end; start < found; start = end) {
+		const struct leaf_switch *first = &leaves[order[start]];
+		int shared = 0;
+
+		for (end = start + 1; end < found &&
+		     strcmp(leaves[order[end]].description,
+			    first->description) == 0; end++)
+			shared |= leaves[order[end]].node_guid !=
+				  first->node_guid;
+		for (size_t k = start; k < end; k++) {
+			names[order[k]] = name_of(&leaves[order[k]], shared);
+			if (!names[order[k]])
+				goto oom;
+		}
+	}
+	free(order);
+	return 0;
+oom:
+	for (size_t i = 0; i < n; i++) {
+		free(names[i]);
+		names[i] = NULL;
+	}
+	free(order);
+	return -1;
+}
+
+const char *leaf_status_reason(enum leaf_status status)
+{
+	switch (status) {
+	case LEAF_FOUND:
+		return "on a leaf switch";
+	case LEAF_NO_LID:
+		return "with no LID in their results (RoCE, or a probe "
+		       "older than source.lid)";
+	case LEAF_NO_LINK:
+		return "whose port the SA knows no link of";
+	case LEAF_NOT_SWITCH:
+		return "cabled to no switch (back to back, or to a router)";
+	case LEAF_SA_FAILED:
+		return "whose records the SA did not answer";
+	case LEAF_STATUS_COUNT:
+		break;
+	}
+	return "?";
+}

@@ -1,0 +1,141 @@
+/* The InfiniBand switch path of SLID -> DLID from SA records alone (no
+ * SMPs, so no privileges), as infiniband-diags' ibtracert finds it with
+ * SMPs (find_route(): the source port's neighbour, then at each switch
+ * the LFT entry of the DLID and the neighbour of that port): the source
+ * port's LinkRecord to its switch; at each switch the LFTRecord block
+ * holding the DLID (its out port) and the LinkRecord out of that port;
+ * until a CA port whose LIDs hold the DLID, or a switch whose LID it is
+ * (port 0). Each hop is named from its NodeRecord, and the link it
+ * leaves by from its out port's PortInfoRecord.
+ *
+ * Pure over the records: the walk runs against a store of what the SA
+ * answered, and where a record is not there yet it stops and names it, so
+ * a caller can ask for the records that every destination needs next in
+ * one windowed batch (the same LFT block serves many destinations) and
+ * walk again. */
+#ifndef IBAHPROBE_IB_TRACE_H
+#define IBAHPROBE_IB_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wire/pathrec.h"
+#include "wire/sa_records.h"
+
+/* A path never crosses more switches than a directed route can name
+ * (IBA 14.2.2: 64 hops); a walk that goes on is looping. */
+#define IB_TRACE_MAX_HOPS 64
+
+enum trace_record_kind {
+	TRACE_REC_NODE,		/* NodeRecord by LID */
+	TRACE_REC_LINK,		/* LinkRecord by from LID and port */
+	TRACE_REC_LFT,		/* LFTRecord by switch LID and block */
+	TRACE_REC_PORTINFO,	/* PortInfoRecord by LID and port */
+};
+#define TRACE_REC_KINDS 4
+
+/* Which record: (kind, lid, arg) with arg the port or the block. */
+struct trace_key {
+	enum trace_record_kind kind;
+	uint16_t lid;
+	uint16_t arg;
+};
+
+enum trace_record_state {
+	TRACE_REC_UNKNOWN,	/* not asked yet */
+	TRACE_REC_PRESENT,
+	TRACE_REC_ABSENT,	/* the SA answered "no records" */
+	TRACE_REC_FAILED,	/* the SA did not answer, or answered an error */
+};
+
+struct trace_record {
+	struct trace_key key;
+	enum trace_record_state state;
+	char error[160];	/* FAILED: why */
+	union {
+		struct node_record node;
+		struct link_record link;
+		struct lft_record lft;
+		struct portinfo_record portinfo;
+	} u;
+};
+
+/* What the SA answered, by key (open addressing; grows). complete[kind]:
+ * the SA's whole table of that kind is in the store (a GetTable of every
+ * record arrived whole), so a key of that kind not in it is absent. */
+struct trace_store {
+	struct trace_record *slots;
+	size_t capacity, count;
+	bool complete[TRACE_REC_KINDS];
+};
+
+void trace_store_init(struct trace_store *s);
+void trace_store_free(struct trace_store *s);
+const struct trace_record *trace_store_find(const struct trace_store *s,
+					    const struct trace_key *key);
+/* Adds or replaces the record of rec->key; -1 when out of memory. */
+int trace_store_put(struct trace_store *s, const struct trace_record *rec);
+/* Puts every record of a GetTableResp message of kind (TRACE_REC_LINK or
+ * TRACE_REC_LFT; one MAD, or a whole RMPP message as the kernel
+ * reassembles it) into the store and marks the kind complete. A message
+ * cut short (a MAD stack without RMPP) is not trusted at all: nothing is
+ * put, *truncated says so, and the records are asked one by one. Returns
+ * 0, or -1 with err set (malformed, out of memory). */
+int trace_store_put_table(struct trace_store *s, enum trace_record_kind kind,
+			  const uint8_t *msg, size_t len, bool *truncated,
+			  char *err, size_t errlen);
+
+struct trace_hop {
+	uint16_t lid;
+	uint8_t node_type;	/* 1 CA, 2 switch, 3 router */
+	uint64_t node_guid;
+	uint64_t port_guid;
+	char description[65];
+	uint8_t in_port;	/* 0: the source */
+	uint8_t out_port;	/* 0: the destination */
+	/* The link out of out_port: its PortInfoRecord. */
+	bool has_portinfo;
+	struct portinfo_record portinfo;
+};
+
+enum trace_status {
+	TRACE_PENDING,		/* needs the record in trace_result.need */
+	TRACE_COMPLETE,
+	TRACE_HOLE,		/* LFT entry 255, beyond the top, or block missing */
+	TRACE_LOOP,		/* a switch seen twice */
+	TRACE_DEAD_END,		/* no link out of the port, or not ACTIVE */
+	TRACE_WRONG_END,	/* arrived at a CA that does not own the DLID */
+	TRACE_UNKNOWN_SOURCE,	/* the SA has no node with the SLID */
+	TRACE_SA_FAILED,	/* a record could not be read */
+};
+
+struct trace_result {
+	enum trace_status status;
+	struct trace_hop hops[IB_TRACE_MAX_HOPS + 2];
+	size_t hop_count;
+	/* PENDING: the records to ask for next. The first blocks the
+	 * walk; the others (a PortInfo of a link already followed) only
+	 * its description, so they are asked in the same batch. */
+	struct trace_key need[4];
+	size_t need_count;
+	/* Why it broke, in words (empty when complete); where: the hop it
+	 * broke at (an index into hops). */
+	char reason[256];
+	size_t where;
+};
+
+/* Walks slid (the source port, port number src_port) to dlid over the
+ * store. PENDING with result->need[] set when records are missing. */
+void ib_trace_walk(const struct trace_store *store, uint16_t slid,
+		   uint8_t src_port, uint16_t dlid,
+		   struct trace_result *result);
+
+/* "NodeRecord", "LinkRecord", "LFTRecord", "PortInfoRecord". */
+const char *trace_record_kind_str(enum trace_record_kind kind);
+/* "complete", "routing hole", "loop", "dead end", ... */
+const char *trace_status_str(enum trace_status s);
+/* The JSON word: "complete", "hole", "loop", "dead_end", ... */
+const char *trace_status_key(enum trace_status s);
+
+#endif

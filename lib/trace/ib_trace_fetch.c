@@ -1,0 +1,245 @@
+/* Rounds of windowed SA Gets for the walks; see ib_trace_fetch.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "trace/ib_trace_fetch.h"
+#include "wire/pathrec.h"
+#include "wire/sa_records.h"
+
+/* "No records" (IBA 15.2.1.1, SA-specific status 3). */
+#define SA_STATUS_NO_RECORDS 0x0300
+/* Enough for the longest walk: four records a hop. */
+#define MAX_ROUNDS (4 * (IB_TRACE_MAX_HOPS + 4))
+
+static void encode(const struct trace_key *k, uint8_t *mad)
+{
+	switch (k->kind) {
+	case TRACE_REC_NODE:
+		sa_encode_node_get(mad, k->lid);
+		break;
+	case TRACE_REC_LINK:
+		sa_encode_link_get(mad, k->lid, (uint8_t)k->arg);
+		break;
+	case TRACE_REC_LFT:
+		sa_encode_lft_get(mad, k->lid, k->arg);
+		break;
+	case TRACE_REC_PORTINFO:
+		sa_encode_portinfo_get(mad, k->lid, (uint8_t)k->arg);
+		break;
+	}
+}
+
+/* The answer to one Get as a record of the store. A Get is answered
+ * with one record right after the SA header. */
+static void take(const struct sa_query *q, uint32_t timeout_ms,
+		 struct trace_record *r)
+{
+	const uint8_t *data = q->response + SA_HEADER_BYTES;
+	char why[sizeof(r->error)];
+
+	if (q->result == SA_RESULT_STATUS &&
+	    q->status == SA_STATUS_NO_RECORDS) {
+		r->state = TRACE_REC_ABSENT;
+		return;
+	}
+	if (q->result != SA_RESULT_OK) {
+		r->state = TRACE_REC_FAILED;
+		sa_query_describe(q, trace_record_kind_str(r->key.kind), timeout_ms, why,
+				  sizeof(why));
+		snprintf(r->error, sizeof(r->error), "%s", why);
+		return;
+	}
+	r->state = TRACE_REC_PRESENT;
+	switch (r->key.kind) {
+	case TRACE_REC_NODE:
+		noderec_decode(data, &r->u.node);
+		break;
+	case TRACE_REC_LINK:
+		linkrec_decode(data, &r->u.link);
+		break;
+	case TRACE_REC_LFT:
+		lftrec_decode(data, &r->u.lft);
+		break;
+	case TRACE_REC_PORTINFO:
+		portinforec_decode(data, &r->u.portinfo);
+		break;
+	}
+}
+
+/* The SA's whole LinkRecord and LFTRecord tables (GetTable, component
+ * mask 0: every record; opensm's osm_lr_rcv_process() and
+ * osm_lftr_rcv_process() answer them). A table that does not arrive whole
+ * is left to the per-record Gets. */
+static int prefetch_tables(struct sa_client *sa, struct trace_store *store,
+			   uint32_t timeout_ms, unsigned retries,
+			   struct trace_fetch_stats *stats, char *err,
+			   size_t errlen)
+{
+	static const struct {
+		enum trace_record_kind kind;
+		uint16_t attr;
+		size_t bytes;
+	} tables[] = {
+		{ TRACE_REC_LINK, SA_ATTR_LINK_RECORD_ID, 8 },
+		{ TRACE_REC_LFT, SA_ATTR_LFT_RECORD_ID, LFT_RECORD_BYTES },
+	};
+	struct sa_query q[2];
+	uint8_t zero[LFT_RECORD_BYTES] = { 0 };
+
+	memset(q, 0, sizeof(q));
+	for (size_t i = 0; i < 2; i++)
+		sa_encode_request(q[i].request, SA_METHOD_GET_TABLE,
+				  (enum sa_attribute)tables[i].attr, 0, 0,
+				  zero, tables[i].bytes);
+	stats->tables_asked = true;
+	stats->queries += 2;
+	if (sa_client_run(sa, q, 2, 2, timeout_ms, retries, err, errlen)) {
+		sa_queries_release(q, 2);
+		return -1;
+	}
+	for (size_t i = 0; i < 2; i++) {
+		const uint8_t *msg;
+		char why[160];
+		bool cut = false;
+		size_t len;
+
+		if (q[i].result != SA_RESULT_OK) {
+			sa_query_describe(&q[i], trace_record_kind_str(tables[i].kind),
+					  timeout_ms, why, sizeof(why));
+			diag_verbose(1, "trace: the whole %s table: %s; asking "
+				     "record by record", trace_record_kind_str(tables[i].kind),
+				     why);
+			continue;
+		}
+		msg = sa_query_answer(&q[i], &len);
+		if (trace_store_put_table(store, tables[i].kind, msg, len,
+					  &cut, why, sizeof(why))) {
+			diag_verbose(1, "trace: the whole %s table is "
+				     "unusable: %s; asking record by record",
+				     trace_record_kind_str(tables[i].kind), why);
+			continue;
+		}
+		if (cut)
+			diag_verbose(1, "trace: the whole %s table arrived cut "
+				     "to its first packet (this port's MAD stack "
+				     "did not reassemble the RMPP answer); "
+				     "asking record by record",
+				     trace_record_kind_str(tables[i].kind));
+		if (tables[i].kind == TRACE_REC_LINK)
+			stats->links_whole = !cut;
+		else
+			stats->lfts_whole = !cut;
+	}
+	sa_queries_release(q, 2);
+	return 0;
+}
+
+/* The keys the walks need this round, each once. */
+static int collect(struct trace_job *jobs, size_t n,
+		   const struct trace_store *store, struct trace_key **keys,
+		   size_t *count)
+{
+	struct trace_store seen;
+	size_t cap = 0;
+	int rc = 0;
+
+	*count = 0;
+	*keys = NULL;
+	trace_store_init(&seen);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct trace_job *j = &jobs[i];
+
+		if (!j->active)
+			continue;
+		ib_trace_walk(store, j->slid, j->src_port, j->dlid, &j->result);
+		j->rounds += j->result.need_count > 0;
+		for (size_t k = 0; k < j->result.need_count && rc == 0; k++) {
+			struct trace_record mark = { .key = j->result.need[k],
+						     .state = TRACE_REC_PRESENT };
+
+			if (trace_store_find(&seen, &mark.key))
+				continue;
+			if (*count == cap) {
+				size_t more = cap ? cap * 2 : 64;
+				struct trace_key *bigger =
+					realloc(*keys, more * sizeof(**keys));
+
+				if (!bigger) {
+					rc = -1;
+					break;
+				}
+				*keys = bigger;
+				cap = more;
+			}
+			if (trace_store_put(&seen, &mark)) {
+				rc = -1;
+				break;
+			}
+			(*keys)[(*count)++] = mark.key;
+		}
+	}
+	trace_store_free(&seen);
+	return rc;
+}
+
+int ib_trace_fetch_all(struct sa_client *sa, struct trace_job *jobs,
+		       size_t n, struct trace_store *store, unsigned window,
+		       uint32_t timeout_ms, unsigned retries,
+		       struct trace_fetch_stats *stats, char *err,
+		       size_t errlen)
+{
+	size_t active = 0;
+
+	memset(stats, 0, sizeof(*stats));
+	for (size_t i = 0; i < n; i++)
+		active += jobs[i].active;
+	if (active >= TRACE_PREFETCH_MIN_DESTS &&
+	    prefetch_tables(sa, store, timeout_ms, retries, stats, err,
+			    errlen))
+		return -1;
+	for (unsigned round = 0;; round++) {
+		struct trace_key *keys;
+		struct sa_query *q;
+		size_t count;
+		int rc = 0;
+
+		if (collect(jobs, n, store, &keys, &count)) {
+			free(keys);
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		if (count == 0 || round >= MAX_ROUNDS) {
+			free(keys);
+			return 0;
+		}
+		q = calloc(count, sizeof(*q));
+		if (!q) {
+			free(keys);
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		for (size_t i = 0; i < count; i++)
+			encode(&keys[i], q[i].request);
+		stats->rounds++;
+		stats->queries += count;
+		if (sa_client_run(sa, q, count, window, timeout_ms, retries,
+				  err, errlen))
+			rc = -1;
+		for (size_t i = 0; rc == 0 && i < count; i++) {
+			struct trace_record r = { .key = keys[i] };
+
+			take(&q[i], timeout_ms, &r);
+			if (trace_store_put(store, &r)) {
+				snprintf(err, errlen, "out of memory");
+				rc = -1;
+			}
+		}
+		sa_queries_release(q, count);
+		free(q);
+		free(keys);
+		if (rc)
+			return -1;
+	}
+}
