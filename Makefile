@@ -96,18 +96,22 @@ deps:
 	@tools/install-deps
 
 # make check: every suite with the normal build, unit, CLI and sim suites again
-# under ASan/UBSan, then one summary line over all of them.
+# under ASan/UBSan, then one summary line over all of them. Strict: a suite
+# or a test that cannot run here (no qemu, ibsim, a tool of make deps, a
+# test tool not built) fails instead of skipping, unless IBAHPROBE_ALLOW_SKIP=1
+# (CI=true is strict regardless; tools/run-suites says more).
+SUITES_STRICT = IBAHPROBE_STRICT=$(if $(filter 1,$(IBAHPROBE_ALLOW_SKIP)),0,1)
 check: deps
 	$(MAKE) check-build ibahprobe lib/libibahprobe.a
 	$(MAKE) SANITIZE=1 check-build
-	@tools/run-suites
+	@$(SUITES_STRICT) tools/run-suites
 
 # What the VM suite runs in the guest: ./ibahprobe and the packet injector.
 # tests/vm/run makes this before a suite run, so plain `make` is enough.
 vm-build: ibahprobe $(O)/tests/tools/ud_inject
 
 check-vm-all: deps vm-build
-	@tools/run-suites vm vm-6.12
+	@$(SUITES_STRICT) tools/run-suites vm vm-6.12
 
 # make check runs each fuzz target for a fixed number of runs (FUZZ_RUNS);
 # this runs each for a fixed time instead, to go deeper.

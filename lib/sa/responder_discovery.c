@@ -10,7 +10,6 @@
 #include "out/output.h"
 #include "sa/responder_discovery.h"
 #include "base/text_escape.h"
-#include "wire/wire_bytes.h"
 
 enum sa_client_error registration_open(struct responder_registration *g,
 				       const char *ca, uint8_t port,
@@ -45,22 +44,6 @@ static int service_request(struct responder_registration *g,
 			     err, errlen);
 }
 
-/* The SA's answer to a Set or Delete holds the record it acted on. */
-static int check_echo(const struct responder_registration *g,
-		      const struct sa_query *q, char *err, size_t errlen)
-{
-	struct service_record rec;
-
-	servicerec_decode(q->response + SA_HEADER_BYTES, &rec);
-	if (rec.id != IBAHPROBE_SERVICE_ID ||
-	    memcmp(rec.gid.raw, g->responder.gid.raw, 16) != 0) {
-		snprintf(err, errlen, "the SA answered with another record "
-			 "(ServiceID 0x%016llx)", (unsigned long long)rec.id);
-		return -1;
-	}
-	return 0;
-}
-
 static int registration_send_set(struct responder_registration *g,
 				 unsigned retries, char *err, size_t errlen)
 {
@@ -78,7 +61,7 @@ static int registration_send_set(struct responder_registration *g,
 			 g->session.sa.ca, g->session.sa.port_num, why);
 		return -1;
 	}
-	if (check_echo(g, &q, err, errlen))
+	if (discovery_check_echo(q.response, &g->responder.gid, err, errlen))
 		return -1;
 	g->registered = true;
 	if (g->responder.lease != SERVICE_LEASE_INFINITE)
@@ -120,7 +103,7 @@ int registration_delete(struct responder_registration *g, char *err,
 		return -1;
 	sa_queries_release(&q, 1);
 	g->registered = false;
-	if (q.result == SA_RESULT_STATUS && q.status == 0x0300)
+	if (q.result == SA_RESULT_STATUS && q.status == SA_STATUS_NO_RECORDS)
 		return 1;
 	if (q.result != SA_RESULT_OK) {
 		sa_query_describe(&q, "ServiceRecord Delete", g->timeout_ms,
@@ -130,7 +113,7 @@ int registration_delete(struct responder_registration *g, char *err,
 			 g->session.sa.sm_lid, why, g->responder.lease);
 		return -1;
 	}
-	return check_echo(g, &q, err, errlen);
+	return discovery_check_echo(q.response, &g->responder.gid, err, errlen);
 }
 
 void registration_close(struct responder_registration *g)
@@ -138,43 +121,6 @@ void registration_close(struct responder_registration *g)
 	if (g->open)
 		path_session_close(&g->session);
 	g->open = false;
-}
-
-/* Decodes the table into d; records under our ServiceID that are not
- * ibahprobe's are counted and skipped. */
-static int take_table(const struct sa_query *q, struct discovery *d,
-		      char *err, size_t errlen)
-{
-	struct sa_table t;
-	const uint8_t *msg;
-	size_t len;
-
-	msg = sa_query_answer(q, &len);
-	if (sa_table_layout(msg, len, SERVICE_RECORD_BYTES, &t, err, errlen))
-		return -1;
-	d->truncated = t.truncated;
-	d->expected = t.expected;
-	d->items = calloc(t.count ? t.count : 1, sizeof(*d->items));
-	if (!d->items) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i < t.count; i++) {
-		struct discovered_responder *r = &d->items[d->count];
-		struct service_record rec;
-		char why[DIAG_MSG_MAX];
-
-		servicerec_decode(msg + SA_HEADER_BYTES + i * t.stride, &rec);
-		if (servicerec_to_responder(&rec, &r->responder, why,
-					    sizeof(why))) {
-			diag_verbose(1, "ServiceRecord %zu skipped: %s", i, why);
-			d->foreign++;
-			continue;
-		}
-		r->found = true;
-		d->count++;
-	}
-	return 0;
 }
 
 /* A path from this port to each responder's GID gives its DLID. */
@@ -199,18 +145,7 @@ static int resolve_paths(struct path_session *s, struct discovery *d,
 	if (path_resolve_all(s, &dests, &none, PATH_DEFAULT_WINDOW,
 			     timeout_ms, retries, results, err, errlen))
 		goto out;
-	for (size_t i = 0; i < d->count; i++) {
-		struct discovered_responder *r = &d->items[i];
-
-		if (!r->found)
-			continue;
-		r->path_ok = results[i].status == PATH_OK;
-		if (r->path_ok)
-			r->dlid = results[i].record.dlid;
-		else
-			snprintf(r->error, sizeof(r->error), "%s",
-				 results[i].error);
-	}
+	discovery_take_paths(d, results);
 	rc = 0;
 out:
 	dest_list_free(&dests);
@@ -226,6 +161,8 @@ int responder_discover(struct path_session *s, uint32_t timeout_ms,
 	struct service_record rec;
 	struct sa_query q = { 0 };
 	uint64_t mask = servicerec_discovery_query(&rec);
+	const uint8_t *answer;
+	size_t len;
 	int rc = -1;
 
 	memset(d, 0, sizeof(*d));
@@ -243,7 +180,8 @@ int responder_discover(struct path_session *s, uint32_t timeout_ms,
 				 ? "; is the subnet manager running?" : "");
 		goto out;
 	}
-	if (take_table(&q, d, err, errlen) ||
+	answer = sa_query_answer(&q, &len);
+	if (discovery_take_table(answer, len, d, err, errlen) ||
 	    resolve_paths(s, d, timeout_ms, retries, err, errlen))
 		goto out;
 	rc = 0;
@@ -254,42 +192,11 @@ out:
 	return rc;
 }
 
-/* One looked-up record: ours, for the GID asked, or why not. */
-static void take_lookup(const struct sa_query *q, uint32_t timeout_ms,
-			struct discovered_responder *r)
-{
-	struct service_record rec;
-	union ibv_gid asked = r->responder.gid;
-	char gid[GID_TEXT_MAX], why[96];
-
-	if (q->result == SA_RESULT_STATUS && q->status == 0x0300) {
-		snprintf(r->error, sizeof(r->error), "no ibahprobe responder "
-			 "is registered for %s in the SA",
-			 gid_format(&asked, gid, sizeof(gid)));
-		return;
-	}
-	if (q->result != SA_RESULT_OK) {
-		sa_query_describe(q, "ServiceRecord Get", timeout_ms, r->error,
-				  sizeof(r->error));
-		return;
-	}
-	servicerec_decode(q->response + SA_HEADER_BYTES, &rec);
-	if (servicerec_to_responder(&rec, &r->responder, why, sizeof(why))) {
-		r->responder.gid = asked;
-		snprintf(r->error, sizeof(r->error), "the SA's record for %s "
-			 "is not an ibahprobe responder's: %s",
-			 gid_format(&asked, gid, sizeof(gid)), why);
-		return;
-	}
-	r->found = true;
-}
-
 int responder_lookup(struct path_session *s, const struct dest_list *dests,
 		     uint32_t timeout_ms, unsigned retries,
 		     struct discovery *d, char *err, size_t errlen)
 {
 	struct sa_query *q = calloc(dests->count, sizeof(*q));
-	size_t timeouts = 0;
 	int rc = -1;
 
 	memset(d, 0, sizeof(*d));
@@ -300,17 +207,10 @@ int responder_lookup(struct path_session *s, const struct dest_list *dests,
 	}
 	d->count = dests->count;
 	for (size_t i = 0; i < dests->count; i++) {
-		const struct dest *dst = &dests->items[i];
 		union ibv_gid *gid = &d->items[i].responder.gid;
 		struct service_record rec;
 
-		if (dst->has_gid) {
-			*gid = dst->gid;
-		} else {
-			/* guid: in this subnet: the port's prefix. */
-			memcpy(gid->raw, s->sa.port_gid.raw, 8);
-			wire_put64(gid->raw, 8, dst->guid);
-		}
+		discovery_lookup_gid(&dests->items[i], &s->sa.port_gid, gid);
 		servicerec_discovery_query(&rec);
 		rec.gid = *gid;
 		sa_encode_service_request(q[i].request, SA_METHOD_GET, 0, &rec,
@@ -319,11 +219,9 @@ int responder_lookup(struct path_session *s, const struct dest_list *dests,
 	if (sa_client_run(&s->sa, q, dests->count, PATH_DEFAULT_WINDOW,
 			  timeout_ms, retries, err, errlen))
 		goto out;
-	for (size_t i = 0; i < dests->count; i++) {
-		take_lookup(&q[i], timeout_ms, &d->items[i]);
-		timeouts += q[i].result == SA_RESULT_TIMEOUT;
-	}
-	if (dests->count && timeouts == dests->count) {
+	for (size_t i = 0; i < dests->count; i++)
+		discovery_take_lookup(&q[i], timeout_ms, &d->items[i]);
+	if (discovery_lookups_all_timed_out(q, dests->count)) {
 		snprintf(err, errlen, "cannot ask the SA (SM LID %u via %s port "
 			 "%u) for responders: %s; is the subnet manager "
 			 "running?", s->sa.sm_lid, s->sa.ca, s->sa.port_num,

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "base/diag.h"
+#include "sa/discovery_answers.h"
 #include "sa/path_resolve.h"
 #include "wire/servicerec.h"
 
@@ -51,22 +52,6 @@ int registration_renew_if_due(struct responder_registration *g,
 int registration_delete(struct responder_registration *g, char *err,
 			size_t errlen);
 void registration_close(struct responder_registration *g);
-
-struct discovered_responder {
-	struct responder_record responder;
-	bool found;		/* a record was there */
-	bool path_ok;
-	uint16_t dlid;		/* from the PathRecord */
-	char error[DIAG_MSG_MAX];
-};
-
-struct discovery {
-	size_t count;
-	struct discovered_responder *items;
-	size_t foreign;		/* records under our ServiceID, not ours */
-	bool truncated;		/* the SA's answer arrived cut */
-	size_t expected;	/* records the whole answer held */
-};
 
 /* Every registered responder, each with a path from this port. Returns 0,
  * or -1 with err set when the SA did not answer or the answer is

@@ -11,6 +11,7 @@
 #include "base/monotonic.h"
 #include "sa/sa_client.h"
 #include "sa/sa_status.h"
+#include "sa/sa_window.h"
 #include "wire/wire_bytes.h"
 
 /* The MAD layer rewrites the upper 32 TID bits with the agent's id. */
@@ -18,9 +19,6 @@
 #define MAD_TID_OFFSET 8
 #define MAD_METHOD_OFFSET 3
 #define RECV_BATCH 64
-/* Redirects one query follows: a redirect that points back (or around in
- * a circle) must not bounce it for good. */
-#define MAX_REDIRECTS 4
 
 /* Queries go to the SM's SA, QP 1, until a redirect says otherwise. */
 static void target_the_sm(struct sa_client *c)
@@ -126,57 +124,36 @@ void sa_client_close(struct sa_client *c)
 	c->portid = -1;
 }
 
-static int send_query(struct sa_client *c, struct sa_query *q, void *umad,
-		      uint32_t timeout_ms)
-{
-	uint8_t *mad = umad_get_mad(umad);
+/* What the window's sends and the receives share: the client and one umad
+ * buffer, which grows for a multi-packet answer. */
+struct sa_umad_io {
+	struct sa_client *c;
+	void *umad;
+	size_t umad_len;
+};
 
-	memset(umad, 0, c->umad_len);
+/* The window's sa_send_fn: one attempt of q to where the SA is now. */
+static int send_query(void *ctx, struct sa_query *q, uint32_t timeout_ms,
+		      uint64_t *sent_ns)
+{
+	struct sa_umad_io *io = ctx;
+	struct sa_client *c = io->c;
+	uint8_t *mad = umad_get_mad(io->umad);
+
+	memset(io->umad, 0, c->umad_len);
 	memcpy(mad, q->request, SA_MAD_BYTES);
 	q->tid = c->next_tid++;
 	wire_put64(mad, MAD_TID_OFFSET, q->tid);
-	umad_set_addr(umad, c->sa_lid, (int)c->sa_qpn, c->sa_sl,
+	umad_set_addr(io->umad, c->sa_lid, (int)c->sa_qpn, c->sa_sl,
 		      (int)c->sa_qkey);
-	umad_set_pkey(umad, c->sa_pkey_index);
-	q->attempts++;
-	q->umad_error = 0;
+	umad_set_pkey(io->umad, c->sa_pkey_index);
 	/* The kernel also times the request out and hands it back with
 	 * ETIMEDOUT; our own deadline covers stacks that do not. */
-	if (umad_send(c->portid, c->agent, umad, SA_MAD_BYTES, (int)timeout_ms,
-		      0) < 0)
+	if (umad_send(c->portid, c->agent, io->umad, SA_MAD_BYTES,
+		      (int)timeout_ms, 0) < 0)
 		return -1;
-	q->in_flight = true;
-	q->deadline_ns = monotonic_ns() + (uint64_t)timeout_ms * 1000000u;
-	if (!q->first_sent_ns)
-		q->first_sent_ns = q->deadline_ns - (uint64_t)timeout_ms * 1000000u;
+	*sent_ns = monotonic_ns();
 	return 0;
-}
-
-static struct sa_query *find_by_tid(struct sa_query *queries, size_t n,
-				    uint32_t tid)
-{
-	for (size_t i = 0; i < n; i++)
-		if (queries[i].in_flight && queries[i].tid == tid)
-			return &queries[i];
-	return NULL;
-}
-
-/* One attempt ended without an answer: retry with a longer timeout, or
- * give up. */
-static void attempt_failed(struct sa_query *q, unsigned retries)
-{
-	q->in_flight = false;
-	if (++q->timed_out > retries)
-		q->result = SA_RESULT_TIMEOUT;
-}
-
-/* Each timeout doubles the next attempt's; a busy SA answered, so busy
- * answers do not. */
-static uint32_t attempt_timeout(const struct sa_query *q, uint32_t timeout_ms)
-{
-	unsigned shift = q->timed_out < 8 ? q->timed_out : 8;
-
-	return timeout_ms << shift;
 }
 
 /* Follows the ClassPortInfo redirect in mad: later queries go there.
@@ -214,93 +191,63 @@ static int follow_redirect(struct sa_client *c, const uint8_t *mad,
 	return 0;
 }
 
-/* What every query of one run is allowed. */
-struct sa_run_limits {
-	uint32_t timeout_ms;	/* of a first attempt */
-	uint64_t budget_ns;	/* of a query, from its first send */
-};
-
-enum take {
-	TAKE_NOTHING,	/* not an answer to a query of ours */
-	TAKE_ANSWER,	/* the SA answered (a result, busy or redirect) */
-	TAKE_FAILED,	/* a redirect that cannot be followed: err is set */
-};
-
-/* Takes what umad carried: an answer of the SA to one of our queries. */
-static enum take take_response(struct sa_client *c, struct sa_query *queries,
-			       size_t n, void *umad, int len,
-			       const struct sa_run_limits *lim, char *err,
-			       size_t errlen)
+/* Keeps the answer's bytes in q: the first SA_MAD_BYTES, and the whole
+ * of a longer one. Returns 0, or -1 when memory ran out. */
+static int store_answer(struct sa_query *q, const uint8_t *mad, int len)
 {
-	uint8_t *mad = umad_get_mad(umad);
-	struct sa_query *q;
-	uint16_t status;
-	uint32_t tid;
-	uint64_t now;
-
-	if (len < SA_HEADER_BYTES)
-		return TAKE_NOTHING;
-	tid = (uint32_t)(wire_get64(mad, MAD_TID_OFFSET) & TID_MASK);
-	q = find_by_tid(queries, n, tid);
-	if (!q)
-		return TAKE_NOTHING;	/* a late answer to an attempt we gave up on */
-	if (umad_status(umad) != 0) {
-		/* The kernel's timeout (ETIMEDOUT) or a send error. The
-		 * attempt still ends at its own deadline: a stack that fails
-		 * sends at once (no SM behind the SM LID) must not burn every
-		 * retry within a millisecond, that is what the backoff is
-		 * for. */
-		q->umad_error = umad_status(umad);
-		return TAKE_NOTHING;
-	}
-	/* Our TID with another method is not the answer (a request of the
-	 * SA's own, or a broken agent): keep waiting for the real one. */
-	if (mad[MAD_METHOD_OFFSET] != sa_response_method(q->request[MAD_METHOD_OFFSET]))
-		return TAKE_NOTHING;
-	status = wire_get16(mad, 4);
-	now = monotonic_ns();
-	switch (sa_status_action(status)) {
-	case SA_STATUS_BUSY:
-		/* IBA 13.4.7: busy means the SA discarded the request; ask
-		 * again, later, while the deadline allows. */
-		q->in_flight = false;
-		q->busy_answers++;
-		if (sa_busy_retry(now, q->first_sent_ns + lim->budget_ns,
-				  q->busy_answers, lim->timeout_ms,
-				  &q->resend_at_ns))
-			return TAKE_ANSWER;
-		break;	/* stayed busy: that is the result */
-	case SA_STATUS_REDIRECT:
-		q->in_flight = false;
-		if (++q->redirects > MAX_REDIRECTS) {
-			snprintf(err, errlen, "the SA redirected a query %u "
-				 "times (now to LID %u QP %u): a redirect "
-				 "loop", q->redirects, c->sa_lid, c->sa_qpn);
-			return TAKE_FAILED;
-		}
-		if (follow_redirect(c, mad, (size_t)len, err, errlen))
-			return TAKE_FAILED;
-		q->resend_at_ns = 0;	/* at once, to the new place */
-		return TAKE_ANSWER;
-	case SA_STATUS_DONE:
-		break;
-	}
 	free(q->message);
 	q->message = NULL;
 	if ((size_t)len > SA_MAD_BYTES) {
 		q->message = malloc((size_t)len);
 		if (!q->message)
-			return TAKE_NOTHING;	/* retried at the deadline */
+			return -1;
 		memcpy(q->message, mad, (size_t)len);
 	}
-	q->in_flight = false;
 	q->response_len = (size_t)len;
 	memcpy(q->response, mad, len < SA_MAD_BYTES ? (size_t)len : SA_MAD_BYTES);
 	if ((size_t)len < SA_MAD_BYTES)
 		memset(q->response + len, 0, SA_MAD_BYTES - (size_t)len);
-	q->status = status;
-	q->result = q->status == 0 ? SA_RESULT_OK : SA_RESULT_STATUS;
-	return TAKE_ANSWER;
+	return 0;
+}
+
+/* Takes what umad carried: maybe an answer of the SA to one of our
+ * queries. Returns 0, or -1 with err set when the SA redirects to where
+ * this client cannot follow. */
+static int take_response(struct sa_client *c, struct sa_window *w,
+			 void *umad, int len, char *err, size_t errlen)
+{
+	uint8_t *mad = umad_get_mad(umad);
+	struct sa_answer a;
+	struct sa_query *q;
+	uint64_t now;
+
+	if (len < SA_HEADER_BYTES)
+		return 0;
+	a = (struct sa_answer){
+		.tid = (uint32_t)(wire_get64(mad, MAD_TID_OFFSET) & TID_MASK),
+		.umad_status = umad_status(umad),
+		.method = mad[MAD_METHOD_OFFSET],
+		.status = wire_get16(mad, 4),
+	};
+	now = monotonic_ns();
+	switch (sa_window_take(w, &a, now, &q)) {
+	case SA_ANSWER_NONE:
+	case SA_ANSWER_BUSY:
+		return 0;
+	case SA_ANSWER_REDIRECT_LOOP:
+		snprintf(err, errlen, "the SA redirected a query %u times "
+			 "(now to LID %u QP %u): a redirect loop",
+			 q->redirects, c->sa_lid, c->sa_qpn);
+		return -1;
+	case SA_ANSWER_REDIRECT:
+		return follow_redirect(c, mad, (size_t)len, err, errlen);
+	case SA_ANSWER_RESULT:
+		break;
+	}
+	/* Out of memory: the attempt is retried at its deadline. */
+	if (store_answer(q, mad, len) == 0)
+		sa_window_settle(w, q, a.status, now);
+	return 0;
 }
 
 const uint8_t *sa_query_answer(const struct sa_query *q, size_t *len)
@@ -369,151 +316,57 @@ static int receive(struct sa_client *c, void **umad, size_t *umad_len)
 	return -1;
 }
 
-/* Ends every query still without an answer: the SA stopped answering. */
-static void abandon_pending(struct sa_query *queries, size_t n)
+/* Takes what arrived, up to RECV_BATCH MADs. Returns 0, or -1 with err
+ * set. */
+static int take_responses(struct sa_umad_io *io, struct sa_window *w,
+			  char *err, size_t errlen)
 {
-	for (size_t i = 0; i < n; i++) {
-		struct sa_query *q = &queries[i];
+	for (int k = 0; k < RECV_BATCH; k++) {
+		int len = receive(io->c, &io->umad, &io->umad_len);
 
-		if (q->result != SA_RESULT_PENDING)
-			continue;
-		q->in_flight = false;
-		q->abandoned = true;
-		q->result = SA_RESULT_TIMEOUT;
-		if (!q->umad_error)
-			q->umad_error = ETIMEDOUT;
+		if (len < 0)
+			break;
+		if (take_response(io->c, w, io->umad, len, err, errlen))
+			return -1;
 	}
-}
-
-/* The first query at or after from without a result. */
-static size_t first_unfinished(const struct sa_query *queries, size_t from,
-			       size_t end)
-{
-	while (from < end && queries[from].result != SA_RESULT_PENDING)
-		from++;
-	return from;
+	return 0;
 }
 
 int sa_client_run(struct sa_client *c, struct sa_query *queries, size_t n,
 		  unsigned window, uint32_t timeout_ms, unsigned retries,
 		  char *err, size_t errlen)
 {
-	const struct sa_run_limits lim = {
-		.timeout_ms = timeout_ms,
-		.budget_ns = sa_query_budget_ns(timeout_ms, retries),
-	};
-	size_t umad_len = c->umad_len;
-	void *umad = calloc(1, umad_len);
-	uint64_t last_answer_ns = 0;
-	/* Queries before oldest have a result, none from next on was sent:
-	 * every loop below scans only [oldest, next), which the window keeps
-	 * short, so 100,000 destinations cost no more per answer than ten. */
-	size_t oldest = 0, next = 0;
-	int rc = -1;
+	struct sa_umad_io io = { .c = c, .umad_len = c->umad_len };
+	struct sa_window w;
+	int rc = 0;
 
-	if (!umad) {
+	io.umad = calloc(1, io.umad_len);
+	if (!io.umad) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++) {
-		queries[i].result = SA_RESULT_PENDING;
-		queries[i].attempts = 0;
-		queries[i].timed_out = 0;
-		queries[i].busy_answers = 0;
-		queries[i].redirects = 0;
-		queries[i].resend_at_ns = 0;
-		queries[i].in_flight = false;
-		queries[i].abandoned = false;
-		queries[i].first_sent_ns = 0;
-		queries[i].response_len = 0;
-		free(queries[i].message);
-		queries[i].message = NULL;
-	}
+	sa_window_start(&w, queries, n, window, timeout_ms, retries,
+			send_query, &io);
 	for (;;) {
-		unsigned in_flight = 0;
-		uint64_t now = monotonic_ns(), wake = now + 1000000000ull;
+		uint64_t now = monotonic_ns();
 		struct pollfd pfd = { .fd = umad_get_fd(c->portid),
 				      .events = POLLIN };
+		int pr;
 
-		/* Deadlines first, then fill the window: retries before new
-		 * queries, so the oldest finish first. */
-		for (size_t i = oldest; i < next; i++) {
-			struct sa_query *q = &queries[i];
-
-			if (q->in_flight && now >= q->deadline_ns) {
-				if (!q->umad_error)
-					q->umad_error = ETIMEDOUT;
-				attempt_failed(q, retries);
-				if (q->result == SA_RESULT_TIMEOUT &&
-				    last_answer_ns < q->first_sent_ns) {
-					abandon_pending(queries, n);
-					next = n;
-					in_flight = 0;
-					break;
-				}
-			}
-			in_flight += q->in_flight;
-		}
-		for (size_t i = oldest; i < next && in_flight < window; i++) {
-			struct sa_query *q = &queries[i];
-
-			if (q->result != SA_RESULT_PENDING || q->in_flight)
-				continue;
-			/* Busy: its backoff keeps its place in the window. */
-			if (q->resend_at_ns > now) {
-				in_flight++;
-				continue;
-			}
-			if (send_query(c, q, umad, attempt_timeout(q, timeout_ms)))
-				q->result = SA_RESULT_SEND_FAILED;
-			else
-				in_flight++;
-		}
-		while (next < n && in_flight < window) {
-			struct sa_query *q = &queries[next++];
-
-			if (send_query(c, q, umad, timeout_ms))
-				q->result = SA_RESULT_SEND_FAILED;
-			else
-				in_flight++;
-		}
-		oldest = first_unfinished(queries, oldest, next);
-		if (oldest == n)
+		if (!sa_window_turn(&w, now))
 			break;
-		for (size_t i = oldest; i < next; i++) {
-			const struct sa_query *q = &queries[i];
-
-			if (q->in_flight && q->deadline_ns < wake)
-				wake = q->deadline_ns;
-			if (!q->in_flight && q->result == SA_RESULT_PENDING &&
-			    q->resend_at_ns > now && q->resend_at_ns < wake)
-				wake = q->resend_at_ns;
-		}
-		int wait_ms = (int)((wake > now ? wake - now : 0) / 1000000) + 1;
-		int pr = poll(&pfd, 1, wait_ms);
-
+		pr = poll(&pfd, 1, sa_window_wait_ms(&w, now));
 		if (pr < 0 && errno != EINTR) {
 			snprintf(err, errlen, "waiting for SA answers failed: %s",
 				 strerror(errno));
-			goto out;
+			rc = -1;
+			break;
 		}
-		for (int k = 0; pr > 0 && k < RECV_BATCH; k++) {
-			int len = receive(c, &umad, &umad_len);
-			enum take took;
-
-			if (len < 0)
-				break;
-			took = take_response(c, queries + oldest, next - oldest,
-					     umad, len, &lim, err, errlen);
-			if (took == TAKE_FAILED)
-				goto out;
-			if (took == TAKE_ANSWER)
-				last_answer_ns = monotonic_ns();
+		if (pr > 0 && take_responses(&io, &w, err, errlen)) {
+			rc = -1;
+			break;
 		}
-		oldest = first_unfinished(queries, oldest, next);
 	}
-	rc = 0;
-out:
-	free(umad);
+	free(io.umad);
 	return rc;
 }

@@ -105,7 +105,7 @@ page_long_options() {
 }
 
 @test "zsh completion is valid zsh and turns every table row into a spec" {
-	command -v zsh >/dev/null || skip "zsh is not installed"
+	command -v zsh >/dev/null || missing "zsh is not installed"
 	run zsh -n "$TOP/completions/_ibahprobe"
 	assert_success
 	# Run the function with _arguments replaced by one that prints its

@@ -6,6 +6,8 @@ load /usr/lib/bats/bats-assert/load
 
 TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 IBAHPROBE=${IBAHPROBE:-$TOP/ibahprobe}
+# shellcheck source=tests/missing.bash
+. "$TOP/tests/missing.bash"
 
 # Every command the binary lists, and the long options of one command.
 commands() { "$IBAHPROBE" __complete commands; }

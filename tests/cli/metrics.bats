@@ -16,11 +16,17 @@ fixture() {
 	echo "$dir/tests/tools/metrics_fixture"
 }
 
+# Without check-build there is no fixture: say so, not "command not found".
+need_fixture() {
+	[ -x "$(fixture)" ] || missing "$(fixture) is not built (make check-build)"
+}
+
 need_promtool() {
-	command -v promtool >/dev/null || skip "promtool is not installed (prometheus; make deps)"
+	command -v promtool >/dev/null || missing "promtool is not installed (prometheus; make deps)"
 }
 
 @test "the metrics text passes promtool check metrics (format and lint)" {
+	need_fixture
 	need_promtool
 	run -0 --separate-stderr "$(fixture)"
 	echo "$output" >"$BATS_TEST_TMPDIR/m.prom"
@@ -50,6 +56,7 @@ need_promtool() {
 }
 
 @test "many rounds: the heap stays flat and the file is whole, no .tmp left" {
+	need_fixture
 	local f=$BATS_TEST_TMPDIR/ibahprobe.prom
 	run -0 --separate-stderr env ASAN_OPTIONS="${ASAN_OPTIONS:-}:quarantine_size_mb=0" \
 		"$(fixture)" --rounds 1000 "$f"

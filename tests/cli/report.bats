@@ -130,7 +130,7 @@ FOUR=("$DATA/report-node01.jsonl" "$DATA/report-node02.jsonl"
 }
 
 @test "--svg: a well-formed SVG heat map, one cell per pair, colour by status, tooltips" {
-	command -v xmllint >/dev/null || skip "xmllint is not installed (libxml2-utils; make deps)"
+	command -v xmllint >/dev/null || missing "xmllint is not installed (libxml2-utils; make deps)"
 	run -1 --separate-stderr "$IBAHPROBE" report --svg "${FOUR[@]}"
 	echo "$output" >"$BATS_TEST_TMPDIR/r.svg"
 	run -0 xmllint --noout "$BATS_TEST_TMPDIR/r.svg"
@@ -148,7 +148,7 @@ FOUR=("$DATA/report-node01.jsonl" "$DATA/report-node02.jsonl"
 }
 
 @test "--html: a self-contained page with the heat map and a findings table" {
-	command -v xmllint >/dev/null || skip "xmllint is not installed (libxml2-utils; make deps)"
+	command -v xmllint >/dev/null || missing "xmllint is not installed (libxml2-utils; make deps)"
 	run -1 "$IBAHPROBE" report --html --title "Fabric A" "${FOUR[@]}"
 	echo "$output" >"$BATS_TEST_TMPDIR/r.html"
 	# A polyglot page: well-formed XML as well as HTML.
@@ -165,7 +165,7 @@ FOUR=("$DATA/report-node01.jsonl" "$DATA/report-node02.jsonl"
 }
 
 @test "host names and destination texts are escaped in SVG and HTML, sanitised in text" {
-	command -v xmllint >/dev/null || skip "xmllint is not installed (libxml2-utils; make deps)"
+	command -v xmllint >/dev/null || missing "xmllint is not installed (libxml2-utils; make deps)"
 	local evil='<b onload="x()">&amp;'"'"'</b>' in=$BATS_TEST_TMPDIR/evil.jsonl
 	jq -c --arg e "$evil" '.source.host = $e + "\u001b[31m" | .dest = "<script>alert(1)</script>"' \
 		"$DATA/report-fine.jsonl" >"$in"

@@ -25,7 +25,7 @@ setup_file() {
 
 setup() {
 	command -v chromium >/dev/null ||
-		skip "chromium is not installed (Debian package chromium; make deps)"
+		missing "chromium is not installed (Debian package chromium; make deps)"
 	chromium_run --dump-dom about:blank >/dev/null 2>"$BATS_TEST_TMPDIR/chromium.err" ||
 		skip "chromium cannot run here: $(tail -n 1 "$BATS_TEST_TMPDIR/chromium.err")"
 }

@@ -147,7 +147,7 @@ xml_ok() {	# FILE: well-formed, or fail with xmllint's complaint
 }
 
 @test "U+FFFE, U+FFFF, controls and bidi overrides from the input keep SVG and HTML well-formed" {
-	command -v xmllint >/dev/null || skip "xmllint is not installed (libxml2-utils; make deps)"
+	command -v xmllint >/dev/null || missing "xmllint is not installed (libxml2-utils; make deps)"
 	local in want
 	# Raw: U+FFFE, U+FFFF, U+FDD0, C1 CSI, RLO; as JSON escapes: SOH,
 	# ESC, U+FFFE, U+FFFF, NEL, RLO, and a lone surrogate (U+FFFD from
@@ -168,7 +168,7 @@ xml_ok() {	# FILE: well-formed, or fail with xmllint's complaint
 }
 
 @test "--title: bytes that are no UTF-8 keep SVG and HTML well-formed" {
-	command -v xmllint >/dev/null || skip "xmllint is not installed (libxml2-utils; make deps)"
+	command -v xmllint >/dev/null || missing "xmllint is not installed (libxml2-utils; make deps)"
 	for form in --svg --html; do
 		run -0 --separate-stderr "$IBAHPROBE" report $form \
 			--title $'A\xc0\x80B\xed\xa0\x80C\xf4\x90\x80\x80D\xffE\xe2\x82' "$DATA/report-fine.jsonl"

@@ -17,7 +17,7 @@ OLD=$DATA/report-old-sets.jsonl
 cell() { jq -c --arg s "$1" --arg d "$2" '.cells[] | select(.source == $s and .destination == $d)' <<<"$output"; }
 
 @test "a pair with some probes answered is partial loss in text, JSON, SVG cell, tooltip and HTML" {
-	command -v xmllint >/dev/null || skip "xmllint is not installed (libxml2-utils; make deps)"
+	command -v xmllint >/dev/null || missing "xmllint is not installed (libxml2-utils; make deps)"
 	local f
 	for f in "${V1[0]}" "$OLD"; do
 		run -1 "$IBAHPROBE" report "$f"

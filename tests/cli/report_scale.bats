@@ -11,7 +11,7 @@ load helpers
 setup() {
 	GEN=$(dirname "$IBAHPROBE")/build/tests/tools/gen_results
 	[ -x "$GEN" ] || GEN=$(dirname "$IBAHPROBE")/tests/tools/gen_results
-	[ -x "$GEN" ] || skip "gen_results not built (make check-build)"
+	[ -x "$GEN" ] || missing "gen_results not built (make check-build)"
 }
 
 @test "400 IB hosts without a GRH (159,600 results): merged in minutes, not hours, into a square matrix" {
@@ -33,7 +33,7 @@ setup() {
 }
 
 @test "report -j of 300 hosts x 299 is written as it goes: no more memory than the text form (a json-c tree took 9 times more)" {
-	command -v /usr/bin/time >/dev/null || skip "/usr/bin/time missing"
+	command -v /usr/bin/time >/dev/null || missing "/usr/bin/time is not installed (Debian package time; make deps)"
 	"$GEN" 300 >"$BATS_TEST_TMPDIR/mesh.jsonl"
 	# Against the text form of the same binary: a sanitizer build has
 	# peaks of its own, in both.

@@ -26,7 +26,7 @@ golden_peer() {	# ADDR RENDEZVOUS_PEER_ARGS...
 }
 
 setup_file() {
-	[ -x "$RENDEZVOUS_PEER" ] || skip "tests/tools/rendezvous_peer is not built (make check-build)"
+	[ -x "$RENDEZVOUS_PEER" ] || missing "tests/tools/rendezvous_peer is not built (make check-build)"
 	local parts=$BATS_FILE_TMPDIR/partitions.conf
 	printf '%s\n' 'Default=0x7fff, ipoib : ALL=full ;' \
 		'storage=0x0012 : 0x0000000000100001=full, 0x0000000000100005=full, 0x0000000000100007=limited ;' >"$parts"

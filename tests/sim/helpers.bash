@@ -8,10 +8,13 @@ load lib
 TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 IBAHPROBE=${IBAHPROBE:-$TOP/ibahprobe}
 export IBAHPROBE
+# shellcheck source=tests/missing.bash
+. "$TOP/tests/missing.bash"
 
-# Starts the file's subnet, or skips every test of the file with the reason.
+# Starts the file's subnet, or skips (strict: fails) every test of the file
+# with the reason.
 sim_setup_file() {	# TOPOLOGY [OPENSM_ARGS...]
-	sim_available || skip "ibsim, opensm or libumad2sim is not installed (make deps)"
+	sim_available || missing "ibsim, opensm or libumad2sim is not installed (make deps)"
 	sim_start "$@"
 	export SIM_DIR IBSIM_SOCKNAME SIM_SM_NODE
 }

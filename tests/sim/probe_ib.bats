@@ -14,7 +14,7 @@ RENDEZVOUS_PEER=$(dirname "$IBAHPROBE")/tests/tools/rendezvous_peer
 [ -x "$RENDEZVOUS_PEER" ] || RENDEZVOUS_PEER=$TOP/build/tests/tools/rendezvous_peer
 
 setup_file() {
-	[ -x "$RENDEZVOUS_PEER" ] || skip "tests/tools/rendezvous_peer is not built (make check-build)"
+	[ -x "$RENDEZVOUS_PEER" ] || missing "tests/tools/rendezvous_peer is not built (make check-build)"
 	local parts=$BATS_FILE_TMPDIR/partitions.conf
 	# Port GUIDs of two-switch.topo: H1 0x100001, H3 0x100005, H4 0x100007.
 	printf '%s\n' 'Default=0x7fff, ipoib : ALL=full ;' \

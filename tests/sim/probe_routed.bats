@@ -10,7 +10,7 @@ RENDEZVOUS_PEER=$(dirname "$IBAHPROBE")/tests/tools/rendezvous_peer
 [ -x "$RENDEZVOUS_PEER" ] || RENDEZVOUS_PEER=$TOP/build/tests/tools/rendezvous_peer
 
 setup_file() {
-	[ -x "$RENDEZVOUS_PEER" ] || skip "tests/tools/rendezvous_peer is not built (make check-build)"
+	[ -x "$RENDEZVOUS_PEER" ] || missing "tests/tools/rendezvous_peer is not built (make check-build)"
 	local conf=$BATS_FILE_TMPDIR/opensm.conf
 	echo "prefix_routes_file $BATS_TEST_DIRNAME/topo/router-prefix-routes.conf" >"$conf"
 	sim_setup_file router.topo -F "$conf"

@@ -10,7 +10,7 @@ SA_FAKE=$(dirname "$IBAHPROBE")/tests/tools/sa_fake
 [ -x "$SA_FAKE" ] || SA_FAKE=$TOP/build/tests/tools/sa_fake
 
 setup_file() {
-	[ -x "$SA_FAKE" ] || skip "tests/tools/sa_fake is not built (make check-build)"
+	[ -x "$SA_FAKE" ] || missing "tests/tools/sa_fake is not built (make check-build)"
 	sim_setup_file two-switch.topo
 	sim_kill_sm
 }

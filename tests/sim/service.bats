@@ -13,7 +13,7 @@ SA_SERVICE=$(dirname "$IBAHPROBE")/tests/tools/sa_service
 [ -x "$SA_SERVICE" ] || SA_SERVICE=$TOP/build/tests/tools/sa_service
 
 setup_file() {
-	[ -x "$SA_SERVICE" ] || skip "tests/tools/sa_service is not built (make check-build)"
+	[ -x "$SA_SERVICE" ] || missing "tests/tools/sa_service is not built (make check-build)"
 	sim_setup_file two-switch.topo
 }
 teardown_file() { sim_stop; }

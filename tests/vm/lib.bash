@@ -3,6 +3,9 @@
 # variables (FABRIC_*, see README.md).
 # shellcheck shell=bash
 
+# shellcheck source=tests/missing.bash
+. "$(dirname "${BASH_SOURCE[0]}")/../missing.bash"
+
 # fail MESSAGE: fails the test with MESSAGE on its output (as bats-assert's).
 fail() {
 	echo "$*" >&2

@@ -27,7 +27,7 @@ teardown_file() { stop_serves "$BATS_FILE_TMPDIR"; }
 sample() { grep -F "$1{" "$3" | grep -F "$2" | awk '{ print $NF }'; }
 
 @test "--metrics: the file after each round passes promtool; loss, hops, remarking, device, a dead destination" {
-	command -v promtool >/dev/null || skip "promtool is not installed (prometheus; make deps)"
+	command -v promtool >/dev/null || missing "promtool is not installed (prometheus; make deps)"
 	local f=$BATS_TEST_TMPDIR/ibahprobe.prom pid seen=0 i t0
 	t0=$(date +%s)
 	timeout --preserve-status -s INT 6 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe --continuous \
