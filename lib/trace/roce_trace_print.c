@@ -35,6 +35,27 @@ static const char *answer_key(enum roce_answer_kind kind)
 	return "unknown";
 }
 
+/* How the hop that ended the trace answered, after its RTTs: what the
+ * responder saw, or why the destination refused. */
+static void hop_end_words(const struct roce_answer *final, uint8_t tclass,
+			  char *buf, size_t len)
+{
+	if (final->kind == ROCE_ANSWER_REPLY && final->seen_tclass != tclass)
+		snprintf(buf, len, "  responder: tclass 0x%02x remarked on the "
+			 "way to 0x%02x, hop limit %d left", tclass,
+			 (unsigned)final->seen_tclass, final->seen_hop_limit);
+	else if (final->kind == ROCE_ANSWER_REPLY)
+		snprintf(buf, len, "  responder: tclass kept, hop limit %d left",
+			 final->seen_hop_limit);
+	else if (final->kind == ROCE_ANSWER_PORT_UNREACHABLE)
+		snprintf(buf, len, "  no RoCE listener (UDP 4791 closed)");
+	else if (final->kind == ROCE_ANSWER_TOO_BIG)
+		snprintf(buf, len, "  too big (MTU %u)", final->mtu);
+	else
+		snprintf(buf, len, "  unreachable (ICMP %u/%u)",
+			 final->icmp_type, final->icmp_code);
+}
+
 /* One hop: "  2  198.18.3.2       0.41 ms  *  0.38 ms". Each address that
  * answered is named once, before its first RTT, as traceroute does. */
 static void print_hop(const struct roce_trace_hop *h,
@@ -108,26 +129,8 @@ static void print_hop(const struct roce_trace_hop *h,
 					 "  saw tclass 0x%02x", other_tclass);
 	if (used >= sizeof(line))
 		used = sizeof(line) - 1;
-	if (final && final->kind == ROCE_ANSWER_REPLY &&
-	    final->seen_tclass != tclass)
-		snprintf(line + used, sizeof(line) - used,
-			 "  responder: tclass 0x%02x remarked on the way to "
-			 "0x%02x, hop limit %d left", tclass,
-			 (unsigned)final->seen_tclass, final->seen_hop_limit);
-	else if (final && final->kind == ROCE_ANSWER_REPLY)
-		snprintf(line + used, sizeof(line) - used,
-			 "  responder: tclass kept, hop limit %d left",
-			 final->seen_hop_limit);
-	else if (final && final->kind == ROCE_ANSWER_PORT_UNREACHABLE)
-		snprintf(line + used, sizeof(line) - used,
-			 "  no RoCE listener (UDP 4791 closed)");
-	else if (final && final->kind == ROCE_ANSWER_TOO_BIG)
-		snprintf(line + used, sizeof(line) - used,
-			 "  too big (MTU %u)", final->mtu);
-	else if (final)
-		snprintf(line + used, sizeof(line) - used,
-			 "  unreachable (ICMP %u/%u)", final->icmp_type,
-			 final->icmp_code);
+	if (final)
+		hop_end_words(final, tclass, line + used, sizeof(line) - used);
 	out_text("%s\n", line);
 }
 
@@ -200,9 +203,9 @@ static void point_name(int point, const char *const *from,
 			 from[point] ? from[point] : "*");
 }
 
-/* Where the DSCP and the ECN bits changed on the way (lib/trace/tclass_locate.h)
- * from the routers' quotes and the responder's GRH: JSON
- * "traffic_class_changes", a line each in text. */
+/* Where the DSCP and the ECN bits changed on the way
+ * (lib/trace/tclass_locate.h) from the routers' quotes and the responder's
+ * GRH: JSON "traffic_class_changes", a line each in text. */
 static void print_tclass_changes(const struct roce_flow *f, uint8_t tclass)
 {
 	static const struct {
