@@ -18,15 +18,8 @@
 #include "out/output.h"
 #include "report/report_groups.h"
 #include "report/render/report_render.h"
+#include "report/render/report_render_style.h"
 
-/* The SVG page's status colours (lib/report/render/report_render_svg.c), so both forms
- * of the report read alike. */
-#define C_REACHABLE "#2e7d32"
-#define C_PARTIAL "#f9a825"
-#define C_UNREACHABLE "#c62828"
-#define C_ERROR "#5e35b1"
-#define C_NONE "#eceff1"
-#define C_FAILED "#d1c4e9"
 
 /* A JSON string safe inside <script>: '<', '>' and '&' as \u escapes, so
  * no host name can close the element; bad UTF-8 repaired first. */
@@ -319,11 +312,6 @@ void report_groups_render_html(FILE *f, const struct report *r,
 			       const struct report_grouping *g,
 			       const char *title)
 {
-	static const struct { const char *colour, *word; } legend[] = {
-		{ C_REACHABLE, "reachable" }, { C_PARTIAL, "partial loss" },
-		{ C_UNREACHABLE, "unreachable" }, { C_ERROR, "error" },
-		{ C_NONE, "not probed" }, { C_FAILED, "run failed" },
-	};
 	char summary[512];
 
 	markup_printf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
@@ -345,9 +333,10 @@ void report_groups_render_html(FILE *f, const struct report *r,
 	      "</style>\n</head>\n<body>\n", f);
 	markup_printf(f, "<h1>%s</h1>\n<p>%s</p>\n<p>", title,
 		      report_summary_text(r, summary, sizeof(summary)));
-	for (size_t k = 0; k < sizeof(legend) / sizeof(legend[0]); k++)
+	for (size_t k = 0; k < REPORT_STYLE_COUNT; k++)
 		fprintf(f, "<span class=\"key\" style=\"background: %s\">"
-			"</span>%s", legend[k].colour, legend[k].word);
+			"</span>%s", report_styles[k].fill,
+			report_styles[k].legend);
 	fputs("</p>\n", f);
 	report_render_suspects_html(f, r, g);
 	fputs("<p><a id=\"back\" href=\"#\">\xe2\x86\x90 all groups"
