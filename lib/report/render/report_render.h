@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "report/report_baseline.h"
+#include "report/report_groups.h"
 #include "report/report_matrix.h"
 #include "report/report_suspects.h"
 #include "report/report_traces.h"
@@ -127,5 +129,35 @@ void report_render_svg_element(FILE *f, const struct report *r,
 /* report_render_html.c: an HTML page with the SVG and a findings table
  * inline: no external resource, no script. */
 void report_render_html(FILE *f, const struct report *r, const char *title);
+
+/* report_render_groups_text.c: through lib/out/output.h, the --groups
+ * block matrix, its legend and the blocks with failures. */
+void report_groups_render_text(const struct report *r,
+			       const struct report_grouping *g);
+/* report_render_groups_json.c: through lib/out/output.h, the groups JSON
+ * document (--groups -j). */
+#define REPORT_GROUPS_SCHEMA "ibahprobe.report.groups.v1"
+void report_groups_render_json(const struct report *r,
+			       const struct report_grouping *g);
+/* report_render_groups_html.c: a self-contained HTML page (no network,
+ * data embedded as compact JSON) drawing the block matrix on a canvas; a
+ * click on a block (or the URL fragment #block=I,J) draws its host x host
+ * cells. */
+void report_groups_render_html(FILE *f, const struct report *r,
+			       const struct report_grouping *g,
+			       const char *title);
+
+/* report_render_baseline_text.c: through lib/out/output.h, --baseline's
+ * summary line, then one line per change (under 100 columns: names
+ * longer than REPORT_CHANGE_NAME_MAX bytes are cut with "..."). */
+#define REPORT_CHANGE_NAME_MAX 27
+void report_diff_render_text(const struct report_diff *d);
+/* report_render_baseline_json.c: --baseline's JSON document, written to
+ * f as it goes; the inputs named as given. 0, or -1 when f failed. */
+#define REPORT_BASELINE_SCHEMA "ibahprobe.report-baseline.v1"
+int report_diff_render_json(FILE *f, const struct report_diff *d,
+			    const char *old_input,
+			    const char *const *cur_inputs, size_t cur_count,
+			    bool pretty);
 
 #endif
