@@ -9,7 +9,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 #include "report/report_matrix.h"
 
@@ -70,20 +69,5 @@ int report_diff_build(const struct report *old, const struct report *cur,
 		      double rtt_regression_pct, double rtt_floor_us,
 		      struct report_diff *d);
 void report_diff_free(struct report_diff *d);
-
-/* The "schema" of report --baseline -j. */
-#define REPORT_BASELINE_SCHEMA "ibahprobe.report-baseline.v1"
-
-/* Through lib/out/output.h: a summary line, then one line per change (under
- * 100 columns: names longer than REPORT_CHANGE_NAME_MAX bytes are cut
- * with "..."). */
-#define REPORT_CHANGE_NAME_MAX 27
-void report_diff_render_text(const struct report_diff *d);
-/* The JSON document, written to f as it goes; the inputs named as given.
- * 0, or -1 when f failed. */
-int report_diff_render_json(FILE *f, const struct report_diff *d,
-			    const char *old_input,
-			    const char *const *cur_inputs, size_t cur_count,
-			    bool pretty);
 
 #endif

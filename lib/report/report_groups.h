@@ -8,7 +8,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 #include "fleet/host_groups.h"
 #include "report/report_matrix.h"
@@ -58,20 +57,5 @@ int report_block_worst(const struct report_block *b);
 /* Pairs that are not reachable without loss. */
 size_t report_block_failing(const struct report_block *b);
 void report_groups_free(struct report_grouping *g);
-
-/* Through lib/out/output.h: the block matrix, its legend and the blocks with
- * failures as text, or the groups JSON document (-j). */
-#define REPORT_GROUPS_SCHEMA "ibahprobe.report.groups.v1"
-void report_groups_render_text(const struct report *r,
-			       const struct report_grouping *g);
-void report_groups_render_json(const struct report *r,
-			       const struct report_grouping *g);
-
-/* A self-contained HTML page (no network, data embedded as compact JSON)
- * drawing the block matrix on a canvas; a click on a block (or the URL
- * fragment #block=I,J) draws its host x host cells. */
-void report_groups_render_html(FILE *f, const struct report *r,
-			       const struct report_grouping *g,
-			       const char *title);
 
 #endif

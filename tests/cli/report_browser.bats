@@ -7,7 +7,7 @@ load helpers
 
 DATA=$BATS_TEST_DIRNAME/data
 
-# Colours of the statuses in lib/report/render/report_render_svg.c.
+# Colours of the statuses in lib/report/render/report_render_style.c.
 GREEN='#2e7d32' AMBER='#f9a825' RED='#c62828' PURPLE='#5e35b1'
 
 chromium_run() {	# ARGS...: headless, bounded, its own profile

@@ -41,12 +41,13 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* The elements lib/report/render/report_render_svg.c writes, SVG and HTML. */
+/* The elements lib/report/render/report_render_svg.c and
+ * report_render_html.c write. */
 static const char *const template_elements[] = {
 	"svg", "g", "rect", "text", "title",
 	"html", "head", "meta", "style", "body", "h1", "h2", "p", "ul", "li",
 	"table", "thead", "tbody", "tr", "th", "td", "span",
-	/* The suspects list above the heat map (report_render_suspects.c). */
+	/* The suspects list above the heat map (report_render_suspects_html.c). */
 	"div", "ol", "b",
 };
 

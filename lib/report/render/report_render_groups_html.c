@@ -11,6 +11,7 @@
  * in base64, and a flat list only for cells that lost probes. The page
  * loads nothing from the network. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,15 +19,8 @@
 #include "out/output.h"
 #include "report/report_groups.h"
 #include "report/render/report_render.h"
+#include "report/render/report_render_style.h"
 
-/* The SVG page's status colours (lib/report/render/report_render_svg.c), so both forms
- * of the report read alike. */
-#define C_REACHABLE "#2e7d32"
-#define C_PARTIAL "#f9a825"
-#define C_UNREACHABLE "#c62828"
-#define C_ERROR "#5e35b1"
-#define C_NONE "#eceff1"
-#define C_FAILED "#d1c4e9"
 
 /* A JSON string safe inside <script>: '<', '>' and '&' as \u escapes, so
  * no host name can close the element; bad UTF-8 repaired first. */
@@ -87,6 +81,16 @@ static void b64_byte(struct b64_out *o, unsigned char c)
 	o->held[o->count++] = c;
 	b64_flush(o, false);
 }
+
+/* The key of each style in the page's data: cell_char's lower case. */
+static const char *const style_key[REPORT_STYLE_COUNT] = {
+	[REPORT_REACHABLE] = "a",
+	[REPORT_PARTIAL] = "b",
+	[REPORT_UNREACHABLE] = "c",
+	[REPORT_ERROR] = "d",
+	[REPORT_STYLE_NOT_PROBED] = "'.'",
+	[REPORT_STYLE_RUN_FAILED] = "x",
+};
 
 /* The cell's character: '.' not probed, 'x' its source's run failed,
  * 'a'..'d' reachable, partial loss, unreachable, error; upper case when
@@ -192,16 +196,16 @@ static void embed_data(FILE *f, const struct report *r,
 	fputs("]}", f);
 }
 
-static const char page_script[] =
+/* The script up to its colours and words of the cells' characters. */
+static const char page_script_head[] =
 "(function () {\n"
 "'use strict';\n"
 "var t0 = performance.now();\n"
 "var D = JSON.parse(document.getElementById('report-data').textContent);\n"
-"var G = D.groups.length, NC = D.cols.length;\n"
-"var COLOUR = { a: [46,125,50], b: [249,168,37], c: [198,40,40],\n"
-"  d: [94,53,177], '.': [236,239,241], x: [209,196,233] };\n"
-"var WORD = { a: 'reachable', b: 'partial loss', c: 'unreachable',\n"
-"  d: 'error', '.': 'not probed', x: 'run failed' };\n"
+"var G = D.groups.length, NC = D.cols.length;\n";
+
+/* The rest of the script, after COLOUR and WORD (script_styles). */
+static const char page_script[] =
 "var raw = atob(D.rtt), loss = {};\n"
 "for (var k = 0; k < D.loss.length; k += 3)\n"
 "  loss[D.loss[k]] = [D.loss[k + 1], D.loss[k + 2]];\n"
@@ -315,15 +319,36 @@ static const char page_script[] =
 "canvas.setAttribute('data-load-ms', Math.round(performance.now() - t0));\n"
 "})();\n";
 
+/* The script's COLOUR (red, green, blue) and WORD of each cell
+ * character, from the SVG page's styles, so both pages read alike. */
+static void script_styles(FILE *f)
+{
+	for (int words = 0; words < 2; words++) {
+		fputs(words ? "var WORD = {" : "var COLOUR = {", f);
+		for (size_t k = 0; k < REPORT_STYLE_COUNT; k++) {
+			const struct report_style *st = &report_styles[k];
+			/* Two lines each, as short as the script's others. */
+			const char *sep = k == 0 ? " "
+					  : k == REPORT_ERROR ? ",\n  " : ", ";
+			unsigned red = 0, green = 0, blue = 0;
+
+			fprintf(f, "%s%s: ", sep, style_key[k]);
+			if (words) {
+				fprintf(f, "'%s'", st->legend);
+			} else {
+				sscanf(st->fill, "#%2x%2x%2x", &red, &green,
+				       &blue);
+				fprintf(f, "[%u,%u,%u]", red, green, blue);
+			}
+		}
+		fputs(" };\n", f);
+	}
+}
+
 void report_groups_render_html(FILE *f, const struct report *r,
 			       const struct report_grouping *g,
 			       const char *title)
 {
-	static const struct { const char *colour, *word; } legend[] = {
-		{ C_REACHABLE, "reachable" }, { C_PARTIAL, "partial loss" },
-		{ C_UNREACHABLE, "unreachable" }, { C_ERROR, "error" },
-		{ C_NONE, "not probed" }, { C_FAILED, "run failed" },
-	};
 	char summary[512];
 
 	markup_printf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
@@ -345,9 +370,10 @@ void report_groups_render_html(FILE *f, const struct report *r,
 	      "</style>\n</head>\n<body>\n", f);
 	markup_printf(f, "<h1>%s</h1>\n<p>%s</p>\n<p>", title,
 		      report_summary_text(r, summary, sizeof(summary)));
-	for (size_t k = 0; k < sizeof(legend) / sizeof(legend[0]); k++)
+	for (size_t k = 0; k < REPORT_STYLE_COUNT; k++)
 		fprintf(f, "<span class=\"key\" style=\"background: %s\">"
-			"</span>%s", legend[k].colour, legend[k].word);
+			"</span>%s", report_styles[k].fill,
+			report_styles[k].legend);
 	fputs("</p>\n", f);
 	report_render_suspects_html(f, r, g);
 	fputs("<p><a id=\"back\" href=\"#\">\xe2\x86\x90 all groups"
@@ -356,6 +382,7 @@ void report_groups_render_html(FILE *f, const struct report *r,
 	      "<div id=\"tip\"></div>\n"
 	      "<script type=\"application/json\" id=\"report-data\">", f);
 	embed_data(f, r, g, title);
-	fprintf(f, "</script>\n<script>\n%s</script>\n</body>\n</html>\n",
-		page_script);
+	fprintf(f, "</script>\n<script>\n%s", page_script_head);
+	script_styles(f);
+	fprintf(f, "%s</script>\n</body>\n</html>\n", page_script);
 }

@@ -1,15 +1,15 @@
-/* The report as an SVG heat map (rows sources, columns destinations,
- * colour by status, hops and RTT in the cell, details in a tooltip) and as
- * an HTML page around it. Self-contained: no external resource, no script;
- * every input string is escaped (lib/out/markup.h). */
+/* The report as an SVG heat map: rows sources, columns destinations,
+ * colour by status, hops and RTT in the cell, details in a tooltip.
+ * Self-contained: no external resource, no script; every input string is
+ * escaped (lib/out/markup.h). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "out/markup.h"
 #include "report/render/report_render.h"
+#include "report/render/report_render_style.h"
 
-#define FONT "'DejaVu Sans', Verdana, Arial, sans-serif"
 #define MARGIN 24
 #define CELL_W 112
 #define CELL_H 44
@@ -18,33 +18,6 @@
 #define LABEL_CHARS 40		/* longer names are cut, whole in the tooltip */
 #define HEAD_ANGLE 40		/* column labels rise at this angle */
 #define LEGEND_ITEM_W 120
-#define TEXT_DARK "#212121"
-
-struct status_style {
-	const char *css, *fill, *ink, *word;
-};
-
-static const struct status_style styles[REPORT_STATUS_COUNT] = {
-	[REPORT_REACHABLE] = { "reachable", "#2e7d32", "#ffffff", "ok" },
-	[REPORT_PARTIAL] = { "partial", "#f9a825", TEXT_DARK, "LOSS" },
-	[REPORT_UNREACHABLE] = { "unreachable", "#c62828", "#ffffff",
-				 "unreachable" },
-	[REPORT_ERROR] = { "error", "#5e35b1", "#ffffff", "error" },
-};
-static const struct status_style not_probed = { "none", "#eceff1", "#90a4ae",
-						"not probed" };
-/* Not probed because the source's probe run failed as a whole. */
-static const struct status_style run_failed = { "failed", "#d1c4e9",
-						TEXT_DARK, "run failed" };
-
-static size_t chars(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
 
 /* A name cut to LABEL_CHARS characters (UTF-8 aware), with an ellipsis. */
 static const char *cut(const char *s, char *buf, size_t len)
@@ -65,7 +38,7 @@ static const char *cut(const char *s, char *buf, size_t len)
 
 static double label_width(const char *s)
 {
-	size_t n = chars(s);
+	size_t n = report_text_width(s);
 
 	return (n > LABEL_CHARS ? LABEL_CHARS : n) * CHAR_W;
 }
@@ -158,7 +131,7 @@ static void cell_lines(const struct report_cell *c, char *one, char *two,
 	char hops[64], rtt[32];
 
 	two[0] = '\0';
-	snprintf(one, len, "%s", styles[c->status].word);
+	snprintf(one, len, "%s", report_styles[c->status].word);
 	report_rtt_text(c, rtt, sizeof(rtt));
 	if (c->status == REPORT_PARTIAL)
 		snprintf(one, len, "LOSS %llu/%llu",
@@ -178,9 +151,7 @@ static void draw_cell(FILE *f, const struct report *r, const struct layout *l,
 		      size_t i, size_t j)
 {
 	const struct report_cell *c = report_cell(r, i, j);
-	const struct status_style *st = c->probed      ? &styles[c->status]
-					: c->run_failed ? &run_failed
-							: &not_probed;
+	const struct report_style *st = report_cell_style(c);
 	double x = l->grid_x + (double)j * (CELL_W + GAP);
 	double y = l->grid_y + (double)i * (CELL_H + GAP);
 	char one[64], two[96];
@@ -210,8 +181,8 @@ static void draw_cell(FILE *f, const struct report *r, const struct layout *l,
 			"stroke=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" "
 			"fill=\"%s\" font-size=\"10\" font-weight=\"bold\" "
 			"text-anchor=\"middle\">R</text>",
-			x + CELL_W - 17, y + 3, TEXT_DARK, x + CELL_W - 10,
-			y + 14, TEXT_DARK);
+			x + CELL_W - 17, y + 3, REPORT_STYLE_TEXT_DARK,
+			x + CELL_W - 10, y + 14, REPORT_STYLE_TEXT_DARK);
 	fputs("</g>\n", f);
 }
 
@@ -244,66 +215,52 @@ static void draw_axes(FILE *f, const struct report *r, const struct layout *l)
 
 static void draw_legend(FILE *f, const struct layout *l)
 {
-	const struct status_style *items[] = {
-		&styles[REPORT_REACHABLE], &styles[REPORT_PARTIAL],
-		&styles[REPORT_UNREACHABLE], &styles[REPORT_ERROR], &not_probed,
-	};
-	static const char *const words[] = {
-		"reachable", "partial loss", "unreachable", "error",
-		"not probed",
-	};
 	double y = l->legend_y;
 
-	for (size_t k = 0; k < 5; k++) {
+	/* The statuses and not probed: a failed run is in the tooltip. */
+	for (size_t k = 0; k <= REPORT_STYLE_NOT_PROBED; k++) {
 		double x = MARGIN + (double)k * LEGEND_ITEM_W;
 
 		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" "
 			"height=\"14\" rx=\"2\" fill=\"%s\"/><text x=\"%.1f\" "
-			"y=\"%.1f\">%s</text>\n", x, y, items[k]->fill, x + 20,
-			y + 11, words[k]);
+			"y=\"%.1f\">%s</text>\n", x, y, report_styles[k].fill,
+			x + 20, y + 11, report_styles[k].legend);
 	}
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"14\" "
 		"rx=\"2\" fill=\"#ffffff\" stroke=\"%s\"/><text x=\"%.1f\" "
 		"y=\"%.1f\" font-size=\"10\" font-weight=\"bold\" "
 		"text-anchor=\"middle\">R</text><text x=\"%.1f\" y=\"%.1f\">"
 		"traffic class remarked</text>\n", MARGIN + 5.0 * LEGEND_ITEM_W,
-		y, TEXT_DARK, MARGIN + 5.0 * LEGEND_ITEM_W + 7, y + 11,
-		MARGIN + 5.0 * LEGEND_ITEM_W + 20, y + 11);
+		y, REPORT_STYLE_TEXT_DARK, MARGIN + 5.0 * LEGEND_ITEM_W + 7,
+		y + 11, MARGIN + 5.0 * LEGEND_ITEM_W + 20, y + 11);
 	fprintf(f, "<text x=\"%d\" y=\"%.1f\" fill=\"#616161\" "
 		"font-size=\"11\">cell: hops (router hops) \xc2\xb7 median "
 		"RTT; LOSS l/s: l of s probes lost; hover a cell for "
 		"details</text>\n", MARGIN, y + 36);
 }
 
-static void svg_document(FILE *f, const struct report *r, const char *title,
-			 bool heading)
+void report_render_svg_element(FILE *f, const struct report *r,
+			       const char *title, bool heading)
 {
 	struct layout l;
-	char summary[512], when[160], params[1024], expect[160], sources[64];
-	char runs[400], params_line[1100];
+	char summary[512], runs[400], params_line[1100];
+	const char *lines[] = { summary, runs, params_line };
 	size_t widest = 0;
 
-	report_runs_text(r, when, sizeof(when), params, sizeof(params));
-	report_expect_text(r, expect, sizeof(expect));
-	snprintf(sources, sizeof(sources), "%zu source%s sent results",
-		 r->sources, r->sources == 1 ? "" : "s");
-	snprintf(runs, sizeof(runs), "%s \xc2\xb7 %s%s%s", when, sources,
-		 expect[0] ? " \xc2\xb7 " : "", expect);
-	snprintf(params_line, sizeof(params_line), "parameters: %s",
-		 params[0] ? params : "unknown");
+	report_heading_text(r, runs, sizeof(runs), params_line,
+			    sizeof(params_line));
 	report_summary_text(r, summary, sizeof(summary));
-	if (heading) {
-		widest = chars(summary);
-		widest = chars(runs) > widest ? chars(runs) : widest;
-		widest = chars(params_line) > widest ? chars(params_line)
-						     : widest;
+	for (size_t k = 0; heading && k < 3; k++) {
+		size_t w = report_text_width(lines[k]);
+
+		widest = w > widest ? w : widest;
 	}
 	plan(r, heading, widest, &l);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
 		"width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
 		"font-family=\"%s\" font-size=\"12\" fill=\"%s\" "
-		"role=\"img\">\n", l.width, l.height, l.width, l.height, FONT,
-		TEXT_DARK);
+		"role=\"img\">\n", l.width, l.height, l.width, l.height,
+		REPORT_STYLE_FONT, REPORT_STYLE_TEXT_DARK);
 	markup_printf(f, "<title>%s</title>\n", title);
 	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
 	if (heading) {
@@ -328,126 +285,5 @@ static void svg_document(FILE *f, const struct report *r, const char *title,
 void report_render_svg(FILE *f, const struct report *r, const char *title)
 {
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-	svg_document(f, r, title, true);
-}
-
-static void html_findings(FILE *f, const struct report *r)
-{
-	char hops[64], rtt[32];
-	size_t at = 0, i, j;
-	bool any = false;
-
-	while (report_next_noteworthy(r, &at, &i, &j)) {
-		const struct report_cell *c = report_cell(r, i, j);
-
-		if (!any)
-			fputs("<table>\n<thead><tr><th>source</th>"
-			      "<th>destination</th><th>status</th>"
-			      "<th>received</th><th>hops</th><th>RTT median</th>"
-			      "<th>details</th></tr></thead>\n<tbody>\n", f);
-		any = true;
-		markup_printf(f, "<tr><td>%s</td><td>%s</td><td><span "
-			      "class=\"st %s\">%s</span></td>",
-			      r->rows[i]->source_name, r->cols[j]->dest_name,
-			      styles[c->status].css,
-			      report_status_word(c->status));
-		if (c->sent)
-			fprintf(f, "<td>%llu of %llu</td>",
-				(unsigned long long)c->received,
-				(unsigned long long)c->sent);
-		else
-			fputs("<td>-</td>", f);
-		fprintf(f, "<td>%s</td><td>%s</td><td><ul>",
-			c->hop_count ? report_hops_text(c, hops, sizeof(hops))
-				     : "-",
-			c->has_rtt ? report_rtt_text(c, rtt, sizeof(rtt)) : "-");
-		for (size_t k = 0; k < c->errors.count; k++)
-			markup_printf(f, "<li>error: %s</li>",
-				      c->errors.items[k]);
-		for (size_t k = 0; k < c->findings.count; k++)
-			markup_printf(f, "<li>%s</li>", c->findings.items[k]);
-		if (c->interrupted)
-			fputs("<li>from an interrupted run: partial</li>", f);
-		fputs("</ul></td></tr>\n", f);
-	}
-	if (any)
-		fputs("</tbody>\n</table>\n", f);
-	else
-		fputs("<p>Every pair reachable without loss; nothing "
-		      "remarked.</p>\n", f);
-	for (size_t k = 0; k < r->failed_count; k++)
-		markup_printf(f, "<p class=\"failed\">%s%s%s: a probe run "
-			      "failed (exit status %d): %s</p>\n",
-			      r->failed[k].host ? r->failed[k].host : "",
-			      r->failed[k].host ? ", " : "", r->failed[k].where,
-			      r->failed[k].exit_status, r->failed[k].error);
-	if (r->silent_hosts.count) {
-		fputs("<p class=\"failed\">expected, sent no results: ", f);
-		for (size_t k = 0; k < r->silent_hosts.count; k++)
-			markup_printf(f, "%s%s", k ? ", " : "",
-				      r->silent_hosts.items[k]);
-		fputs("</p>\n", f);
-	}
-	if (r->never_probed_count) {
-		fputs("<p class=\"failed\">expected, never probed: ", f);
-		for (size_t k = 0; k < r->never_probed_count; k++)
-			markup_printf(f, "%s%s \xe2\x86\x92 %s", k ? ", " : "",
-				      r->never_probed[k].source,
-				      r->never_probed[k].destination);
-		fputs("</p>\n", f);
-	}
-	for (size_t k = 0; k < r->warnings.count; k++)
-		markup_printf(f, "<p class=\"note\">warning: %s</p>\n",
-			      r->warnings.items[k]);
-	for (size_t k = 0; k < r->notes.count; k++)
-		markup_printf(f, "<p class=\"note\">%s</p>\n",
-			      r->notes.items[k]);
-}
-
-void report_render_html(FILE *f, const struct report *r, const char *title)
-{
-	char summary[512], when[160], params[1024], expect[160];
-
-	/* Also well-formed XML (polyglot), so XML tools can check it. */
-	markup_printf(f, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/"
-		      "1999/xhtml\" lang=\"en\">\n<head>\n"
-		      "<meta charset=\"utf-8\"/>\n<title>%s</title>\n", title);
-	fprintf(f, "<style>\n"
-		"body { font-family: %s; margin: 24px; color: %s; "
-		"background: #fafafa; }\n"
-		"h1 { font-size: 20px; margin: 0 0 4px; }\n"
-		"h2 { font-size: 16px; margin: 24px 0 8px; }\n"
-		".summary { margin: 0 0 12px; color: #616161; }\n"
-		"svg { background: #ffffff; border: 1px solid #e0e0e0; "
-		"max-width: 100%%; height: auto; }\n"
-		"table { border-collapse: collapse; font-size: 13px; "
-		"background: #ffffff; }\n"
-		"th, td { border: 1px solid #e0e0e0; padding: 4px 8px; "
-		"text-align: left; vertical-align: top; }\n"
-		"th { background: #eeeeee; }\n"
-		"ul { margin: 0; padding-left: 16px; }\n"
-		".st { font-weight: bold; padding: 1px 6px; border-radius: 3px; "
-		"white-space: nowrap; }\n"
-		".failed { color: %s; }\n"
-		".note { color: #616161; }\n"
-		".suspects ol { margin: 0 0 12px; padding-left: 24px; }\n",
-		FONT, TEXT_DARK, styles[REPORT_UNREACHABLE].fill);
-	for (int s = 0; s < REPORT_STATUS_COUNT; s++)
-		fprintf(f, ".st.%s { background: %s; color: %s; }\n",
-			styles[s].css, styles[s].fill, styles[s].ink);
-	report_runs_text(r, when, sizeof(when), params, sizeof(params));
-	report_expect_text(r, expect, sizeof(expect));
-	markup_printf(f, "</style>\n</head>\n<body>\n<h1>%s</h1>\n"
-		      "<p class=\"summary\">%s</p>\n", title,
-		      report_summary_text(r, summary, sizeof(summary)));
-	markup_printf(f, "<p class=\"summary runs\">%s \xc2\xb7 %zu source%s "
-		      "sent results%s%s</p>\n<p class=\"summary params\">"
-		      "parameters: %s</p>\n", when, r->sources,
-		      r->sources == 1 ? "" : "s", expect[0] ? " \xc2\xb7 " : "",
-		      expect, params[0] ? params : "unknown");
-	report_render_suspects_html(f, r, NULL);
-	svg_document(f, r, title, false);
-	fputs("<h2>Findings</h2>\n", f);
-	html_findings(f, r);
-	fputs("</body>\n</html>\n", f);
+	report_render_svg_element(f, r, title, true);
 }

@@ -1,7 +1,7 @@
-/* The group x group block matrix as text and as the groups JSON document
- * (report --groups), both through lib/out/output.h. Columns are numbered
- * (g1, g2, ...) and named in a legend, so a few groups stay well under
- * 100 columns whatever their names. */
+/* The group x group block matrix as text (report --groups), through
+ * lib/out/output.h: the groups, the matrix, the suspects and the blocks
+ * with failures. Columns are numbered (g1, g2, ...) and named in a legend,
+ * so a few groups stay well under 100 columns whatever their names. */
 #include <stdio.h>
 #include <string.h>
 
@@ -28,12 +28,11 @@ static const char *block_text(const struct report_block *b, char *buf,
 	if (worst < 0)
 		snprintf(buf, len, ".");
 	else if (worst == REPORT_REACHABLE && b->has_rtt) {
-		struct report_cell c = { .has_rtt = true,
-					 .rtt_median_us = b->rtt_median_us };
 		char rtt[32];
 
 		snprintf(buf, len, "ok %s%s",
-			 report_rtt_text(&c, rtt, sizeof(rtt)), mark);
+			 report_us_text(b->rtt_median_us, rtt, sizeof(rtt)),
+			 mark);
 	} else if (worst == REPORT_REACHABLE)
 		snprintf(buf, len, "ok%s", mark);
 	else
@@ -119,9 +118,6 @@ void report_groups_render_text(const struct report *r,
 		for (size_t b = 0; b < g->count; b++) {
 			const struct report_block *k =
 				report_groups_block(g, a, b);
-			struct report_cell c = { .has_rtt = k->has_rtt,
-						 .rtt_median_us =
-							 k->rtt_median_us };
 			char rtt[32];
 
 			if (!report_block_failing(k) && !k->remarked)
@@ -142,84 +138,9 @@ void report_groups_render_text(const struct report *r,
 				 k->status[REPORT_PARTIAL],
 				 k->status[REPORT_UNREACHABLE],
 				 k->status[REPORT_ERROR], k->remarked,
-				 k->has_rtt ? report_rtt_text(&c, rtt,
-							      sizeof(rtt))
+				 k->has_rtt ? report_us_text(k->rtt_median_us,
+							     rtt, sizeof(rtt))
 					    : "none");
 		}
 	out_text("\n%s\n", report_summary_text(r, line, sizeof(line)));
-}
-
-static void json_names(const char *key, const struct report *r,
-		       const size_t *index, size_t count, bool rows)
-{
-	out_open_array(key);
-	for (size_t k = 0; k < count; k++)
-		out_element_string(NULL, rows ? r->rows[index[k]]->source_name
-					      : r->cols[index[k]]->dest_name);
-	out_close_array();
-}
-
-void report_groups_render_json(const struct report *r,
-			       const struct report_grouping *g)
-{
-	out_open_object(NULL);
-	out_string("schema", NULL, REPORT_GROUPS_SCHEMA);
-	out_open_array("groups");
-	for (size_t a = 0; a < g->count; a++) {
-		const struct report_group *grp = &g->groups[a];
-
-		out_open_object(NULL);
-		out_string("name", NULL, grp->name);
-		out_bool("ungrouped", NULL, grp->ungrouped);
-		json_names("sources", r, grp->rows, grp->row_count, true);
-		json_names("destinations", r, grp->cols, grp->col_count,
-			   false);
-		out_close_object();
-	}
-	out_close_array();
-	/* Only blocks with a probed pair: ungrouped hosts can make the
-	 * full square large and mostly empty. */
-	out_open_array("blocks");
-	for (size_t a = 0; a < g->count; a++)
-		for (size_t b = 0; b < g->count; b++) {
-			const struct report_block *k =
-				report_groups_block(g, a, b);
-			int worst = report_block_worst(k);
-
-			if (!k->pairs)
-				continue;
-			out_open_object(NULL);
-			out_uint("source_group", NULL, a);
-			out_uint("destination_group", NULL, b);
-			out_uint("pairs", NULL, k->pairs);
-			out_uint("reachable", NULL, k->status[REPORT_REACHABLE]);
-			out_uint("partial_loss", NULL,
-				 k->status[REPORT_PARTIAL]);
-			out_uint("unreachable", NULL,
-				 k->status[REPORT_UNREACHABLE]);
-			out_uint("error", NULL, k->status[REPORT_ERROR]);
-			out_uint("remarked", NULL, k->remarked);
-			out_string("worst", NULL, report_status_name(
-				(enum report_status)worst));
-			if (k->has_rtt)
-				out_double("rtt_median_us", NULL,
-					   k->rtt_median_us);
-			else
-				out_null("rtt_median_us", NULL);
-			out_close_object();
-		}
-	out_close_array();
-	out_open_object("summary");
-	out_uint("groups", NULL, g->count);
-	out_uint("ungrouped", NULL, g->ungrouped);
-	out_uint("sources", NULL, r->row_count);
-	out_uint("destinations", NULL, r->col_count);
-	out_uint("pairs", NULL, r->pairs);
-	out_uint("reachable", NULL, r->status_count[REPORT_REACHABLE]);
-	out_uint("partial_loss", NULL, r->status_count[REPORT_PARTIAL]);
-	out_uint("unreachable", NULL, r->status_count[REPORT_UNREACHABLE]);
-	out_uint("error", NULL, r->status_count[REPORT_ERROR]);
-	out_uint("failed_runs", NULL, r->failed_count);
-	out_close_object();
-	out_close_object();
 }
