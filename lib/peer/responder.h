@@ -73,7 +73,7 @@ struct responder {
 	union ibv_gid *local_gids;
 	size_t local_gid_count;
 	struct responder_info info;	/* what the rendezvous tells */
-	struct reply_rate rate;
+	struct reply_rate rate;	/* --max-rate, from responder_run() on */
 	uint64_t answered;
 	uint64_t dropped[DROP_COUNT];
 	uint64_t repost_failed, send_errors, async_events;
@@ -102,7 +102,8 @@ void responder_fill_info(struct responder *r);
 
 /* Asynchronous events of the device (responder_events.c). */
 void responder_handle_async_event(struct responder *r);
-/* The AH bookkeeping the events need (responder.c). */
+/* For the events: the reply AHs of the old port retired (responder.c),
+ * and the GRH decoder's copy of the port's GIDs read again. */
 void responder_drop_reverse_ahs(struct responder *r);
 int responder_load_local_gids(struct responder *r);
 

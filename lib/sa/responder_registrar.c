@@ -1,9 +1,11 @@
 /* serve's ServiceRecord, registered and renewed; see
  * responder_registrar.h. */
-#include <string.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "base/diag.h"
 #include "base/monotonic.h"
 #include "base/parallel.h"
 #include "sa/responder_registrar.h"
