@@ -1,6 +1,7 @@
-/* A responder's GID list; see responder_print.h. */
+/* A responder's GID list and serve's summary; see responder_print.h. */
 #include "base/gid.h"
 #include "out/output.h"
+#include "peer/responder.h"
 #include "peer/responder_print.h"
 
 void responder_gids_print(const struct responder_info *info, bool nested)
@@ -18,4 +19,35 @@ void responder_gids_print(const struct responder_info *info, bool nested)
 		out_close_object();
 	}
 	out_close_array();
+}
+
+void responder_summary_print(const struct responder *r, const char *why)
+{
+	uint64_t dropped = 0;
+
+	for (int i = 0; i < DROP_COUNT; i++)
+		dropped += r->dropped[i];
+	out_open_object(NULL);
+	out_string("event", "%s:", "summary");
+	out_string("stopped_by", " stopped by %s", why);
+	out_uint("answered", ", answered %llu", r->answered);
+	out_uint("dropped_total", ", dropped %llu", dropped);
+	out_uint("reverse_ahs_created", ", reverse AHs created %llu",
+		 r->reverse.created);
+	out_uint("reverse_ahs_failed", r->reverse.failed ? ", failed %llu"
+							 : NULL,
+		 r->reverse.failed);
+	out_uint("repost_failed", r->repost_failed ? ", receive reposts "
+			 "failed %llu" : NULL, r->repost_failed);
+	out_uint("send_errors", r->send_errors ? ", send errors %llu" : NULL,
+		 r->send_errors);
+	out_open_object("dropped");
+	for (int i = 0; i < DROP_COUNT; i++)
+		if (r->dropped[i] || out_is_json())
+			out_uint(responder_drop_names[i],
+				 i == 0 ? " (%llu" : " %llu", r->dropped[i]);
+	out_close_object();
+	out_newline();
+	out_close_object();
+	out_flush_record();
 }

@@ -1,0 +1,575 @@
+/* serve's answer loop: probes in, replies out over reply AHs made by the
+ * workers, the rendezvous served on the side; see responder.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "base/diag.h"
+#include "base/gid.h"
+#include "base/monotonic.h"
+#include "peer/responder.h"
+#include "verbs/wc_failure.h"
+#include "wire/grh.h"
+
+/* Fills what the responder observed from the decoded GRH and the wc. */
+static void observe(const struct responder *r, const struct ibv_wc *wc,
+		    const struct grh_fields *grh, struct probe_observed *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->slid = wc->slid;
+	/* On RoCE wc.sl is no SL (provider_wc_sl_is_sl): say unknown. */
+	o->sl_valid = provider_wc_sl_is_sl(r->port->link_layer);
+	o->sl = o->sl_valid ? wc->sl : 0;
+	o->dlid_path_bits = wc->dlid_path_bits;
+	o->pkey_index = wc->pkey_index;
+	o->src_qp = wc->src_qp;
+	o->wc_flags = wc->wc_flags;
+	if (!grh->present)
+		return;
+	o->grh_present = true;
+	o->grh_ipv4 = grh->form == GRH_FORM_IPV4;
+	o->ip_version = grh->ip_version;
+	o->traffic_class = grh->traffic_class;
+	o->hop_limit = grh->hop_limit;
+	o->flow_label = grh->flow_label;
+	o->sgid = grh->sgid;
+	o->dgid = grh->dgid;
+}
+
+static void send_reply(struct responder *r, struct reverse_entry *e,
+		       struct probe_reply *reply, uint32_t remote_qpn)
+{
+	uint8_t out[PROBE_REPLY_SIZE];
+	struct request_set_key key;
+
+	reply->reverse_ah = e->attr;
+	reply->reverse_created = true;
+	reply->reverse_errno = 0;
+	reply->hop_limit_sent_known = e->hop_limit_sent_known;
+	reply->hop_limit_sent = e->hop_limit_sent;
+	probe_encode_reply(reply, out);
+	if (ud_send(&r->ep, e->ah, remote_qpn, r->config.qkey, out,
+		    sizeof(out))) {
+		r->dropped[DROP_SEND_FAILED]++;
+		return;
+	}
+	e->last_send = r->ep.sends_posted;
+	r->answered++;
+	request_set_key_of(reply, r->port->link_layer == LINK_LAYER_IB, &key);
+	request_counts_note_answer(&r->counts, &key);
+	diag_verbose(2, "answered seq %u from qp 0x%x",
+		     reply->header.sequence, remote_qpn);
+}
+
+/* Which of our GIDs the probe reached: the reply leaves from it, so its
+ * netdev binds the route lookup (rxe asks with that oif) and its type
+ * decides the RoCE v1 exception of provider_hop_limit_rule. */
+static void reached_gid(const struct responder *r,
+			const struct probe_observed *o, struct ah_job *job)
+{
+	job->sgid_roce_v1 = false;
+	job->netdev[0] = '\0';
+	if (!o->grh_present)
+		return;
+	for (size_t i = 0; i < r->port->gid_count; i++) {
+		const struct gid_info *g = &r->port->gids[i];
+
+		if (memcmp(g->gid.raw, o->dgid.raw, 16) == 0) {
+			job->sgid_roce_v1 = g->kind == GID_KIND_ROCE_V1;
+			snprintf(job->netdev, sizeof(job->netdev), "%s",
+				 g->netdev);
+			return;
+		}
+	}
+}
+
+/* Hands a PENDING entry's AH to a worker; the reply waits parked. */
+static void submit_reverse(struct responder *r, struct reverse_entry *e,
+			   const struct ibv_wc *wc, const uint8_t *grh_area,
+			   struct probe_reply *reply)
+{
+	struct ah_job job = { 0 };
+
+	job.slot = reverse_cache_index(&r->reverse, e);
+	job.generation = e->generation;
+	job.epoch = r->epoch;
+	job.wc = *wc;
+	memcpy(job.grh, grh_area, GRH_BYTES);
+	job.asked_sl = reply->header.asked.sl;
+	job.provider = r->provider;
+	reached_gid(r, &reply->observed, &job);
+	if (ah_workers_submit(&r->workers, &job)) {
+		reverse_entry_forget(e);
+		r->dropped[DROP_REVERSE_BUSY]++;
+		return;
+	}
+	reverse_entry_park(e, reply, wc->src_qp);
+}
+
+/* A new sender: a slot for its reply AH. */
+static void start_reverse(struct responder *r, const struct reverse_key *key,
+			  const struct ibv_wc *wc, const uint8_t *grh_area,
+			  struct probe_reply *reply)
+{
+	struct ibv_ah *evicted;
+	struct reverse_entry *e;
+
+	e = reverse_cache_claim(&r->reverse, key, r->ep.sends_completed,
+				&evicted);
+	if (evicted)
+		ibv_destroy_ah(evicted);
+	if (!e) {
+		r->dropped[DROP_REVERSE_BUSY]++;
+		return;
+	}
+	submit_reverse(r, e, wc, grh_area, reply);
+}
+
+static void answer(struct responder *r, const struct ibv_wc *wc, uint8_t *buf)
+{
+	const uint8_t *payload = buf + UD_GRH_BYTES;
+	struct probe_reply reply = { 0 };
+	enum probe_decode_error derr;
+	struct grh_local_gids local = { r->local_gids, r->local_gid_count };
+	struct grh_fields grh;
+	struct reverse_key key;
+	struct request_set_key set_key;
+	struct reverse_entry *e;
+	char err[DIAG_MSG_MAX];
+
+	if (wc->byte_len < UD_GRH_BYTES) {
+		r->dropped[DROP_TRUNCATED]++;
+		return;
+	}
+	derr = probe_decode_header(payload, wc->byte_len - UD_GRH_BYTES,
+				   &reply.header);
+	if (derr != PROBE_OK) {
+		r->dropped[responder_drop_for(derr)]++;
+		return;
+	}
+	if (reply.header.kind != PROBE_REQUEST) {
+		r->dropped[DROP_NOT_REQUEST]++;
+		return;
+	}
+	/* A GRH we cannot read gives no key that tells its sender from
+	 * others: sharing a reply AH would answer the wrong host. */
+	if (grh_decode_local(buf, wc->wc_flags & IBV_WC_GRH, &local, &grh, err,
+			     sizeof(err))) {
+		diag_verbose(1, "undecodable GRH from qp 0x%x: %s", wc->src_qp,
+			     err);
+		r->dropped[DROP_BAD_GRH]++;
+		return;
+	}
+	observe(r, wc, &grh, &reply.observed);
+	reply.responder_time_ns = monotonic_ns();
+	/* Counted before the rate limit: a request that arrived was not
+	 * lost on the way there, answered or not. */
+	request_set_key_of(&reply, r->port->link_layer == LINK_LAYER_IB,
+			   &set_key);
+	reply.responder_received =
+		request_counts_note(&r->counts, &set_key,
+				    reply.responder_time_ns)->received;
+	if (!reply_rate_take(&r->rate, r->config.max_rate, monotonic_ns())) {
+		r->dropped[DROP_RATE_LIMIT]++;
+		return;
+	}
+	/* The reply AH is looked up by what arrived, before any verbs call:
+	 * ibv_init_ah_from_wc scans the GID table, and ibv_create_ah may
+	 * wait for a neighbour; neither belongs in every round trip. */
+	reverse_key_build(wc, &grh, r->port->link_layer,
+			  reply.header.asked.sl, &key);
+	e = reverse_cache_find(&r->reverse, &key);
+	switch (reply_route_for(e, reply.responder_time_ns)) {
+	case REPLY_START:
+		start_reverse(r, &key, wc, buf, &reply);
+		break;
+	case REPLY_SEND:
+		send_reply(r, e, &reply, wc->src_qp);
+		break;
+	case REPLY_PARK:
+		if (!reverse_entry_park(e, &reply, wc->src_qp))
+			r->dropped[DROP_REVERSE_BUSY]++;
+		break;
+	case REPLY_RETRY:
+		reverse_entry_retry(e);
+		submit_reverse(r, e, wc, buf, &reply);
+		break;
+	case REPLY_BACK_OFF:
+		r->dropped[DROP_REVERSE_AH]++;
+		break;
+	}
+}
+
+static void say_reverse_failure(const struct ah_job *job, unsigned failures)
+{
+	char gid[GID_TEXT_MAX];
+
+	if (job->attr.is_global)
+		gid_format(&job->attr.grh.dgid, gid, sizeof(gid));
+	else
+		snprintf(gid, sizeof(gid), "lid %u", job->wc.slid);
+	diag_verbose(1, "no reverse AH to %s (qp 0x%x): %s%s; tried again "
+		     "in %llu ms", gid, job->wc.src_qp,
+		     job->init_failed ? "ibv_init_ah_from_wc: " : "",
+		     job->error ? strerror(job->error)
+				: "the driver gave no reason",
+		     (unsigned long long)(reverse_backoff_ns(failures) /
+					  1000000));
+}
+
+/* The once-more of reverse_retry_at_once_wanted: false when not wanted
+ * or the workers are too busy to take it. */
+static bool retry_at_once(struct responder *r, struct reverse_entry *e,
+			  struct ah_job *job)
+{
+	if (!reverse_retry_at_once_wanted(e))
+		return false;
+	reverse_entry_retry(e);
+	job->generation = e->generation;
+	job->ah = NULL;
+	job->error = 0;
+	job->init_failed = false;
+	if (ah_workers_submit(&r->workers, job) == 0)
+		return true;
+	reverse_entry_failed(e, EAGAIN, false, monotonic_ns());
+	return false;
+}
+
+static void take_reverse_result(struct responder *r, struct ah_job *job)
+{
+	struct reverse_entry *e =
+		reverse_cache_pending(&r->reverse, job->slot, job->generation);
+	uint64_t now = monotonic_ns();
+
+	switch (ah_result_fate_of(e, job->epoch, r->epoch, job->ah != NULL)) {
+	case AH_RESULT_STALE:
+		if (job->ah)
+			ibv_destroy_ah(job->ah);
+		if (e) {
+			r->dropped[DROP_REVERSE_AH] += e->parked_count;
+			reverse_entry_forget(e);
+		}
+		return;
+	case AH_RESULT_FAILED:
+		r->reverse.failed++;
+		reverse_entry_failed(e, job->error, job->init_failed, now);
+		say_reverse_failure(job, e->failures);
+		if (retry_at_once(r, e, job))
+			return;
+		r->dropped[DROP_REVERSE_AH] += e->parked_count;
+		e->parked_count = 0;
+		return;
+	case AH_RESULT_READY:
+		r->reverse.created++;
+		reverse_entry_ready(e, job->ah, &job->attr);
+		e->hop_limit_sent_known = job->hop_limit_sent_known;
+		e->hop_limit_sent = job->hop_limit_sent;
+		for (unsigned k = 0; k < e->parked_count; k++)
+			send_reply(r, e, &e->parked[k].reply,
+				   e->parked[k].remote_qpn);
+		e->parked_count = 0;
+		return;
+	}
+}
+
+/* Results of the AH workers: send what was parked, or remember the
+ * failure for its back-off. */
+static void take_reverse_results(struct responder *r)
+{
+	struct ah_job jobs[16];
+	size_t n;
+
+	while ((n = ah_workers_take(&r->workers, jobs, 16)) > 0)
+		for (size_t i = 0; i < n; i++)
+			take_reverse_result(r, &jobs[i]);
+}
+
+/* A failed completion: counted while the QP works, the end of serve when
+ * it does not (wc_failure_judge). */
+static void completion_failed(struct responder *r, const struct ibv_wc *wc)
+{
+	enum ibv_qp_state state = IBV_QPS_ERR;
+	bool known = ud_qp_state(&r->ep, &state);
+	bool recv = ud_wc_is_recv(wc);
+
+	if (wc_failure_judge(wc->status, recv, known, state) ==
+	    WC_FAILURE_FATAL) {
+		if (!r->fatal[0])
+			wc_failure_describe(wc->status, recv, known, state,
+					    r->dev->name, r->fatal,
+					    sizeof(r->fatal));
+		return;
+	}
+	if (recv)
+		r->dropped[DROP_RECV_ERROR]++;
+	else
+		r->send_errors++;
+}
+
+static bool count_reached(const struct responder *r)
+{
+	return r->config.count && r->answered >= r->config.count;
+}
+
+static void handle_completions(struct responder *r)
+{
+	struct ibv_wc wcs[RESPONDER_POLL_BATCH];
+	int n;
+
+	while (!r->fatal[0] &&
+	       (n = ud_poll(&r->ep, wcs, RESPONDER_POLL_BATCH, 0)) > 0) {
+		for (int i = 0; i < n; i++) {
+			if (wcs[i].status != IBV_WC_SUCCESS) {
+				completion_failed(r, &wcs[i]);
+				if (r->fatal[0])
+					return;
+			} else if (ud_wc_is_recv(&wcs[i])) {
+				answer(r, &wcs[i],
+				       ud_recv_buffer(&r->ep, &wcs[i]));
+			}
+			if (ud_wc_is_recv(&wcs[i]) &&
+			    ud_repost_recv(&r->ep, &wcs[i]))
+				r->repost_failed++;
+		}
+		if (count_reached(r))
+			return;
+	}
+}
+
+void responder_fill_info(struct responder *r)
+{
+	struct responder_info *info = &r->info;
+
+	memset(info, 0, sizeof(*info));
+	info->version = 1;
+	snprintf(info->device, sizeof(info->device), "%s", r->dev->name);
+	info->port_num = r->port->port_num;
+	info->lid = r->port->lid;
+	info->qpn = r->ep.qp->qp_num;
+	info->qkey = r->config.qkey;
+	snprintf(info->link_layer, sizeof(info->link_layer), "%s",
+		 link_layer_name(r->port->link_layer));
+	info->active_mtu = r->port->active_mtu;
+	for (size_t i = 0;
+	     i < r->port->gid_count && info->gid_count < RENDEZVOUS_MAX_GIDS;
+	     i++) {
+		info->gids[info->gid_count].index = r->port->gids[i].index;
+		info->gids[info->gid_count].gid = r->port->gids[i].gid;
+		snprintf(info->gids[info->gid_count].type,
+			 sizeof(info->gids[0].type), "%s",
+			 gid_kind_name(r->port->gids[i].kind));
+		info->gid_count++;
+	}
+}
+
+int responder_load_local_gids(struct responder *r)
+{
+	union ibv_gid *gids = calloc(r->port->gid_count + 1, sizeof(*gids));
+
+	if (!gids)
+		return -1;
+	for (size_t i = 0; i < r->port->gid_count; i++)
+		gids[i] = r->port->gids[i].gid;
+	free(r->local_gids);
+	r->local_gids = gids;
+	r->local_gid_count = r->port->gid_count;
+	return 0;
+}
+
+static void reap_retired(struct responder *r)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < r->retired_count; i++) {
+		if (reverse_retired_done(&r->retired[i], r->ep.sends_completed))
+			ibv_destroy_ah(r->retired[i].ah);
+		else
+			r->retired[kept++] = r->retired[i];
+	}
+	r->retired_count = kept;
+}
+
+/* Reply AHs made before a port or GID change may point the wrong way:
+ * take them out of the cache (those being made are discarded when they
+ * come back, by the epoch), and destroy each once its sends completed. */
+void responder_drop_reverse_ahs(struct responder *r)
+{
+	size_t n;
+
+	do {
+		if (r->retired_count == RESPONDER_AH_CACHE) {
+			/* Rare: a second change while the first one's AHs
+			 * still have sends out. Wait for them here. */
+			ud_drain_sends(&r->ep, 1000, NULL, NULL);
+			reap_retired(r);
+			if (r->retired_count == RESPONDER_AH_CACHE)
+				break;
+		}
+		n = reverse_cache_drop_ready(
+			&r->reverse, r->retired + r->retired_count,
+			RESPONDER_AH_CACHE - r->retired_count);
+		r->retired_count += n;
+	} while (n > 0);
+	r->epoch++;
+}
+
+int responder_run(struct responder *r, const volatile sig_atomic_t *stop_signal,
+		  const char **why)
+{
+	uint64_t end_ns = r->config.duration_s
+				  ? monotonic_ns() +
+					    r->config.duration_s * 1000000000ull
+				  : 0;
+
+	reply_rate_start(&r->rate, monotonic_ns());
+	for (;;) {
+		struct pollfd fds[3 + 1 + RENDEZVOUS_PENDING_MAX] = {
+			{ .fd = ud_event_fd(&r->ep), .events = POLLIN },
+			{ .fd = ah_workers_fd(&r->workers), .events = POLLIN },
+			{ .fd = r->ep.context->async_fd, .events = POLLIN },
+		};
+		size_t nfds = 3;
+		uint64_t now = monotonic_ns();
+		int timeout, n, held;
+
+		*why = responder_stop_reason(r->fatal[0], *stop_signal,
+					     r->config.count, r->answered,
+					     end_ns, now);
+		if (*why)
+			return r->fatal[0] ? -1 : 0;
+		timeout = responder_wait_ms(end_ns, now);
+		if (ud_arm(&r->ep)) {
+			snprintf(r->fatal, sizeof(r->fatal), "cannot arm the "
+				 "completion queue of %s", r->dev->name);
+			continue;
+		}
+		handle_completions(r);
+		take_reverse_results(r);
+		reap_retired(r);
+		if (r->fatal[0] || count_reached(r))
+			continue;
+		nfds += rendezvous_server_pollfds(&r->rendezvous, fds + 3,
+						  1 + RENDEZVOUS_PENDING_MAX);
+		held = rendezvous_server_timeout_ms(&r->rendezvous,
+						    monotonic_ns());
+		if (held >= 0 && held < timeout)
+			timeout = held;
+		n = poll(fds, nfds, timeout);
+		if (n < 0 && errno != EINTR) {
+			snprintf(r->fatal, sizeof(r->fatal), "waiting for "
+				 "completions failed: %s", strerror(errno));
+			continue;
+		}
+		/* Held rendezvous connections have deadlines: served on
+		 * every wake-up, a timeout included. */
+		rendezvous_server_service(&r->rendezvous, &r->info,
+					  monotonic_ns());
+		if (n <= 0)
+			continue;
+		if (fds[0].revents & POLLIN)
+			ud_consume_event(&r->ep);
+		if (fds[2].revents & POLLIN)
+			responder_handle_async_event(r);
+	}
+}
+
+int responder_open(struct responder *r, char *err, size_t len)
+{
+	struct ud_config config = {
+		.device = r->dev->name,
+		.port_num = r->port->port_num,
+		.pkey_index = r->pkey_index,
+		.qkey = r->config.qkey,
+		.recv_depth = RESPONDER_RECV_DEPTH,
+		.send_depth = RESPONDER_SEND_DEPTH,
+		.max_payload = PROBE_MAX_SIZE,
+	};
+	struct ibv_device_attr attr;
+	struct provider_facts facts;
+	char driver[64];
+	uint32_t seed;
+	int flags;
+
+	if (ud_endpoint_open(&r->ep, &config, err, len))
+		return -1;
+	/* Whose hop limit our replies leave with depends on the provider
+	 * (provider_hop_limit_rule), as the prober's does. */
+	if (ibv_query_device(r->ep.context, &attr))
+		attr.vendor_id = 0;
+	provider_facts_read(r->dev->name, attr.vendor_id, driver,
+			    sizeof(driver), &facts);
+	r->provider = provider_identify(&facts);
+	if (getrandom(&seed, sizeof(seed), 0) != sizeof(seed))
+		seed = (uint32_t)monotonic_ns();
+	if (reverse_cache_init(&r->reverse, RESPONDER_AH_CACHE) ||
+	    request_counts_init(&r->counts, REQUEST_COUNTS_MAX, seed) ||
+	    responder_load_local_gids(r)) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	if (ah_workers_start(&r->workers, r->ep.context, r->ep.pd,
+			     r->port->port_num, r->port->link_layer, err, len))
+		return -1;
+	flags = fcntl(r->ep.context->async_fd, F_GETFL);
+	if (flags < 0 ||
+	    fcntl(r->ep.context->async_fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+		snprintf(err, len, "cannot watch %s's events: %s",
+			 r->dev->name, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The rendezvous' count question (responder_count_answer). */
+static void answer_count(void *ctx, const struct rendezvous_count_question *q,
+			 struct rendezvous_count_answer *a)
+{
+	struct responder *r = ctx;
+
+	responder_count_answer(&r->counts, r->port->link_layer == LINK_LAYER_IB,
+			       q, monotonic_ns(), a);
+	diag_verbose(2, "count question for run 0x%08x qp 0x%x: %s %u/%u",
+		     q->probe_id, q->qpn,
+		     a->state == RENDEZVOUS_COUNT_KNOWN ? "received/answered"
+							: "forgotten",
+		     a->received, a->answered);
+}
+
+void responder_start_rendezvous(struct responder *r, int listen_fd)
+{
+	rendezvous_server_init(&r->rendezvous, listen_fd, answer_count, r);
+	responder_fill_info(r);
+}
+
+void responder_stop_rendezvous(struct responder *r)
+{
+	rendezvous_server_close(&r->rendezvous, &r->info);
+}
+
+/* Workers first (one may still be creating an AH), then the AHs: after
+ * the sends that use them, or after the QP when those never finish. */
+void responder_close(struct responder *r)
+{
+	struct reverse_retired left[32];
+	size_t n;
+
+	ah_workers_stop(&r->workers);
+	if (r->ep.qp && ud_drain_sends(&r->ep, 1000, NULL, NULL))
+		ud_endpoint_destroy_qp(&r->ep);
+	for (size_t i = 0; i < r->retired_count; i++)
+		ibv_destroy_ah(r->retired[i].ah);
+	r->retired_count = 0;
+	while (r->reverse.entries &&
+	       (n = reverse_cache_drop_ready(&r->reverse, left, 32)) > 0)
+		for (size_t i = 0; i < n; i++)
+			ibv_destroy_ah(left[i].ah);
+	reverse_cache_free(&r->reverse);
+	ud_endpoint_close(&r->ep);
+	free(r->local_gids);
+	r->local_gids = NULL;
+	request_counts_free(&r->counts);
+}
