@@ -97,11 +97,14 @@ static void open_container(struct json_writer *w, const char *key, char bracket)
 
 static void close_container(struct json_writer *w, char bracket)
 {
+	bool had_members;
+
 	if (w->depth == 0) {
 		w->failed = true;
 		return;
 	}
-	if (w->has_members[w->depth--] && w->pretty)
+	had_members = w->has_members[w->depth--];
+	if (w->pretty && (had_members || w->empty_split))
 		indent(w);
 	putc_unlocked(bracket, w->f);
 }

@@ -1,8 +1,14 @@
-/* JSON written as it goes, member by member, to a stream: for documents
- * too large to hold as a tree (report -j of a fabric: a million cells,
- * where a json-c tree took gigabytes). The same rules as lib/out/output.h's
- * JSON: strings repaired to UTF-8 (out_utf8_repair), doubles in their
- * shortest faithful form, non-finite ones null, no escaped '/'. */
+/* JSON written as it goes, member by member, to a stream: the one JSON
+ * emitter. The report renderers write documents too large to hold as a
+ * tree through it (report -j of a fabric: a million cells, where a json-c
+ * tree took gigabytes); lib/out/output.c writes every command's JSON
+ * through it into a buffer. Its bytes are those of json-c 0.16's
+ * json_object_to_json_string_ext() with JSON_C_TO_STRING_NOSLASHESCAPE and
+ * PLAIN, or PRETTY|SPACED (with empty_split), which output.h's documents
+ * were written with until this writer took over: strings repaired to UTF-8
+ * (out_utf8_repair), then '"', '\\', \b \f \n \r \t escaped short,
+ * the other controls as \u00xx, DEL and '/' as they are; integers in
+ * decimal; doubles "%.10g", non-finite ones null. */
 #ifndef IBAHPROBE_JSON_WRITER_H
 #define IBAHPROBE_JSON_WRITER_H
 
@@ -15,6 +21,11 @@
 struct json_writer {
 	FILE *f;
 	bool pretty;		/* two-space indent, one member a line */
+	/* Pretty only: an empty object or array written as json-c 0.16's
+	 * PRETTY writes it, its opening bracket, a line end, the indent of
+	 * its own line, its closing bracket ("{\n  }"); otherwise "{}" and
+	 * "[]" (the report's). output.c's documents keep json-c's bytes. */
+	bool empty_split;
 	int depth;
 	bool has_members[JSON_WRITER_DEPTH_MAX];
 	bool failed;		/* too deep, or out of memory */

@@ -1,7 +1,7 @@
-/* Text and JSON output through one set of calls; JSON built with json-c,
- * text collected in a memory stream, both written out only at the end. */
+/* Text and JSON output through one set of calls, both collected in a
+ * memory stream (JSON written into it by json_writer, member by member)
+ * and written out only at the end. */
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -9,9 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "base/diag.h"
+#include "out/json_writer.h"
 #include "out/output.h"
 
 #define OUT_DEPTH_MAX 16
@@ -19,11 +18,15 @@
 static struct {
 	enum out_format format;
 	bool pretty;
-	/* JSON: containers under construction, root at [0]. */
-	json_object *stack[OUT_DEPTH_MAX];
+	/* JSON: the document under construction, written into the text
+	 * stream; has_root once a value was written at the root. A value
+	 * at the root replaces the one before (each JSON Lines record).
+	 * is_array: which containers are open, root's at [0]. */
+	struct json_writer json;
+	bool has_root;
+	bool is_array[OUT_DEPTH_MAX];
 	int depth;
-	json_object *root;
-	/* Text: everything printed so far. */
+	/* Text, or the JSON document: everything written so far. */
 	FILE *text;
 	char *text_buf;
 	size_t text_len;
@@ -59,14 +62,13 @@ static void text_reset(void)
 
 static void json_reset(void)
 {
-	json_object_put(out.root);
-	out.root = NULL;
+	text_reset();
+	out.has_root = false;
 	out.depth = 0;
 }
 
 void out_init(enum out_format format, bool pretty)
 {
-	text_reset();
 	json_reset();
 	out.format = format;
 	out.pretty = pretty;
@@ -156,92 +158,77 @@ char *out_utf8_repair(const char *s, size_t len, size_t *out_len)
 	return fixed;
 }
 
-/* A JSON string of the C string s, repaired to UTF-8 when it is not
- * plain ASCII. */
-static json_object *json_string_new(const char *s)
+/* The writer's layout: json-c's PRETTY|SPACED for --pretty documents,
+ * compact for the rest and for every JSON Lines record. */
+static void json_writer_start(void)
 {
-	size_t len = strlen(s), fixed_len;
-	json_object *str;
-	char *fixed;
+	json_writer_init(&out.json, text_stream(),
+			 out.pretty && out.format == OUT_JSON);
+	out.json.empty_split = true;
+}
 
-	for (size_t i = 0; i < len; i++)
-		if ((unsigned char)s[i] >= 0x80)
-			goto repair;
-	return json_object_new_string_len(s, (int)len);
-repair:
-	fixed = out_utf8_repair(s, len, &fixed_len);
-	if (!fixed || fixed_len > INT_MAX) {
-		free(fixed);
+/* Before a value: at the root, it replaces what was written (JSON Lines:
+ * each root-level record is its own document; a null root is none);
+ * in an object, its key ("?" when the caller gave none); in an array,
+ * no key. Returns the key to give the writer. */
+static const char *json_member(const char *key, bool is_null)
+{
+	if (out.depth == 0) {
+		json_reset();
+		if (!is_null) {
+			json_writer_start();
+			out.has_root = true;
+		}
 		return NULL;
 	}
-	str = json_object_new_string_len(fixed, (int)fixed_len);
-	free(fixed);
-	return str;
+	if (out.is_array[out.depth - 1])
+		return NULL;
+	return key ? key : "?";
 }
 
-/* Adds value under key to the innermost container (or makes it the root). */
-static void json_add_value(const char *key, json_object *value);
-
-static void json_add(const char *key, json_object *value)
+static void json_null(const char *key)
 {
-	json_abort_on(!value);
-	json_add_value(key, value);
+	key = json_member(key, true);
+	if (out.has_root)
+		jw_null(&out.json, key);
 }
 
-/* Keys are the program's own words, but are held to the same rule. */
-static void json_add_member(json_object *parent, const char *key,
-			    json_object *value)
-{
-	char *fixed;
-	size_t len;
-
-	fixed = out_utf8_repair(key, strlen(key), &len);
-	json_abort_on(!fixed);
-	json_abort_on(json_object_object_add(parent, fixed, value) != 0);
-	free(fixed);
-}
-
-/* json-c represents null as a NULL object: only this path may carry it. */
-static void json_add_value(const char *key, json_object *value)
-{
-	json_object *parent;
-
-	if (out.depth == 0) {
-		/* JSON Lines: each root-level record is its own document. */
-		json_object_put(out.root);
-		out.root = value;
-		return;
-	}
-	parent = out.stack[out.depth - 1];
-	if (json_object_is_type(parent, json_type_array))
-		json_abort_on(json_object_array_add(parent, value) != 0);
-	else
-		json_add_member(parent, key ? key : "?", value);
-}
-
-static void json_push(const char *key, json_object *container)
+static void json_push(const char *key, bool is_array)
 {
 	json_abort_on(out.depth >= OUT_DEPTH_MAX);
-	json_add(key, container);
-	out.stack[out.depth++] = container;
+	key = json_member(key, false);
+	if (is_array)
+		jw_open_array(&out.json, key);
+	else
+		jw_open_object(&out.json, key);
+	out.is_array[out.depth++] = is_array;
+}
+
+/* Closes the innermost container, whichever kind the caller names. */
+static void json_pop(void)
+{
+	if (out.is_array[--out.depth])
+		jw_close_array(&out.json);
+	else
+		jw_close_object(&out.json);
 }
 
 void out_open_object(const char *key)
 {
 	if (out_is_json())
-		json_push(key, json_object_new_object());
+		json_push(key, false);
 }
 
 void out_close_object(void)
 {
 	if (out_is_json() && out.depth > 0)
-		out.depth--;
+		json_pop();
 }
 
 void out_open_array(const char *key)
 {
 	if (out_is_json())
-		json_push(key, json_object_new_array());
+		json_push(key, true);
 }
 
 void out_close_array(void)
@@ -263,7 +250,7 @@ void out_uint(const char *key, const char *text_fmt, uint64_t value)
 {
 	if (out_is_json()) {
 		if (key)
-			json_add(key, json_object_new_uint64(value));
+			jw_uint(&out.json, json_member(key, false), value);
 		return;
 	}
 	TEXT_FIELD(text_fmt, value);
@@ -273,7 +260,7 @@ void out_int(const char *key, const char *text_fmt, int64_t value)
 {
 	if (out_is_json()) {
 		if (key)
-			json_add(key, json_object_new_int64(value));
+			jw_int(&out.json, json_member(key, false), value);
 		return;
 	}
 	TEXT_FIELD(text_fmt, value);
@@ -281,18 +268,14 @@ void out_int(const char *key, const char *text_fmt, int64_t value)
 
 void out_double(const char *key, const char *text_fmt, double value)
 {
-	char repr[64];
-
 	if (out_is_json()) {
 		if (!key)
 			return;
-		if (!isfinite(value)) {
-			json_add_value(key, NULL);
-			return;
-		}
-		/* Shortest faithful form, without json-c's trailing ".0". */
-		snprintf(repr, sizeof(repr), "%.10g", value);
-		json_add(key, json_object_new_double_s(value, repr));
+		/* A non-finite double is null, and a null root is none. */
+		if (!isfinite(value))
+			json_null(key);
+		else
+			jw_double(&out.json, json_member(key, false), value);
 		return;
 	}
 	TEXT_FIELD(text_fmt, value);
@@ -302,7 +285,7 @@ void out_bool(const char *key, const char *text_fmt, bool value)
 {
 	if (out_is_json()) {
 		if (key)
-			json_add(key, json_object_new_boolean(value));
+			jw_bool(&out.json, json_member(key, false), value);
 		return;
 	}
 	TEXT_FIELD(text_fmt, value ? "yes" : "no");
@@ -312,9 +295,9 @@ void out_string(const char *key, const char *text_fmt, const char *value)
 {
 	if (out_is_json()) {
 		if (key && value)
-			json_add(key, json_string_new(value));
+			jw_string(&out.json, json_member(key, false), value);
 		else if (key)
-			json_add_value(key, NULL);
+			json_null(key);
 		return;
 	}
 	TEXT_FIELD(text_fmt, value ? value : "-");
@@ -323,7 +306,8 @@ void out_string(const char *key, const char *text_fmt, const char *value)
 void out_element_string(const char *text_fmt, const char *value)
 {
 	if (out_is_json()) {
-		json_add(NULL, json_string_new(value ? value : ""));
+		jw_string(&out.json, json_member(NULL, false),
+			  value ? value : "");
 		return;
 	}
 	TEXT_FIELD(text_fmt, value ? value : "-");
@@ -332,7 +316,7 @@ void out_element_string(const char *text_fmt, const char *value)
 void out_element_null(const char *text_fmt)
 {
 	if (out_is_json()) {
-		json_add_value(NULL, NULL);
+		json_null(NULL);
 		return;
 	}
 	TEXT_FIELD(text_fmt, "-");
@@ -341,7 +325,7 @@ void out_element_null(const char *text_fmt)
 void out_element_int(const char *text_fmt, int64_t value)
 {
 	if (out_is_json()) {
-		json_add(NULL, json_object_new_int64(value));
+		jw_int(&out.json, json_member(NULL, false), value);
 		return;
 	}
 	TEXT_FIELD(text_fmt, value);
@@ -351,7 +335,7 @@ void out_null(const char *key, const char *text_fmt)
 {
 	if (out_is_json()) {
 		if (key)
-			json_add_value(key, NULL);
+			json_null(key);
 		return;
 	}
 	TEXT_FIELD(text_fmt, "-");
@@ -389,31 +373,6 @@ fail:
 	return -1;
 }
 
-static int json_flags(void)
-{
-	int flags = JSON_C_TO_STRING_NOSLASHESCAPE;
-
-	if (out.pretty && out.format == OUT_JSON)
-		return flags | JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED;
-	return flags | JSON_C_TO_STRING_PLAIN;
-}
-
-static int json_write_root(void)
-{
-	const char *doc;
-	int rc;
-
-	if (!out.root)
-		return 0;
-	doc = json_object_to_json_string_ext(out.root, json_flags());
-	json_abort_on(!doc);
-	rc = write_stdout(doc, strlen(doc));
-	if (rc == 0)
-		rc = write_stdout("\n", 1);
-	json_reset();
-	return rc;
-}
-
 static int text_write(void)
 {
 	int rc = 0;
@@ -429,6 +388,19 @@ static int text_write(void)
 	}
 	text_reset();
 	return rc;
+}
+
+/* Closes what the caller left open, as a tree written whole would have
+ * been, and writes the document with its line end. */
+static int json_write_root(void)
+{
+	if (!out.has_root)
+		return 0;
+	while (out.depth > 0)
+		json_pop();
+	json_abort_on(json_writer_finish(&out.json) != 0);
+	out.has_root = false;
+	return text_write();
 }
 
 int out_flush_record(void)
@@ -460,47 +432,27 @@ void out_set_fail_context(const struct out_fail_context *ctx)
 	snprintf(out.fail_host, sizeof(out.fail_host), "%s", ctx->host);
 }
 
-static void fail_context_members(json_object *error)
+static void fail_context_members(void)
 {
-	json_object *source = json_object_new_object(), *v;
-
-	json_abort_on(!source);
-	v = json_string_new(out.fail_schema);
-	json_abort_on(!v);
-	json_add_member(error, "schema", v);
-	v = json_string_new("error");
-	json_abort_on(!v);
-	json_add_member(error, "record", v);
-	v = json_string_new(out.fail_run_id);
-	json_abort_on(!v);
-	json_add_member(error, "run_id", v);
-	v = json_string_new(out.fail_start);
-	json_abort_on(!v);
-	json_add_member(error, "start_time", v);
-	v = json_string_new(out.fail_host);
-	json_abort_on(!v);
-	json_add_member(source, "host", v);
-	json_add_member(error, "source", source);
+	jw_string(&out.json, "schema", out.fail_schema);
+	jw_string(&out.json, "record", "error");
+	jw_string(&out.json, "run_id", out.fail_run_id);
+	jw_string(&out.json, "start_time", out.fail_start);
+	jw_open_object(&out.json, "source");
+	jw_string(&out.json, "host", out.fail_host);
+	jw_close_object(&out.json);
 }
 
 int out_fail(int exit_status, const char *message)
 {
-	json_object *error, *text;
-
-	text_reset();
 	json_reset();
 	if (out_is_json()) {
-		error = json_object_new_object();
-		json_abort_on(!error);
-		text = json_string_new(message);
-		json_abort_on(!text);
+		json_push(NULL, false);
 		/* Bad input (exit 2) is no run: the object stays two keys. */
 		if (out.has_fail_context && exit_status != 2)
-			fail_context_members(error);
-		json_add_member(error, "error", text);
-		json_add_member(error, "exit_status",
-				json_object_new_int(exit_status));
-		out.root = error;
+			fail_context_members();
+		jw_string(&out.json, "error", message);
+		jw_int(&out.json, "exit_status", exit_status);
 		json_write_root();
 	}
 	return exit_status;

@@ -28,7 +28,9 @@ void out_open_array(const char *key);
 void out_close_array(void);
 
 /* Fields. text_fmt is a printf format for the text form (NULL: JSON only);
- * key is the JSON name (NULL: text only). */
+ * key is the JSON name (NULL: text only), once in an object: JSON is
+ * written as it goes and cannot take a member back (the json-c tree it
+ * replaced kept a repeated key's last value; no caller repeats one). */
 void out_uint(const char *key, const char *text_fmt, uint64_t value);
 void out_int(const char *key, const char *text_fmt, int64_t value);
 void out_double(const char *key, const char *text_fmt, double value);

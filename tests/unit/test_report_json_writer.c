@@ -1,7 +1,9 @@
 /* The streaming JSON writer of report -j and report --baseline -j
  * (lib/out/json_writer.h): the document it writes member by member is the
  * one a tree would give, compact and indented, with strings escaped and
- * repaired to UTF-8, and numbers in the forms lib/out/output.h writes. */
+ * repaired to UTF-8, and numbers in the forms lib/out/output.h writes;
+ * byte for byte json-c's, but for the report's "[]" and "{}" when pretty
+ * (empty_split gives json-c's, for output.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "out/json_writer.h"
+#include "out/output.h"
 #include "tap.h"
 
 /* A small document through the writer; the text in *doc (free it). */
@@ -84,6 +87,113 @@ static void check(bool pretty)
 	free(doc);
 }
 
+static const char ill_formed[] =
+	"\xc3\x28 \xe2\x82 \xed\xa0\x80 \xf4\x90\x80\x80";
+
+/* The same small document, as the writer writes it. */
+static char *writer_doc(bool pretty, bool empty_split)
+{
+	char ascii[128], *doc = NULL;
+	struct json_writer w;
+	size_t len;
+	FILE *f = open_memstream(&doc, &len);
+
+	for (int c = 1; c < 128; c++)
+		ascii[c - 1] = (char)c;
+	ascii[127] = '\0';
+	json_writer_init(&w, f, pretty);
+	w.empty_split = empty_split;
+	jw_open_object(&w, NULL);
+	jw_string(&w, ascii, ascii);
+	jw_string(&w, "bad", ill_formed);
+	jw_uint(&w, "u", UINT64_MAX);
+	jw_int(&w, "i", INT64_MIN);
+	jw_double(&w, "d", 1e21);
+	jw_double(&w, "e", -0.0);
+	jw_open_object(&w, "o");
+	jw_close_object(&w);
+	jw_open_array(&w, "a");
+	jw_open_array(&w, NULL);
+	jw_close_array(&w);
+	jw_open_object(&w, NULL);
+	jw_close_object(&w);
+	jw_null(&w, NULL);
+	jw_bool(&w, NULL, false);
+	jw_close_array(&w);
+	jw_close_object(&w);
+	json_writer_finish(&w);
+	fclose(f);
+	return doc;
+}
+
+/* ... and as a json-c tree (strings repaired first, as output.c did). */
+static char *jsonc_doc(bool pretty)
+{
+	char ascii[128], repr[32], *fixed, *doc;
+	json_object *o = json_object_new_object(), *a;
+	const char *s;
+	size_t len;
+
+	for (int c = 1; c < 128; c++)
+		ascii[c - 1] = (char)c;
+	ascii[127] = '\0';
+	json_object_object_add(o, ascii, json_object_new_string(ascii));
+	fixed = out_utf8_repair(ill_formed, strlen(ill_formed), &len);
+	json_object_object_add(o, "bad", json_object_new_string(fixed));
+	free(fixed);
+	json_object_object_add(o, "u", json_object_new_uint64(UINT64_MAX));
+	json_object_object_add(o, "i", json_object_new_int64(INT64_MIN));
+	snprintf(repr, sizeof(repr), "%.10g", 1e21);
+	json_object_object_add(o, "d", json_object_new_double_s(1e21, repr));
+	snprintf(repr, sizeof(repr), "%.10g", -0.0);
+	json_object_object_add(o, "e", json_object_new_double_s(-0.0, repr));
+	json_object_object_add(o, "o", json_object_new_object());
+	a = json_object_new_array();
+	json_object_array_add(a, json_object_new_array());
+	json_object_array_add(a, json_object_new_object());
+	json_object_array_add(a, NULL);
+	json_object_array_add(a, json_object_new_boolean(0));
+	json_object_object_add(o, "a", a);
+	s = json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_NOSLASHESCAPE |
+			   (pretty ? JSON_C_TO_STRING_PRETTY |
+					     JSON_C_TO_STRING_SPACED
+				   : JSON_C_TO_STRING_PLAIN));
+	doc = malloc(strlen(s) + 2);
+	sprintf(doc, "%s\n", s);
+	json_object_put(o);
+	return doc;
+}
+
+static void same_bytes_as_jsonc(void)
+{
+	char *got, *want;
+
+	got = writer_doc(false, false);
+	want = jsonc_doc(false);
+	ok(strcmp(got, want) == 0,
+	   "compact: json-c's bytes (escapes, U+FFFD, numbers, empties)");
+	free(got);
+	free(want);
+	if (json_c_version_num() != 0x001000) {
+		printf("# json-c %s is not 0.16: its pretty layout not "
+		       "compared\n", json_c_version());
+		return;
+	}
+	got = writer_doc(true, true);
+	want = jsonc_doc(true);
+	ok(strcmp(got, want) == 0, "pretty with empty_split: json-c's bytes");
+	if (strcmp(got, want) != 0)
+		printf("#   got \"%s\"\n#   expected \"%s\"\n", got, want);
+	free(got);
+	free(want);
+	got = writer_doc(true, false);
+	ok(strstr(got, "\"o\": {},\n  \"a\": [\n    [],\n    {},\n    null,"
+			"\n    false\n  ]\n}\n") != NULL,
+	   "pretty without it: the report's \"{}\" and \"[]\"");
+	free(got);
+}
+
 int main(void)
 {
 	struct json_writer w;
@@ -93,6 +203,7 @@ int main(void)
 
 	check(false);
 	check(true);
+	same_bytes_as_jsonc();
 	f = open_memstream(&doc, &len);
 	json_writer_init(&w, f, false);
 	jw_open_object(&w, NULL);
