@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "base/atomic_file.h"
 #include "base/dest.h"
 #include "base/diag.h"
 #include "fleet/host_groups.h"
@@ -381,43 +382,24 @@ static int output_dir_open(int *fd)
 	return 0;
 }
 
-/* DIR/HOST through a temporary file and a rename, so a probe -f that
- * reads it meanwhile gets the last round's list or this one, whole. No
- * fsync: a plan lost in a crash is made again in a moment. */
+/* DIR/HOST through a temporary file and a rename (base/atomic_file.h), so
+ * a probe -f that reads it meanwhile gets the last round's list or this
+ * one, whole. */
 static int write_host_file(int dir, const struct fleet_plan *plan,
 			   const struct host_list *hosts, uint32_t host,
 			   const uint32_t *dests, size_t n)
 {
-	char tmp[HOSTS_LINE_MAX + 16];
-	mode_t mask = umask(0);
-	FILE *f;
-	int fd;
+	struct atomic_file af;
 
-	umask(mask);
-	snprintf(tmp, sizeof(tmp), ".%s.%ld", hosts->names[host],
-		 (long)getpid());
-	fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-			      O_CLOEXEC, 0666 & ~mask);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		if (fd >= 0)
-			close(fd);
+	if (atomic_file_open(&af, dir, hosts->names[host],
+			     atomic_file_umasked(0666)))
 		return -1;
-	}
-	fprintf(f, "# ibahprobe plan: round %llu of %u (seed %llu) for %s\n",
+	fprintf(af.f, "# ibahprobe plan: round %llu of %u (seed %llu) for %s\n",
 		(unsigned long long)(opts.round % plan->rounds), plan->rounds,
 		(unsigned long long)opts.seed, hosts->names[host]);
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s\n", hosts->names[dests[i]]);
-	if (fflush(f) || ferror(f)) {
-		fclose(f);
-		unlinkat(dir, tmp, 0);
-		return -1;
-	}
-	if (fclose(f) || renameat(dir, tmp, dir, hosts->names[host])) {
-		unlinkat(dir, tmp, 0);
-		return -1;
-	}
-	return 0;
+		fprintf(af.f, "%s\n", hosts->names[dests[i]]);
+	return atomic_file_commit(&af);
 }
 
 static void emit_groups(const struct fleet_plan *plan,

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "base/atomic_file.h"
 #include "base/diag.h"
 #include "fleet/host_groups.h"
 #include "out/output.h"
@@ -431,20 +432,18 @@ static int write_through(const char *path, FILE *doc)
 	return 0;
 }
 
-/* Temp file in the same directory, then rename: a web server or a reader
- * of FILE sees the old report or the new one, never half of one. An
- * existing file keeps its mode and owner; a symbolic link is never
- * replaced by a file (its target would silently stop being updated). */
+/* Temp file in the same directory, then rename (base/atomic_file.h): a
+ * web server or a reader of FILE sees the old report or the new one, never
+ * half of one. An existing file keeps its mode and owner; a symbolic link
+ * is never replaced by a file (its target would silently stop being
+ * updated). */
 static int write_atomically(const char *path, FILE *doc)
 {
-	size_t plen = strlen(path);
-	char *tmp;
-	mode_t mask = umask(0), mode;
+	struct atomic_file af;
 	struct stat old;
 	bool exists;
-	int fd = -1, saved;
+	int fd;
 
-	umask(mask);
 	exists = lstat(path, &old) == 0;
 	if (exists && S_ISLNK(old.st_mode))
 		return cli_usage_error("-o %s is a symbolic link: give the "
@@ -456,28 +455,24 @@ static int write_atomically(const char *path, FILE *doc)
 	if (exists && (S_ISFIFO(old.st_mode) || S_ISCHR(old.st_mode) ||
 		       S_ISBLK(old.st_mode) || S_ISSOCK(old.st_mode)))
 		return write_through(path, doc);
-	mode = exists ? old.st_mode & 07777 : 0666 & ~mask;
-	tmp = malloc(plen + 8);
-	if (!tmp)
-		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
-	snprintf(tmp, plen + 8, "%s.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		saved = errno;
-		free(tmp);
+	if (atomic_file_open(&af, AT_FDCWD, path,
+			     exists ? old.st_mode & 07777
+				    : atomic_file_umasked(0666)))
 		return cli_fail(EXIT_ENVIRONMENT, "cannot write %s: %s", path,
-				strerror(saved));
+				strerror(errno));
+	/* Nothing is buffered in af.f yet: the document goes to its fd. */
+	if (write_all(fileno(af.f), doc)) {
+		atomic_file_abort(&af);
+		return cli_fail(EXIT_ENVIRONMENT, "cannot write %s: %s", path,
+				strerror(errno));
 	}
-	if (write_all(fd, doc))
-		goto fail;
-	/* Owner first: chown clears the set-id bits that fchmod sets. A
-	 * file of another owner that we may not give away is written in
-	 * place instead, which keeps its owner but is not atomic. */
+	/* Owner first: chown clears the set-id bits that the commit's
+	 * fchmod sets. A file of another owner that we may not give away
+	 * is written in place instead, which keeps its owner but is not
+	 * atomic. */
 	if (exists && (old.st_uid != geteuid() || old.st_gid != getegid()) &&
-	    fchown(fd, old.st_uid, old.st_gid)) {
-		close(fd);
-		unlink(tmp);
-		free(tmp);
+	    fchown(fileno(af.f), old.st_uid, old.st_gid)) {
+		atomic_file_abort(&af);
 		diag_warn("cannot give the new %s to its owner (uid %u): "
 			  "rewriting it in place", path,
 			  (unsigned)old.st_uid);
@@ -487,23 +482,10 @@ static int write_atomically(const char *path, FILE *doc)
 					path, strerror(errno));
 		return 0;
 	}
-	if (fchmod(fd, mode) || fsync(fd) || close(fd)) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, path))
-		goto fail;
-	free(tmp);
+	if (atomic_file_commit(&af))
+		return cli_fail(EXIT_ENVIRONMENT, "cannot write %s: %s", path,
+				strerror(errno));
 	return 0;
-fail:
-	saved = errno;
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	free(tmp);
-	return cli_fail(EXIT_ENVIRONMENT, "cannot write %s: %s", path,
-			strerror(saved));
 }
 
 /* Rendered to a temporary file, not to memory: the SVG of a thousand
