@@ -9,6 +9,7 @@
 #include "verbs/ah_create.h"
 #include "verbs/ah_print.h"
 #include "cli.h"
+#include "cli_port.h"
 #include "base/dest.h"
 #include "verbs/device.h"
 #include "base/diag.h"
@@ -66,24 +67,26 @@ static const struct opt_spec ah_options[] = {
 	[AH_OPT_COUNT] = OPT_END,
 };
 
-static struct {
+/* The options of ah: its context. */
+struct ah_opts {
 	bool dry_run;
 	struct ah_fields fields;
 	bool has_link_layer;
 	enum link_layer link_layer;
 	bool grh_required;
 	const char *file;
-} opts;
+};
 
-static int ah_option(int index, const char *arg)
+static int ah_option(void *ctx, int index, const char *arg)
 {
-	struct ah_fields *f = &opts.fields;
+	struct ah_opts *opts = ctx;
+	struct ah_fields *f = &opts->fields;
 	char err[DIAG_MSG_MAX];
 	int rc = 0;
 
 	switch (index) {
 	case AH_OPT_DRY_RUN:
-		opts.dry_run = true;
+		opts->dry_run = true;
 		break;
 	case AH_OPT_DLID: {
 		/* Multicast LIDs and 0xffff are legal here: the rules judge
@@ -134,20 +137,20 @@ static int ah_option(int index, const char *arg)
 		f->has_flow_label = true;
 		break;
 	case AH_OPT_LINK_LAYER:
-		opts.has_link_layer = true;
+		opts->has_link_layer = true;
 		if (strcmp(arg, "ib") == 0)
-			opts.link_layer = LINK_LAYER_IB;
+			opts->link_layer = LINK_LAYER_IB;
 		else if (strcmp(arg, "eth") == 0)
-			opts.link_layer = LINK_LAYER_ETHERNET;
+			opts->link_layer = LINK_LAYER_ETHERNET;
 		else
 			return cli_usage_error("link layer '%s' is not valid: "
 					       "expected ib or eth", arg);
 		break;
 	case AH_OPT_GRH_REQUIRED:
-		opts.grh_required = true;
+		opts->grh_required = true;
 		break;
 	case AH_OPT_FILE:
-		opts.file = arg;
+		opts->file = arg;
 		break;
 	}
 	return rc ? cli_usage_error("%s", err) : 0;
@@ -247,12 +250,13 @@ static void print_outcome(const struct ah_outcome *o,
 }
 
 static void choose_sgid(const struct common_opts *common,
+			const struct ah_opts *opts,
 			const struct ah_port_facts *facts,
 			struct ah_outcome *o)
 {
 	char why[DIAG_MSG_MAX * 3];
 
-	if (!o->attr.is_global || opts.fields.has_sgid_index)
+	if (!o->attr.is_global || opts->fields.has_sgid_index)
 		return;
 	if (common->gid_index != GID_INDEX_AUTO) {
 		o->attr.grh.sgid_index = (uint8_t)common->gid_index;
@@ -267,10 +271,11 @@ static void choose_sgid(const struct common_opts *common,
 }
 
 static void check_and_create(const struct common_opts *common,
+			     const struct ah_opts *opts,
 			     const struct ah_port_facts *facts,
 			     struct verbs_port *vp, struct ah_outcome *o)
 {
-	choose_sgid(common, facts, o);
+	choose_sgid(common, opts, facts, o);
 	ah_check(&o->attr, facts, &o->check);
 	if (o->check.errors || !vp)
 		return;
@@ -284,7 +289,8 @@ static void check_and_create(const struct common_opts *common,
 /* A destination that names a GID (RoCE, or IB with --dlid) builds
  * directly; on InfiniBand anything else takes the path the SA gives.
  * Returns true when the destination needs the SA. */
-static bool build_direct(struct dest *d, const struct ah_port_facts *facts,
+static bool build_direct(const struct ah_opts *opts, struct dest *d,
+			 const struct ah_port_facts *facts,
 			 struct ah_outcome *o)
 {
 	bool eth = facts->link_layer == LINK_LAYER_ETHERNET;
@@ -294,10 +300,10 @@ static bool build_direct(struct dest *d, const struct ah_port_facts *facts,
 	if (d->kind == DEST_HOST &&
 	    dest_resolve_host(d, o->error, sizeof(o->error)))
 		return false;
-	if (d->has_gid && (eth || opts.fields.has_dlid)) {
+	if (d->has_gid && (eth || opts->fields.has_dlid)) {
 		o->built = true;
 		o->source = "gid";
-		ah_build_from_gid(&d->gid, &opts.fields, facts, &o->attr);
+		ah_build_from_gid(&d->gid, &opts->fields, facts, &o->attr);
 		return false;
 	}
 	if (eth) {
@@ -312,6 +318,7 @@ static bool build_direct(struct dest *d, const struct ah_port_facts *facts,
 
 /* Resolves the destinations that need the SA in one windowed batch. */
 static void build_from_sa(const struct common_opts *common,
+			  const struct ah_opts *opts,
 			  struct dest_list *dests, const bool *needs_sa,
 			  const struct ah_port_facts *facts,
 			  struct ah_outcome *outcomes)
@@ -354,7 +361,7 @@ static void build_from_sa(const struct common_opts *common,
 		}
 		path_record_to_ah_path(&results[k].record, &path);
 		o->source = "path";
-		if (ah_build_from_path(&path, &opts.fields, facts, &o->attr)) {
+		if (ah_build_from_path(&path, &opts->fields, facts, &o->attr)) {
 			char gid[GID_TEXT_MAX];
 
 			snprintf(o->error, sizeof(o->error),
@@ -377,7 +384,7 @@ fail:
 		if (d->kind == DEST_LID) {
 			o->built = true;
 			o->source = "lid";
-			ah_build_from_fields(&opts.fields, facts, &o->attr);
+			ah_build_from_fields(&opts->fields, facts, &o->attr);
 			o->attr.dlid = d->lid;
 		} else {
 			snprintf(o->error, sizeof(o->error),
@@ -396,50 +403,40 @@ out:
 
 /* Finds the facts of the port in use, or assumes them for a dry run. */
 static int establish_facts(const struct common_opts *common,
-			   struct device_list *list,
-			   const struct device_info **dev,
-			   struct ah_port_facts *facts)
+			   const struct ah_opts *opts,
+			   struct cli_port *local, struct ah_port_facts *facts)
 {
-	const struct port_info *port;
-	char err[DIAG_MSG_MAX], note[DIAG_MSG_MAX];
-
-	memset(list, 0, sizeof(*list));
-	*dev = NULL;
-	if (opts.has_link_layer || opts.grh_required) {
-		if (!opts.dry_run)
+	memset(local, 0, sizeof(*local));
+	if (opts->has_link_layer || opts->grh_required) {
+		if (!opts->dry_run)
 			return cli_usage_error("--link-layer and --grh-required "
 					       "describe an assumed port: use "
 					       "them with --dry-run");
-		ah_port_facts_assumed(opts.has_link_layer ? opts.link_layer
+		ah_port_facts_assumed(opts->has_link_layer ? opts->link_layer
 							  : LINK_LAYER_IB,
-				      opts.grh_required, common->port, facts);
+				      opts->grh_required, common->port, facts);
 		return 0;
 	}
-	if (device_discover(list, common->device, err, sizeof(err)) == 0) {
-		port = device_pick_port(list, common->device, common->port,
-					dev, note, sizeof(note), err,
-					sizeof(err));
-		if (port && note[0])
-			diag_warn("%s", note);
-		if (port) {
-			ah_port_facts_from_port(port, facts);
-			return 0;
-		}
+	if (cli_open_port(local, common->device, common->port,
+			  opts->dry_run ? CLI_PORT_NO_FAIL : 0) == 0) {
+		ah_port_facts_from_port(local->port, facts);
+		return 0;
 	}
-	if (!opts.dry_run)
-		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	if (!opts->dry_run)
+		return EXIT_ENVIRONMENT;
 	diag_warn("%s; assuming an InfiniBand port (--link-layer eth for "
-		  "RoCE)", err);
-	device_list_free(list);
-	*dev = NULL;
+		  "RoCE)", local->err);
+	cli_close_port(local);
 	ah_port_facts_assumed(LINK_LAYER_IB, false, common->port, facts);
 	return 0;
 }
 
-static int ah_run(const struct common_opts *common, int argc, char **argv)
+static int ah_exec(const struct common_opts *common, void *ctx,
+		   int argc, char **argv)
 {
+	struct ah_opts *opts = ctx;
 	struct dest_list dests = { 0 };
-	struct device_list devices;
+	struct cli_port local;
 	const struct device_info *dev;
 	struct ah_port_facts facts;
 	struct verbs_port vp, *vpp = NULL;
@@ -449,16 +446,17 @@ static int ah_run(const struct common_opts *common, int argc, char **argv)
 	size_t n, failed = 0;
 	int rc;
 
-	if (opts.fields.has_port_num && common->port == 0)
+	if (opts->fields.has_port_num && common->port == 0)
 		diag_verbose(1, "--port-num sets the AH field only; -P chooses "
 			     "the port in use");
-	rc = cli_collect_dests(NULL, argc, argv, opts.file, &dests);
+	rc = cli_collect_dests(NULL, argc, argv, opts->file, &dests);
 	if (rc)
 		goto out_dests;
-	rc = establish_facts(common, &devices, &dev, &facts);
+	rc = establish_facts(common, opts, &local, &facts);
 	if (rc)
-		goto out_dests;
-	if (!opts.dry_run) {
+		goto out_devices;
+	dev = local.dev;
+	if (!opts->dry_run) {
 		if (dev->source != DEVICE_FROM_VERBS) {
 			rc = cli_fail(EXIT_ENVIRONMENT,
 				      "%s is visible through umad only: creating "
@@ -482,7 +480,7 @@ static int ah_run(const struct common_opts *common, int argc, char **argv)
 	if (dests.count == 0) {
 		outcomes[0].built = true;
 		outcomes[0].source = "flags";
-		ah_build_from_fields(&opts.fields, &facts, &outcomes[0].attr);
+		ah_build_from_fields(&opts->fields, &facts, &outcomes[0].attr);
 	} else {
 		bool *needs_sa = calloc(dests.count, sizeof(*needs_sa));
 		bool any = false;
@@ -492,18 +490,19 @@ static int ah_run(const struct common_opts *common, int argc, char **argv)
 			goto out_outcomes;
 		}
 		for (size_t i = 0; i < dests.count; i++) {
-			needs_sa[i] = build_direct(&dests.items[i], &facts,
-						   &outcomes[i]);
+			needs_sa[i] = build_direct(opts, &dests.items[i],
+						   &facts, &outcomes[i]);
 			any = any || needs_sa[i];
 		}
 		if (any)
-			build_from_sa(common, &dests, needs_sa, &facts,
+			build_from_sa(common, opts, &dests, needs_sa, &facts,
 				      outcomes);
 		free(needs_sa);
 	}
 	for (size_t i = 0; i < n; i++)
 		if (outcomes[i].built)
-			check_and_create(common, &facts, vpp, &outcomes[i]);
+			check_and_create(common, opts, &facts, vpp,
+					 &outcomes[i]);
 	measure_columns(outcomes, n, &cols);
 	out_open_array(NULL);
 	for (size_t i = 0; i < n; i++) {
@@ -522,7 +521,7 @@ out_verbs:
 	if (vpp)
 		verbs_port_close(vpp);
 out_devices:
-	device_list_free(&devices);
+	cli_close_port(&local);
 out_dests:
 	dest_list_free(&dests);
 	return rc;
@@ -534,6 +533,7 @@ const struct command cmd_ah = {
 	.summary = "build, check, create and destroy an address handle, and "
 		   "explain failures",
 	.options = ah_options,
-	.option = ah_option,
-	.run = ah_run,
+	.ctx_size = sizeof(struct ah_opts),
+	.parse_option = ah_option,
+	.exec = ah_exec,
 };

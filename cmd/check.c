@@ -11,6 +11,7 @@
 #include "probe/check_expect.h"
 #include "probe/checklist.h"
 #include "cli.h"
+#include "cli_port.h"
 #include "verbs/device.h"
 #include "base/diag.h"
 #include "base/ibrate.h"
@@ -30,23 +31,29 @@ static const struct opt_spec check_options[] = {
 	[CK_OPT_END] = OPT_END,
 };
 
-static struct {
+/* The options of check: its context. */
+struct check_opts {
 	uint32_t count, window;
-} opts = { .count = PROBE_DEFAULT_COUNT, .window = PROBE_DEFAULT_WINDOW };
+};
 
-static int check_option(int index, const char *arg)
+static const struct check_opts check_defaults = {
+	.count = PROBE_DEFAULT_COUNT, .window = PROBE_DEFAULT_WINDOW,
+};
+
+static int check_option(void *ctx, int index, const char *arg)
 {
+	struct check_opts *opts = ctx;
 	char err[DIAG_MSG_MAX];
 	int rc = 0;
 
 	switch (index) {
 	case CK_OPT_COUNT:
-		rc = parse_u32(arg, "count", 1, 1000000, &opts.count, err,
+		rc = parse_u32(arg, "count", 1, 1000000, &opts->count, err,
 			       sizeof(err));
 		break;
 	case CK_OPT_WINDOW:
-		rc = parse_u32(arg, "window", 1, PROBE_MAX_WINDOW, &opts.window,
-			       err, sizeof(err));
+		rc = parse_u32(arg, "window", 1, PROBE_MAX_WINDOW,
+			       &opts->window, err, sizeof(err));
 		break;
 	}
 	return rc ? cli_usage_error("%s", err) : 0;
@@ -104,7 +111,8 @@ static bool any_entry_needs(const struct checklist *list,
 /* Starts every probing entry's cell in one session. Entries that cannot
  * be probed keep their reason in target.error / cell->error. */
 static int run_probes(const struct common_opts *common,
-		      struct checklist *list, struct entry_state *st,
+		      const struct check_opts *opts, struct checklist *list,
+		      struct entry_state *st,
 		      const struct device_info *dev,
 		      const struct port_info *port, struct probe_session *s)
 {
@@ -113,12 +121,11 @@ static int run_probes(const struct common_opts *common,
 	int rc;
 
 	s->settings = (struct probe_settings){
-		.count = opts.count, .size = PROBE_REQUEST_MIN_SIZE,
-		.window = opts.window, .timeout_ms = common->timeout_ms,
+		.count = opts->count, .size = PROBE_REQUEST_MIN_SIZE,
+		.window = opts->window, .timeout_ms = common->timeout_ms,
 		.gid_index = common->gid_index,
 	};
-	s->cells = calloc(list->count, sizeof(*s->cells));
-	if (!s->cells)
+	if (probe_session_alloc_cells(s, list->count))
 		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
 	for (size_t i = 0; i < list->count; i++) {
 		struct check_entry *e = &list->entries[i];
@@ -468,10 +475,12 @@ static size_t print_results(const char *file, const struct checklist *list,
 	return failed;
 }
 
-static int check_run(const struct common_opts *common, int argc, char **argv)
+static int check_exec(const struct common_opts *common, void *ctx,
+		      int argc, char **argv)
 {
+	struct check_opts *opts = ctx;
 	struct checklist list = { 0 };
-	struct device_list devices = { 0 };
+	struct cli_port local = { 0 };
 	const struct device_info *dev = NULL;
 	const struct port_info *port;
 	struct probe_session s = { 0 };
@@ -495,19 +504,12 @@ static int check_run(const struct common_opts *common, int argc, char **argv)
 		rc = cli_fail(EXIT_ENVIRONMENT, "out of memory");
 		goto out;
 	}
-	if (device_discover(&devices, common->device, err, sizeof(err))) {
-		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	rc = cli_open_port(&local, common->device, common->port, 0);
+	if (rc)
 		goto out;
-	}
-	port = device_pick_port(&devices, common->device, common->port, &dev,
-				s.device_note, sizeof(s.device_note), err,
-				sizeof(err));
-	if (port && s.device_note[0])
-		diag_warn("%s", s.device_note);
-	if (!port) {
-		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
-		goto out;
-	}
+	dev = local.dev;
+	port = local.port;
+	snprintf(s.device_note, sizeof(s.device_note), "%s", local.note);
 	probes = any_entry_needs(&list, NEED_PROBE);
 	if (probes && dev->source != DEVICE_FROM_VERBS) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "the checklist probes, and "
@@ -524,7 +526,7 @@ static int check_run(const struct common_opts *common, int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	if (probes) {
-		rc = run_probes(common, &list, st, dev, port, &s);
+		rc = run_probes(common, opts, &list, st, dev, port, &s);
 		if (rc)
 			goto out;
 	}
@@ -539,9 +541,8 @@ static int check_run(const struct common_opts *common, int argc, char **argv)
 		     ? EXIT_PROBLEM : EXIT_FINE;
 out:
 	probe_session_close(&s);
-	free(s.cells);
 	free(st);
-	device_list_free(&devices);
+	cli_close_port(&local);
 	checklist_free(&list);
 	return rc;
 }
@@ -552,6 +553,8 @@ const struct command cmd_check = {
 	.summary = "a bring-up checklist of expectations per destination, "
 		   "as TAP; exit 0 only when every one holds",
 	.options = check_options,
-	.option = check_option,
-	.run = check_run,
+	.ctx_size = sizeof(struct check_opts),
+	.ctx_defaults = &check_defaults,
+	.parse_option = check_option,
+	.exec = check_exec,
 };

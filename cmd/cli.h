@@ -44,11 +44,26 @@ struct command {
 	const char *args;	/* synopsis of positional arguments */
 	const char *summary;
 	const struct opt_spec *options; /* own options, { NULL } terminated */
+	/* The command's state (its own options first) is a context of
+	 * ctx_size bytes that the dispatcher makes before the command line
+	 * is read, as a copy of ctx_defaults (NULL: zeroed), and hands to
+	 * every call below. 0: no context (ctx is NULL). */
+	size_t ctx_size;
+	const void *ctx_defaults;
 	/* Called once per own option seen; index into options. Returns 0 or
 	 * an exit status (EXIT_USAGE after saying why). */
-	int (*option)(int index, const char *arg);
+	int (*parse_option)(void *ctx, int index, const char *arg);
 	/* Runs the command on its positional arguments; returns the exit
 	 * status. Output goes through lib/out/output.h. */
+	int (*exec)(const struct common_opts *common, void *ctx, int argc,
+		    char **argv);
+	/* Frees what parse_option allocated in ctx (NULL: nothing); called
+	 * once the command is over, whether exec ran or not. */
+	void (*ctx_release)(void *ctx);
+	/* The same two without a context, for a command whose options are
+	 * still file statics (serve); used when parse_option and exec are
+	 * NULL. */
+	int (*option)(int index, const char *arg);
 	int (*run)(const struct common_opts *common, int argc, char **argv);
 	bool hidden;		/* internal: not listed in help */
 	/* The common options the command uses (long names, NULL ended),
@@ -76,6 +91,10 @@ struct dest_list;
  * none is bad input naming cmd's help. Returns 0 or EXIT_USAGE. */
 int cli_collect_dests(const char *cmd, int argc, char **argv,
 		      const char *file, struct dest_list *dests);
+/* None in dests is bad input naming cmd's help (cli_collect_dests with
+ * cmd, for a command with rules of its own in between). Returns 0 or
+ * EXIT_USAGE. */
+int cli_need_dests(const char *cmd, const struct dest_list *dests);
 
 /* For an own option that makes the command's output JSON Lines (probe
  * --jsonl): the run, and any error on the same command line, is then

@@ -50,10 +50,12 @@ static void print_devices(void)
 	closedir(dir);
 }
 
-static int complete_run(const struct common_opts *common, int argc, char **argv)
+static int complete_exec(const struct common_opts *common, void *ctx,
+			 int argc, char **argv)
 {
 	const struct command *cmd;
 
+	(void)ctx;
 	(void)common;
 	if (argc >= 1 && strcmp(argv[0], "commands") == 0 && argc == 1) {
 		for (size_t i = 0; commands[i]; i++)
@@ -87,6 +89,6 @@ const struct command cmd_complete = {
 	.args = "commands | options [COMMAND] | devices",
 	.summary = "tables for shell completion (internal)",
 	.options = complete_options,
-	.run = complete_run,
+	.exec = complete_exec,
 	.hidden = true,
 };

@@ -2,10 +2,12 @@
 #include "cli.h"
 #include "base/diag.h"
 
-static int help_run(const struct common_opts *common, int argc, char **argv)
+static int help_exec(const struct common_opts *common, void *ctx,
+		     int argc, char **argv)
 {
 	const struct command *cmd;
 
+	(void)ctx;
 	(void)common;
 	if (argc == 0) {
 		cli_print_overview();
@@ -29,5 +31,5 @@ const struct command cmd_help = {
 	.args = "[COMMAND]",
 	.summary = "show the commands, or one command's options",
 	.options = help_options,
-	.run = help_run,
+	.exec = help_exec,
 };

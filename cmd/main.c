@@ -127,7 +127,12 @@ int cli_collect_dests(const char *cmd, int argc, char **argv,
 
 	if (dest_list_collect(dests, argc, argv, file, err, sizeof(err)))
 		return cli_usage_error("%s", err);
-	if (cmd && dests->count == 0)
+	return cmd ? cli_need_dests(cmd, dests) : 0;
+}
+
+int cli_need_dests(const char *cmd, const struct dest_list *dests)
+{
+	if (dests->count == 0)
 		return cli_usage_error("%s needs at least one destination; "
 				       "'ibahprobe %s -h' shows the forms",
 				       cmd, cmd);
@@ -198,7 +203,47 @@ void cli_print_overview(void)
 
 static int print_version(void)
 {
-	return cmd_version.run(NULL, 0, NULL);
+	return cmd_version.exec(NULL, NULL, 0, NULL);
+}
+
+/* One own option to the command: into its context, or through the
+ * context-free hook of a command not moved to one yet. */
+static int command_option(const struct command *cmd, void *ctx, int index,
+			  const char *arg)
+{
+	if (cmd->parse_option)
+		return cmd->parse_option(ctx, index, arg);
+	return cmd->option(index, arg);
+}
+
+static int command_exec(const struct command *cmd,
+			const struct common_opts *common, void *ctx, int argc,
+			char **argv)
+{
+	if (cmd->exec)
+		return cmd->exec(common, ctx, argc, argv);
+	return cmd->run(common, argc, argv);
+}
+
+/* The command's context, with its defaults; NULL when it has none (or
+ * memory is short: the caller tells the two apart by ctx_size). */
+static void *command_ctx_new(const struct command *cmd)
+{
+	void *ctx;
+
+	if (!cmd || !cmd->ctx_size)
+		return NULL;
+	ctx = calloc(1, cmd->ctx_size);
+	if (ctx && cmd->ctx_defaults)
+		memcpy(ctx, cmd->ctx_defaults, cmd->ctx_size);
+	return ctx;
+}
+
+static void command_ctx_free(const struct command *cmd, void *ctx)
+{
+	if (ctx && cmd->ctx_release)
+		cmd->ctx_release(ctx);
+	free(ctx);
 }
 
 struct option_table {
@@ -291,14 +336,15 @@ static int apply_common(int index, const char *arg, struct common_opts *common,
 
 /* A short option maps to its table entry by letter. */
 static int apply_short(int c, const char *arg, const struct command *cmd,
-		       struct common_opts *common, bool *help, bool *version)
+		       void *ctx, struct common_opts *common, bool *help,
+		       bool *version)
 {
 	for (size_t i = 0; common_options[i].long_name; i++)
 		if (common_options[i].short_name == c)
 			return apply_common((int)i, arg, common, help, version);
 	for (size_t i = 0; cmd && cmd->options[i].long_name; i++)
 		if (cmd->options[i].short_name == c)
-			return cmd->option((int)i, arg);
+			return command_option(cmd, ctx, (int)i, arg);
 	return cli_usage_error("internal: unhandled option %c", c);
 }
 
@@ -362,8 +408,8 @@ enum parse_stage { BEFORE_COMMAND, AFTER_COMMAND };
  * the first failure (held, see held_error), and leaves optind at the first
  * operand. */
 static int parse_level(int argc, char **argv, enum parse_stage stage,
-		       const struct command *cmd, struct common_opts *common,
-		       bool *help, bool *version)
+		       const struct command *cmd, void *ctx,
+		       struct common_opts *common, bool *help, bool *version)
 {
 	struct option_table t;
 	enum long_trouble trouble;
@@ -406,12 +452,13 @@ static int parse_level(int argc, char **argv, enum parse_stage stage,
 				option_name_of(cmd, optopt, token, name,
 					       sizeof(name)));
 		else if (c >= VAL_OWN)
-			rc = cmd->option(c - VAL_OWN, optarg);
+			rc = command_option(cmd, ctx, c - VAL_OWN, optarg);
 		else if (c >= VAL_COMMON)
 			rc = apply_common(c - VAL_COMMON, optarg, common, help,
 					  version);
 		else
-			rc = apply_short(c, optarg, cmd, common, help, version);
+			rc = apply_short(c, optarg, cmd, ctx, common, help,
+					 version);
 		if (rc && !first)
 			first = rc;
 	}
@@ -443,7 +490,10 @@ static int first_failure(int status, int next)
 	return status ? status : next;
 }
 
-int main(int argc, char **argv)
+/* Parses the whole command line, then runs the command (or help), with
+ * the command's context made before its options are read. */
+static int dispatch(int argc, char **argv, const struct command **cmd_out,
+		    void **ctx)
 {
 	struct common_opts common = {
 		.gid_index = GID_INDEX_AUTO,
@@ -454,8 +504,8 @@ int main(int argc, char **argv)
 	int rc;
 
 	held_error.parsing = true;
-	rc = parse_level(argc, argv, BEFORE_COMMAND, NULL, &common, &help,
-			 &version);
+	rc = parse_level(argc, argv, BEFORE_COMMAND, NULL, NULL, &common,
+			 &help, &version);
 	if (optind >= argc) {
 		if (!help && !version)
 			rc = first_failure(rc, cli_usage_error(
@@ -467,31 +517,49 @@ int main(int argc, char **argv)
 			rc = first_failure(rc, cli_usage_error(
 				"unknown command '%s'; 'ibahprobe help' lists "
 				"the commands", argv[optind]));
+		*cmd_out = cmd;
+		*ctx = command_ctx_new(cmd);
+		if (cmd && cmd->ctx_size && !*ctx) {
+			held_error.parsing = false;
+			output_format_from(&common);
+			return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+		}
 		argc -= optind;
 		argv += optind;
 		rc = first_failure(rc, parse_level(argc, argv, AFTER_COMMAND,
-						   cmd, &common, &help,
+						   cmd, *ctx, &common, &help,
 						   &version));
 	}
 	held_error.parsing = false;
 	output_format_from(&common);
 	if (held_error.held) {
 		diag_error("%s", held_error.message);
-		return finish(out_fail(held_error.exit_status,
-				       held_error.message));
+		return out_fail(held_error.exit_status, held_error.message);
 	}
 	if (rc)
-		return finish(rc);
+		return rc;
 	if (!cmd && version)
-		return finish(print_version());
+		return print_version();
 	if (help) {
 		if (cmd)
 			cli_print_command_help(cmd);
 		else
 			cli_print_overview();
-		return finish(EXIT_FINE);
+		return EXIT_FINE;
 	}
 	if (version)
-		return finish(print_version());
-	return finish(cmd->run(&common, argc - optind, argv + optind));
+		return print_version();
+	return command_exec(cmd, &common, *ctx, argc - optind, argv + optind);
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *cmd = NULL;
+	void *ctx = NULL;
+	int rc;
+
+	rc = finish(dispatch(argc, argv, &cmd, &ctx));
+	if (cmd)
+		command_ctx_free(cmd, ctx);
+	return rc;
 }

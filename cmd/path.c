@@ -57,15 +57,21 @@ static const struct opt_spec path_options[] = {
 	[PATH_OPT_END] = OPT_END,
 };
 
-static struct {
+/* The options of path: its context. */
+struct path_opts {
 	struct path_constraints want;
 	uint32_t window, retries;
 	const char *file;
-} opts = { .window = PATH_DEFAULT_WINDOW, .retries = PATH_DEFAULT_RETRIES };
+};
 
-static int path_option(int index, const char *arg)
+static const struct path_opts path_defaults = {
+	.window = PATH_DEFAULT_WINDOW, .retries = PATH_DEFAULT_RETRIES,
+};
+
+static int path_option(void *ctx, int index, const char *arg)
 {
-	struct path_constraints *w = &opts.want;
+	struct path_opts *opts = ctx;
+	struct path_constraints *w = &opts->want;
 	char err[DIAG_MSG_MAX];
 	uint32_t value;
 	int rc = 0;
@@ -115,15 +121,15 @@ static int path_option(int index, const char *arg)
 		w->has_sgid = true;
 		break;
 	case PATH_OPT_WINDOW:
-		rc = parse_u32(arg, "window", 1, PATH_MAX_WINDOW, &opts.window,
+		rc = parse_u32(arg, "window", 1, PATH_MAX_WINDOW, &opts->window,
 			       err, sizeof(err));
 		break;
 	case PATH_OPT_RETRIES:
-		rc = parse_u32(arg, "retries", 0, 20, &opts.retries, err,
+		rc = parse_u32(arg, "retries", 0, 20, &opts->retries, err,
 			       sizeof(err));
 		break;
 	case PATH_OPT_FILE:
-		opts.file = arg;
+		opts->file = arg;
 		break;
 	}
 	return rc ? cli_usage_error("%s", err) : 0;
@@ -236,8 +242,10 @@ static int fail_to_open(const struct common_opts *common, const char *why)
 			"probe take RoCE destinations by address)", dev, port);
 }
 
-static int path_run(const struct common_opts *common, int argc, char **argv)
+static int path_exec(const struct common_opts *common, void *ctx,
+		     int argc, char **argv)
 {
+	struct path_opts *opts = ctx;
 	struct dest_list dests = { 0 };
 	struct path_result *results = NULL;
 	struct path_session session;
@@ -246,7 +254,7 @@ static int path_run(const struct common_opts *common, int argc, char **argv)
 	size_t failed = 0, count = 0;
 	int rc;
 
-	rc = cli_collect_dests("path", argc, argv, opts.file, &dests);
+	rc = cli_collect_dests("path", argc, argv, opts->file, &dests);
 	if (rc)
 		goto out;
 	if (path_session_open(&session, common->device, common->port, err,
@@ -256,8 +264,9 @@ static int path_run(const struct common_opts *common, int argc, char **argv)
 	}
 	/* Every port of a node: an admin asking for node:NAME wants to see
 	 * each way into it. */
-	rc = path_resolve_every_port(&session, &dests, &opts.want, opts.window,
-				     common->timeout_ms, opts.retries,
+	rc = path_resolve_every_port(&session, &dests, &opts->want,
+				     opts->window, common->timeout_ms,
+				     opts->retries,
 				     &results, &count, err, sizeof(err));
 	path_session_close(&session);
 	if (rc) {
@@ -292,6 +301,8 @@ const struct command cmd_path = {
 	.args = "DEST...",
 	.summary = "SA PathRecord queries, many destinations in flight at once",
 	.options = path_options,
-	.option = path_option,
-	.run = path_run,
+	.ctx_size = sizeof(struct path_opts),
+	.ctx_defaults = &path_defaults,
+	.parse_option = path_option,
+	.exec = path_exec,
 };

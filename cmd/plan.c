@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "base/atomic_file.h"
 #include "base/dest.h"
 #include "base/diag.h"
 #include "fleet/host_groups.h"
@@ -54,15 +55,17 @@ static const struct opt_spec plan_options[] = {
 	[PL_OPT_END] = OPT_END,
 };
 
-static struct {
+/* The options of plan: its context. */
+struct plan_opts {
 	const char *groups;
 	uint32_t per_round, rounds;	/* 0: not given */
 	uint64_t round, seed;
 	const char *output;
-} opts;
+};
 
-static int plan_option(int index, const char *arg)
+static int plan_option(void *ctx, int index, const char *arg)
 {
+	struct plan_opts *opts = ctx;
 	char err[DIAG_MSG_MAX];
 	int rc = 0;
 
@@ -70,28 +73,28 @@ static int plan_option(int index, const char *arg)
 	case PL_OPT_GROUPS:
 		if (!arg[0])
 			return cli_usage_error("--groups needs a file name");
-		opts.groups = arg;
+		opts->groups = arg;
 		break;
 	case PL_OPT_PER_ROUND:
 		rc = parse_u32(arg, "--per-round", 1, FLEET_PLAN_MAX_PER_ROUND,
-			       &opts.per_round, err, sizeof(err));
+			       &opts->per_round, err, sizeof(err));
 		break;
 	case PL_OPT_ROUNDS:
 		rc = parse_u32(arg, "--rounds", 1, FLEET_PLAN_MAX_ROUNDS,
-			       &opts.rounds, err, sizeof(err));
+			       &opts->rounds, err, sizeof(err));
 		break;
 	case PL_OPT_ROUND:
-		rc = parse_u64(arg, "--round", 0, UINT64_MAX, &opts.round, err,
+		rc = parse_u64(arg, "--round", 0, UINT64_MAX, &opts->round, err,
 			       sizeof(err));
 		break;
 	case PL_OPT_SEED:
-		rc = parse_u64(arg, "--seed", 0, UINT64_MAX, &opts.seed, err,
+		rc = parse_u64(arg, "--seed", 0, UINT64_MAX, &opts->seed, err,
 			       sizeof(err));
 		break;
 	case PL_OPT_OUTPUT:
 		if (!arg[0])
 			return cli_usage_error("-o needs a directory name");
-		opts.output = arg;
+		opts->output = arg;
 		break;
 	}
 	return rc ? cli_usage_error("%s", err) : 0;
@@ -266,7 +269,8 @@ struct plan_groups {
 	const char **name_of;
 };
 
-static void warn_unlisted(const struct host_groups *hg, const uint8_t *used)
+static void warn_unlisted(const struct plan_opts *opts,
+			  const struct host_groups *hg, const uint8_t *used)
 {
 	size_t unlisted = 0, first = 0;
 	char shown[TEXT_ESCAPE_SIZE(48)];
@@ -279,12 +283,13 @@ static void warn_unlisted(const struct host_groups *hg, const uint8_t *used)
 	text_escape(hg->entries[first].host,
 		    strnlen(hg->entries[first].host, 48), shown, sizeof(shown));
 	diag_warn("%s: %zu host%s not in the host list, left out (the first: "
-		  "'%s', line %lu)", opts.groups, unlisted,
+		  "'%s', line %lu)", opts->groups, unlisted,
 		  unlisted == 1 ? " is" : "s are", shown,
 		  hg->entries[first].line);
 }
 
-static void warn_alone(const struct host_list *hosts, size_t alone,
+static void warn_alone(const struct plan_opts *opts,
+		       const struct host_list *hosts, size_t alone,
 		       size_t first)
 {
 	char shown[TEXT_ESCAPE_SIZE(48)];
@@ -292,12 +297,13 @@ static void warn_alone(const struct host_list *hosts, size_t alone,
 	text_escape(hosts->names[first], strnlen(hosts->names[first], 48),
 		    shown, sizeof(shown));
 	diag_warn("%s: %zu host%s no group, %s a group of its own (the "
-		  "first: '%s')", opts.groups, alone,
+		  "first: '%s')", opts->groups, alone,
 		  alone == 1 ? " has" : "s have", alone == 1 ? "is" : "each",
 		  shown);
 }
 
-static int groups_assign(const struct host_groups *hg,
+static int groups_assign(const struct plan_opts *opts,
+			 const struct host_groups *hg,
 			 const struct host_list *hosts, struct plan_groups *pg)
 {
 	uint32_t *id_of_file_group = malloc((hg->group_count + 1) *
@@ -333,10 +339,10 @@ static int groups_assign(const struct host_groups *hg,
 		}
 		pg->group_of[h] = id_of_file_group[g];
 	}
-	if (opts.groups) {
-		warn_unlisted(hg, used);
+	if (opts->groups) {
+		warn_unlisted(opts, hg, used);
 		if (alone)
-			warn_alone(hosts, alone, first_alone);
+			warn_alone(opts, hosts, alone, first_alone);
 	}
 	free(id_of_file_group);
 	free(used);
@@ -346,7 +352,8 @@ static int groups_assign(const struct host_groups *hg,
 /* With -o every host becomes a file name: one that stays inside DIR and
  * is no hidden file (the temporary files are). Checked for all hosts
  * before any file is written. */
-static int hosts_are_file_names(const struct host_list *hosts)
+static int hosts_are_file_names(const struct plan_opts *opts,
+				const struct host_list *hosts)
 {
 	for (size_t h = 0; h < hosts->count; h++) {
 		const char *name = hosts->names[h];
@@ -358,66 +365,48 @@ static int hosts_are_file_names(const struct host_list *hosts)
 		return cli_usage_error("-o: host '%s' (line %lu) cannot name "
 				       "a file in %s (a '/' or a leading "
 				       "'.'); write the plan as text or JSON",
-				       shown, hosts->lines[h], opts.output);
+				       shown, hosts->lines[h], opts->output);
 	}
 	return 0;
 }
 
 /* DIR, created when missing; its descriptor in *fd. A DIR that is
  * something else is bad input, a DIR we cannot make the environment's. */
-static int output_dir_open(int *fd)
+static int output_dir_open(const struct plan_opts *opts, int *fd)
 {
 	struct stat st;
 
-	if (mkdir(opts.output, 0777) && errno != EEXIST)
+	if (mkdir(opts->output, 0777) && errno != EEXIST)
 		return cli_fail(EXIT_ENVIRONMENT, "cannot create %s: %s",
-				opts.output, strerror(errno));
-	if (stat(opts.output, &st) == 0 && !S_ISDIR(st.st_mode))
-		return cli_usage_error("-o %s is no directory", opts.output);
-	*fd = open(opts.output, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+				opts->output, strerror(errno));
+	if (stat(opts->output, &st) == 0 && !S_ISDIR(st.st_mode))
+		return cli_usage_error("-o %s is no directory", opts->output);
+	*fd = open(opts->output, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (*fd < 0)
 		return cli_fail(EXIT_ENVIRONMENT, "cannot open %s: %s",
-				opts.output, strerror(errno));
+				opts->output, strerror(errno));
 	return 0;
 }
 
-/* DIR/HOST through a temporary file and a rename, so a probe -f that
- * reads it meanwhile gets the last round's list or this one, whole. No
- * fsync: a plan lost in a crash is made again in a moment. */
-static int write_host_file(int dir, const struct fleet_plan *plan,
+/* DIR/HOST through a temporary file and a rename (base/atomic_file.h), so
+ * a probe -f that reads it meanwhile gets the last round's list or this
+ * one, whole. */
+static int write_host_file(const struct plan_opts *opts, int dir,
+			   const struct fleet_plan *plan,
 			   const struct host_list *hosts, uint32_t host,
 			   const uint32_t *dests, size_t n)
 {
-	char tmp[HOSTS_LINE_MAX + 16];
-	mode_t mask = umask(0);
-	FILE *f;
-	int fd;
+	struct atomic_file af;
 
-	umask(mask);
-	snprintf(tmp, sizeof(tmp), ".%s.%ld", hosts->names[host],
-		 (long)getpid());
-	fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-			      O_CLOEXEC, 0666 & ~mask);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		if (fd >= 0)
-			close(fd);
+	if (atomic_file_open(&af, dir, hosts->names[host],
+			     atomic_file_umasked(0666)))
 		return -1;
-	}
-	fprintf(f, "# ibahprobe plan: round %llu of %u (seed %llu) for %s\n",
-		(unsigned long long)(opts.round % plan->rounds), plan->rounds,
-		(unsigned long long)opts.seed, hosts->names[host]);
+	fprintf(af.f, "# ibahprobe plan: round %llu of %u (seed %llu) for %s\n",
+		(unsigned long long)(opts->round % plan->rounds), plan->rounds,
+		(unsigned long long)opts->seed, hosts->names[host]);
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s\n", hosts->names[dests[i]]);
-	if (fflush(f) || ferror(f)) {
-		fclose(f);
-		unlinkat(dir, tmp, 0);
-		return -1;
-	}
-	if (fclose(f) || renameat(dir, tmp, dir, hosts->names[host])) {
-		unlinkat(dir, tmp, 0);
-		return -1;
-	}
-	return 0;
+		fprintf(af.f, "%s\n", hosts->names[dests[i]]);
+	return atomic_file_commit(&af);
 }
 
 static void emit_groups(const struct fleet_plan *plan,
@@ -447,7 +436,8 @@ static void emit_groups(const struct fleet_plan *plan,
 
 /* Text: "HOST DEST..." per host; JSON: the document; -o: the files (and
  * the JSON document with -j). */
-static int emit_plan(const struct fleet_plan *plan,
+static int emit_plan(const struct plan_opts *opts,
+		     const struct fleet_plan *plan,
 		     const struct host_list *hosts,
 		     const struct plan_groups *pg, int dir)
 {
@@ -462,25 +452,26 @@ static int emit_plan(const struct fleet_plan *plan,
 		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
 	out_open_object(NULL);
 	out_string("schema", NULL, "ibahprobe.plan.v1");
-	out_uint("round", NULL, opts.round);
+	out_uint("round", NULL, opts->round);
 	out_uint("rounds", NULL, plan->rounds);
 	out_uint("per_round", NULL, plan->per_round);
-	out_uint("seed", NULL, opts.seed);
+	out_uint("seed", NULL, opts->seed);
 	emit_groups(plan, hosts, pg);
-	if (opts.output)
-		out_string("output", NULL, opts.output);
+	if (opts->output)
+		out_string("output", NULL, opts->output);
 	else
 		out_null("output", NULL);
 	out_open_object("hosts");
 	for (uint32_t h = 0; h < hosts->count; h++) {
-		size_t n = fleet_plan_destinations(plan, h, opts.round, dests);
+		size_t n = fleet_plan_destinations(plan, h, opts->round, dests);
 
-		if (dir >= 0 && write_host_file(dir, plan, hosts, h, dests, n)) {
+		if (dir >= 0 &&
+		    write_host_file(opts, dir, plan, hosts, h, dests, n)) {
 			int saved = errno;
 
 			free(dests);
 			return cli_fail(EXIT_ENVIRONMENT, "cannot write %s/%s: "
-					"%s", opts.output, hosts->names[h],
+					"%s", opts->output, hosts->names[h],
 					strerror(saved));
 		}
 		out_open_array(hosts->names[h]);
@@ -503,13 +494,14 @@ static int emit_plan(const struct fleet_plan *plan,
 	return EXIT_FINE;
 }
 
-static int make_plan(struct fleet_plan *plan, const struct plan_groups *pg,
+static int make_plan(const struct plan_opts *opts, struct fleet_plan *plan,
+		     const struct plan_groups *pg,
 		     size_t hosts)
 {
 	struct fleet_plan_params params = {
 		.hosts = hosts, .group_of = pg->group_of, .groups = pg->count,
-		.seed = opts.seed, .per_round = opts.per_round,
-		.rounds = opts.rounds,
+		.seed = opts->seed, .per_round = opts->per_round,
+		.rounds = opts->rounds,
 	};
 	char err[DIAG_MSG_MAX];
 
@@ -527,8 +519,10 @@ static int make_plan(struct fleet_plan *plan, const struct plan_groups *pg,
 			       err, plan->min_rounds);
 }
 
-static int plan_run(const struct common_opts *common, int argc, char **argv)
+static int plan_exec(const struct common_opts *common, void *ctx,
+		     int argc, char **argv)
 {
+	struct plan_opts *opts = ctx;
 	struct host_list hosts = { 0 };
 	struct host_groups hg = { 0 };
 	struct plan_groups pg = { 0 };
@@ -540,27 +534,28 @@ static int plan_run(const struct common_opts *common, int argc, char **argv)
 	if (argc != 1)
 		return cli_usage_error("plan takes one HOSTS file (- for "
 				       "stdin), got %d operands", argc);
-	if (opts.groups && strcmp(opts.groups, "-") == 0 &&
+	if (opts->groups && strcmp(opts->groups, "-") == 0 &&
 	    strcmp(argv[0], "-") == 0)
 		return cli_usage_error("HOSTS and --groups cannot both be "
 				       "stdin");
 	rc = read_hosts(argv[0], &hosts);
-	if (!rc && opts.groups && host_groups_load(&hg, opts.groups, err,
+	if (!rc && opts->groups && host_groups_load(&hg, opts->groups, err,
 						   sizeof(err)))
 		rc = cli_usage_error("--groups: %s", err);
-	if (!rc && opts.groups && hg.count == 0)
-		rc = cli_usage_error("--groups: %s names no host", opts.groups);
+	if (!rc && opts->groups && hg.count == 0)
+		rc = cli_usage_error("--groups: %s names no host",
+				     opts->groups);
 	if (!rc)
-		rc = groups_assign(&hg, &hosts, &pg);
+		rc = groups_assign(opts, &hg, &hosts, &pg);
 	if (!rc)
-		rc = make_plan(&plan, &pg, hosts.count);
-	if (!rc && opts.output) {
-		rc = hosts_are_file_names(&hosts);
+		rc = make_plan(opts, &plan, &pg, hosts.count);
+	if (!rc && opts->output) {
+		rc = hosts_are_file_names(opts, &hosts);
 		if (!rc)
-			rc = output_dir_open(&dir);
+			rc = output_dir_open(opts, &dir);
 	}
 	if (!rc)
-		rc = emit_plan(&plan, &hosts, &pg, dir);
+		rc = emit_plan(opts, &plan, &hosts, &pg, dir);
 	if (dir >= 0)
 		close(dir);
 	fleet_plan_free(&plan);
@@ -581,7 +576,8 @@ const struct command cmd_plan = {
 	.summary = "which destinations each host probes this round: a full "
 		   "mesh inside its group, sampled peers outside it",
 	.options = plan_options,
-	.option = plan_option,
-	.run = plan_run,
+	.ctx_size = sizeof(struct plan_opts),
+	.parse_option = plan_option,
+	.exec = plan_exec,
 	.common_used = plan_common_used,
 };

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_port.h"
 #include "verbs/device.h"
 #include "base/diag.h"
 #include "base/gid.h"
@@ -174,19 +175,23 @@ static void print_port(const struct port_info *p, const struct ports_widths *w)
 	out_close_object();
 }
 
-static int ports_run(const struct common_opts *common, int argc, char **argv)
+static int ports_exec(const struct common_opts *common, void *ctx,
+		      int argc, char **argv)
 {
 	struct device_list list;
-	char err[DIAG_MSG_MAX], guid[24], source[16], f[1][32];
+	char guid[24], source[16], f[1][32];
 	struct ports_widths w;
 	size_t shown = 0, readable = 0;
+	int rc;
 
+	(void)ctx;
 	(void)argv;
 	if (argc > 0)
 		return cli_usage_error("ports takes no arguments, only -d and "
 				       "-P to narrow the list");
-	if (device_discover(&list, common->device, err, sizeof(err)))
-		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	rc = cli_discover_devices(&list, common->device);
+	if (rc)
+		return rc;
 	measure(&list, common, &w);
 	out_open_array(NULL);
 	for (size_t d = 0; d < list.count; d++) {
@@ -260,5 +265,5 @@ const struct command cmd_ports = {
 	.summary = "devices, ports, link layer, LIDs, MTU, port flags and GID "
 		   "tables",
 	.options = ports_options,
-	.run = ports_run,
+	.exec = ports_exec,
 };

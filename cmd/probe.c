@@ -3,6 +3,7 @@
  * and parameter set: loss, RTT, what the responder saw of the GRH, the
  * hop count, and verdicts in words. */
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 #include "verbs/ah_print.h"
 #include "cli.h"
+#include "cli_port.h"
 #include "base/dest.h"
 #include "verbs/device.h"
 #include "base/diag.h"
@@ -115,7 +117,8 @@ static const struct opt_spec probe_options[] = {
 #define PROBE_CONTINUOUS_INTERVAL_MS 1000	/* ping's default */
 #define PROBE_DEFAULT_ROUND_SECONDS 10
 
-static struct {
+/* The options of probe: its context. */
+struct probe_opts {
 	bool has_qpn, has_qkey;
 	uint32_t qpn, qkey;
 	const char *lists[4];	/* hop limit, tclass, flow label, sl */
@@ -131,91 +134,94 @@ static struct {
 	uint32_t round_s;
 	const char *metrics;
 	enum color_mode color;
-} opts = {
+};
+
+static const struct probe_opts probe_defaults = {
 	.qkey = UD_DEFAULT_QKEY, .count = PROBE_DEFAULT_COUNT,
 	.size = PROBE_REQUEST_MIN_SIZE, .window = PROBE_DEFAULT_WINDOW,
 	.round_s = PROBE_DEFAULT_ROUND_SECONDS,
 };
 
-static int probe_option(int index, const char *arg)
+static int probe_option(void *ctx, int index, const char *arg)
 {
+	struct probe_opts *opts = ctx;
 	char err[DIAG_MSG_MAX];
 	int rc = 0;
 
 	switch (index) {
 	case PR_OPT_QPN:
-		opts.has_qpn = true;
-		rc = parse_qpn(arg, &opts.qpn, err, sizeof(err));
+		opts->has_qpn = true;
+		rc = parse_qpn(arg, &opts->qpn, err, sizeof(err));
 		break;
 	case PR_OPT_QKEY:
-		opts.has_qkey = true;
-		rc = parse_qkey(arg, &opts.qkey, err, sizeof(err));
+		opts->has_qkey = true;
+		rc = parse_qkey(arg, &opts->qkey, err, sizeof(err));
 		break;
 	case PR_OPT_HOP_LIMIT:
 	case PR_OPT_TCLASS:
 	case PR_OPT_FLOW_LABEL:
 	case PR_OPT_SL:
-		opts.lists[index - PR_OPT_HOP_LIMIT] = arg;
+		opts->lists[index - PR_OPT_HOP_LIMIT] = arg;
 		break;
 	case PR_OPT_COUNT:
-		opts.has_count = true;
-		rc = parse_u32(arg, "count", 0, 1000000, &opts.count, err,
+		opts->has_count = true;
+		rc = parse_u32(arg, "count", 0, 1000000, &opts->count, err,
 			       sizeof(err));
 		break;
 	case PR_OPT_INTERVAL:
-		opts.has_interval = true;
+		opts->has_interval = true;
 		rc = parse_u32(arg, "interval (ms)", 0, 3600000,
-			       &opts.interval_ms, err, sizeof(err));
+			       &opts->interval_ms, err, sizeof(err));
 		break;
 	case PR_OPT_CONTINUOUS:
-		opts.continuous = true;
+		opts->continuous = true;
 		break;
 	case PR_OPT_INTERVAL_ROUND:
-		opts.has_interval_round = true;
+		opts->has_interval_round = true;
 		rc = parse_u32(arg, "round interval (s)", 1, 86400,
-			       &opts.round_s, err, sizeof(err));
+			       &opts->round_s, err, sizeof(err));
 		break;
 	case PR_OPT_METRICS:
-		opts.metrics = arg;
+		opts->metrics = arg;
 		break;
 	case PR_OPT_COLOR:
-		rc = color_mode_parse(arg, &opts.color, err, sizeof(err));
+		rc = color_mode_parse(arg, &opts->color, err, sizeof(err));
 		break;
 	case PR_OPT_SIZE:
 		if (strcmp(arg, "max") == 0) {
-			opts.mtu = true;
+			opts->mtu = true;
 			break;
 		}
-		opts.has_size = true;
+		opts->has_size = true;
 		rc = parse_u32(arg, "probe size", PROBE_REQUEST_MIN_SIZE,
-			       PROBE_MAX_SIZE, &opts.size, err, sizeof(err));
+			       PROBE_MAX_SIZE, &opts->size, err, sizeof(err));
 		break;
 	case PR_OPT_MTU:
-		opts.mtu = true;
+		opts->mtu = true;
 		break;
 	case PR_OPT_WINDOW:
 		rc = parse_u32(arg, "window", 1, PROBE_MAX_WINDOW,
-			       &opts.window, err, sizeof(err));
+			       &opts->window, err, sizeof(err));
 		break;
 	case PR_OPT_JSONL:
-		opts.jsonl = true;
+		opts->jsonl = true;
 		cli_set_json_lines();
 		break;
 	case PR_OPT_FILE:
-		opts.file = arg;
+		opts->file = arg;
 		break;
 	case PR_OPT_DISCOVER:
-		opts.discover = true;
+		opts->discover = true;
 		break;
 	case PR_OPT_LIST:
-		opts.list = true;
+		opts->list = true;
 		break;
 	case PR_OPT_PKEY:
-		opts.has_pkey = true;
-		rc = pkey_parse_partition(arg, &opts.pkey, err, sizeof(err));
+		opts->has_pkey = true;
+		rc = pkey_parse_partition(arg, &opts->pkey, err, sizeof(err));
 		break;
 	case PR_OPT_DRY_RUN:
-		opts.dry_run = true;
+		opts->dry_run = true;
 		break;
 	}
 	return rc ? cli_usage_error("%s", err) : 0;
@@ -227,7 +233,7 @@ struct sweep {
 	size_t count;
 };
 
-static int build_sweep(struct sweep *sw)
+static int build_sweep(const struct probe_opts *opts, struct sweep *sw)
 {
 	static const struct { const char *what, *def; uint32_t max; } kinds[4] = {
 		{ "hop limit", "64", 255 },
@@ -239,7 +245,8 @@ static int build_sweep(struct sweep *sw)
 
 	sw->count = 1;
 	for (int k = 0; k < 4; k++) {
-		const char *text = opts.lists[k] ? opts.lists[k] : kinds[k].def;
+		const char *text = opts->lists[k] ? opts->lists[k]
+						  : kinds[k].def;
 
 		if (parse_value_list(text, kinds[k].what, 0, kinds[k].max,
 				     PROBE_MAX_SETS, &sw->lists[k], err,
@@ -283,7 +290,7 @@ static void on_signal(int sig)
 /* How results reach the user: the run's identity for every record, the
  * text table's layout, and how far the table got (rows go out in order,
  * each as soon as it and those before it are done). */
-static struct {
+struct probe_view {
 	struct probe_run run;
 	struct probe_text_layout layout;
 	size_t printed;
@@ -293,27 +300,49 @@ static struct {
 	struct probe_round_cell *rounds;
 	struct om_series *series;	/* --metrics: one per probed cell */
 	bool metrics_failing;		/* said so on stderr already */
-} view;
+};
 
-static const struct probe_round_cell *cell_round(const struct probe_session *s,
-						 const struct probe_cell *c)
+/* One probe run: its options, its session and how it is shown, handed to
+ * every step. The engine's callbacks get the session and find the run
+ * around it (probe_cmd_of). */
+struct probe_cmd {
+	const struct common_opts *common;
+	struct probe_opts *opts;
+	struct probe_session s;
+	struct probe_view view;
+	struct sweep sw;
+	struct dest_list dests;
+	struct discovery disc;	/* --discover: the SA's records */
+	struct cli_port local;
+	struct probe_target *targets;	/* one per destination */
+	char host[256];
+};
+
+static struct probe_cmd *probe_cmd_of(struct probe_session *s)
 {
-	return view.rounds ? &view.rounds[c - s->cells] : NULL;
+	return (struct probe_cmd *)((char *)s - offsetof(struct probe_cmd, s));
 }
 
-static void print_cell_json(struct probe_session *s, struct probe_cell *c)
+static const struct probe_round_cell *cell_round(const struct probe_cmd *pc,
+						 const struct probe_cell *c)
 {
-	probe_cell_print(&view.run, s, c, &c->verdict, c->sent, false,
-			 cell_round(s, c));
+	return pc->view.rounds ? &pc->view.rounds[c - pc->s.cells] : NULL;
+}
+
+static void print_cell_json(struct probe_cmd *pc, struct probe_cell *c)
+{
+	probe_cell_print(&pc->view.run, &pc->s, c, &c->verdict, c->sent, false,
+			 cell_round(pc, c));
 }
 
 /* Text: the row, its findings, and with -v how it was built. */
-static void print_cell_text(const struct probe_session *s,
+static void print_cell_text(const struct probe_cmd *pc,
 			    const struct probe_cell *c)
 {
+	const struct probe_session *s = &pc->s;
 	char row[PROBE_TEXT_ROW_MAX];
 
-	probe_text_row(&view.layout, c, c->judged ? &c->verdict : NULL,
+	probe_text_row(&pc->view.layout, c, c->judged ? &c->verdict : NULL,
 		       c->sent, true, row, sizeof(row));
 	out_text("%s", row);
 	if (diag_verbosity <= 0 || !c->ah)
@@ -353,20 +382,21 @@ static void print_cell_text(const struct probe_session *s,
 
 /* Text rows in destination order, as far as the cells are done: a cell
  * with loss holds the rows after it until the end of the run. */
-static void print_ready_rows(struct probe_session *s, bool all)
+static void print_ready_rows(struct probe_cmd *pc, bool all)
 {
-	size_t before = view.printed;
+	struct probe_session *s = &pc->s;
+	size_t before = pc->view.printed;
 
-	while (view.printed < s->cell_count) {
-		struct probe_cell *c = &s->cells[view.printed];
+	while (pc->view.printed < s->cell_count) {
+		struct probe_cell *c = &s->cells[pc->view.printed];
 
 		if (!all && !c->reported && probe_cell_active(c))
 			break;
 		if (!c->target->local_port)
-			print_cell_text(s, c);
-		view.printed++;
+			print_cell_text(pc, c);
+		pc->view.printed++;
 	}
-	if (view.printed != before) {
+	if (pc->view.printed != before) {
 		probe_session_progress_clear(s);
 		out_flush_record();
 	}
@@ -375,11 +405,13 @@ static void print_ready_rows(struct probe_session *s, bool all)
 /* A cell done with every probe answered (judged already). */
 static void cell_done(struct probe_session *s, struct probe_cell *c)
 {
+	struct probe_cmd *pc = probe_cmd_of(s);
+
 	if (out_format() == OUT_JSONL) {
-		print_cell_json(s, c);
+		print_cell_json(pc, c);
 		out_flush_record();
 	} else if (out_format() == OUT_TEXT) {
-		print_ready_rows(s, false);
+		print_ready_rows(pc, false);
 	}
 }
 
@@ -398,8 +430,9 @@ static void time_line(const struct probe_session *s, const char *what)
 }
 
 /* --continuous: every cell's statistics so far. */
-static void running_rows(struct probe_session *s)
+static void running_rows(struct probe_cmd *pc)
 {
+	struct probe_session *s = &pc->s;
 	char row[PROBE_TEXT_ROW_MAX];
 
 	if (out_format() == OUT_JSON)
@@ -416,12 +449,12 @@ static void running_rows(struct probe_session *s)
 		if (c->ah)
 			probe_cell_running_verdict(s, c, &v);
 		if (out_format() == OUT_JSONL) {
-			probe_cell_print(&view.run, s, c, &v, resolved, true,
-					 cell_round(s, c));
+			probe_cell_print(&pc->view.run, s, c, &v, resolved,
+					 true, cell_round(pc, c));
 			out_flush_record();
 			continue;
 		}
-		probe_text_row(&view.layout, c, c->ah ? &v : NULL, resolved,
+		probe_text_row(&pc->view.layout, c, c->ah ? &v : NULL, resolved,
 			       false, row, sizeof(row));
 		out_text("%s", row);
 	}
@@ -429,11 +462,12 @@ static void running_rows(struct probe_session *s)
 }
 
 /* One cell's metrics after its round; v: its verdict so far. */
-static void fill_series(const struct probe_session *s,
+static void fill_series(const struct probe_cmd *pc,
 			const struct probe_cell *c, const struct verdict *v,
 			struct om_series *m)
 {
-	const struct probe_round_cell *r = cell_round(s, c);
+	const struct probe_session *s = &pc->s;
+	const struct probe_round_cell *r = cell_round(pc, c);
 	const struct probe_target *t = c->target;
 
 	*m = (struct om_series){
@@ -442,10 +476,10 @@ static void fill_series(const struct probe_session *s,
 			.dest_device = t->from_rendezvous ? t->info.device : NULL,
 			.source_device = s->device,
 			.source_port = s->facts.port_num,
-			.has_hop_limit = opts.lists[0] != NULL,
-			.has_traffic_class = opts.lists[1] != NULL,
-			.has_flow_label = opts.lists[2] != NULL,
-			.has_sl = opts.lists[3] != NULL,
+			.has_hop_limit = pc->opts->lists[0] != NULL,
+			.has_traffic_class = pc->opts->lists[1] != NULL,
+			.has_flow_label = pc->opts->lists[2] != NULL,
+			.has_sl = pc->opts->lists[3] != NULL,
 			.hop_limit = c->asked.hop_limit,
 			.traffic_class = c->asked.traffic_class,
 			.flow_label = c->asked.flow_label,
@@ -478,11 +512,12 @@ static void fill_series(const struct probe_session *s,
  * final: the run has ended and every cell is judged. A file that cannot
  * be written mid-run is said once and tried again next round: the probes
  * go on (node_exporter's mtime metric shows the file ageing). */
-static void close_round(struct probe_session *s, bool final)
+static void close_round(struct probe_cmd *pc, bool final)
 {
+	struct probe_session *s = &pc->s;
 	struct om_run run = {
 		.source_device = s->device, .source_port = s->facts.port_num,
-		.round_seconds = opts.round_s,
+		.round_seconds = pc->opts->round_s,
 	};
 	struct timespec wall;
 	uint64_t now = monotonic_ns();
@@ -491,52 +526,57 @@ static void close_round(struct probe_session *s, bool final)
 
 	clock_gettime(CLOCK_REALTIME, &wall);
 	run.round_end_unix = (double)wall.tv_sec + wall.tv_nsec / 1e9;
-	run.rounds = ++view.run.round;
+	run.rounds = ++pc->view.run.round;
 	for (size_t i = 0; i < s->cell_count; i++) {
 		struct probe_cell *c = &s->cells[i];
 		struct verdict v = { .hops = -1 };
 
 		if (c->target->local_port)
 			continue;
-		probe_round_close(&view.rounds[i], &(struct probe_round_input){
+		probe_round_close(&pc->view.rounds[i],
+				  &(struct probe_round_input){
 			.resolved = probe_cell_resolved(s, c),
 			.received = c->received, .rtt = &c->rtt,
 			.last_reply_ns = c->last_reply_ns, .now_ns = now,
 			.now_unix = run.round_end_unix });
-		if (!view.series)
+		if (!pc->view.series)
 			continue;
 		if (final && c->judged)
 			v = c->verdict;
 		else if (c->ah)
 			probe_cell_running_verdict(s, c, &v);
-		fill_series(s, c, &v, &view.series[n++]);
+		fill_series(pc, c, &v, &pc->view.series[n++]);
 	}
-	if (!view.series)
+	if (!pc->view.series)
 		return;
-	if (openmetrics_publish(opts.metrics, &run, view.series, n, err,
-				sizeof(err))) {
-		if (!view.metrics_failing)
+	if (openmetrics_publish(pc->opts->metrics, &run, pc->view.series, n,
+				err, sizeof(err))) {
+		if (!pc->view.metrics_failing)
 			diag_warn("%s; trying again after the next round", err);
-		view.metrics_failing = true;
+		pc->view.metrics_failing = true;
 		return;
 	}
-	if (view.metrics_failing)
-		diag_warn("the metrics file %s is written again", opts.metrics);
-	view.metrics_failing = false;
+	if (pc->view.metrics_failing)
+		diag_warn("the metrics file %s is written again",
+			  pc->opts->metrics);
+	pc->view.metrics_failing = false;
 }
 
 /* The engine's period: a round ends. */
 static void round_ended(struct probe_session *s)
 {
-	close_round(s, false);
-	running_rows(s);
+	struct probe_cmd *pc = probe_cmd_of(s);
+
+	close_round(pc, false);
+	running_rows(pc);
 }
 
 /* --discover: the SA names the responders, their QPNs and Q_Keys; DESTs,
  * if any, choose whose records are looked up, by GID. */
-static int discover_usage(const struct dest_list *dests)
+static int discover_usage(const struct probe_opts *opts,
+			  const struct dest_list *dests)
 {
-	if (opts.has_qpn || opts.has_qkey)
+	if (opts->has_qpn || opts->has_qkey)
 		return cli_usage_error("--discover takes each responder's QPN "
 				       "and Q_Key from its SA record: drop "
 				       "--qpn and --qkey");
@@ -559,6 +599,7 @@ static int discover_usage(const struct dest_list *dests)
  * dests, fills them (one per record, in order) unless listing. Returns 0,
  * or the exit status after saying why. */
 static int discover_responders(const struct common_opts *common,
+			       const struct probe_opts *opts,
 			       const char *ca, uint8_t port,
 			       struct discovery *d, struct dest_list *dests)
 {
@@ -580,7 +621,7 @@ static int discover_responders(const struct common_opts *common,
 				"no ibahprobe responder is registered in the "
 				"SA: start 'ibahprobe serve --register' on the "
 				"responders");
-	if (opts.list) {
+	if (opts->list) {
 		discovery_print(d);
 		for (size_t i = 0; i < d->count; i++)
 			if (!d->items[i].path_ok)
@@ -614,58 +655,61 @@ static void take_discovered(const struct discovered_responder *found,
 }
 
 /* The run's identity and the text table's head, before any row. */
-static void start_output(struct probe_session *s, const struct sweep *sw,
-			 size_t dest_count)
+static void start_output(struct probe_cmd *pc, size_t dest_count)
 {
+	const struct probe_opts *opts = pc->opts;
+	struct probe_session *s = &pc->s;
+	const struct sweep *sw = &pc->sw;
 	char head[2048];
 
-	view.dest_count = dest_count;
-	view.set_count = sw->count;
+	pc->view.dest_count = dest_count;
+	pc->view.set_count = sw->count;
 	for (int k = 0; k < 4; k++)
-		view.run.lists[k] = &sw->lists[k];
-	if (!opts.lists[3])
-		view.run.lists[3] = NULL;
-	view.run.continuous = opts.continuous;
+		pc->view.run.lists[k] = &sw->lists[k];
+	if (!opts->lists[3])
+		pc->view.run.lists[3] = NULL;
+	pc->view.run.continuous = opts->continuous;
 	if (out_format() == OUT_JSON)
 		out_open_array(NULL);
 	if (out_format() != OUT_TEXT)
 		return;
-	probe_text_layout_init(&view.layout, s,
-			       opts.lists[0] && sw->lists[0].count > 0,
-			       opts.lists[3] != NULL, opts.continuous,
-			       color_wanted(opts.color, isatty(STDOUT_FILENO),
+	probe_text_layout_init(&pc->view.layout, s,
+			       opts->lists[0] && sw->lists[0].count > 0,
+			       opts->lists[3] != NULL, opts->continuous,
+			       color_wanted(opts->color, isatty(STDOUT_FILENO),
 					    getenv("NO_COLOR"),
 					    getenv("TERM")));
-	probe_text_header(&view.layout, s, dest_count, sw->count,
+	probe_text_header(&pc->view.layout, s, dest_count, sw->count,
 			  s->device_note, head, sizeof(head));
 	out_text("%s", head);
 	for (size_t i = 0; i < s->cell_count; i += sw->count)
 		if (s->cells[i].target->local_port)
 			out_text("skipped %s: it is this port (its GID)\n",
 				 s->cells[i].target->dest->text);
-	probe_text_titles(&view.layout, head, sizeof(head));
+	probe_text_titles(&pc->view.layout, head, sizeof(head));
 	out_text("%s", head);
 	out_flush_record();
-	print_ready_rows(s, false);
+	print_ready_rows(pc, false);
 }
 
 /* The rows not printed yet (those with loss, judged after the recheck),
  * whether the run was interrupted, and the summary. */
-static void finish_output(struct probe_session *s, int exit_status)
+static void finish_output(struct probe_cmd *pc, int exit_status)
 {
+	struct probe_session *s = &pc->s;
 	char line[1024];
 
 	if (out_format() == OUT_TEXT) {
-		if (opts.continuous && view.printed < s->cell_count)
+		if (pc->opts->continuous && pc->view.printed < s->cell_count)
 			time_line(s, ", the end:");
-		print_ready_rows(s, true);
+		print_ready_rows(pc, true);
 		if (interrupted)
 			out_text("interrupted (%s) after %llu probe%s\n",
 				 interrupted == SIGINT ? "SIGINT" : "SIGTERM",
 				 (unsigned long long)s->total_sent,
 				 s->total_sent == 1 ? "" : "s");
-		probe_text_summary(s, view.dest_count, view.set_count, line,
-				   sizeof(line));
+		probe_text_summary(s, pc->view.dest_count, pc->view.set_count,
+				   line, sizeof(line));
 		out_text("%s", line);
 		return;
 	}
@@ -675,7 +719,7 @@ static void finish_output(struct probe_session *s, int exit_status)
 		if ((c->reported && out_format() == OUT_JSONL) ||
 		    c->target->local_port)
 			continue;
-		print_cell_json(s, c);
+		print_cell_json(pc, c);
 		if (out_format() == OUT_JSONL)
 			out_flush_record();
 	}
@@ -685,48 +729,48 @@ static void finish_output(struct probe_session *s, int exit_status)
 		out_close_array();
 		return;
 	}
-	probe_summary_print(&view.run, s, view.dest_count, view.set_count,
-			    exit_status);
+	probe_summary_print(&pc->view.run, s, pc->view.dest_count,
+			    pc->view.set_count, exit_status);
 	out_flush_record();
 }
 
 /* --mtu searches one size per destination at a time, once: what cannot
  * go with that is a usage error. A list of one value is one parameter
  * set and fine. */
-static int mtu_usage(void)
+static int mtu_usage(const struct probe_opts *opts)
 {
 	static const char *const names[4] = {
 		"--hop-limit", "--tclass", "--flow-label", "--sl",
 	};
 	char err[DIAG_MSG_MAX];
 
-	if (opts.has_size)
+	if (opts->has_size)
 		return cli_usage_error("--mtu searches the size itself: drop "
-				       "-s %u", opts.size);
-	if (opts.continuous || (opts.has_count && opts.count == 0))
+				       "-s %u", opts->size);
+	if (opts->continuous || (opts->has_count && opts->count == 0))
 		return cli_usage_error("--mtu runs one search per destination: "
-				       "drop %s", opts.continuous
+				       "drop %s", opts->continuous
 						  ? "--continuous" : "-c 0");
-	if (opts.has_interval_round || opts.metrics)
+	if (opts->has_interval_round || opts->metrics)
 		return cli_usage_error("--mtu runs one search per destination: "
-				       "drop %s", opts.metrics
+				       "drop %s", opts->metrics
 						  ? "--metrics"
 						  : "--interval-round");
-	if (opts.jsonl)
+	if (opts->jsonl)
 		return cli_usage_error("--mtu's result is one document: use -j, "
 				       "not --jsonl");
-	if (opts.dry_run)
+	if (opts->dry_run)
 		return cli_usage_error("--dry-run probes nothing: drop --mtu");
-	if (opts.has_count && opts.count > 100)
+	if (opts->has_count && opts->count > 100)
 		return cli_usage_error("--mtu sends -c probes at each size: "
-				       "-c %u is more than 100", opts.count);
+				       "-c %u is more than 100", opts->count);
 	for (int k = 0; k < 4; k++) {
 		struct value_list one = { 0 };
 		size_t n;
 
-		if (!opts.lists[k])
+		if (!opts->lists[k])
 			continue;
-		if (parse_value_list(opts.lists[k], names[k] + 2, 0, 0xfffff,
+		if (parse_value_list(opts->lists[k], names[k] + 2, 0, 0xfffff,
 				     PROBE_MAX_SETS, &one, err, sizeof(err)))
 			return 0;	/* build_sweep says what is wrong */
 		n = one.count;
@@ -740,50 +784,52 @@ static int mtu_usage(void)
 	return 0;
 }
 
-/* *nothing: the destinations come from -f alone and it lists none, which
- * is no mistake: a plan's round can leave a host nothing to probe. */
-static int collect_dests(int argc, char **argv, struct dest_list *dests,
-			 bool *nothing)
+/* The destinations (cli_collect_dests, as every command) and the rules
+ * that only probe has. *nothing: the destinations come from -f alone and
+ * it lists none, which is no mistake: a plan's round can leave a host
+ * nothing to probe. */
+static int collect_dests(struct probe_opts *opts, int argc, char **argv,
+			 struct dest_list *dests, bool *nothing)
 {
-	char err[DIAG_MSG_MAX + 64];
+	int rc;
 
 	*nothing = false;
-	if (opts.list && !opts.discover)
+	if (opts->list && !opts->discover)
 		return cli_usage_error("--list needs --discover");
-	if (opts.mtu) {
-		int rc = mtu_usage();
-
+	if (opts->mtu) {
+		rc = mtu_usage(opts);
 		if (rc)
 			return rc;
 	}
-	if (dest_list_collect(dests, argc, argv, opts.file, err, sizeof(err)))
-		return cli_usage_error("%s", err);
-	if (opts.discover)
-		return discover_usage(dests);
-	if (dests->count == 0 && opts.file && argc == 0) {
+	rc = cli_collect_dests(NULL, argc, argv, opts->file, dests);
+	if (rc)
+		return rc;
+	if (opts->discover)
+		return discover_usage(opts, dests);
+	if (dests->count == 0 && opts->file && argc == 0) {
 		*nothing = true;
 		return 0;
 	}
-	if (dests->count == 0)
-		return cli_usage_error("probe needs at least one destination; "
-				       "'ibahprobe probe -h' shows the forms");
-	if (opts.has_qkey && !opts.has_qpn)
+	rc = cli_need_dests("probe", dests);
+	if (rc)
+		return rc;
+	if (opts->has_qkey && !opts->has_qpn)
 		return cli_usage_error("--qkey needs --qpn: without them the "
 				       "rendezvous tells both");
-	if (opts.continuous && opts.has_count && opts.count != 0)
+	if (opts->continuous && opts->has_count && opts->count != 0)
 		return cli_usage_error("--continuous probes until interrupted: "
-				       "drop -c %u", opts.count);
-	if (opts.has_count && opts.count == 0)
-		opts.continuous = true;
-	if (opts.has_interval_round && !opts.continuous && opts.count)
+				       "drop -c %u", opts->count);
+	if (opts->has_count && opts->count == 0)
+		opts->continuous = true;
+	if (opts->has_interval_round && !opts->continuous && opts->count)
 		return cli_usage_error("--interval-round needs --continuous "
 				       "(or -c 0)");
-	if (opts.metrics && !opts.continuous && opts.count)
+	if (opts->metrics && !opts->continuous && opts->count)
 		return cli_usage_error("--metrics writes a file after each "
 				       "round of a continuous run: add "
 				       "--continuous (a single run's results "
 				       "are in -j)");
-	if (opts.continuous && opts.dry_run)
+	if (opts->continuous && opts->dry_run)
 		return cli_usage_error("--dry-run probes nothing: drop "
 				       "--continuous");
 	return 0;
@@ -791,10 +837,11 @@ static int collect_dests(int argc, char **argv, struct dest_list *dests,
 
 /* --mtu: every destination's search, its rows or document, and the exit
  * status (0: each carries its bound). */
-static int run_mtu(struct probe_session *s, const char *host, size_t ready)
+static int run_mtu(struct probe_cmd *pc, size_t ready)
 {
+	struct probe_session *s = &pc->s;
 	struct mtu_run run = {
-		.info = view.run.info, .host = host,
+		.info = pc->view.run.info, .host = pc->host,
 		.probes_per_size = s->settings.count,
 	};
 	struct mtu_dest *d = calloc(s->cell_count, sizeof(*d));
@@ -824,224 +871,275 @@ static int run_mtu(struct probe_session *s, const char *host, size_t ready)
 	return fine && !interrupted ? EXIT_FINE : EXIT_PROBLEM;
 }
 
-static int probe_run(const struct common_opts *common, int argc, char **argv)
+/* The session's settings from the options, before any port is open. */
+static void settings_from_options(struct probe_cmd *pc)
 {
-	struct dest_list dests = { 0 };
-	struct device_list devices = { 0 };
-	struct discovery disc = { 0 };
+	const struct probe_opts *opts = pc->opts;
+	struct probe_session *s = &pc->s;
+
+	s->settings = (struct probe_settings){
+		.count = opts->count, .interval_ms = opts->interval_ms,
+		.size = opts->size, .window = opts->window,
+		.timeout_ms = pc->common->timeout_ms,
+		.gid_index = pc->common->gid_index,
+		.has_pkey = opts->has_pkey,
+		.pkey = opts->pkey,
+		.dry_run = opts->dry_run,
+		.skip_local_port = !opts->dry_run,
+	};
+	s->on_done = opts->mtu ? NULL : cell_done;
+	if (opts->mtu && !opts->has_count)
+		s->settings.count = MTU_DEFAULT_PROBES;
+	if (opts->continuous) {
+		s->settings.count = 0;
+		if (!opts->has_interval)
+			s->settings.interval_ms = PROBE_CONTINUOUS_INTERVAL_MS;
+		s->on_period = round_ended;
+		s->period_ms = opts->round_s * 1000;
+	}
+}
+
+/* The local port (cli_open_port) and what it must be able to do for
+ * this run; with --discover, the responders the SA knows there. */
+static int open_local_port(struct probe_cmd *pc)
+{
+	const struct probe_opts *opts = pc->opts;
 	const struct device_info *dev;
 	const struct port_info *port;
-	struct sweep sw = { 0 };
-	struct probe_session s = {
-		.settings = {
-			.count = opts.count, .interval_ms = opts.interval_ms,
-			.size = opts.size, .window = opts.window,
-			.timeout_ms = common->timeout_ms,
-			.gid_index = common->gid_index,
-		},
-	};
-	struct probe_target *targets = NULL;
-	struct sigaction sa = { .sa_handler = on_signal };
 	char err[DIAG_MSG_MAX];
-	size_t ready = 0, good = 0, skipped = 0;
-	char host[256] = "";
-	bool nothing;
 	int rc;
 
-	/* A failure of the run as a whole is tied to this host and run
-	 * when results of many hosts are merged (report). */
-	run_info_start(&view.run.info);
-	gethostname(host, sizeof(host) - 1);
-	out_set_fail_context(&(struct out_fail_context){
-		.schema = opts.mtu ? MTU_SCHEMA : PROBE_SCHEMA, .run_id = view.run.info.id,
-		.start_time = view.run.info.start_time, .host = host });
-	rc = build_sweep(&sw);
-	if (rc == 0)
-		rc = collect_dests(argc, argv, &dests, &nothing);
+	rc = cli_open_port(&pc->local, pc->common->device, pc->common->port, 0);
 	if (rc)
-		goto out;
-	if (nothing) {
-		diag_warn("%s lists no destination: nothing to probe", opts.file);
-		if (out_format() == OUT_JSON) {
-			out_open_array(NULL);
-			out_close_array();
-		}
-		goto out;
-	}
-	/* Listing needs no verbs device: it works on umad alone. */
-	if (opts.list) {
-		rc = discover_responders(common, common->device, common->port,
-					 &disc, &dests);
-		goto out;
-	}
-	if (opts.jsonl && opts.dry_run) {
-		rc = cli_usage_error("--dry-run prints what it resolved at "
-				     "once: use -j, not --jsonl");
-		goto out;
-	}
-	/* A metrics file that cannot be written fails now, not after the
-	 * first round (a service manager sees it at once). */
-	if (opts.metrics && openmetrics_check_target(opts.metrics, err,
-						     sizeof(err))) {
-		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
-		goto out;
-	}
-	s.settings.has_pkey = opts.has_pkey;
-	s.settings.pkey = opts.pkey;
-	s.settings.dry_run = opts.dry_run;
-	s.settings.skip_local_port = !opts.dry_run;
-	s.on_done = opts.mtu ? NULL : cell_done;
-	if (opts.mtu && !opts.has_count)
-		s.settings.count = MTU_DEFAULT_PROBES;
-	if (opts.continuous) {
-		s.settings.count = 0;
-		if (!opts.has_interval)
-			s.settings.interval_ms = PROBE_CONTINUOUS_INTERVAL_MS;
-		s.on_period = round_ended;
-		s.period_ms = opts.round_s * 1000;
-	}
-	if (device_discover(&devices, common->device, err, sizeof(err))) {
-		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
-		goto out;
-	}
-	port = device_pick_port(&devices, common->device, common->port, &dev,
-				s.device_note, sizeof(s.device_note), err,
-				sizeof(err));
-	if (port && s.device_note[0])
-		diag_warn("%s", s.device_note);
+		return rc;
+	dev = pc->local.dev;
+	port = pc->local.port;
+	snprintf(pc->s.device_note, sizeof(pc->s.device_note), "%s",
+		 pc->local.note);
 	/* A dry run opens no QP: the umad view (no verbs) is enough. */
-	if (!port || (dev->source != DEVICE_FROM_VERBS && !opts.dry_run)) {
-		rc = cli_fail(EXIT_ENVIRONMENT, "%s",
-			      port ? "probing needs a verbs device; this one "
-				     "is visible through umad only (--dry-run "
-				     "resolves and builds without one)"
-				   : err);
-		goto out;
-	}
-	if (port->active_mtu && opts.size > port->active_mtu) {
-		rc = cli_usage_error("probe size %u exceeds the path MTU %u of "
-				     "%s port %u", opts.size, port->active_mtu,
-				     dev->name, port->port_num);
-		goto out;
-	}
-	if (opts.discover && port->link_layer == LINK_LAYER_ETHERNET) {
-		rc = cli_fail(EXIT_ENVIRONMENT, "--discover needs an InfiniBand "
-			      "port: %s port %u is RoCE, which has no SA; give "
-			      "the responders' addresses instead", dev->name,
-			      port->port_num);
-		goto out;
-	}
-	if (opts.discover) {
-		rc = discover_responders(common, dev->name, port->port_num,
-					 &disc, &dests);
+	if (dev->source != DEVICE_FROM_VERBS && !opts->dry_run)
+		return cli_fail(EXIT_ENVIRONMENT, "probing needs a verbs "
+				"device; this one is visible through umad "
+				"only (--dry-run resolves and builds without "
+				"one)");
+	if (port->active_mtu && opts->size > port->active_mtu)
+		return cli_usage_error("probe size %u exceeds the path MTU %u "
+				       "of %s port %u", opts->size,
+				       port->active_mtu, dev->name,
+				       port->port_num);
+	if (opts->discover && port->link_layer == LINK_LAYER_ETHERNET)
+		return cli_fail(EXIT_ENVIRONMENT, "--discover needs an "
+				"InfiniBand port: %s port %u is RoCE, which "
+				"has no SA; give the responders' addresses "
+				"instead", dev->name, port->port_num);
+	if (opts->discover) {
+		rc = discover_responders(pc->common, opts, dev->name,
+					 port->port_num, &pc->disc, &pc->dests);
 		if (rc)
-			goto out;
+			return rc;
 	}
-	probe_session_init(&s, dev, port);
+	probe_session_init(&pc->s, dev, port);
 	/* The endpoint's buffers take the largest size the search asks. */
-	if (opts.mtu)
-		s.settings.size = mtu_probe_port_bound(port->active_mtu);
-	if (probe_session_read_pkeys(&s, dev, err, sizeof(err))) {
-		if (opts.has_pkey) {
-			rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
-			goto out;
-		}
+	if (opts->mtu)
+		pc->s.settings.size = mtu_probe_port_bound(port->active_mtu);
+	if (probe_session_read_pkeys(&pc->s, dev, err, sizeof(err))) {
+		if (opts->has_pkey)
+			return cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		diag_verbose(1, "%s; the QP takes P_Key index 0", err);
 	}
-	targets = calloc(dests.count, sizeof(*targets));
-	s.cell_count = dests.count * sw.count;
-	s.cells = calloc(s.cell_count, sizeof(*s.cells));
-	if (opts.continuous) {
-		view.rounds = calloc(s.cell_count, sizeof(*view.rounds));
-		if (opts.metrics)
-			view.series = calloc(s.cell_count,
-					     sizeof(*view.series));
-	}
-	if (!targets || !s.cells || (opts.continuous && !view.rounds) ||
-	    (opts.metrics && !view.series)) {
-		rc = cli_fail(EXIT_ENVIRONMENT, "out of memory");
-		goto out;
-	}
-	for (size_t t = 0; t < dests.count; t++) {
-		targets[t].dest = &dests.items[t];
-		targets[t].has_qpn = opts.has_qpn;
-		targets[t].qpn = opts.qpn;
-		targets[t].qkey = opts.qkey;
-		if (opts.discover)
-			take_discovered(&disc.items[t], &targets[t]);
-		for (size_t i = 0; i < sw.count; i++) {
-			struct probe_cell *c = &s.cells[t * sw.count + i];
+	return 0;
+}
 
-			c->target = &targets[t];
-			c->asked = sweep_params(&sw, i);
-			if (opts.continuous)
+/* One cell per destination and parameter set, in destination order; the
+ * session owns the cells, the run the targets and the round state. */
+static int build_cells(struct probe_cmd *pc)
+{
+	const struct probe_opts *opts = pc->opts;
+	struct probe_session *s = &pc->s;
+	size_t sets = pc->sw.count;
+
+	pc->targets = calloc(pc->dests.count, sizeof(*pc->targets));
+	if (!pc->targets ||
+	    probe_session_alloc_cells(s, pc->dests.count * sets))
+		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	if (opts->continuous) {
+		pc->view.rounds = calloc(s->cell_count,
+					 sizeof(*pc->view.rounds));
+		if (opts->metrics)
+			pc->view.series = calloc(s->cell_count,
+						 sizeof(*pc->view.series));
+	}
+	if ((opts->continuous && !pc->view.rounds) ||
+	    (opts->metrics && !pc->view.series))
+		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	for (size_t t = 0; t < pc->dests.count; t++) {
+		struct probe_target *target = &pc->targets[t];
+
+		target->dest = &pc->dests.items[t];
+		target->has_qpn = opts->has_qpn;
+		target->qpn = opts->qpn;
+		target->qkey = opts->qkey;
+		if (opts->discover)
+			take_discovered(&pc->disc.items[t], target);
+		for (size_t i = 0; i < sets; i++) {
+			struct probe_cell *c = &s->cells[t * sets + i];
+
+			c->target = target;
+			c->asked = sweep_params(&pc->sw, i);
+			if (opts->continuous)
 				c->rtt.limit = RTT_CONTINUOUS_LIMIT;
-			c->sl_given = opts.lists[3] != NULL;
+			c->sl_given = opts->lists[3] != NULL;
 		}
 	}
-	probe_session_resolve_targets(&s);
-	for (size_t t = 0; t < dests.count; t++)
-		skipped += targets[t].local_port;
-	if (opts.dry_run) {
-		probe_session_prepare(&s);
-		rc = probe_dry_run_print(&s) ? EXIT_FINE : EXIT_PROBLEM;
-		goto out;
-	}
-	for (size_t t = 0; t < dests.count; t++)
-		ready += targets[t].ready;
+	return 0;
+}
+
+/* Opens the endpoint (when any destination is ready), probes until done
+ * or interrupted, judges and prints. Returns the exit status. */
+static int probe_and_report(struct probe_cmd *pc, size_t ready,
+			    size_t skipped)
+{
+	const struct probe_opts *opts = pc->opts;
+	struct probe_session *s = &pc->s;
+	struct sigaction sa = { .sa_handler = on_signal };
+	char err[DIAG_MSG_MAX];
+	size_t good = 0;
+	int rc;
+
 	/* No responder to probe is every destination's failure (exit 1),
 	 * not this host's: each row names its own cause. */
-	if (ready && probe_session_open(&s, dev, port, err, sizeof(err))) {
-		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
-		goto out;
-	}
+	if (ready && probe_session_open(s, pc->local.dev, pc->local.port, err,
+					sizeof(err)))
+		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
 	if (ready) {
-		probe_session_prepare(&s);
-		probe_warnings_print(&s);
+		probe_session_prepare(s);
+		probe_warnings_print(s);
 	}
-	if (opts.mtu) {
-		rc = run_mtu(&s, host, ready);
-		goto out;
-	}
-	start_output(&s, &sw, dests.count - skipped);
+	if (opts->mtu)
+		return run_mtu(pc, ready);
+	start_output(pc, pc->dests.count - skipped);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	rc = ready ? probe_session_run(&s, &interrupted) : 0;
-	if (rc) {
-		rc = s.fatal[0] ? cli_fail(EXIT_ENVIRONMENT, "%s", s.fatal)
-				: cli_fail(EXIT_ENVIRONMENT, "polling "
-					   "completions failed: %s",
-					   strerror(-rc));
-		goto out;
-	}
-	view.run.interrupted = interrupted != 0;
-	probe_session_recheck(&s);
-	probe_session_judge(&s);
-	for (size_t i = 0; i < s.cell_count; i++) {
-		struct probe_cell *c = &s.cells[i];
+	rc = ready ? probe_session_run(s, &interrupted) : 0;
+	if (rc)
+		return s->fatal[0] ? cli_fail(EXIT_ENVIRONMENT, "%s", s->fatal)
+				   : cli_fail(EXIT_ENVIRONMENT, "polling "
+					      "completions failed: %s",
+					      strerror(-rc));
+	pc->view.run.interrupted = interrupted != 0;
+	probe_session_recheck(s);
+	probe_session_judge(s);
+	for (size_t i = 0; i < s->cell_count; i++) {
+		struct probe_cell *c = &s->cells[i];
 
 		if ((c->ah && c->verdict.reach == REACH_REACHABLE) ||
 		    c->target->local_port)
 			good++;
 	}
-	rc = good == s.cell_count && (!interrupted || opts.continuous) &&
-			     !disc.truncated
+	rc = good == s->cell_count && (!interrupted || opts->continuous) &&
+			     !pc->disc.truncated
 		     ? EXIT_FINE : EXIT_PROBLEM;
 	/* The last round, cut short by the signal: its numbers reach the
 	 * file and the final records too. */
-	if (opts.continuous)
-		close_round(&s, true);
-	finish_output(&s, rc);
+	if (opts->continuous)
+		close_round(pc, true);
+	finish_output(pc, rc);
+	return rc;
+}
+
+/* Everything up to the port: the run's identity, the sweep, the
+ * destinations and the checks that need no device. *done: the run ended
+ * here (nothing to probe, or --list), with status rc. */
+static int start_run(struct probe_cmd *pc, int argc, char **argv,
+		     bool *done)
+{
+	struct probe_opts *opts = pc->opts;
+	char err[DIAG_MSG_MAX];
+	bool nothing;
+	int rc;
+
+	*done = true;
+	/* A failure of the run as a whole is tied to this host and run
+	 * when results of many hosts are merged (report). */
+	run_info_start(&pc->view.run.info);
+	gethostname(pc->host, sizeof(pc->host) - 1);
+	out_set_fail_context(&(struct out_fail_context){
+		.schema = opts->mtu ? MTU_SCHEMA : PROBE_SCHEMA,
+		.run_id = pc->view.run.info.id,
+		.start_time = pc->view.run.info.start_time, .host = pc->host });
+	rc = build_sweep(opts, &pc->sw);
+	if (rc == 0)
+		rc = collect_dests(opts, argc, argv, &pc->dests, &nothing);
+	if (rc)
+		return rc;
+	if (nothing) {
+		diag_warn("%s lists no destination: nothing to probe",
+			  opts->file);
+		if (out_format() == OUT_JSON) {
+			out_open_array(NULL);
+			out_close_array();
+		}
+		return 0;
+	}
+	/* Listing needs no verbs device: it works on umad alone. */
+	if (opts->list)
+		return discover_responders(pc->common, opts, pc->common->device,
+					   pc->common->port, &pc->disc,
+					   &pc->dests);
+	if (opts->jsonl && opts->dry_run)
+		return cli_usage_error("--dry-run prints what it resolved at "
+				       "once: use -j, not --jsonl");
+	/* A metrics file that cannot be written fails now, not after the
+	 * first round (a service manager sees it at once). */
+	if (opts->metrics && openmetrics_check_target(opts->metrics, err,
+						      sizeof(err)))
+		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	*done = false;
+	return 0;
+}
+
+static void probe_cmd_free(struct probe_cmd *pc)
+{
+	discovery_free(&pc->disc);
+	probe_session_close(&pc->s);
+	free(pc->view.rounds);
+	free(pc->view.series);
+	free(pc->targets);
+	sweep_free(&pc->sw);
+	cli_close_port(&pc->local);
+	dest_list_free(&pc->dests);
+}
+
+static int probe_exec(const struct common_opts *common, void *ctx,
+		      int argc, char **argv)
+{
+	struct probe_cmd pc = { .common = common, .opts = ctx };
+	size_t ready = 0, skipped = 0;
+	bool done;
+	int rc;
+
+	rc = start_run(&pc, argc, argv, &done);
+	if (rc || done)
+		goto out;
+	settings_from_options(&pc);
+	rc = open_local_port(&pc);
+	if (rc == 0)
+		rc = build_cells(&pc);
+	if (rc)
+		goto out;
+	probe_session_resolve_targets(&pc.s);
+	for (size_t t = 0; t < pc.dests.count; t++) {
+		skipped += pc.targets[t].local_port;
+		ready += pc.targets[t].ready;
+	}
+	if (pc.opts->dry_run) {
+		probe_session_prepare(&pc.s);
+		rc = probe_dry_run_print(&pc.s) ? EXIT_FINE : EXIT_PROBLEM;
+		goto out;
+	}
+	rc = probe_and_report(&pc, ready, skipped);
 out:
-	discovery_free(&disc);
-	probe_session_close(&s);
-	free(s.cells);
-	free(view.rounds);
-	free(view.series);
-	free(targets);
-	sweep_free(&sw);
-	device_list_free(&devices);
-	dest_list_free(&dests);
+	probe_cmd_free(&pc);
 	return rc;
 }
 
@@ -1051,6 +1149,8 @@ const struct command cmd_probe = {
 	.summary = "UD probes: reachability, RTT and what happens to the GRH, "
 		   "per destination and parameter set",
 	.options = probe_options,
-	.option = probe_option,
-	.run = probe_run,
+	.ctx_size = sizeof(struct probe_opts),
+	.ctx_defaults = &probe_defaults,
+	.parse_option = probe_option,
+	.exec = probe_exec,
 };

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "base/atomic_file.h"
 #include "base/diag.h"
 #include "fleet/host_groups.h"
 #include "out/output.h"
@@ -72,7 +73,8 @@ static const struct opt_spec report_options[] = {
  * case, and a fabric past this many hosts concatenates them. */
 #define REPORT_TRACE_FILES_MAX 4096
 
-static struct {
+/* The options of report: its context. */
+struct report_opts {
 	bool svg, html, latest;
 	const char *output;
 	const char *title;	/* NULL: the default */
@@ -83,10 +85,12 @@ static struct {
 	const char **traces;	/* --traces files, in order */
 	size_t trace_count;
 	double rtt_regression_pct;	/* < 0: not given */
-} opts = { .rtt_regression_pct = -1 };
+};
+
+static const struct report_opts report_defaults = { .rtt_regression_pct = -1 };
 
 /* A percentage above 0: "50", "12.5"; at most 100000 (a thousandfold). */
-static int parse_pct(const char *arg)
+static int parse_pct(struct report_opts *opts, const char *arg)
 {
 	char *end, shown[256];
 	double pct;
@@ -100,72 +104,73 @@ static int parse_pct(const char *arg)
 				       "like 50)",
 				       text_escape(arg, strlen(arg), shown,
 						   sizeof(shown)));
-	opts.rtt_regression_pct = pct;
+	opts->rtt_regression_pct = pct;
 	return 0;
 }
 
-static int add_traces(const char *arg)
+static int add_traces(struct report_opts *opts, const char *arg)
 {
 	const char **files;
 
 	if (!arg[0])
 		return cli_usage_error("--traces needs the file of trace -j "
 				       "output");
-	if (opts.trace_count == REPORT_TRACE_FILES_MAX)
+	if (opts->trace_count == REPORT_TRACE_FILES_MAX)
 		return cli_usage_error("--traces: more than %d files; "
 				       "concatenate them",
 				       REPORT_TRACE_FILES_MAX);
-	files = realloc(opts.traces, (opts.trace_count + 1) * sizeof(*files));
+	files = realloc(opts->traces, (opts->trace_count + 1) * sizeof(*files));
 	if (!files)
 		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
-	opts.traces = files;
-	opts.traces[opts.trace_count++] = arg;
+	opts->traces = files;
+	opts->traces[opts->trace_count++] = arg;
 	return 0;
 }
 
-static int report_option(int index, const char *arg)
+static int report_option(void *ctx, int index, const char *arg)
 {
+	struct report_opts *opts = ctx;
 	switch (index) {
 	case RP_OPT_SVG:
-		opts.svg = true;
+		opts->svg = true;
 		break;
 	case RP_OPT_HTML:
-		opts.html = true;
+		opts->html = true;
 		break;
 	case RP_OPT_OUTPUT:
 		if (!arg[0])
 			return cli_usage_error("-o needs a file name");
-		opts.output = arg;
+		opts->output = arg;
 		break;
 	case RP_OPT_TITLE:
-		opts.title = arg;
+		opts->title = arg;
 		break;
 	case RP_OPT_EXPECT:
 		if (!arg[0])
 			return cli_usage_error("--expect needs a file or a "
 					       "comma-separated list of hosts");
-		opts.expect = arg;
+		opts->expect = arg;
 		break;
 	case RP_OPT_LATEST:
-		opts.latest = true;
+		opts->latest = true;
 		break;
 	case RP_OPT_GROUPS:
 		if (!arg[0])
 			return cli_usage_error("--groups needs a file name, "
 					       "or sa");
-		opts.groups = arg;
-		opts.groups_sa = strcmp(arg, REPORT_GROUPS_SA) == 0;
+		opts->groups = arg;
+		opts->groups_sa = strcmp(arg, REPORT_GROUPS_SA) == 0;
 		break;
 	case RP_OPT_BASELINE:
 		if (!arg[0])
 			return cli_usage_error("--baseline needs the file of "
 					       "the earlier results");
-		opts.baseline = arg;
+		opts->baseline = arg;
 		break;
 	case RP_OPT_RTT_REGRESSION:
-		return parse_pct(arg);
+		return parse_pct(opts, arg);
 	case RP_OPT_TRACES:
-		return add_traces(arg);
+		return add_traces(opts, arg);
 	}
 	return 0;
 }
@@ -204,9 +209,9 @@ static int expect_add(struct strvec *hosts, const char *start, size_t len,
 
 /* --expect names a file when one of that name exists or the name holds a
  * '/'; else it is the list itself ("node01,node02"). */
-static int read_expect(struct strvec *hosts)
+static int read_expect(const struct report_opts *opts, struct strvec *hosts)
 {
-	const char *arg = opts.expect;
+	const char *arg = opts->expect;
 	struct stat st;
 	char where[1100], label[1024];
 	int rc = 0;
@@ -253,41 +258,42 @@ static int read_expect(struct strvec *hosts)
 	return rc;
 }
 
-static int check_options(const struct common_opts *common)
+static int check_options(struct report_opts *opts,
+			 const struct common_opts *common)
 {
-	if (opts.svg && opts.html)
+	if (opts->svg && opts->html)
 		return cli_usage_error("--svg and --html exclude each other: "
 				       "the HTML page holds the SVG");
-	if ((opts.svg || opts.html) && common->json)
+	if ((opts->svg || opts->html) && common->json)
 		return cli_usage_error("-j and --%s exclude each other",
-				       opts.svg ? "svg" : "html");
-	if (opts.output && !opts.svg && !opts.html)
+				       opts->svg ? "svg" : "html");
+	if (opts->output && !opts->svg && !opts->html)
 		return cli_usage_error("-o writes the --svg or --html form; "
 				       "redirect stdout for text and JSON");
-	if (opts.title && !opts.svg && !opts.html)
+	if (opts->title && !opts->svg && !opts->html)
 		return cli_usage_error("--title names the --svg or --html form; "
 				       "text and JSON have none");
-	if (opts.rtt_regression_pct >= 0 && !opts.baseline)
+	if (opts->rtt_regression_pct >= 0 && !opts->baseline)
 		return cli_usage_error("--rtt-regression is a threshold of "
 				       "--baseline");
-	if (opts.baseline && (opts.svg || opts.html || opts.expect))
+	if (opts->baseline && (opts->svg || opts->html || opts->expect))
 		return cli_usage_error("--baseline and --%s exclude each other: "
 				       "--baseline lists what changed",
-				       opts.svg ? "svg" : opts.html ? "html"
+				       opts->svg ? "svg" : opts->html ? "html"
 								    : "expect");
-	if (opts.groups && opts.svg)
+	if (opts->groups && opts->svg)
 		return cli_usage_error("--groups and --svg exclude each other: "
 				       "the blocks are drawn by the --html "
 				       "page");
-	if (opts.groups && opts.baseline)
+	if (opts->groups && opts->baseline)
 		return cli_usage_error("--groups and --baseline exclude each other");
-	if (opts.trace_count && (opts.baseline || opts.svg))
+	if (opts->trace_count && (opts->baseline || opts->svg))
 		return cli_usage_error("--traces and --%s exclude each other: "
 				       "the suspects on the path are in the "
 				       "text, JSON and HTML forms",
-				       opts.baseline ? "baseline" : "svg");
-	if (!opts.title)
-		opts.title = "ibahprobe fabric report";
+				       opts->baseline ? "baseline" : "svg");
+	if (!opts->title)
+		opts->title = "ibahprobe fabric report";
 	return 0;
 }
 
@@ -342,15 +348,16 @@ static int read_files(struct report *r, int argc, char **argv)
 
 /* --traces: read after the results (a bad one is bad input, exit 2),
  * then joined with them; "-" only when the results are not on stdin. */
-static int read_traces(struct report_traces *t, int argc, char **argv)
+static int read_traces(const struct report_opts *opts, struct report_traces *t,
+		       int argc, char **argv)
 {
 	char err[DIAG_MSG_MAX * 2], name[1024];
 	bool results_on_stdin = argc == 0;
 
 	for (int i = 0; i < argc; i++)
 		results_on_stdin |= strcmp(argv[i], "-") == 0;
-	for (size_t k = 0; k < opts.trace_count; k++) {
-		const char *path = opts.traces[k];
+	for (size_t k = 0; k < opts->trace_count; k++) {
+		const char *path = opts->traces[k];
 		bool is_stdin = strcmp(path, "-") == 0;
 		FILE *f;
 		int rc;
@@ -431,20 +438,18 @@ static int write_through(const char *path, FILE *doc)
 	return 0;
 }
 
-/* Temp file in the same directory, then rename: a web server or a reader
- * of FILE sees the old report or the new one, never half of one. An
- * existing file keeps its mode and owner; a symbolic link is never
- * replaced by a file (its target would silently stop being updated). */
+/* Temp file in the same directory, then rename (base/atomic_file.h): a
+ * web server or a reader of FILE sees the old report or the new one, never
+ * half of one. An existing file keeps its mode and owner; a symbolic link
+ * is never replaced by a file (its target would silently stop being
+ * updated). */
 static int write_atomically(const char *path, FILE *doc)
 {
-	size_t plen = strlen(path);
-	char *tmp;
-	mode_t mask = umask(0), mode;
+	struct atomic_file af;
 	struct stat old;
 	bool exists;
-	int fd = -1, saved;
+	int fd;
 
-	umask(mask);
 	exists = lstat(path, &old) == 0;
 	if (exists && S_ISLNK(old.st_mode))
 		return cli_usage_error("-o %s is a symbolic link: give the "
@@ -456,28 +461,24 @@ static int write_atomically(const char *path, FILE *doc)
 	if (exists && (S_ISFIFO(old.st_mode) || S_ISCHR(old.st_mode) ||
 		       S_ISBLK(old.st_mode) || S_ISSOCK(old.st_mode)))
 		return write_through(path, doc);
-	mode = exists ? old.st_mode & 07777 : 0666 & ~mask;
-	tmp = malloc(plen + 8);
-	if (!tmp)
-		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
-	snprintf(tmp, plen + 8, "%s.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		saved = errno;
-		free(tmp);
+	if (atomic_file_open(&af, AT_FDCWD, path,
+			     exists ? old.st_mode & 07777
+				    : atomic_file_umasked(0666)))
 		return cli_fail(EXIT_ENVIRONMENT, "cannot write %s: %s", path,
-				strerror(saved));
+				strerror(errno));
+	/* Nothing is buffered in af.f yet: the document goes to its fd. */
+	if (write_all(fileno(af.f), doc)) {
+		atomic_file_abort(&af);
+		return cli_fail(EXIT_ENVIRONMENT, "cannot write %s: %s", path,
+				strerror(errno));
 	}
-	if (write_all(fd, doc))
-		goto fail;
-	/* Owner first: chown clears the set-id bits that fchmod sets. A
-	 * file of another owner that we may not give away is written in
-	 * place instead, which keeps its owner but is not atomic. */
+	/* Owner first: chown clears the set-id bits that the commit's
+	 * fchmod sets. A file of another owner that we may not give away
+	 * is written in place instead, which keeps its owner but is not
+	 * atomic. */
 	if (exists && (old.st_uid != geteuid() || old.st_gid != getegid()) &&
-	    fchown(fd, old.st_uid, old.st_gid)) {
-		close(fd);
-		unlink(tmp);
-		free(tmp);
+	    fchown(fileno(af.f), old.st_uid, old.st_gid)) {
+		atomic_file_abort(&af);
 		diag_warn("cannot give the new %s to its owner (uid %u): "
 			  "rewriting it in place", path,
 			  (unsigned)old.st_uid);
@@ -487,29 +488,16 @@ static int write_atomically(const char *path, FILE *doc)
 					path, strerror(errno));
 		return 0;
 	}
-	if (fchmod(fd, mode) || fsync(fd) || close(fd)) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, path))
-		goto fail;
-	free(tmp);
+	if (atomic_file_commit(&af))
+		return cli_fail(EXIT_ENVIRONMENT, "cannot write %s: %s", path,
+				strerror(errno));
 	return 0;
-fail:
-	saved = errno;
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	free(tmp);
-	return cli_fail(EXIT_ENVIRONMENT, "cannot write %s: %s", path,
-			strerror(saved));
 }
 
 /* Rendered to a temporary file, not to memory: the SVG of a thousand
  * hosts is most of a gigabyte. Then copied to stdout or FILE whole, so
  * neither gets a part of it when rendering fails. */
-static int render_markup(const struct report *r,
+static int render_markup(const struct report_opts *opts, const struct report *r,
 			 const struct report_grouping *groups)
 {
 	FILE *doc = tmpfile();
@@ -518,19 +506,19 @@ static int render_markup(const struct report *r,
 	if (!doc)
 		return cli_fail(EXIT_ENVIRONMENT, "cannot buffer output: %s",
 				strerror(errno));
-	if (opts.svg)
-		report_render_svg(doc, r, opts.title);
+	if (opts->svg)
+		report_render_svg(doc, r, opts->title);
 	else if (groups)
-		report_groups_render_html(doc, r, groups, opts.title);
+		report_groups_render_html(doc, r, groups, opts->title);
 	else
-		report_render_html(doc, r, opts.title);
+		report_render_html(doc, r, opts->title);
 	if (fflush(doc) || ferror(doc)) {
 		fclose(doc);
 		return cli_fail(EXIT_ENVIRONMENT, "cannot buffer output: %s",
 				strerror(errno));
 	}
-	if (opts.output)
-		rc = write_atomically(opts.output, doc);
+	if (opts->output)
+		rc = write_atomically(opts->output, doc);
 	else if (fflush(stdout) || write_all(STDOUT_FILENO, doc))
 		rc = cli_fail(EXIT_ENVIRONMENT, "cannot write output: %s",
 			      strerror(errno));
@@ -553,25 +541,26 @@ static int render_json(const struct common_opts *common,
 /* --baseline: the earlier results and the current ones, each merged as
  * report merges them, then compared pair by pair. Exit 1 on a
  * regression only: a pair lost in both runs is no news. */
-static int report_baseline(const struct common_opts *common, int argc,
+static int report_baseline(const struct report_opts *opts,
+			   const struct common_opts *common, int argc,
 			   char **argv)
 {
 	struct report old, cur;
 	struct report_diff diff = { 0 };
-	char *old_argv[] = { (char *)opts.baseline };
+	char *old_argv[] = { (char *)opts->baseline };
 	char *stdin_only[] = { "-" };
-	double pct = opts.rtt_regression_pct >= 0 ? opts.rtt_regression_pct
+	double pct = opts->rtt_regression_pct >= 0 ? opts->rtt_regression_pct
 						  : REPORT_RTT_REGRESSION_PCT;
 	int rc;
 
 	report_init(&old);
 	report_init(&cur);
-	old.latest = cur.latest = opts.latest;
+	old.latest = cur.latest = opts->latest;
 	if (argc == 0) {
 		argc = 1;
 		argv = stdin_only;
 	}
-	if (strcmp(opts.baseline, "-") == 0) {
+	if (strcmp(opts->baseline, "-") == 0) {
 		for (int i = 0; i < argc; i++)
 			if (strcmp(argv[i], "-") == 0) {
 				rc = cli_usage_error("--baseline - and the "
@@ -592,7 +581,7 @@ static int report_baseline(const struct common_opts *common, int argc,
 	print_warnings(&old);
 	print_warnings(&cur);
 	if (common->json) {
-		if (report_diff_render_json(stdout, &diff, opts.baseline,
+		if (report_diff_render_json(stdout, &diff, opts->baseline,
 					    (const char *const *)argv,
 					    (size_t)argc, common->pretty))
 			rc = cli_fail(EXIT_ENVIRONMENT, "cannot write output: "
@@ -611,14 +600,16 @@ out:
 
 /* Like plan --groups: hosts the file does not name are groups of their
  * own, worth a warning (a typo in the file looks just like that). */
-static void warn_ungrouped(const struct report_grouping *g)
+static void warn_ungrouped(const struct report_opts *opts,
+			   const struct report_grouping *g)
 {
 	char name[1024];
 
-	for (size_t k = 0; opts.groups && !opts.groups_sa && k < g->count; k++)
+	for (size_t k = 0; opts->groups && !opts->groups_sa && k < g->count;
+	     k++)
 		if (g->groups[k].ungrouped) {
 			diag_warn("%s: %zu host%s in no group, each a group "
-				  "of its own (the first: '%s')", opts.groups,
+				  "of its own (the first: '%s')", opts->groups,
 				  g->ungrouped,
 				  g->ungrouped == 1 ? "" : "s",
 				  text_escape(g->groups[k].name,
@@ -707,18 +698,19 @@ static int sa_host_groups(const struct common_opts *common,
 
 /* Read before the results: a bad groups file is reported before a long
  * merge, and "-" cannot be both the groups file and the results. */
-static int load_groups(struct host_groups *hg, int argc, char **argv)
+static int load_groups(const struct report_opts *opts, struct host_groups *hg,
+		       int argc, char **argv)
 {
 	char err[DIAG_MSG_MAX * 2];
 	bool results_on_stdin = argc == 0;
 
 	for (int i = 0; i < argc; i++)
 		results_on_stdin |= strcmp(argv[i], "-") == 0;
-	if (strcmp(opts.groups, "-") == 0 && results_on_stdin)
+	if (strcmp(opts->groups, "-") == 0 && results_on_stdin)
 		return cli_usage_error("--groups -: the results are read from "
 				       "stdin too; give the groups file by "
 				       "name");
-	if (host_groups_load(hg, opts.groups, err, sizeof(err)))
+	if (host_groups_load(hg, opts->groups, err, sizeof(err)))
 		return cli_usage_error("--groups: %s", err);
 	return 0;
 }
@@ -727,26 +719,29 @@ static int load_groups(struct host_groups *hg, int argc, char **argv)
  * fabric above REPORT_GROUPS_AUTO_HOSTS sources or destinations is the
  * canvas page too (one group, "all hosts"): the SVG page would hold a
  * DOM node per cell. */
-static int fold_groups(const struct report *r, const struct host_groups *hg,
+static int fold_groups(const struct report_opts *opts, const struct report *r,
+		       const struct host_groups *hg,
 		       struct report_grouping *g, bool *folded)
 {
 	char err[DIAG_MSG_MAX * 2];
 
 	*folded = false;
-	if (!opts.groups && !(opts.html &&
+	if (!opts->groups && !(opts->html &&
 			      (r->row_count > REPORT_GROUPS_AUTO_HOSTS ||
 			       r->col_count > REPORT_GROUPS_AUTO_HOSTS)))
 		return 0;
-	if (report_groups_build(g, r, opts.groups ? hg : NULL, err,
+	if (report_groups_build(g, r, opts->groups ? hg : NULL, err,
 				sizeof(err)))
 		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
 	*folded = true;
-	warn_ungrouped(g);
+	warn_ungrouped(opts, g);
 	return 0;
 }
 
-static int report_run(const struct common_opts *common, int argc, char **argv)
+static int report_exec(const struct common_opts *common, void *ctx,
+		       int argc, char **argv)
 {
+	struct report_opts *opts = ctx;
 	struct report r;
 	struct report_grouping groups;
 	struct host_groups hg = { 0 };
@@ -757,25 +752,25 @@ static int report_run(const struct common_opts *common, int argc, char **argv)
 	bool folded = false, sa_open = false;
 	int rc;
 
-	rc = check_options(common);
+	rc = check_options(opts, common);
 	if (rc)
 		return rc;
-	if (opts.baseline)
-		return report_baseline(common, argc, argv);
+	if (opts->baseline)
+		return report_baseline(opts, common, argc, argv);
 	report_init(&r);
-	r.latest = opts.latest;
-	if (opts.expect)
-		rc = read_expect(&r.expect);
-	if (rc == 0 && opts.groups_sa) {
+	r.latest = opts->latest;
+	if (opts->expect)
+		rc = read_expect(opts, &r.expect);
+	if (rc == 0 && opts->groups_sa) {
 		rc = open_sa(common, &sa);
 		sa_open = rc == 0;
-	} else if (rc == 0 && opts.groups) {
-		rc = load_groups(&hg, argc, argv);
+	} else if (rc == 0 && opts->groups) {
+		rc = load_groups(opts, &hg, argc, argv);
 	}
 	if (rc == 0)
 		rc = read_inputs(&r, argc, argv);
-	if (rc == 0 && opts.trace_count) {
-		rc = read_traces(&traces, argc, argv);
+	if (rc == 0 && opts->trace_count) {
+		rc = read_traces(opts, &traces, argc, argv);
 		if (rc == 0 && report_path_suspects_find(&path_suspects, &r,
 							 &traces))
 			rc = cli_fail(EXIT_ENVIRONMENT, "out of memory joining "
@@ -791,12 +786,12 @@ static int report_run(const struct common_opts *common, int argc, char **argv)
 	if (rc == 0)
 		print_warnings(&r);
 	if (rc == 0)
-		rc = fold_groups(&r, &hg, &groups, &folded);
-	if (rc == 0 && folded && opts.groups_sa)
+		rc = fold_groups(opts, &r, &hg, &groups, &folded);
+	if (rc == 0 && folded && opts->groups_sa)
 		warn_sa_ungrouped(&groups, &sa_groups);
 	if (rc == 0) {
-		if (opts.svg || opts.html)
-			rc = render_markup(&r, folded ? &groups : NULL);
+		if (opts->svg || opts->html)
+			rc = render_markup(opts, &r, folded ? &groups : NULL);
 		else if (folded && common->json)
 			report_groups_render_json(&r, &groups);
 		else if (folded)
@@ -815,8 +810,14 @@ static int report_run(const struct common_opts *common, int argc, char **argv)
 	report_free(&r);
 	report_path_suspects_free(&path_suspects);
 	report_traces_free(&traces);
-	free(opts.traces);
 	return rc;
+}
+
+static void report_opts_release(void *ctx)
+{
+	struct report_opts *opts = ctx;
+
+	free(opts->traces);
 }
 
 /* report touches no device but for --groups sa, which asks the SA on
@@ -832,7 +833,10 @@ const struct command cmd_report = {
 	.summary = "merge probe results of many hosts into one source x "
 		   "destination matrix: text, JSON, SVG or HTML",
 	.options = report_options,
-	.option = report_option,
-	.run = report_run,
+	.ctx_size = sizeof(struct report_opts),
+	.ctx_defaults = &report_defaults,
+	.parse_option = report_option,
+	.exec = report_exec,
+	.ctx_release = report_opts_release,
 	.common_used = report_common_used,
 };

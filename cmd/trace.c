@@ -64,60 +64,64 @@ static const struct opt_spec trace_options[] = {
 	[TRACE_OPT_END] = OPT_END,
 };
 
-static struct {
+/* The options of trace: its context. */
+struct trace_opts {
 	uint32_t window, retries;
 	const char *file;
 	struct value_list flow_labels, tclasses, udp_sports;
 	uint32_t max_hops, queries;
-} opts = {
+};
+
+static const struct trace_opts trace_defaults = {
 	.window = PATH_DEFAULT_WINDOW, .retries = PATH_DEFAULT_RETRIES,
 	.max_hops = ROCE_TRACE_DEFAULT_MAX_HOPS,
 	.queries = ROCE_TRACE_DEFAULT_QUERIES,
 };
 
-static int trace_option(int index, const char *arg)
+static int trace_option(void *ctx, int index, const char *arg)
 {
+	struct trace_opts *opts = ctx;
 	char err[DIAG_MSG_MAX];
 	int rc = 0;
 
 	switch (index) {
 	case TRACE_OPT_WINDOW:
-		rc = parse_u32(arg, "window", 1, PATH_MAX_WINDOW, &opts.window,
+		rc = parse_u32(arg, "window", 1, PATH_MAX_WINDOW, &opts->window,
 			       err, sizeof(err));
 		break;
 	case TRACE_OPT_RETRIES:
-		rc = parse_u32(arg, "retries", 0, 20, &opts.retries, err,
+		rc = parse_u32(arg, "retries", 0, 20, &opts->retries, err,
 			       sizeof(err));
 		break;
 	case TRACE_OPT_FILE:
-		opts.file = arg;
+		opts->file = arg;
 		break;
 	case TRACE_OPT_FLOW_LABEL:
-		value_list_free(&opts.flow_labels);
+		value_list_free(&opts->flow_labels);
 		rc = parse_value_list(arg, "20-bit flow label", 0, 0xfffff,
-				      ROCE_TRACE_MAX_FLOWS, &opts.flow_labels,
+				      ROCE_TRACE_MAX_FLOWS, &opts->flow_labels,
 				      err, sizeof(err));
 		break;
 	case TRACE_OPT_TCLASS:
-		value_list_free(&opts.tclasses);
+		value_list_free(&opts->tclasses);
 		rc = parse_value_list(arg, "traffic class", 0, 255, 256,
-				      &opts.tclasses, err, sizeof(err));
+				      &opts->tclasses, err, sizeof(err));
 		break;
 	case TRACE_OPT_MAX_HOPS:
 		rc = parse_u32(arg, "max-hops", 1, ROCE_TRACE_MAX_HOPS,
-			       &opts.max_hops, err, sizeof(err));
+			       &opts->max_hops, err, sizeof(err));
 		break;
 	case TRACE_OPT_UDP_SPORT:
-		value_list_free(&opts.udp_sports);
+		value_list_free(&opts->udp_sports);
 		/* Ports below 1024 need CAP_NET_BIND_SERVICE to bind; RoCE
 		 * v2 senders use 0xC000 and up, but any is allowed. */
 		rc = parse_value_list(arg, "UDP source port", 1, 0xffff,
-				      ROCE_TRACE_MAX_FLOWS, &opts.udp_sports,
+				      ROCE_TRACE_MAX_FLOWS, &opts->udp_sports,
 				      err, sizeof(err));
 		break;
 	case TRACE_OPT_QUERIES:
 		rc = parse_u32(arg, "queries", 1, ROCE_TRACE_MAX_QUERIES,
-			       &opts.queries, err, sizeof(err));
+			       &opts->queries, err, sizeof(err));
 		break;
 	}
 	return rc ? cli_usage_error("%s", err) : 0;
@@ -337,8 +341,10 @@ static void plan_jobs(const struct dest_list *dests,
 	}
 }
 
-static int trace_run(const struct common_opts *common, int argc, char **argv)
+static int trace_exec(const struct common_opts *common, void *ctx,
+		      int argc, char **argv)
 {
+	struct trace_opts *opts = ctx;
 	struct dest_list dests = { 0 };
 	struct path_result *paths = NULL;
 	struct trace_job *jobs = NULL;
@@ -353,13 +359,13 @@ static int trace_run(const struct common_opts *common, int argc, char **argv)
 	int rc;
 
 	trace_store_init(&store);
-	if (opts.udp_sports.count && opts.flow_labels.count) {
+	if (opts->udp_sports.count && opts->flow_labels.count) {
 		rc = cli_usage_error("--udp-sport and --flow-label both choose "
 				     "the UDP source port of each flow: give "
 				     "one of them");
 		goto out;
 	}
-	rc = cli_collect_dests("trace", argc, argv, opts.file, &dests);
+	rc = cli_collect_dests("trace", argc, argv, opts->file, &dests);
 	if (rc)
 		goto out;
 	if (path_session_open(&session, common->device, common->port, err,
@@ -370,11 +376,11 @@ static int trace_run(const struct common_opts *common, int argc, char **argv)
 		rc = path_port_is_roce(common->device, common->port, dev,
 				       sizeof(dev), &port)
 			     ? trace_roce_run(common, &dests, &(struct trace_roce_options){
-				       .max_hops = opts.max_hops,
-				       .queries = opts.queries,
-				       .flow_labels = &opts.flow_labels,
-				       .traffic_classes = &opts.tclasses,
-				       .udp_sports = &opts.udp_sports,
+				       .max_hops = opts->max_hops,
+				       .queries = opts->queries,
+				       .flow_labels = &opts->flow_labels,
+				       .traffic_classes = &opts->tclasses,
+				       .udp_sports = &opts->udp_sports,
 			       })
 			     : cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out;
@@ -388,15 +394,15 @@ static int trace_run(const struct common_opts *common, int argc, char **argv)
 		goto out;
 	}
 	/* The path as probe and path resolve it: its SLID, DLID and SL. */
-	if (path_resolve_all(&session, &dests, &want, opts.window,
-			     common->timeout_ms, opts.retries, paths, err,
+	if (path_resolve_all(&session, &dests, &want, opts->window,
+			     common->timeout_ms, opts->retries, paths, err,
 			     sizeof(err))) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out;
 	}
 	plan_jobs(&dests, paths, &session.sa, jobs, rows);
 	if (ib_trace_fetch_all(&session.sa, jobs, dests.count, &store,
-			       opts.window, common->timeout_ms, opts.retries,
+			       opts->window, common->timeout_ms, opts->retries,
 			       &stats, err, sizeof(err))) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out;
@@ -422,14 +428,20 @@ out:
 	if (open)
 		path_session_close(&session);
 	trace_store_free(&store);
-	value_list_free(&opts.flow_labels);
-	value_list_free(&opts.tclasses);
-	value_list_free(&opts.udp_sports);
 	free(rows);
 	free(jobs);
 	free(paths);
 	dest_list_free(&dests);
 	return rc;
+}
+
+static void trace_opts_release(void *ctx)
+{
+	struct trace_opts *opts = ctx;
+
+	value_list_free(&opts->flow_labels);
+	value_list_free(&opts->tclasses);
+	value_list_free(&opts->udp_sports);
 }
 
 /* On RoCE the GID index picks the source address; -t is each query's
@@ -445,7 +457,10 @@ const struct command cmd_trace = {
 	.summary = "where the path to each destination goes: the InfiniBand "
 		   "switches from SA records, the RoCE routers hop by hop",
 	.options = trace_options,
-	.option = trace_option,
-	.run = trace_run,
+	.ctx_size = sizeof(struct trace_opts),
+	.ctx_defaults = &trace_defaults,
+	.parse_option = trace_option,
+	.exec = trace_exec,
+	.ctx_release = trace_opts_release,
 	.common_used = trace_common_used,
 };

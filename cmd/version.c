@@ -5,8 +5,10 @@
 #include "base/diag.h"
 #include "out/output.h"
 
-static int version_run(const struct common_opts *common, int argc, char **argv)
+static int version_exec(const struct common_opts *common, void *ctx,
+			int argc, char **argv)
 {
+	(void)ctx;
 	(void)common;
 	(void)argv;
 	if (argc > 0)
@@ -30,5 +32,5 @@ const struct command cmd_version = {
 	.name = "version",
 	.summary = "show the version (with -j: the features compiled in)",
 	.options = version_options,
-	.run = version_run,
+	.exec = version_exec,
 };

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/atomic_file.h"
 #include "out/openmetrics.h"
 
 /* A label value: the format escapes backslash, double quote and newline;
@@ -225,68 +226,31 @@ int openmetrics_check_target(const char *path, char *err, size_t len)
 	return 0;
 }
 
-/* The rename is durable once the directory is synced too. */
-static void sync_directory(const char *path)
-{
-	char dir[4096];
-	const char *slash = strrchr(path, '/');
-	int fd;
-
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-}
-
 int openmetrics_publish(const char *path, const struct om_run *run,
 			const struct om_series *series, size_t count,
 			char *err, size_t len)
 {
-	char tmp[4096];
-	FILE *f;
-	int fd, saved;
+	struct atomic_file af;
+	int saved;
 
-	if (tmp_path(path, tmp, sizeof(tmp), err, len))
-		return -1;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		snprintf(err, len, "cannot write the metrics file %s: %s", tmp,
+	if (atomic_file_open(&af, AT_FDCWD, path,
+			     atomic_file_umasked(0644))) {
+		snprintf(err, len, "cannot write the metrics file %s: %s", path,
 			 strerror(errno));
 		return -1;
 	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		saved = errno;
-		close(fd);
-		unlink(tmp);
-		snprintf(err, len, "cannot write the metrics file %s: %s", tmp,
-			 strerror(saved));
-		return -1;
-	}
 	errno = 0;
-	if (openmetrics_render(f, run, series, count) || fflush(f) ||
-	    fsync(fileno(f))) {
+	if (openmetrics_render(af.f, run, series, count)) {
 		saved = errno ? errno : EIO;
-		fclose(f);
-		unlink(tmp);
-		snprintf(err, len, "cannot write the metrics file %s: %s", tmp,
+		atomic_file_abort(&af);
+		snprintf(err, len, "cannot write the metrics file %s: %s", path,
 			 strerror(saved));
 		return -1;
 	}
-	if (fclose(f) || rename(tmp, path)) {
-		saved = errno;
-		unlink(tmp);
+	if (atomic_file_commit(&af)) {
 		snprintf(err, len, "cannot publish the metrics file %s: %s",
-			 path, strerror(saved));
+			 path, strerror(errno));
 		return -1;
 	}
-	sync_directory(path);
 	return 0;
 }

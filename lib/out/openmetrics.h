@@ -64,8 +64,9 @@ int openmetrics_render(FILE *f, const struct om_run *run,
  * any probe. Returns 0, or -1 with err. */
 int openmetrics_check_target(const char *path, char *err, size_t len);
 
-/* Renders into path.tmp in the same directory, fsyncs it and renames it
- * over path: a reader sees the previous round or this one, never half.
+/* Renders into a temporary file next to path and renames it over path
+ * (base/atomic_file.h): a reader sees the previous round or this one,
+ * never half.
  * Returns 0, or -1 with err (path is then unchanged). */
 int openmetrics_publish(const char *path, const struct om_run *run,
 			const struct om_series *series, size_t count,

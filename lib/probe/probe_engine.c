@@ -223,6 +223,13 @@ void probe_session_init(struct probe_session *s, const struct device_info *dev,
 		snprintf(s->hostname, sizeof(s->hostname), "unknown");
 }
 
+int probe_session_alloc_cells(struct probe_session *s, size_t count)
+{
+	s->cells = calloc(count ? count : 1, sizeof(*s->cells));
+	s->cell_count = s->cells ? count : 0;
+	return s->cells ? 0 : -1;
+}
+
 int probe_session_open(struct probe_session *s, const struct device_info *dev,
 		       const struct port_info *port, char *err, size_t len)
 {
@@ -1202,6 +1209,9 @@ void probe_session_close(struct probe_session *s)
 		s->cells[i].ah = NULL;
 		rtt_free(&s->cells[i].rtt);
 	}
+	free(s->cells);
+	s->cells = NULL;
+	s->cell_count = 0;
 	if (s->ep.context)
 		ud_endpoint_close(&s->ep);
 	free(s->flight);

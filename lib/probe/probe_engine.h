@@ -154,6 +154,8 @@ struct probe_session {
 	bool pkeys_known;
 	uint16_t pkey;
 	uint16_t pkey_index;
+	/* Owned by the session: made by probe_session_alloc_cells, freed by
+	 * probe_session_close. */
 	struct probe_cell *cells;
 	size_t cell_count;
 	struct probe_in_flight *flight;
@@ -183,6 +185,11 @@ struct probe_session {
  * resolved: they need the link layer). */
 void probe_session_init(struct probe_session *s, const struct device_info *dev,
 			const struct port_info *port);
+
+/* count zeroed cells for s, which owns them from now on (the caller
+ * fills each cell's target and parameters). Returns 0, or -1 when out of
+ * memory (the session then has none). */
+int probe_session_alloc_cells(struct probe_session *s, size_t count);
 
 /* Reads the port's P_Key table into s (for --pkey and the paths'
  * P_Keys). Returns 0, or -1 with err set (the table stays unknown). */
@@ -254,8 +261,8 @@ void probe_session_recheck(struct probe_session *s);
  * their hop counts explain the losses of other sets to the same target. */
 void probe_session_judge(struct probe_session *s);
 
-/* Drains sends, destroys the AHs and the endpoint; frees the cells'
- * samples and the in-flight table (not the cells themselves). */
+/* Drains sends, destroys the AHs and the endpoint; frees the cells (with
+ * their samples) and the in-flight table. */
 void probe_session_close(struct probe_session *s);
 
 #endif
