@@ -60,11 +60,6 @@ struct command {
 	/* Frees what parse_option allocated in ctx (NULL: nothing); called
 	 * once the command is over, whether exec ran or not. */
 	void (*ctx_release)(void *ctx);
-	/* The same two without a context, for a command whose options are
-	 * still file statics (serve); used when parse_option and exec are
-	 * NULL. */
-	int (*option)(int index, const char *arg);
-	int (*run)(const struct common_opts *common, int argc, char **argv);
 	bool hidden;		/* internal: not listed in help */
 	/* The common options the command uses (long names, NULL ended),
 	 * which its help lists; NULL: all of them. */

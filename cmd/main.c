@@ -206,25 +206,6 @@ static int print_version(void)
 	return cmd_version.exec(NULL, NULL, 0, NULL);
 }
 
-/* One own option to the command: into its context, or through the
- * context-free hook of a command not moved to one yet. */
-static int command_option(const struct command *cmd, void *ctx, int index,
-			  const char *arg)
-{
-	if (cmd->parse_option)
-		return cmd->parse_option(ctx, index, arg);
-	return cmd->option(index, arg);
-}
-
-static int command_exec(const struct command *cmd,
-			const struct common_opts *common, void *ctx, int argc,
-			char **argv)
-{
-	if (cmd->exec)
-		return cmd->exec(common, ctx, argc, argv);
-	return cmd->run(common, argc, argv);
-}
-
 /* The command's context, with its defaults; NULL when it has none (or
  * memory is short: the caller tells the two apart by ctx_size). */
 static void *command_ctx_new(const struct command *cmd)
@@ -344,7 +325,7 @@ static int apply_short(int c, const char *arg, const struct command *cmd,
 			return apply_common((int)i, arg, common, help, version);
 	for (size_t i = 0; cmd && cmd->options[i].long_name; i++)
 		if (cmd->options[i].short_name == c)
-			return command_option(cmd, ctx, (int)i, arg);
+			return cmd->parse_option(ctx, (int)i, arg);
 	return cli_usage_error("internal: unhandled option %c", c);
 }
 
@@ -452,7 +433,7 @@ static int parse_level(int argc, char **argv, enum parse_stage stage,
 				option_name_of(cmd, optopt, token, name,
 					       sizeof(name)));
 		else if (c >= VAL_OWN)
-			rc = command_option(cmd, ctx, c - VAL_OWN, optarg);
+			rc = cmd->parse_option(ctx, c - VAL_OWN, optarg);
 		else if (c >= VAL_COMMON)
 			rc = apply_common(c - VAL_COMMON, optarg, common, help,
 					  version);
@@ -549,7 +530,7 @@ static int dispatch(int argc, char **argv, const struct command **cmd_out,
 	}
 	if (version)
 		return print_version();
-	return command_exec(cmd, &common, *ctx, argc - optind, argv + optind);
+	return cmd->exec(&common, *ctx, argc - optind, argv + optind);
 }
 
 int main(int argc, char **argv)

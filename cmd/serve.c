@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_port.h"
 #include "base/diag.h"
 #include "base/parse.h"
 #include "base/pidfile.h"
@@ -58,7 +59,8 @@ static const struct opt_spec serve_options[] = {
 
 #define SERVE_DEFAULT_MAX_RATE 20000
 
-static struct {
+/* serve's options: the context the dispatcher hands to every call. */
+struct serve_opts {
 	uint32_t qkey;
 	const char *listen;
 	bool no_listen;
@@ -69,20 +71,25 @@ static struct {
 	bool has_pkey;
 	uint16_t pkey;
 	const char *pidfile;
-} opts = { .qkey = UD_DEFAULT_QKEY, .max_rate = SERVE_DEFAULT_MAX_RATE };
+};
 
-static int serve_option(int index, const char *arg)
+static const struct serve_opts serve_defaults = {
+	.qkey = UD_DEFAULT_QKEY, .max_rate = SERVE_DEFAULT_MAX_RATE,
+};
+
+static int serve_option(void *ctx, int index, const char *arg)
 {
+	struct serve_opts *opts = ctx;
 	char err[DIAG_MSG_MAX + 64], why[DIAG_MSG_MAX];
 	uint64_t v64;
 	int rc = 0;
 
 	switch (index) {
 	case SERVE_OPT_QKEY:
-		rc = parse_qkey(arg, &opts.qkey, err, sizeof(err));
+		rc = parse_qkey(arg, &opts->qkey, err, sizeof(err));
 		break;
 	case SERVE_OPT_LISTEN:
-		opts.listen = arg;
+		opts->listen = arg;
 		if (!*arg) {
 			snprintf(err, sizeof(err), "--listen is empty: expected "
 				 "[ADDR:]PORT, e.g. 18515 or 10.0.0.1:18515");
@@ -93,30 +100,30 @@ static int serve_option(int index, const char *arg)
 		}
 		break;
 	case SERVE_OPT_NO_LISTEN:
-		opts.no_listen = true;
+		opts->no_listen = true;
 		break;
 	case SERVE_OPT_COUNT:
 		rc = parse_u64(arg, "count", 1, UINT64_MAX, &v64, err,
 			       sizeof(err));
-		opts.count = v64;
+		opts->count = v64;
 		break;
 	case SERVE_OPT_DURATION:
 		rc = parse_u32(arg, "duration (s)", 1, 31536000,
-			       &opts.duration_s, err, sizeof(err));
+			       &opts->duration_s, err, sizeof(err));
 		break;
 	case SERVE_OPT_MAX_RATE:
-		rc = parse_u32(arg, "max rate", 1, 10000000, &opts.max_rate,
+		rc = parse_u32(arg, "max rate", 1, 10000000, &opts->max_rate,
 			       err, sizeof(err));
 		break;
 	case SERVE_OPT_REGISTER:
-		opts.register_sa = true;
+		opts->register_sa = true;
 		break;
 	case SERVE_OPT_PKEY:
-		opts.has_pkey = true;
-		rc = pkey_parse_partition(arg, &opts.pkey, err, sizeof(err));
+		opts->has_pkey = true;
+		rc = pkey_parse_partition(arg, &opts->pkey, err, sizeof(err));
 		break;
 	case SERVE_OPT_PIDFILE:
-		opts.pidfile = arg;
+		opts->pidfile = arg;
 		if (!*arg) {
 			snprintf(err, sizeof(err), "--pidfile is empty: "
 				 "expected a file name, e.g. "
@@ -136,7 +143,8 @@ static void on_signal(int sig)
 	stop_requested = sig;
 }
 
-static void print_ready(const struct responder *s,
+static void print_ready(const struct serve_opts *opts,
+			const struct responder *s,
 			const struct responder_registrar *reg,
 			const char *bound)
 {
@@ -155,8 +163,8 @@ static void print_ready(const struct responder *s,
 	else
 		out_null("rendezvous", " rendezvous %s");
 	out_bool("registered", " registered %s", reg->registered);
-	if (opts.pidfile)
-		out_string("pidfile", " pidfile %s", opts.pidfile);
+	if (opts->pidfile)
+		out_string("pidfile", " pidfile %s", opts->pidfile);
 	else
 		out_null("pidfile", NULL);
 	responder_gids_print(info, false);
@@ -168,38 +176,37 @@ static void print_ready(const struct responder *s,
 /* The responder from device to summary; with --pidfile, the pid goes
  * into the taken PIDFILE once the ready line is out. */
 static int serve_responder(const struct common_opts *common,
+			   const struct serve_opts *opts,
 			   struct pidfile *pidfile)
 {
 	struct responder s = {
-		.config = { .qkey = opts.qkey, .count = opts.count,
-			    .duration_s = opts.duration_s,
-			    .max_rate = opts.max_rate },
+		.config = { .qkey = opts->qkey, .count = opts->count,
+			    .duration_s = opts->duration_s,
+			    .max_rate = opts->max_rate },
 	};
 	struct responder_registrar reg = RESPONDER_REGISTRAR_INIT;
 	struct sigaction sa = { .sa_handler = on_signal };
-	char err[DIAG_MSG_MAX * 3 + PATH_MAX], note[DIAG_MSG_MAX];
+	char err[DIAG_MSG_MAX * 3 + PATH_MAX];
 	char bound[128] = "";
+	struct cli_port local;
 	int listen_fd = -1;
 	const char *why = "?";
 	int rc;
 
-	if (device_discover(&s.devices, common->device, err, sizeof(err)))
-		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
-	s.port = device_pick_port(&s.devices, common->device, common->port,
-				  &s.dev, note, sizeof(note), err,
-				  sizeof(err));
-	if (s.port && note[0])
-		diag_warn("%s", note);
-	if (!s.port) {
-		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	rc = cli_open_port(&local, common->device, common->port, 0);
+	/* The responder owns the list from here: a port event swaps it
+	 * for a fresh one (responder_events.c). */
+	s.devices = local.devices;
+	s.dev = local.dev;
+	s.port = local.port;
+	if (rc)
 		goto out_devices;
-	}
 	if (s.dev->source != DEVICE_FROM_VERBS) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s is visible through umad "
 			      "only: serve needs a verbs device", s.dev->name);
 		goto out_devices;
 	}
-	if (opts.register_sa && s.port->link_layer == LINK_LAYER_ETHERNET) {
+	if (opts->register_sa && s.port->link_layer == LINK_LAYER_ETHERNET) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "--register needs an InfiniBand "
 			      "port: %s port %u is RoCE, which has no SA; "
 			      "probers find this responder through the "
@@ -207,16 +214,16 @@ static int serve_responder(const struct common_opts *common,
 			      s.port->port_num);
 		goto out_devices;
 	}
-	if (opts.has_pkey) {
+	if (opts->has_pkey) {
 		struct pkey_table pkeys;
 		int index = -1;
 
 		if (pkey_table_read(s.dev, s.port->port_num, &pkeys, err,
 				    sizeof(err)) == 0 &&
-		    (index = pkey_table_find(&pkeys, opts.pkey)) < 0)
+		    (index = pkey_table_find(&pkeys, opts->pkey)) < 0)
 			snprintf(err, sizeof(err), "%s port %u is not a member "
 				 "of partition 0x%04x (--pkey)", s.dev->name,
-				 s.port->port_num, opts.pkey);
+				 s.port->port_num, opts->pkey);
 		if (index < 0) {
 			rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
 			goto out_devices;
@@ -227,8 +234,8 @@ static int serve_responder(const struct common_opts *common,
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out_responder;
 	}
-	if (!opts.no_listen) {
-		listen_fd = rendezvous_listen(opts.listen, bound,
+	if (!opts->no_listen) {
+		listen_fd = rendezvous_listen(opts->listen, bound,
 					      sizeof(bound), err, sizeof(err));
 		if (listen_fd < 0) {
 			rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
@@ -240,7 +247,7 @@ static int serve_responder(const struct common_opts *common,
 	 * the record is still deleted. */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (opts.register_sa) {
+	if (opts->register_sa) {
 		if (responder_registrar_start(&reg, &s.info, bound,
 					      common->timeout_ms, err,
 					      sizeof(err))) {
@@ -250,7 +257,7 @@ static int serve_responder(const struct common_opts *common,
 		s.port_changed = responder_registrar_port_changed;
 		s.port_changed_ctx = &reg;
 	}
-	print_ready(&s, &reg, listen_fd >= 0 ? bound : NULL);
+	print_ready(opts, &s, &reg, listen_fd >= 0 ? bound : NULL);
 	if (pidfile->fd >= 0 &&
 	    pidfile_write(pidfile, getpid(), err, sizeof(err))) {
 		responder_registrar_remove(&reg);
@@ -274,8 +281,10 @@ out_devices:
 	return rc;
 }
 
-static int serve_run(const struct common_opts *common, int argc, char **argv)
+static int serve_exec(const struct common_opts *common, void *ctx, int argc,
+		      char **argv)
 {
+	const struct serve_opts *opts = ctx;
 	struct pidfile pidfile = { .fd = -1 };
 	char err[DIAG_MSG_MAX + PATH_MAX];
 	pid_t holder;
@@ -284,15 +293,15 @@ static int serve_run(const struct common_opts *common, int argc, char **argv)
 	(void)argv;
 	if (argc > 0)
 		return cli_usage_error("serve takes no arguments");
-	if (opts.no_listen && opts.listen)
+	if (opts->no_listen && opts->listen)
 		return cli_usage_error("--listen and --no-listen contradict "
 				       "each other");
 	if (common->json)
 		out_init(OUT_JSONL, false);
 	/* Before any device is opened: a second responder on the same
 	 * file is refused at once, and touches no port. */
-	if (opts.pidfile) {
-		switch (pidfile_take(&pidfile, opts.pidfile, &holder, err,
+	if (opts->pidfile) {
+		switch (pidfile_take(&pidfile, opts->pidfile, &holder, err,
 				     sizeof(err))) {
 		case PIDFILE_TAKEN:
 			break;
@@ -302,17 +311,17 @@ static int serve_run(const struct common_opts *common, int argc, char **argv)
 						"is held by pid %ld, which is "
 						"running: stop it (kill -TERM "
 						"%ld) or give another file",
-						opts.pidfile, (long)holder,
+						opts->pidfile, (long)holder,
 						(long)holder);
 			return cli_fail(EXIT_ENVIRONMENT, "--pidfile %s is "
 					"locked by a running process (its pid "
 					"not written yet): stop it or give "
-					"another file", opts.pidfile);
+					"another file", opts->pidfile);
 		case PIDFILE_ERROR:
 			return cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		}
 	}
-	rc = serve_responder(common, &pidfile);
+	rc = serve_responder(common, opts, &pidfile);
 	pidfile_release(&pidfile);
 	return rc;
 }
@@ -322,6 +331,8 @@ const struct command cmd_serve = {
 	.summary = "UD responder: echo probes with what was observed, over "
 		   "the reverse path",
 	.options = serve_options,
-	.option = serve_option,
-	.run = serve_run,
+	.ctx_size = sizeof(struct serve_opts),
+	.ctx_defaults = &serve_defaults,
+	.parse_option = serve_option,
+	.exec = serve_exec,
 };

@@ -15,6 +15,7 @@
 #include "wire/roce_packet.h"
 #include "trace/roce_trace_print.h"
 #include "trace/roce_tracer.h"
+#include "cli_port.h"
 #include "trace_roce.h"
 
 /* One run of trace on a RoCE port: what it was asked, the port, the
@@ -80,13 +81,12 @@ static int make_flows(struct trace_roce *r)
 	r->per_dest = r->nkeys * ntc;
 	probe_session_init(s, r->dev, r->port);
 	r->targets = calloc(dests->count, sizeof(*r->targets));
-	s->cell_count = dests->count * r->per_dest;
-	s->cells = calloc(s->cell_count, sizeof(*s->cells));
-	r->flows = calloc(s->cell_count, sizeof(*r->flows));
-	if (roce_trace_printer_init(&r->printer, s->hostname, s->device,
+	r->flows = calloc(dests->count * r->per_dest, sizeof(*r->flows));
+	if (probe_session_alloc_cells(s, dests->count * r->per_dest) ||
+	    roce_trace_printer_init(&r->printer, s->hostname, s->device,
 				    o->queries, r->keys && r->keys->count > 1,
 				    r->per_dest) ||
-	    !r->targets || !s->cells || !r->flows)
+	    !r->targets || !r->flows)
 		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
 	for (size_t t = 0; t < dests->count; t++) {
 		r->targets[t].dest = &dests->items[t];
@@ -182,7 +182,6 @@ static void trace_roce_free(struct trace_roce *r)
 		probe_session_close(r->s);
 	roce_trace_printer_free(&r->printer);
 	free(r->flows);
-	free(r->s->cells);
 	free(r->targets);
 }
 
@@ -190,9 +189,7 @@ int trace_roce_run(const struct common_opts *common,
 		   const struct dest_list *dests,
 		   const struct trace_roce_options *o)
 {
-	struct device_list devices = { 0 };
-	const struct device_info *dev;
-	const struct port_info *port;
+	struct cli_port local = { 0 };
 	struct probe_session s = {
 		.settings = {
 			.count = 1, .interval_ms = 0,
@@ -206,29 +203,23 @@ int trace_roce_run(const struct common_opts *common,
 		.common = common, .dests = dests, .o = o, .s = &s,
 		.tracer.raw_fd = { -1, -1 },
 	};
-	char err[DIAG_MSG_MAX];
 	int rc;
 
-	if (device_discover(&devices, common->device, err, sizeof(err))) {
-		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	/* The note goes into the trace's own header, not to stderr. */
+	rc = cli_open_port(&local, common->device, common->port,
+			   CLI_PORT_KEEP_NOTE);
+	if (rc)
 		goto out;
-	}
-	port = device_pick_port(&devices, common->device, common->port, &dev,
-				s.device_note, sizeof(s.device_note), err,
-				sizeof(err));
-	if (!port) {
-		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
-		goto out;
-	}
-	if (dev->source != DEVICE_FROM_VERBS) {
+	snprintf(s.device_note, sizeof(s.device_note), "%s", local.note);
+	if (local.dev->source != DEVICE_FROM_VERBS) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "trace on RoCE needs a verbs "
 			      "device (its UD QP takes the responder's "
 			      "replies); %s is visible through umad only",
-			      dev->name);
+			      local.dev->name);
 		goto out;
 	}
-	r.dev = dev;
-	r.port = port;
+	r.dev = local.dev;
+	r.port = local.port;
 	rc = make_flows(&r);
 	if (rc == EXIT_FINE)
 		rc = meet_responders(&r);
@@ -236,6 +227,6 @@ int trace_roce_run(const struct common_opts *common,
 		rc = trace_all(&r);
 out:
 	trace_roce_free(&r);
-	device_list_free(&devices);
+	cli_close_port(&local);
 	return rc;
 }
