@@ -1020,7 +1020,7 @@ static int probe_run(const struct common_opts *common, int argc, char **argv)
 	for (size_t i = 0; i < s.cell_count; i++) {
 		struct probe_cell *c = &s.cells[i];
 
-		if ((c->ah && c->verdict.reach == REACH_REACHABLE) ||
+		if ((c->ah && c->verdict.reach == PROBE_STATUS_REACHABLE) ||
 		    c->target->local_port)
 			good++;
 	}
