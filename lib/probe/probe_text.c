@@ -171,7 +171,7 @@ void probe_text_udp_sport(const struct probe_session *s,
 	if (port < 0 && wire < 0)
 		return;
 	/* rxe: the QP's port, the flow label's aside. */
-	if (s->provider == PROVIDER_RXE && wire >= 0) {
+	if (provider_sport_follows_qp(s->provider) && wire >= 0) {
 		int n = snprintf(buf, len, "    UDP source port 0x%04x (%d): "
 				 "rxe's own for QP 0x%x", (unsigned)wire,
 				 wire, s->ep.qp->qp_num);

@@ -199,7 +199,7 @@ int32_t provider_wire_udp_sport(enum provider p, uint32_t flow_label,
 
 	if (provider_sport_follows_flow_label(p))
 		return fl ? roce_flow_label_to_udp_sport(fl) : -1;
-	if (p == PROVIDER_RXE)
+	if (provider_sport_follows_qp(p))
 		return provider_rxe_qp_udp_sport(qpn);
 	return -1;
 }
@@ -207,6 +207,11 @@ int32_t provider_wire_udp_sport(enum provider p, uint32_t flow_label,
 bool provider_sport_follows_flow_label(enum provider p)
 {
 	return p == PROVIDER_MLX5 || p == PROVIDER_HNS;
+}
+
+bool provider_sport_follows_qp(enum provider p)
+{
+	return p == PROVIDER_RXE;
 }
 
 bool provider_sends_udp(const struct udp_sport_facts *f)

@@ -98,6 +98,10 @@ int32_t provider_wire_udp_sport(enum provider p, uint32_t flow_label,
  * get_ah_udp_sport), so a trace of that port follows its probes. */
 bool provider_sport_follows_flow_label(enum provider p);
 
+/* Whether provider p puts its QP's own port on the wire whatever the
+ * flow label (rxe: provider_rxe_qp_udp_sport). */
+bool provider_sport_follows_qp(enum provider p);
+
 /* What decides the UDP source port of a UD probe, as plain facts of its
  * AH and QP. */
 struct udp_sport_facts {

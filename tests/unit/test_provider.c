@@ -148,6 +148,9 @@ static void test_probe_udp_sport_facts(void)
 	   !provider_sport_follows_flow_label(PROVIDER_RXE) &&
 	   !provider_sport_follows_flow_label(PROVIDER_IRDMA),
 	   "the label's port on the wire: mlx5 and hns only");
+	ok(provider_sport_follows_qp(PROVIDER_RXE) &&
+	   !provider_sport_follows_qp(PROVIDER_MLX5),
+	   "the QP's port on the wire: rxe");
 	is_int(provider_from_name("hns", 3), PROVIDER_HNS, "hns by name");
 	is_int(provider_from_name("mlx5_0", 4), PROVIDER_MLX5,
 	       "a name by its length");
