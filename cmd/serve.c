@@ -152,12 +152,7 @@ static void print_ready(const struct serve_opts *opts,
 
 	out_open_object(NULL);
 	out_string("event", "%s:", "ready");
-	out_string("device", " device %s", info->device);
-	out_uint("port_num", " port %u", info->port_num);
-	out_uint("lid", " lid %u", info->lid);
-	out_uint("qpn", " qpn %u", info->qpn);
-	out_uint("qkey", " qkey 0x%08x", info->qkey);
-	out_string("link_layer", " link_layer %s", info->link_layer);
+	responder_info_print(info, "", RESPONDER_QPN_DECIMAL);
 	if (bound)
 		out_string("rendezvous", " rendezvous %s", bound);
 	else
