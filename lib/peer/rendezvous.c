@@ -217,8 +217,8 @@ void rendezvous_answer(int listen_fd, const struct responder_info *info)
 	close(fd);
 }
 
-static int64_t get_int(json_object *root, const char *key, int64_t min,
-		       int64_t max, bool *ok)
+int64_t rendezvous_json_int(json_object *root, const char *key, int64_t min,
+			    int64_t max, bool *ok)
 {
 	json_object *v;
 	int64_t n;
@@ -272,11 +272,11 @@ int rendezvous_decode(const char *text, struct responder_info *info,
 			 "object (is it an ibahprobe serve?)");
 		goto out;
 	}
-	info->version = (uint32_t)get_int(root, "version", 1, 255, &ok);
-	info->port_num = (uint8_t)get_int(root, "port_num", 1, 255, &ok);
-	info->lid = (uint16_t)get_int(root, "lid", 0, 0xffff, &ok);
-	info->qpn = (uint32_t)get_int(root, "qpn", 1, 0xffffff, &ok);
-	info->qkey = (uint32_t)get_int(root, "qkey", 0, 0xffffffffLL, &ok);
+	info->version = (uint32_t)rendezvous_json_int(root, "version", 1, 255, &ok);
+	info->port_num = (uint8_t)rendezvous_json_int(root, "port_num", 1, 255, &ok);
+	info->lid = (uint16_t)rendezvous_json_int(root, "lid", 0, 0xffff, &ok);
+	info->qpn = (uint32_t)rendezvous_json_int(root, "qpn", 1, 0xffffff, &ok);
+	info->qkey = (uint32_t)rendezvous_json_int(root, "qkey", 0, 0xffffffffLL, &ok);
 	get_string(root, "device", info->device, sizeof(info->device), &ok);
 	get_string(root, "link_layer", info->link_layer,
 		   sizeof(info->link_layer), &ok);
@@ -284,7 +284,7 @@ int rendezvous_decode(const char *text, struct responder_info *info,
 	 * (256..4096) is treated as not told. */
 	if (json_object_object_get_ex(root, "active_mtu", NULL)) {
 		bool mtu_ok = true;
-		int64_t mtu = get_int(root, "active_mtu", 256, 4096, &mtu_ok);
+		int64_t mtu = rendezvous_json_int(root, "active_mtu", 256, 4096, &mtu_ok);
 
 		info->active_mtu = mtu_ok ? (uint16_t)mtu : 0;
 	}
@@ -307,7 +307,7 @@ int rendezvous_decode(const char *text, struct responder_info *info,
 
 			if (!json_object_is_type(g, json_type_object))
 				continue;
-			index = (uint32_t)get_int(g, "index", 0, 0xffff, &gok);
+			index = (uint32_t)rendezvous_json_int(g, "index", 0, 0xffff, &gok);
 			get_string(g, "gid", gid_text, sizeof(gid_text), &gok);
 			if (!gok || parse_gid(gid_text,
 					      &info->gids[info->gid_count].gid,

@@ -6,6 +6,7 @@
 #ifndef IBAHPROBE_RENDEZVOUS_H
 #define IBAHPROBE_RENDEZVOUS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,6 +45,13 @@ int rendezvous_listen(const char *spec, char *bound, size_t boundlen,
 int rendezvous_listen_spec_check(const char *spec, char *err, size_t errlen);
 /* Accepts one pending connection, writes the answer, closes. */
 void rendezvous_answer(int listen_fd, const struct responder_info *info);
+
+/* The integer member key of a rendezvous JSON object, in [min, max]; a
+ * missing, non-integer or out-of-range member clears *ok. The answer and
+ * the count exchange (rendezvous_count.c) read their numbers through it. */
+struct json_object;
+int64_t rendezvous_json_int(struct json_object *root, const char *key,
+			    int64_t min, int64_t max, bool *ok);
 
 /* The JSON line serve writes (also its startup line's rendezvous part). */
 char *rendezvous_encode(const struct responder_info *info);

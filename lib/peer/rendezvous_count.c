@@ -54,21 +54,11 @@ char *rendezvous_count_question_encode(const struct rendezvous_count_question *q
 	return to_line(root);
 }
 
+/* A count member: a whole number from 0 to max (rendezvous_json_int). */
 static int64_t get_int(json_object *root, const char *key, int64_t max,
 		       bool *ok)
 {
-	json_object *v;
-	int64_t n;
-
-	if (!json_object_object_get_ex(root, key, &v) ||
-	    !json_object_is_type(v, json_type_int)) {
-		*ok = false;
-		return 0;
-	}
-	n = json_object_get_int64(v);
-	if (n < 0 || n > max)
-		*ok = false;
-	return n;
+	return rendezvous_json_int(root, key, 0, max, ok);
 }
 
 int rendezvous_count_question_decode(const char *line,
