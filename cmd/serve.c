@@ -168,6 +168,40 @@ static void print_ready(const struct serve_opts *opts,
 	out_flush_record();
 }
 
+/* What serve asks of the port it took: verbs, InfiniBand for --register,
+ * membership of --pkey's partition (its index goes to the QP). Returns 0
+ * or the exit status, said. */
+static int check_port(const struct serve_opts *opts, struct responder *s)
+{
+	char err[DIAG_MSG_MAX * 2];
+
+	if (s->dev->source != DEVICE_FROM_VERBS)
+		return cli_fail(EXIT_ENVIRONMENT, "%s is visible through umad "
+				"only: serve needs a verbs device",
+				s->dev->name);
+	if (opts->register_sa && s->port->link_layer == LINK_LAYER_ETHERNET)
+		return cli_fail(EXIT_ENVIRONMENT, "--register needs an "
+				"InfiniBand port: %s port %u is RoCE, which "
+				"has no SA; probers find this responder "
+				"through the rendezvous instead", s->dev->name,
+				s->port->port_num);
+	if (opts->has_pkey) {
+		struct pkey_table pkeys;
+		int index = -1;
+
+		if (pkey_table_read(s->dev, s->port->port_num, &pkeys, err,
+				    sizeof(err)) == 0 &&
+		    (index = pkey_table_find(&pkeys, opts->pkey)) < 0)
+			snprintf(err, sizeof(err), "%s port %u is not a member "
+				 "of partition 0x%04x (--pkey)", s->dev->name,
+				 s->port->port_num, opts->pkey);
+		if (index < 0)
+			return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+		s->pkey_index = (uint16_t)index;
+	}
+	return 0;
+}
+
 /* The responder from device to summary; with --pidfile, the pid goes
  * into the taken PIDFILE once the ready line is out. */
 static int serve_responder(const struct common_opts *common,
@@ -196,35 +230,9 @@ static int serve_responder(const struct common_opts *common,
 	s.port = local.port;
 	if (rc)
 		goto out_devices;
-	if (s.dev->source != DEVICE_FROM_VERBS) {
-		rc = cli_fail(EXIT_ENVIRONMENT, "%s is visible through umad "
-			      "only: serve needs a verbs device", s.dev->name);
+	rc = check_port(opts, &s);
+	if (rc)
 		goto out_devices;
-	}
-	if (opts->register_sa && s.port->link_layer == LINK_LAYER_ETHERNET) {
-		rc = cli_fail(EXIT_ENVIRONMENT, "--register needs an InfiniBand "
-			      "port: %s port %u is RoCE, which has no SA; "
-			      "probers find this responder through the "
-			      "rendezvous instead", s.dev->name,
-			      s.port->port_num);
-		goto out_devices;
-	}
-	if (opts->has_pkey) {
-		struct pkey_table pkeys;
-		int index = -1;
-
-		if (pkey_table_read(s.dev, s.port->port_num, &pkeys, err,
-				    sizeof(err)) == 0 &&
-		    (index = pkey_table_find(&pkeys, opts->pkey)) < 0)
-			snprintf(err, sizeof(err), "%s port %u is not a member "
-				 "of partition 0x%04x (--pkey)", s.dev->name,
-				 s.port->port_num, opts->pkey);
-		if (index < 0) {
-			rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
-			goto out_devices;
-		}
-		s.pkey_index = (uint16_t)index;
-	}
 	if (responder_open(&s, err, sizeof(err))) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out_responder;
