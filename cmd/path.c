@@ -14,6 +14,7 @@
 #include "out/output.h"
 #include "base/parse.h"
 #include "sa/path_resolve.h"
+#include "wire/pathrec_print.h"
 
 enum path_option {
 	PATH_OPT_SL, PATH_OPT_PKEY, PATH_OPT_TCLASS, PATH_OPT_FLOW_LABEL,
@@ -160,11 +161,35 @@ static void print_header(const struct path_columns *cols)
 	out_text("\n");
 }
 
+/* The row's columns under the titles (print_header), and the details
+ * -v adds on the lines below it (JSON has them all). */
+static const struct pathrec_column path_row[] = {
+	{ PATHREC_SLID, "  %5" PRIu64 },
+	{ PATHREC_DLID, "  %5" PRIu64 },
+	{ PATHREC_SL, "  %2" PRIu64 },
+	{ PATHREC_PKEY, "  0x%04" PRIx64 },
+	{ PATHREC_MTU, "  %4" PRIu64 },
+	{ PATHREC_RATE_GBPS, NULL },
+	{ PATHREC_RATE_TEXT, "  %4s" },
+	{ PATHREC_HOP_LIMIT, "  %9" PRIu64 },
+	{ PATHREC_TRAFFIC_CLASS, "    0x%02" PRIx64 },
+	{ PATHREC_FLOW_LABEL, "     0x%05" PRIx64 },
+};
+
+static const struct pathrec_column path_detail[] = {
+	{ PATHREC_PACKET_LIFE, "packet_life %" PRIu64 },
+	{ PATHREC_REVERSIBLE, " reversible %s" },
+	{ PATHREC_NUMB_PATH, " numb_path %" PRIu64 },
+	{ PATHREC_QOS_CLASS, " qos_class %" PRIu64 },
+	{ PATHREC_SGID, "\n    sgid %s" },
+	{ PATHREC_DGID, " dgid %s" },
+};
+
 static void print_result(const struct dest *d, const struct path_result *res,
 			 const struct path_columns *cols)
 {
 	const struct path_record *p = &res->record;
-	char gid[GID_TEXT_MAX], guid[24], dest_fmt[16], rate[16];
+	char guid[24], dest_fmt[16];
 
 	snprintf(dest_fmt, sizeof(dest_fmt), "%%-%ds", cols->dest);
 	out_open_object(NULL);
@@ -187,30 +212,12 @@ static void print_result(const struct dest *d, const struct path_result *res,
 		return;
 	}
 	out_string("status", NULL, "ok");
-	out_uint("slid", "  %5" PRIu64, p->slid);
-	out_uint("dlid", "  %5" PRIu64, p->dlid);
-	out_uint("sl", "  %2" PRIu64, p->sl);
-	out_uint("pkey", "  0x%04" PRIx64, p->pkey);
-	out_uint("mtu", "  %4" PRIu64, ibrate_mtu_bytes(p->mtu));
-	out_double("rate_gbps", NULL, ibrate_gbps(p->rate));
-	out_text("  %4s", ibrate_format_gbps(p->rate, rate, sizeof(rate)));
-	out_uint("hop_limit", "  %9" PRIu64, p->hop_limit);
-	out_uint("traffic_class", "    0x%02" PRIx64, p->traffic_class);
-	out_uint("flow_label", "     0x%05" PRIx64, p->flow_label);
+	pathrec_print(p, path_row, sizeof(path_row) / sizeof(path_row[0]), true);
 	if (diag_verbosity > 0)
 		out_text("\n    ");
-	out_uint("packet_life", diag_verbosity > 0 ? "packet_life %" PRIu64 : NULL,
-		 p->packet_life);
-	out_bool("reversible", diag_verbosity > 0 ? " reversible %s" : NULL,
-		 p->reversible);
-	out_uint("numb_path", diag_verbosity > 0 ? " numb_path %" PRIu64 : NULL,
-		 p->numb_path);
-	out_uint("qos_class", diag_verbosity > 0 ? " qos_class %" PRIu64 : NULL,
-		 p->qos_class);
-	out_string("sgid", diag_verbosity > 0 ? "\n    sgid %s" : NULL,
-		   gid_format(&p->sgid, gid, sizeof(gid)));
-	out_string("dgid", diag_verbosity > 0 ? " dgid %s" : NULL,
-		   gid_format(&p->dgid, gid, sizeof(gid)));
+	pathrec_print(p, path_detail,
+		      sizeof(path_detail) / sizeof(path_detail[0]),
+		      diag_verbosity > 0);
 	if (res->port_num && diag_verbosity > 0)
 		out_text("\n    port_guid %s", guid);
 	out_newline();

@@ -1032,7 +1032,7 @@ static int probe_and_report(struct probe_cmd *pc, size_t ready,
 	for (size_t i = 0; i < s->cell_count; i++) {
 		struct probe_cell *c = &s->cells[i];
 
-		if ((c->ah && c->verdict.reach == REACH_REACHABLE) ||
+		if ((c->ah && c->verdict.reach == PROBE_STATUS_REACHABLE) ||
 		    c->target->local_port)
 			good++;
 	}

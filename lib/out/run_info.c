@@ -7,6 +7,7 @@
 
 #include "base/monotonic.h"
 #include "out/output.h"
+#include "out/probe_schema.h"
 #include "out/run_info.h"
 
 void run_id_format(const unsigned char bytes[16], char *out, size_t len)
@@ -52,7 +53,7 @@ void run_info_start(struct run_info *run)
 
 void run_info_print(const struct run_info *run, const char *schema)
 {
-	out_string("schema", NULL, schema);
-	out_string("run_id", NULL, run->id);
-	out_string("start_time", NULL, run->start_time);
+	out_string(PROBE_KEY_SCHEMA, NULL, schema);
+	out_string(PROBE_KEY_RUN_ID, NULL, run->id);
+	out_string(PROBE_KEY_START_TIME, NULL, run->start_time);
 }

@@ -7,7 +7,6 @@
 
 #include <time.h>
 
-#define PROBE_SCHEMA "ibahprobe.probe.v1"
 #define RUN_ID_TEXT_MAX 37	/* 8-4-4-4-12 hex digits and NUL */
 #define RUN_TIME_TEXT_MAX 21	/* 2026-11-23T18:12:27Z and NUL */
 

@@ -1,8 +1,32 @@
-/* A responder's GID list and serve's summary; see responder_print.h. */
+/* A responder's QP, port and GIDs, and serve's summary; see
+ * responder_print.h. */
+#include <stdio.h>
+
 #include "base/gid.h"
 #include "out/output.h"
 #include "peer/responder.h"
 #include "peer/responder_print.h"
+
+void responder_qp_print(uint32_t qpn, uint32_t qkey,
+			enum responder_qpn_form qpn_form)
+{
+	out_uint("qpn", qpn_form == RESPONDER_QPN_HEX ? " qpn 0x%x" : " qpn %u",
+		 qpn);
+	out_uint("qkey", " qkey 0x%08x", qkey);
+}
+
+void responder_info_print(const struct responder_info *info, const char *lead,
+			  enum responder_qpn_form qpn_form)
+{
+	char device_fmt[64];
+
+	snprintf(device_fmt, sizeof(device_fmt), "%s device %%s", lead);
+	out_string("device", device_fmt, info->device);
+	out_uint("port_num", " port %u", info->port_num);
+	out_uint("lid", " lid %u", info->lid);
+	responder_qp_print(info->qpn, info->qkey, qpn_form);
+	out_string("link_layer", " link_layer %s", info->link_layer);
+}
 
 void responder_gids_print(const struct responder_info *info, bool nested)
 {

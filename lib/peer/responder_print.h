@@ -1,12 +1,34 @@
-/* A responder's GID list through the output layer: serve's ready line
- * and probe --dry-run show the same keys ("gids": index, gid, type); and
- * serve's summary line. */
+/* A responder through the output layer: serve's ready line, probe
+ * --dry-run's rendezvous answer and discover's SA records show the same
+ * keys (device, port_num, lid, qpn, qkey, link_layer; "gids": index,
+ * gid, type), each in its own text layout; and serve's summary line. */
 #ifndef IBAHPROBE_RESPONDER_PRINT_H
 #define IBAHPROBE_RESPONDER_PRINT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "peer/rendezvous.h"
+
+/* How a QPN reads in text. Decimal where serve announces itself and
+ * discover lists SA records; hex under probe --dry-run, beside probe's
+ * other QPNs ("rxe's own for QP 0x11"). Both are pinned by the golden
+ * outputs, so the form is the caller's to say. */
+enum responder_qpn_form {
+	RESPONDER_QPN_DECIMAL,	/* " qpn 17" */
+	RESPONDER_QPN_HEX,	/* " qpn 0x11" */
+};
+
+/* "qpn" and "qkey" (" qpn 17 qkey 0x11111111"). */
+void responder_qp_print(uint32_t qpn, uint32_t qkey,
+			enum responder_qpn_form qpn_form);
+
+/* device, port_num, lid, qpn, qkey and link_layer: in text " device
+ * mlx5_0 port 1 lid 3 qpn ... link_layer InfiniBand" after lead (serve:
+ * "", probe --dry-run: a line of its own, "\n    rendezvous"). The GIDs
+ * are responder_gids_print's, as serve puts its own fields between. */
+void responder_info_print(const struct responder_info *info, const char *lead,
+			  enum responder_qpn_form qpn_form);
 
 /* nested: the list stands under another line (probe --dry-run), so its
  * text lines are indented deeper. */

@@ -1,11 +1,11 @@
 /* probe --dry-run's report: see probe_dry_run.h. */
 #include "verbs/ah_print.h"
 #include "base/gid.h"
-#include "base/ibrate.h"
 #include "out/output.h"
 #include "probe/probe_dry_run.h"
 #include "probe/probe_text.h"
 #include "peer/responder_print.h"
+#include "wire/pathrec_print.h"
 
 static void print_rendezvous(const struct probe_target *t)
 {
@@ -16,22 +16,29 @@ static void print_rendezvous(const struct probe_target *t)
 		return;
 	}
 	out_open_object("rendezvous");
-	out_string("device", "\n    rendezvous device %s", info->device);
-	out_uint("port_num", " port %u", info->port_num);
-	out_uint("lid", " lid %u", info->lid);
-	out_uint("qpn", " qpn 0x%x", info->qpn);
-	out_uint("qkey", " qkey 0x%08x", info->qkey);
-	out_string("link_layer", " link_layer %s", info->link_layer);
+	responder_info_print(info, "\n    rendezvous", RESPONDER_QPN_HEX);
 	responder_gids_print(info, true);
 	out_close_object();
 }
 
-/* The keys of `path -j`, so the two compare field by field. */
+/* The keys of `path -j` (pathrec_print), so the two compare field by
+ * field; in text two lines under the destination. */
+static const struct pathrec_column dry_run_path[] = {
+	{ PATHREC_SLID, "\n    path slid %u" },
+	{ PATHREC_DLID, " dlid %u" },
+	{ PATHREC_SL, " sl %u" },
+	{ PATHREC_PKEY, " pkey 0x%04x" },
+	{ PATHREC_MTU, " mtu %u" },
+	{ PATHREC_RATE_GBPS, " rate %g Gb/s" },
+	{ PATHREC_HOP_LIMIT, " hop_limit %u" },
+	{ PATHREC_FLOW_LABEL, NULL },
+	{ PATHREC_TRAFFIC_CLASS, NULL },
+	{ PATHREC_SGID, "\n    path sgid %s" },
+	{ PATHREC_DGID, " dgid %s" },
+};
+
 static void print_path(const struct probe_target *t)
 {
-	const struct path_record *p = &t->path;
-	char gid[GID_TEXT_MAX];
-
 	if (!t->has_path) {
 		out_null("path", NULL);
 		if (t->path_note[0])
@@ -39,18 +46,8 @@ static void print_path(const struct probe_target *t)
 		return;
 	}
 	out_open_object("path");
-	out_uint("slid", "\n    path slid %u", p->slid);
-	out_uint("dlid", " dlid %u", p->dlid);
-	out_uint("sl", " sl %u", p->sl);
-	out_uint("pkey", " pkey 0x%04x", p->pkey);
-	out_uint("mtu", " mtu %u", ibrate_mtu_bytes(p->mtu));
-	out_double("rate_gbps", " rate %g Gb/s", ibrate_gbps(p->rate));
-	out_uint("hop_limit", " hop_limit %u", p->hop_limit);
-	out_uint("flow_label", NULL, p->flow_label);
-	out_uint("traffic_class", NULL, p->traffic_class);
-	out_string("sgid", "\n    path sgid %s",
-		   gid_format(&p->sgid, gid, sizeof(gid)));
-	out_string("dgid", " dgid %s", gid_format(&p->dgid, gid, sizeof(gid)));
+	pathrec_print(&t->path, dry_run_path,
+		      sizeof(dry_run_path) / sizeof(dry_run_path[0]), true);
 	out_close_object();
 }
 

@@ -710,6 +710,18 @@ uint32_t probe_cell_resolved(const struct probe_session *s,
 	return c->sent - pending;
 }
 
+enum probe_status probe_cell_status(const struct probe_cell *c,
+				    uint32_t resolved)
+{
+	if (!c->target->ready || !c->ah)
+		return PROBE_STATUS_ERROR;
+	if (resolved == 0)
+		return PROBE_STATUS_PENDING;
+	if (c->received >= resolved)
+		return PROBE_STATUS_REACHABLE;
+	return c->received ? PROBE_STATUS_PARTIAL : PROBE_STATUS_UNREACHABLE;
+}
+
 void probe_cell_running_verdict(const struct probe_session *s,
 				const struct probe_cell *c, struct verdict *v)
 {

@@ -242,6 +242,13 @@ uint32_t probe_cell_size(const struct probe_session *s,
 uint32_t probe_cell_resolved(const struct probe_session *s,
 			     const struct probe_cell *c);
 
+/* c's status after resolved of its probes (all it sent, for a finished
+ * cell): error when its target or AH failed, pending before the first
+ * probe resolved, else by how many of those were answered. The one
+ * judgement that the text table, JSON and the summaries all render. */
+enum probe_status probe_cell_status(const struct probe_cell *c,
+				    uint32_t resolved);
+
 /* The verdict on c so far (a running row), counting resolved probes
  * only; c itself is not changed. */
 void probe_cell_running_verdict(const struct probe_session *s,

@@ -4,6 +4,7 @@
 #include "verbs/ah_print.h"
 #include "base/gid.h"
 #include "out/output.h"
+#include "out/probe_schema.h"
 #include "probe/probe_print.h"
 #include "probe/probe_text.h"
 
@@ -13,24 +14,26 @@ static void print_observed(const struct probe_cell *c)
 	char gid[GID_TEXT_MAX];
 
 	if (!c->observed_valid) {
-		out_null("observed", NULL);
+		out_null(PROBE_KEY_OBSERVED, NULL);
 		return;
 	}
-	out_open_object("observed");
+	out_open_object(PROBE_KEY_OBSERVED);
 	out_bool("grh_present", NULL, o->grh_present);
 	if (o->grh_present) {
-		out_uint("hop_limit", NULL, o->hop_limit);
-		out_uint("traffic_class", NULL, o->traffic_class);
-		out_uint("flow_label", NULL, o->flow_label);
-		out_string("sgid", NULL, gid_format(&o->sgid, gid, sizeof(gid)));
-		out_string("dgid", NULL, gid_format(&o->dgid, gid, sizeof(gid)));
+		out_uint(PROBE_KEY_HOP_LIMIT, NULL, o->hop_limit);
+		out_uint(PROBE_KEY_TRAFFIC_CLASS, NULL, o->traffic_class);
+		out_uint(PROBE_KEY_FLOW_LABEL, NULL, o->flow_label);
+		out_string(PROBE_KEY_SGID, NULL,
+			   gid_format(&o->sgid, gid, sizeof(gid)));
+		out_string(PROBE_KEY_DGID, NULL,
+			   gid_format(&o->dgid, gid, sizeof(gid)));
 		out_uint("ip_version", NULL, o->ip_version);
 	}
 	/* On RoCE wc.sl holds no SL (provider_wc_sl_is_sl): unknown. */
 	if (o->sl_valid)
-		out_uint("sl", NULL, o->sl);
+		out_uint(PROBE_KEY_SL, NULL, o->sl);
 	else
-		out_null("sl", NULL);
+		out_null(PROBE_KEY_SL, NULL);
 	out_uint("slid", NULL, o->slid);
 	out_uint("src_qp", NULL, o->src_qp);
 	out_uint("pkey_index", NULL, o->pkey_index);
@@ -46,13 +49,13 @@ static void print_udp_sport(const struct probe_session *s,
 	int32_t wire = probe_wire_udp_sport(s, c);
 
 	if (port >= 0)
-		out_uint("udp_sport", NULL, (uint64_t)port);
+		out_uint(PROBE_KEY_UDP_SPORT, NULL, (uint64_t)port);
 	else
-		out_null("udp_sport", NULL);
+		out_null(PROBE_KEY_UDP_SPORT, NULL);
 	if (wire >= 0)
-		out_uint("wire_udp_sport", NULL, (uint64_t)wire);
+		out_uint(PROBE_KEY_WIRE_UDP_SPORT, NULL, (uint64_t)wire);
 	else
-		out_null("wire_udp_sport", NULL);
+		out_null(PROBE_KEY_WIRE_UDP_SPORT, NULL);
 }
 
 static void print_rtt(const struct probe_cell *c)
@@ -60,14 +63,14 @@ static void print_rtt(const struct probe_cell *c)
 	struct rtt_summary s;
 
 	if (rtt_summarize(&c->rtt, &s)) {
-		out_null("rtt_us", NULL);
+		out_null(PROBE_KEY_RTT, NULL);
 		return;
 	}
-	out_open_object("rtt_us");
+	out_open_object(PROBE_KEY_RTT);
 	out_double("min", NULL, s.min_us);
-	out_double("median", NULL, s.median_us);
+	out_double(PROBE_KEY_RTT_MEDIAN, NULL, s.median_us);
 	out_double("p99", NULL, s.p99_us);
-	out_double("max", NULL, s.max_us);
+	out_double(PROBE_KEY_RTT_MAX, NULL, s.max_us);
 	out_close_object();
 }
 
@@ -89,16 +92,17 @@ static void print_source(const struct probe_session *r,
 	else if ((c || r->facts.link_layer == LINK_LAYER_IB) &&
 		 r->facts.gid_count)
 		sgid = &r->facts.gids[0];
-	out_open_object("source");
-	out_string("host", NULL, r->hostname);
-	out_string("device", NULL, r->device);
-	out_uint("port_num", NULL, r->facts.port_num);
-	out_string("provider", NULL, provider_name(r->provider));
-	out_uint("lid", NULL, r->facts.lid);
+	out_open_object(PROBE_KEY_SOURCE);
+	out_string(PROBE_KEY_HOST, NULL, r->hostname);
+	out_string(PROBE_KEY_DEVICE, NULL, r->device);
+	out_uint(PROBE_KEY_PORT_NUM, NULL, r->facts.port_num);
+	out_string(PROBE_KEY_PROVIDER, NULL, provider_name(r->provider));
+	out_uint(PROBE_KEY_LID, NULL, r->facts.lid);
 	if (sgid)
-		out_string("sgid", NULL, gid_format(&sgid->gid, gid, sizeof(gid)));
+		out_string(PROBE_KEY_SGID, NULL,
+			   gid_format(&sgid->gid, gid, sizeof(gid)));
 	else
-		out_null("sgid", NULL);
+		out_null(PROBE_KEY_SGID, NULL);
 	if (r->device_note[0])
 		out_string("device_note", NULL, r->device_note);
 	else
@@ -122,8 +126,8 @@ static void print_run(const struct probe_run *run,
 		      const struct probe_session *s, const char *record)
 {
 	run_info_print(&run->info, PROBE_SCHEMA);
-	out_string("record", NULL, record);
-	out_open_object("run_params");
+	out_string(PROBE_KEY_RECORD, NULL, record);
+	out_open_object(PROBE_KEY_RUN_PARAMS);
 	out_uint("count", NULL, s->settings.count);
 	out_bool("continuous", NULL, run->continuous);
 	out_uint("interval_ms", NULL, s->settings.interval_ms);
@@ -150,19 +154,6 @@ static bool cell_cut_short(const struct probe_run *run,
 	return run->interrupted && (run->continuous || c->sent < quota);
 }
 
-static const char *status_name(const struct probe_cell *c, uint32_t resolved)
-{
-	const char *st = probe_text_status(c, resolved);
-
-	if (strcmp(st, "ok") == 0)
-		return reachability_name(REACH_REACHABLE);
-	if (strcmp(st, "loss") == 0)
-		return reachability_name(REACH_PARTIAL);
-	if (strcmp(st, "error") == 0)
-		return "error";
-	return reachability_name(REACH_UNREACHABLE);
-}
-
 /* A continuous run's round: its own counts beside the running ones, so a
  * log shipper needs no state to graph loss per round. */
 static void print_round(const struct probe_run *run,
@@ -172,8 +163,8 @@ static void print_round(const struct probe_run *run,
 
 	out_open_object("round");
 	out_uint("number", NULL, run->round);
-	out_uint("sent", NULL, r->sent);
-	out_uint("received", NULL, r->received);
+	out_uint(PROBE_KEY_SENT, NULL, r->sent);
+	out_uint(PROBE_KEY_RECEIVED, NULL, r->received);
 	out_uint("lost", NULL, r->sent > r->received ? r->sent - r->received
 						     : 0);
 	if (probe_round_loss_ratio(r, &ratio))
@@ -181,14 +172,14 @@ static void print_round(const struct probe_run *run,
 	else
 		out_null("loss_ratio", NULL);
 	if (r->has_rtt) {
-		out_open_object("rtt_us");
+		out_open_object(PROBE_KEY_RTT);
 		out_double("min", NULL, r->rtt.min_us);
-		out_double("median", NULL, r->rtt.median_us);
+		out_double(PROBE_KEY_RTT_MEDIAN, NULL, r->rtt.median_us);
 		out_double("p99", NULL, r->rtt.p99_us);
-		out_double("max", NULL, r->rtt.max_us);
+		out_double(PROBE_KEY_RTT_MAX, NULL, r->rtt.max_us);
 		out_close_object();
 	} else {
-		out_null("rtt_us", NULL);
+		out_null(PROBE_KEY_RTT, NULL);
 	}
 	out_close_object();
 }
@@ -221,20 +212,21 @@ void probe_cell_print(const struct probe_run *run,
 		      uint32_t resolved, bool running,
 		      const struct probe_round_cell *round)
 {
+	enum probe_status status = probe_cell_status(c, resolved);
 	unsigned flag;
 
 	out_open_object(NULL);
-	print_run(run, s, "result");
-	out_string("dest", NULL, c->target->dest->text);
+	print_run(run, s, PROBE_RECORD_RESULT);
+	out_string(PROBE_KEY_DEST, NULL, c->target->dest->text);
 	print_source(s, c);
-	out_open_object("params");
-	out_uint("hop_limit", NULL, c->asked.hop_limit);
-	out_uint("traffic_class", NULL, c->asked.traffic_class);
-	out_uint("flow_label", NULL, c->asked.flow_label);
+	out_open_object(PROBE_KEY_PARAMS);
+	out_uint(PROBE_KEY_HOP_LIMIT, NULL, c->asked.hop_limit);
+	out_uint(PROBE_KEY_TRAFFIC_CLASS, NULL, c->asked.traffic_class);
+	out_uint(PROBE_KEY_FLOW_LABEL, NULL, c->asked.flow_label);
 	print_udp_sport(s, c);
-	out_uint("sl", NULL, c->asked.sl);
+	out_uint(PROBE_KEY_SL, NULL, c->asked.sl);
 	out_close_object();
-	out_bool("interrupted", NULL, cell_cut_short(run, s, c));
+	out_bool(PROBE_KEY_INTERRUPTED, NULL, cell_cut_short(run, s, c));
 	if (run->continuous)
 		out_bool("running", NULL, running);
 	if (run->continuous && round)
@@ -243,16 +235,17 @@ void probe_cell_print(const struct probe_run *run,
 	 * (a GID whose netdev does not route to the destination is a cause). */
 	if (c->sgid_choice.reason[0])
 		sgid_choice_print("sgid_choice", &c->sgid_choice);
-	if (!c->target->ready || !c->ah) {
-		out_string("status", NULL, "error");
-		out_string("error", NULL,
+	if (status == PROBE_STATUS_ERROR) {
+		out_string(PROBE_KEY_STATUS, NULL,
+			   probe_status_name(PROBE_STATUS_ERROR));
+		out_string(PROBE_KEY_ERROR, NULL,
 			   c->target->ready ? c->error : c->target->error);
 		out_close_object();
 		return;
 	}
-	out_string("status", NULL, status_name(c, resolved));
-	out_uint("sent", NULL, resolved);
-	out_uint("received", NULL, c->received);
+	out_string(PROBE_KEY_STATUS, NULL, probe_status_name(status));
+	out_uint(PROBE_KEY_SENT, NULL, resolved);
+	out_uint(PROBE_KEY_RECEIVED, NULL, c->received);
 	out_uint("lost", NULL, resolved - c->received);
 	out_uint("late", NULL, c->late);
 	out_uint("duplicates", NULL, c->duplicates);
@@ -266,27 +259,27 @@ void probe_cell_print(const struct probe_run *run,
 		   hop_limit_source_name(v->hop_limit_source));
 	out_string("hop_limit_rule", NULL, v->hop_limit_why);
 	if (v->hops >= 0)
-		out_int("hops", NULL, v->hops);
+		out_int(PROBE_KEY_HOPS, NULL, v->hops);
 	else
-		out_null("hops", NULL);
+		out_null(PROBE_KEY_HOPS, NULL);
 	if (v->hops_back >= 0)
 		out_int("hops_back", NULL, v->hops_back);
 	else
 		out_null("hops_back", NULL);
 	print_oneway(&v->oneway);
 	out_uint("ah_create_usec", NULL, c->create_usec);
-	out_open_array("verdicts");
-	out_element_string(NULL, status_name(c, resolved));
+	out_open_array(PROBE_KEY_VERDICTS);
+	out_element_string(NULL, probe_status_name(status));
 	for (flag = 1; flag <= VERDICT_FLAG_LAST; flag <<= 1)
 		if (v->flags & flag)
 			out_element_string(NULL, verdict_flag_name(
 							 (enum verdict_flag)flag));
 	out_close_array();
-	out_open_array("findings");
+	out_open_array(PROBE_KEY_FINDINGS);
 	for (size_t i = 0; i < v->text_count; i++)
 		out_element_string(NULL, v->text[i]);
 	out_close_array();
-	ah_attr_print("ah_attr", &c->attr);
+	ah_attr_print(PROBE_KEY_AH_ATTR, &c->attr);
 	if (c->observed_valid)
 		ah_attr_print("reverse_ah", &c->last_reply.reverse_ah);
 	else
@@ -298,29 +291,26 @@ void probe_summary_print(const struct probe_run *run,
 			 const struct probe_session *s, size_t dest_count,
 			 size_t set_count, int exit_status)
 {
-	size_t counts[4] = { 0 };	/* reachable, partial, unreachable, error */
+	size_t counts[PROBE_STATUS_COUNT] = { 0 };
 
-	for (size_t i = 0; i < s->cell_count; i++) {
-		const char *st = probe_text_status(&s->cells[i],
-						   s->cells[i].sent);
-
-		if (s->cells[i].target->local_port)
-			continue;
-		counts[strcmp(st, "ok") == 0     ? 0
-		       : strcmp(st, "loss") == 0 ? 1
-		       : strcmp(st, "error") == 0 ? 3
-						 : 2]++;
-	}
+	for (size_t i = 0; i < s->cell_count; i++)
+		if (!s->cells[i].target->local_port)
+			counts[probe_cell_status(&s->cells[i],
+						 s->cells[i].sent)]++;
+	/* Not one probe resolved is none answered. */
+	counts[PROBE_STATUS_UNREACHABLE] += counts[PROBE_STATUS_PENDING];
 	out_open_object(NULL);
-	print_run(run, s, "summary");
+	print_run(run, s, PROBE_RECORD_SUMMARY);
 	print_source(s, NULL);
 	out_uint("destinations", NULL, dest_count);
 	out_uint("sets", NULL, set_count);
 	out_open_object("counts");
-	out_uint("reachable", NULL, counts[0]);
-	out_uint("partial_loss", NULL, counts[1]);
-	out_uint("unreachable", NULL, counts[2]);
-	out_uint("error", NULL, counts[3]);
+	out_uint(PROBE_STATUS_NAME_REACHABLE, NULL,
+		 counts[PROBE_STATUS_REACHABLE]);
+	out_uint(PROBE_STATUS_NAME_PARTIAL, NULL, counts[PROBE_STATUS_PARTIAL]);
+	out_uint(PROBE_STATUS_NAME_UNREACHABLE, NULL,
+		 counts[PROBE_STATUS_UNREACHABLE]);
+	out_uint(PROBE_STATUS_NAME_ERROR, NULL, counts[PROBE_STATUS_ERROR]);
 	out_close_object();
 	/* Destinations that are the probing port itself: not probed. */
 	out_open_array("skipped");
@@ -329,7 +319,7 @@ void probe_summary_print(const struct probe_run *run,
 			out_element_string(NULL, s->cells[i].target->dest->text);
 	out_close_array();
 	out_uint("probes_sent", NULL, s->total_sent);
-	out_bool("interrupted", NULL, run->interrupted);
-	out_int("exit_status", NULL, exit_status);
+	out_bool(PROBE_KEY_INTERRUPTED, NULL, run->interrupted);
+	out_int(PROBE_KEY_EXIT_STATUS, NULL, exit_status);
 	out_close_object();
 }

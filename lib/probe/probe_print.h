@@ -7,6 +7,7 @@
 #define IBAHPROBE_PROBE_PRINT_H
 
 #include "base/parse.h"
+#include "out/probe_schema.h"
 #include "probe/probe_engine.h"
 #include "probe/probe_round.h"
 #include "out/run_info.h"

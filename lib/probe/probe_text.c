@@ -120,37 +120,43 @@ static void fit_name(const char *name, int width, char *out, size_t len)
 	snprintf(out, len, "%.*s..%s", head, name, name + n - tail);
 }
 
-/* Whether c's probes are RoCE v2, i.e. UDP: only a RoCE v2 source GID
- * puts UDP on the wire (mlx5_create_ah sets the port for
- * IBV_GID_TYPE_SYSFS_ROCE_V2 alone). */
-static bool cell_is_roce_v2(const struct probe_session *s,
-			    const struct probe_cell *c)
+/* The facts of c's AH and our QP that its UDP source port follows from
+ * (provider_sends_udp and the provider's rules). */
+static void cell_udp_sport_facts(const struct probe_session *s,
+				 const struct probe_cell *c,
+				 struct udp_sport_facts *f)
 {
-	const struct gid_info *sgid;
+	const struct gid_info *sgid = NULL;
 
-	if (s->facts.link_layer != LINK_LAYER_ETHERNET || !c->attr.is_global)
-		return false;
-	sgid = ah_facts_gid(&s->facts, c->attr.grh.sgid_index);
-	return sgid && sgid->kind == GID_KIND_ROCE_V2;
+	if (c->attr.is_global)
+		sgid = ah_facts_gid(&s->facts, c->attr.grh.sgid_index);
+	*f = (struct udp_sport_facts){
+		.provider = s->provider,
+		.link_layer = s->facts.link_layer,
+		.grh = c->attr.is_global,
+		.sgid_roce_v2 = sgid && sgid->kind == GID_KIND_ROCE_V2,
+		.flow_label = c->attr.grh.flow_label,
+		.qp_known = s->ep.qp != NULL,
+		.qpn = s->ep.qp ? s->ep.qp->qp_num : 0,
+	};
 }
 
 int32_t probe_udp_sport(const struct probe_session *s,
 			const struct probe_cell *c)
 {
-	uint32_t fl = c->attr.grh.flow_label & ROCE_FLOW_LABEL_MASK;
+	struct udp_sport_facts f;
 
-	if (fl == 0 || !cell_is_roce_v2(s, c))
-		return -1;
-	return roce_flow_label_to_udp_sport(fl);
+	cell_udp_sport_facts(s, c, &f);
+	return provider_label_udp_sport(&f);
 }
 
 int32_t probe_wire_udp_sport(const struct probe_session *s,
 			     const struct probe_cell *c)
 {
-	if (!s->ep.qp || !cell_is_roce_v2(s, c))
-		return -1;
-	return provider_wire_udp_sport(s->provider, c->attr.grh.flow_label,
-				       s->ep.qp->qp_num);
+	struct udp_sport_facts f;
+
+	cell_udp_sport_facts(s, c, &f);
+	return provider_probe_udp_sport(&f);
 }
 
 void probe_text_udp_sport(const struct probe_session *s,
@@ -165,7 +171,7 @@ void probe_text_udp_sport(const struct probe_session *s,
 	if (port < 0 && wire < 0)
 		return;
 	/* rxe: the QP's port, the flow label's aside. */
-	if (s->provider == PROVIDER_RXE && wire >= 0) {
+	if (provider_sport_follows_qp(s->provider) && wire >= 0) {
 		int n = snprintf(buf, len, "    UDP source port 0x%04x (%d): "
 				 "rxe's own for QP 0x%x", (unsigned)wire,
 				 wire, s->ep.qp->qp_num);
@@ -185,29 +191,17 @@ void probe_text_udp_sport(const struct probe_session *s,
 			      : "whether this provider sends it is not known");
 }
 
-const char *probe_text_status(const struct probe_cell *c, uint32_t resolved)
-{
-	if (!c->target->ready || !c->ah)
-		return "error";
-	if (resolved == 0)
-		return "-";
-	if (c->received >= resolved)
-		return "ok";
-	return c->received ? "loss" : "unreachable";
-}
-
-static enum color status_color(const char *status)
-{
-	if (strcmp(status, "ok") == 0)
-		return COLOR_GOOD;
-	if (strcmp(status, "loss") == 0)
-		return COLOR_WARN;
-	if (strcmp(status, "unreachable") == 0)
-		return COLOR_BAD;
-	if (strcmp(status, "error") == 0)
-		return COLOR_FAIL;
-	return COLOR_NONE;
-}
+/* The status column: a short word, and its colour on a terminal. */
+static const struct {
+	const char *word;
+	enum color color;
+} status_looks[PROBE_STATUS_COUNT] = {
+	[PROBE_STATUS_REACHABLE] = { "ok", COLOR_GOOD },
+	[PROBE_STATUS_PARTIAL] = { "loss", COLOR_WARN },
+	[PROBE_STATUS_UNREACHABLE] = { "unreachable", COLOR_BAD },
+	[PROBE_STATUS_ERROR] = { "error", COLOR_FAIL },
+	[PROBE_STATUS_PENDING] = { "-", COLOR_NONE },
+};
 
 static void column(char *buf, size_t len, size_t *used, const char *text,
 		   int width, bool right)
@@ -221,7 +215,7 @@ static void column(char *buf, size_t len, size_t *used, const char *text,
 /* The start of a row, up to the status word (the same for rows with a
  * result and for errors). */
 static void row_start(const struct probe_text_layout *l,
-		      const struct probe_cell *c, const char *status,
+		      const struct probe_cell *c, enum probe_status status,
 		      int status_width, char *buf, size_t len, size_t *used)
 {
 	char name[PROBE_TEXT_WIDTH + 1], num[16], word[64];
@@ -236,8 +230,8 @@ static void row_start(const struct probe_text_layout *l,
 		snprintf(num, sizeof(num), "%u", c->asked.sl);
 		column(buf, len, used, num, 2, true);
 	}
-	color_pad(word, sizeof(word), status, status_width, false,
-		  status_color(status), l->color);
+	color_pad(word, sizeof(word), status_looks[status].word, status_width,
+		  false, status_looks[status].color, l->color);
 	text_append(buf, len, used, "%s", word);
 }
 
@@ -275,13 +269,13 @@ void probe_text_row(const struct probe_text_layout *l,
 {
 	const struct probe_observed *o = &c->last_reply.observed;
 	bool grh_seen = c->observed_valid && o->grh_present;
-	const char *status = probe_text_status(c, resolved);
+	enum probe_status status = probe_cell_status(c, resolved);
 	struct rtt_summary rtt;
 	char text[64];
 	size_t used = 0;
 
 	buf[0] = '\0';
-	if (strcmp(status, "error") == 0) {
+	if (status == PROBE_STATUS_ERROR) {
 		row_start(l, c, status, 0, buf, len, &used);
 		text_append(buf, len, &used, GAP);
 		/* The message goes on the row; what does not fit wraps
@@ -431,19 +425,23 @@ void probe_text_summary(const struct probe_session *s, size_t dest_count,
 	size_t n;
 
 	for (size_t i = 0; i < s->cell_count; i++) {
-		const char *st = probe_text_status(&s->cells[i],
-						   s->cells[i].sent);
-
 		if (s->cells[i].target->local_port)
 			continue;
-		if (strcmp(st, "ok") == 0)
+		switch (probe_cell_status(&s->cells[i], s->cells[i].sent)) {
+		case PROBE_STATUS_REACHABLE:
 			ok++;
-		else if (strcmp(st, "loss") == 0)
+			break;
+		case PROBE_STATUS_PARTIAL:
 			loss++;
-		else if (strcmp(st, "error") == 0)
+			break;
+		case PROBE_STATUS_ERROR:
 			errors++;
-		else
+			break;
+		case PROBE_STATUS_UNREACHABLE:
+		case PROBE_STATUS_PENDING:	/* none answered */
 			unreachable++;
+			break;
+		}
 	}
 	n = (size_t)snprintf(line, sizeof(line), "%zu destination%s, %zu "
 			     "set%s: %zu ok, %zu loss, %zu unreachable, %zu "

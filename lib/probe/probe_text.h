@@ -63,18 +63,17 @@ void probe_text_row(const struct probe_text_layout *l,
 void probe_text_summary(const struct probe_session *s, size_t dest_count,
 			size_t set_count, char *buf, size_t len);
 
-/* The UDP source port a cell's flow label stands for on RoCE v2
- * (roce_flow_label_to_udp_sport), or -1: InfiniBand, RoCE v1 (no UDP),
- * no GRH, or flow label 0 (mlx5_ah_set_udp_sport and hns
- * get_ah_udp_sport pick a random port then). It is the port mlx5 and
- * hns put on the wire for that label; rxe takes its port from the QPN
- * (rxe_qp_init_req) and irdma/bnxt_re leave it to firmware, so it is
- * what the flow label asks for, not necessarily what the NIC sends. */
+/* The UDP source port a cell's flow label stands for on RoCE v2, or -1
+ * (provider_label_udp_sport: InfiniBand, RoCE v1, no GRH, flow label 0).
+ * It is the port mlx5 and hns put on the wire for that label; rxe takes
+ * its port from the QPN (rxe_qp_init_req) and irdma/bnxt_re leave it to
+ * firmware, so it is what the flow label asks for, not necessarily what
+ * the NIC sends. */
 int32_t probe_udp_sport(const struct probe_session *s,
 			const struct probe_cell *c);
 
 /* The UDP source port the cell's probes carry on the wire, where it can be
- * known (provider_wire_udp_sport: mlx5 and hns the flow label's, rxe its
+ * known (provider_probe_udp_sport: mlx5 and hns the flow label's, rxe its
  * QP's), or -1 (InfiniBand, RoCE v1, no GRH, no QP yet, a random or a
  * firmware's port). The port ECMP routers hash: report joins a result
  * with the trace of this port. */
@@ -86,8 +85,5 @@ int32_t probe_wire_udp_sport(const struct probe_session *s,
  * probe_udp_sport has no port. */
 void probe_text_udp_sport(const struct probe_session *s,
 			  const struct probe_cell *c, char *buf, size_t len);
-
-/* The verdict word of a cell: ok, loss, unreachable, error. */
-const char *probe_text_status(const struct probe_cell *c, uint32_t resolved);
 
 #endif

@@ -7,16 +7,6 @@
 
 #define ECN_MASK 0x03
 
-const char *reachability_name(enum reachability reach)
-{
-	switch (reach) {
-	case REACH_REACHABLE: return "reachable";
-	case REACH_PARTIAL: return "partial_loss";
-	case REACH_UNREACHABLE: return "unreachable";
-	}
-	return "?";
-}
-
 const char *hop_limit_source_name(enum hop_limit_source source)
 {
 	switch (source) {
@@ -30,20 +20,24 @@ const char *hop_limit_source_name(enum hop_limit_source source)
 const char *verdict_flag_name(enum verdict_flag flag)
 {
 	switch (flag) {
-	case VERDICT_HOP_LIMIT_NOT_HONOURED: return "hop_limit_not_honoured";
-	case VERDICT_HOP_LIMIT_EXPIRED: return "hop_limit_expired";
-	case VERDICT_TCLASS_REMARKED: return "tclass_remarked";
-	case VERDICT_ECN_CHANGED: return "ecn_changed";
-	case VERDICT_FLOW_LABEL_NOT_CARRIED: return "flow_label_not_carried";
-	case VERDICT_FLOW_LABEL_CHANGED: return "flow_label_changed";
-	case VERDICT_NO_GRH: return "no_grh";
-	case VERDICT_SL_CHANGED: return "sl_changed";
-	case VERDICT_RESPONDER_RESTARTED: return "responder_restarted";
-	case VERDICT_DATA_PATH_BLOCKED: return "data_path_blocked";
-	case VERDICT_SIZE_SUSPECT: return "size_suspect";
-	case VERDICT_LOST_THERE: return "lost_there";
-	case VERDICT_LOST_BACK: return "lost_back";
-	case VERDICT_ASYMMETRIC_HOPS: return "asymmetric_hops";
+	case VERDICT_HOP_LIMIT_NOT_HONOURED:
+		return PROBE_VERDICT_HOP_LIMIT_NOT_HONOURED;
+	case VERDICT_HOP_LIMIT_EXPIRED: return PROBE_VERDICT_HOP_LIMIT_EXPIRED;
+	case VERDICT_TCLASS_REMARKED: return PROBE_VERDICT_TCLASS_REMARKED;
+	case VERDICT_ECN_CHANGED: return PROBE_VERDICT_ECN_CHANGED;
+	case VERDICT_FLOW_LABEL_NOT_CARRIED:
+		return PROBE_VERDICT_FLOW_LABEL_NOT_CARRIED;
+	case VERDICT_FLOW_LABEL_CHANGED:
+		return PROBE_VERDICT_FLOW_LABEL_CHANGED;
+	case VERDICT_NO_GRH: return PROBE_VERDICT_NO_GRH;
+	case VERDICT_SL_CHANGED: return PROBE_VERDICT_SL_CHANGED;
+	case VERDICT_RESPONDER_RESTARTED:
+		return PROBE_VERDICT_RESPONDER_RESTARTED;
+	case VERDICT_DATA_PATH_BLOCKED: return PROBE_VERDICT_DATA_PATH_BLOCKED;
+	case VERDICT_SIZE_SUSPECT: return PROBE_VERDICT_SIZE_SUSPECT;
+	case VERDICT_LOST_THERE: return PROBE_VERDICT_LOST_THERE;
+	case VERDICT_LOST_BACK: return PROBE_VERDICT_LOST_BACK;
+	case VERDICT_ASYMMETRIC_HOPS: return PROBE_VERDICT_ASYMMETRIC_HOPS;
 	}
 	return "?";
 }
@@ -219,7 +213,7 @@ static void judge_loss(const struct verdict_input *in, struct verdict *v)
 {
 	int sent_hl = v->hop_limit_sent;
 
-	if (v->reach == REACH_REACHABLE || sent_hl < 0)
+	if (v->reach == PROBE_STATUS_REACHABLE || sent_hl < 0)
 		return;
 	if (in->known_hops > 0 && sent_hl <= in->known_hops) {
 		v->flags |= VERDICT_HOP_LIMIT_EXPIRED;
@@ -240,7 +234,7 @@ static void judge_loss(const struct verdict_input *in, struct verdict *v)
  * probes were large, so a narrower link may drop them. */
 static void judge_loss_cause(const struct verdict_input *in, struct verdict *v)
 {
-	if (v->reach == REACH_REACHABLE)
+	if (v->reach == PROBE_STATUS_REACHABLE)
 		return;
 	if (in->responder_restarted) {
 		v->flags |= VERDICT_RESPONDER_RESTARTED;
@@ -249,7 +243,7 @@ static void judge_loss_cause(const struct verdict_input *in, struct verdict *v)
 		    in->new_qpn);
 		return;
 	}
-	if (v->reach != REACH_UNREACHABLE)
+	if (v->reach != PROBE_STATUS_UNREACHABLE)
 		return;
 	if (in->port_mtu && in->size > in->port_mtu / 2) {
 		v->flags |= VERDICT_SIZE_SUSPECT;
@@ -279,21 +273,21 @@ void verdict_judge(const struct verdict_input *in, struct verdict *v)
 	v->hops = -1;
 	v->hops_back = -1;
 	if (in->received == 0)
-		v->reach = REACH_UNREACHABLE;
+		v->reach = PROBE_STATUS_UNREACHABLE;
 	else if (in->received < in->sent)
-		v->reach = REACH_PARTIAL;
+		v->reach = PROBE_STATUS_PARTIAL;
 	else
-		v->reach = REACH_REACHABLE;
+		v->reach = PROBE_STATUS_REACHABLE;
 	judge_hop_limit_sent(in, v);
-	if (v->reach == REACH_PARTIAL)
+	if (v->reach == PROBE_STATUS_PARTIAL)
 		say(v, "partial loss: %u of %u probes lost",
 		    in->sent - in->received, in->sent);
-	else if (v->reach == REACH_UNREACHABLE)
+	else if (v->reach == PROBE_STATUS_UNREACHABLE)
 		say(v, "unreachable: none of %u probes answered", in->sent);
 	v->text_detail_start = v->text_count;
 	/* A responder that restarted answers for its new QP: its counts
 	 * are not this run's (judge_loss_cause says what happened). */
-	if (v->reach != REACH_REACHABLE && !in->responder_restarted)
+	if (v->reach != PROBE_STATUS_REACHABLE && !in->responder_restarted)
 		judge_direction(in, v);
 	else
 		oneway_judge(&in->oneway, &v->oneway);

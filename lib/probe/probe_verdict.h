@@ -8,15 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "out/probe_schema.h"
 #include "probe/oneway_loss.h"
 #include "wire/probe_wire.h"
 #include "verbs/provider.h"
-
-enum reachability {
-	REACH_REACHABLE,	/* every probe answered */
-	REACH_PARTIAL,		/* some lost */
-	REACH_UNREACHABLE,	/* none answered */
-};
 
 /* Where the hop limit that left the sender came from. */
 enum hop_limit_source {
@@ -87,7 +82,8 @@ enum verdict_flag {
 
 #define VERDICT_TEXT_MAX 8
 struct verdict {
-	enum reachability reach;
+	/* reachable, partial or unreachable: from the counts alone. */
+	enum probe_status reach;
 	enum hop_limit_source hop_limit_source;
 	int hop_limit_sent;		/* -1: unknown */
 	int hops;			/* L3 hops; -1: unknown */
@@ -104,9 +100,8 @@ struct verdict {
 
 void verdict_judge(const struct verdict_input *in, struct verdict *out);
 
-const char *reachability_name(enum reachability reach);
 const char *hop_limit_source_name(enum hop_limit_source source);
-/* Short machine names of the flags, for JSON ("tclass_remarked", ...). */
+/* Short machine names of the flags, for JSON (PROBE_VERDICT_*). */
 const char *verdict_flag_name(enum verdict_flag flag);
 
 #endif

@@ -11,10 +11,12 @@
 
 #include <json-c/json.h>
 
+#include "out/probe_schema.h"
 #include "report/report_input.h"
 #include "report/result_scan.h"
 #include "report/result_view.h"
 #include "base/text_escape.h"
+#include "verbs/provider.h"
 
 /* json_tokener_parse_ex() takes an int length: the input goes to it in
  * chunks of this size, never as a whole. A value the chunk cuts goes to
@@ -274,7 +276,8 @@ static int read_probed(const struct reader *rd, const struct result_view *rv,
 		return -1;
 	if (grh && want_string(rd, rv, RM_AH_GRH_DGID, false, &rec->dgid))
 		return -1;
-	rec->tclass_remarked = has_string(&rec->verdicts, "tclass_remarked");
+	rec->tclass_remarked = has_string(&rec->verdicts,
+					  PROBE_VERDICT_TCLASS_REMARKED);
 	if (rec->tclass_remarked) {
 		if (want_uint(rd, rv, RM_PARAMS_TRAFFIC_CLASS, 255, &n))
 			return -1;
@@ -495,8 +498,10 @@ static int read_result(const struct reader *rd, const struct result_view *rv)
 	rec->port_num = (unsigned)n;
 	if (maybe(rd, rv, RM_SOURCE_PROVIDER, JV_STRING, &provider))
 		goto bad;
-	rec->sport_follows_label = provider && (jv_is(provider, "mlx5") ||
-						jv_is(provider, "hns"));
+	rec->sport_follows_label =
+		provider && provider_sport_follows_flow_label(
+				    provider_from_name(provider->s,
+						       provider->len));
 	if (param(rd, rv, RM_SOURCE_LID, 0xffff, &p))
 		goto bad;
 	rec->lid = p < 0 ? 0 : (uint16_t)p;
@@ -506,8 +511,10 @@ static int read_result(const struct reader *rd, const struct result_view *rv)
 		 v->s);
 	if (v->len >= sizeof(word) ||
 	    report_status_parse(word, &rec->status)) {
-		fail(rd, "\"status\" is \"%s\", expected reachable, "
-		     "partial_loss, unreachable or error",
+		fail(rd, "\"" PROBE_KEY_STATUS "\" is \"%s\", expected "
+		     PROBE_STATUS_NAME_REACHABLE ", " PROBE_STATUS_NAME_PARTIAL
+		     ", " PROBE_STATUS_NAME_UNREACHABLE " or "
+		     PROBE_STATUS_NAME_ERROR,
 		     quote(v->s, v->len, quoted, sizeof(quoted)));
 		goto bad;
 	}
@@ -610,8 +617,6 @@ out:
 	return rc;
 }
 
-#define SCHEMA "ibahprobe.probe.v1"
-
 /* Whether one more result fits in the limits (err set if not). */
 static int room_for_one(const struct reader *rd)
 {
@@ -630,17 +635,17 @@ static int read_view(const struct reader *rd, const struct result_view *rv)
 
 	if (maybe(rd, rv, RM_SCHEMA, JV_STRING, &v))
 		return -1;
-	if (v && !jv_is(v, SCHEMA))
+	if (v && !jv_is(v, PROBE_SCHEMA))
 		return fail(rd, "\"schema\" is \"%s\": report reads %s",
 			    quote(v->s, v->len, quoted, sizeof(quoted)),
-			    SCHEMA);
+			    PROBE_SCHEMA);
 	if (maybe(rd, rv, RM_RECORD, JV_STRING, &v))
 		return -1;
-	if (v && jv_is(v, "summary"))
+	if (v && jv_is(v, PROBE_RECORD_SUMMARY))
 		return read_summary(rd, rv);
-	if (v && jv_is(v, "error"))
+	if (v && jv_is(v, PROBE_RECORD_ERROR))
 		return read_failed_run(rd, rv, true);
-	if (v && !jv_is(v, "result"))
+	if (v && !jv_is(v, PROBE_RECORD_RESULT))
 		return fail(rd, "\"record\" is \"%s\", expected result, "
 			    "summary or error",
 			    quote(v->s, v->len, quoted, sizeof(quoted)));

@@ -11,16 +11,17 @@
 
 #include "base/dest.h"
 #include "base/gid.h"
+#include "out/probe_schema.h"
 #include "report/report_matrix.h"
 #include "base/strmap.h"
 #include "base/text_escape.h"
 
 /* The tokens of probe's "status" since schema v1 (and of report -j). */
 static const char *const status_names[REPORT_STATUS_COUNT] = {
-	[REPORT_REACHABLE] = "reachable",
-	[REPORT_PARTIAL] = "partial_loss",
-	[REPORT_UNREACHABLE] = "unreachable",
-	[REPORT_ERROR] = "error",
+	[REPORT_REACHABLE] = PROBE_STATUS_NAME_REACHABLE,
+	[REPORT_PARTIAL] = PROBE_STATUS_NAME_PARTIAL,
+	[REPORT_UNREACHABLE] = PROBE_STATUS_NAME_UNREACHABLE,
+	[REPORT_ERROR] = PROBE_STATUS_NAME_ERROR,
 };
 
 static const char *const status_words[REPORT_STATUS_COUNT] = {

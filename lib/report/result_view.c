@@ -1,51 +1,64 @@
 /* The members report reads, and the view of them from json-c's tree. */
 #include <string.h>
 
+#include "out/probe_schema.h"
 #include "report/result_scan.h"
 #include "report/result_view.h"
 
+/* A member of the result itself, and one inside member parent (path:
+ * parent's path, a dot, key). The keys are the writer's (probe_schema.h). */
+#define TOP(key) { key, key, RM_TOP }
+#define IN(parent_path, key, parent) { parent_path "." key, key, parent }
+
 const struct result_member_info result_members[RM_COUNT] = {
-	[RM_SCHEMA] = { "schema", "schema", RM_TOP },
-	[RM_RECORD] = { "record", "record", RM_TOP },
-	[RM_RUN_ID] = { "run_id", "run_id", RM_TOP },
-	[RM_START_TIME] = { "start_time", "start_time", RM_TOP },
-	[RM_RUN_PARAMS] = { "run_params", "run_params", RM_TOP },
-	[RM_INTERRUPTED] = { "interrupted", "interrupted", RM_TOP },
-	[RM_DEST] = { "dest", "dest", RM_TOP },
-	[RM_ERROR] = { "error", "error", RM_TOP },
-	[RM_EXIT_STATUS] = { "exit_status", "exit_status", RM_TOP },
-	[RM_STATUS] = { "status", "status", RM_TOP },
-	[RM_SENT] = { "sent", "sent", RM_TOP },
-	[RM_RECEIVED] = { "received", "received", RM_TOP },
-	[RM_HOPS] = { "hops", "hops", RM_TOP },
-	[RM_VERDICTS] = { "verdicts", "verdicts", RM_TOP },
-	[RM_FINDINGS] = { "findings", "findings", RM_TOP },
-	[RM_SOURCE] = { "source", "source", RM_TOP },
-	[RM_SOURCE_HOST] = { "source.host", "host", RM_SOURCE },
-	[RM_SOURCE_DEVICE] = { "source.device", "device", RM_SOURCE },
-	[RM_SOURCE_PORT_NUM] = { "source.port_num", "port_num", RM_SOURCE },
-	[RM_SOURCE_LID] = { "source.lid", "lid", RM_SOURCE },
-	[RM_SOURCE_SGID] = { "source.sgid", "sgid", RM_SOURCE },
-	[RM_SOURCE_PROVIDER] = { "source.provider", "provider", RM_SOURCE },
-	[RM_PARAMS] = { "params", "params", RM_TOP },
-	[RM_PARAMS_HOP_LIMIT] = { "params.hop_limit", "hop_limit", RM_PARAMS },
-	[RM_PARAMS_TRAFFIC_CLASS] = { "params.traffic_class", "traffic_class",
-				      RM_PARAMS },
-	[RM_PARAMS_SL] = { "params.sl", "sl", RM_PARAMS },
-	[RM_PARAMS_FLOW_LABEL] = { "params.flow_label", "flow_label",
-				   RM_PARAMS },
-	[RM_PARAMS_WIRE_UDP_SPORT] = { "params.wire_udp_sport",
-				       "wire_udp_sport", RM_PARAMS },
-	[RM_RTT] = { "rtt_us", "rtt_us", RM_TOP },
-	[RM_RTT_MEDIAN] = { "rtt_us.median", "median", RM_RTT },
-	[RM_RTT_MAX] = { "rtt_us.max", "max", RM_RTT },
-	[RM_AH_ATTR] = { "ah_attr", "ah_attr", RM_TOP },
-	[RM_AH_GRH] = { "ah_attr.grh", "grh", RM_AH_ATTR },
-	[RM_AH_GRH_DGID] = { "ah_attr.grh.dgid", "dgid", RM_AH_GRH },
-	[RM_OBSERVED] = { "observed", "observed", RM_TOP },
-	[RM_OBSERVED_TRAFFIC_CLASS] = { "observed.traffic_class",
-					"traffic_class", RM_OBSERVED },
+	[RM_SCHEMA] = TOP(PROBE_KEY_SCHEMA),
+	[RM_RECORD] = TOP(PROBE_KEY_RECORD),
+	[RM_RUN_ID] = TOP(PROBE_KEY_RUN_ID),
+	[RM_START_TIME] = TOP(PROBE_KEY_START_TIME),
+	[RM_RUN_PARAMS] = TOP(PROBE_KEY_RUN_PARAMS),
+	[RM_INTERRUPTED] = TOP(PROBE_KEY_INTERRUPTED),
+	[RM_DEST] = TOP(PROBE_KEY_DEST),
+	[RM_ERROR] = TOP(PROBE_KEY_ERROR),
+	[RM_EXIT_STATUS] = TOP(PROBE_KEY_EXIT_STATUS),
+	[RM_STATUS] = TOP(PROBE_KEY_STATUS),
+	[RM_SENT] = TOP(PROBE_KEY_SENT),
+	[RM_RECEIVED] = TOP(PROBE_KEY_RECEIVED),
+	[RM_HOPS] = TOP(PROBE_KEY_HOPS),
+	[RM_VERDICTS] = TOP(PROBE_KEY_VERDICTS),
+	[RM_FINDINGS] = TOP(PROBE_KEY_FINDINGS),
+	[RM_SOURCE] = TOP(PROBE_KEY_SOURCE),
+	[RM_SOURCE_HOST] = IN(PROBE_KEY_SOURCE, PROBE_KEY_HOST, RM_SOURCE),
+	[RM_SOURCE_DEVICE] = IN(PROBE_KEY_SOURCE, PROBE_KEY_DEVICE, RM_SOURCE),
+	[RM_SOURCE_PORT_NUM] = IN(PROBE_KEY_SOURCE,
+		PROBE_KEY_PORT_NUM, RM_SOURCE),
+	[RM_SOURCE_LID] = IN(PROBE_KEY_SOURCE, PROBE_KEY_LID, RM_SOURCE),
+	[RM_SOURCE_SGID] = IN(PROBE_KEY_SOURCE, PROBE_KEY_SGID, RM_SOURCE),
+	[RM_SOURCE_PROVIDER] = IN(PROBE_KEY_SOURCE,
+		PROBE_KEY_PROVIDER, RM_SOURCE),
+	[RM_PARAMS] = TOP(PROBE_KEY_PARAMS),
+	[RM_PARAMS_HOP_LIMIT] = IN(PROBE_KEY_PARAMS,
+		PROBE_KEY_HOP_LIMIT, RM_PARAMS),
+	[RM_PARAMS_TRAFFIC_CLASS] = IN(PROBE_KEY_PARAMS,
+		PROBE_KEY_TRAFFIC_CLASS, RM_PARAMS),
+	[RM_PARAMS_SL] = IN(PROBE_KEY_PARAMS, PROBE_KEY_SL, RM_PARAMS),
+	[RM_PARAMS_FLOW_LABEL] = IN(PROBE_KEY_PARAMS,
+		PROBE_KEY_FLOW_LABEL, RM_PARAMS),
+	[RM_PARAMS_WIRE_UDP_SPORT] = IN(PROBE_KEY_PARAMS,
+		PROBE_KEY_WIRE_UDP_SPORT, RM_PARAMS),
+	[RM_RTT] = TOP(PROBE_KEY_RTT),
+	[RM_RTT_MEDIAN] = IN(PROBE_KEY_RTT, PROBE_KEY_RTT_MEDIAN, RM_RTT),
+	[RM_RTT_MAX] = IN(PROBE_KEY_RTT, PROBE_KEY_RTT_MAX, RM_RTT),
+	[RM_AH_ATTR] = TOP(PROBE_KEY_AH_ATTR),
+	[RM_AH_GRH] = IN(PROBE_KEY_AH_ATTR, PROBE_KEY_GRH, RM_AH_ATTR),
+	[RM_AH_GRH_DGID] = IN(PROBE_KEY_AH_ATTR "." PROBE_KEY_GRH,
+		PROBE_KEY_DGID, RM_AH_GRH),
+	[RM_OBSERVED] = TOP(PROBE_KEY_OBSERVED),
+	[RM_OBSERVED_TRAFFIC_CLASS] = IN(PROBE_KEY_OBSERVED,
+		PROBE_KEY_TRAFFIC_CLASS, RM_OBSERVED),
 };
+
+#undef TOP
+#undef IN
 
 static void from_object(struct jv *out, json_object *o)
 {

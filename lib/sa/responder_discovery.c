@@ -8,6 +8,7 @@
 #include "base/gid.h"
 #include "base/monotonic.h"
 #include "out/output.h"
+#include "peer/responder_print.h"
 #include "sa/responder_discovery.h"
 #include "base/text_escape.h"
 
@@ -318,8 +319,7 @@ void discovery_print(const struct discovery *d)
 			out_uint("lid", " lid %u", r->dlid);
 		else
 			out_null("lid", NULL);
-		out_uint("qpn", " qpn %u", p->qpn);
-		out_uint("qkey", " qkey 0x%08x", p->qkey);
+		responder_qp_print(p->qpn, p->qkey, RESPONDER_QPN_DECIMAL);
 		if (p->rendezvous_port)
 			out_uint("rendezvous_port", " rendezvous_port %u",
 				 p->rendezvous_port);

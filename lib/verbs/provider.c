@@ -22,6 +22,14 @@ const char *provider_name(enum provider p)
 	return p < PROVIDER_COUNT ? names[p] : "unknown";
 }
 
+enum provider provider_from_name(const char *name, size_t len)
+{
+	for (int p = 0; p < PROVIDER_COUNT; p++)
+		if (strlen(names[p]) == len && memcmp(names[p], name, len) == 0)
+			return (enum provider)p;
+	return PROVIDER_UNKNOWN;
+}
+
 /* The kernel driver bound to the device the ib_device hangs off: the PCI
  * (or auxiliary) driver, since the RDMA drivers set ibdev.dev.parent to
  * their PCI device (mlx5_ib, irdma: the ice/i40e function, bnxt_re: the
@@ -189,13 +197,41 @@ int32_t provider_wire_udp_sport(enum provider p, uint32_t flow_label,
 {
 	uint32_t fl = flow_label & ROCE_FLOW_LABEL_MASK;
 
-	switch (p) {
-	case PROVIDER_MLX5:
-	case PROVIDER_HNS:
+	if (provider_sport_follows_flow_label(p))
 		return fl ? roce_flow_label_to_udp_sport(fl) : -1;
-	case PROVIDER_RXE:
+	if (provider_sport_follows_qp(p))
 		return provider_rxe_qp_udp_sport(qpn);
-	default:
+	return -1;
+}
+
+bool provider_sport_follows_flow_label(enum provider p)
+{
+	return p == PROVIDER_MLX5 || p == PROVIDER_HNS;
+}
+
+bool provider_sport_follows_qp(enum provider p)
+{
+	return p == PROVIDER_RXE;
+}
+
+bool provider_sends_udp(const struct udp_sport_facts *f)
+{
+	return f->link_layer == LINK_LAYER_ETHERNET && f->grh &&
+	       f->sgid_roce_v2;
+}
+
+int32_t provider_label_udp_sport(const struct udp_sport_facts *f)
+{
+	uint32_t fl = f->flow_label & ROCE_FLOW_LABEL_MASK;
+
+	if (fl == 0 || !provider_sends_udp(f))
 		return -1;
-	}
+	return roce_flow_label_to_udp_sport(fl);
+}
+
+int32_t provider_probe_udp_sport(const struct udp_sport_facts *f)
+{
+	if (!f->qp_known || !provider_sends_udp(f))
+		return -1;
+	return provider_wire_udp_sport(f->provider, f->flow_label, f->qpn);
 }

@@ -40,6 +40,9 @@ struct provider_facts {
 
 enum provider provider_identify(const struct provider_facts *facts);
 const char *provider_name(enum provider p);
+/* The provider a name of provider_name stands for (a result's
+ * "source.provider"); PROVIDER_UNKNOWN for any other text. */
+enum provider provider_from_name(const char *name, size_t len);
 
 /* Reads the facts of an open verbs device (sysfs for the driver). */
 void provider_facts_read(const char *ibdev, uint32_t vendor_id, char *driver,
@@ -89,5 +92,44 @@ uint16_t provider_rxe_qp_udp_sport(uint32_t qpn);
  * caller checks that the AH is RoCE v2 at all. */
 int32_t provider_wire_udp_sport(enum provider p, uint32_t flow_label,
 				uint32_t qpn);
+
+/* Whether provider p puts the flow label's port on the wire
+ * (roce_flow_label_to_udp_sport: mlx5_ah_set_udp_sport, hns
+ * get_ah_udp_sport), so a trace of that port follows its probes. */
+bool provider_sport_follows_flow_label(enum provider p);
+
+/* Whether provider p puts its QP's own port on the wire whatever the
+ * flow label (rxe: provider_rxe_qp_udp_sport). */
+bool provider_sport_follows_qp(enum provider p);
+
+/* What decides the UDP source port of a UD probe, as plain facts of its
+ * AH and QP. */
+struct udp_sport_facts {
+	enum provider provider;
+	enum link_layer link_layer;
+	bool grh;		/* the AH has one (is_global) */
+	bool sgid_roce_v2;	/* its source GID is of type RoCE v2 */
+	uint32_t flow_label;	/* the AH's */
+	bool qp_known;		/* the QP exists: qpn is its number */
+	uint32_t qpn;
+};
+
+/* Whether the probes are UDP at all: only a RoCE v2 source GID on
+ * Ethernet puts UDP on the wire (mlx5_create_ah sets the port for
+ * IBV_GID_TYPE_SYSFS_ROCE_V2 alone); InfiniBand, RoCE v1 and an AH
+ * without a GRH carry none. */
+bool provider_sends_udp(const struct udp_sport_facts *f);
+
+/* The port the flow label stands for (roce_flow_label_to_udp_sport), or
+ * -1: no UDP (provider_sends_udp), or flow label 0 (mlx5_ah_set_udp_sport
+ * and hns get_ah_udp_sport pick a random port then). It is what the flow
+ * label asks for, not necessarily what the NIC sends. */
+int32_t provider_label_udp_sport(const struct udp_sport_facts *f);
+
+/* The port the probes carry on the wire where user space can know it
+ * (provider_wire_udp_sport: mlx5 and hns the flow label's, rxe its QP's),
+ * or -1: no UDP, no QP yet, a random or a firmware's port. The port ECMP
+ * routers hash. */
+int32_t provider_probe_udp_sport(const struct udp_sport_facts *f);
 
 #endif

@@ -95,7 +95,7 @@ static void fixture_init(struct fixture *f, const char *long_name)
 	snprintf(f->cells[1].verdict.text[0], sizeof(f->cells[1].verdict.text[0]),
 		 "traffic class remarked: sent 0x00 (DSCP 0), seen 0x30 "
 		 "(DSCP 12)");
-	f->cells[2].verdict.reach = REACH_UNREACHABLE;
+	f->cells[2].verdict.reach = PROBE_STATUS_UNREACHABLE;
 	f->cells[2].verdict.text_count = 2;
 	f->cells[2].verdict.text_detail_start = 1;
 	snprintf(f->cells[2].verdict.text[0], sizeof(f->cells[2].verdict.text[0]),

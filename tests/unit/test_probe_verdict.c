@@ -49,7 +49,7 @@ static void test_hops_and_hop_limit(void)
 	struct verdict v;
 
 	verdict_judge(&in, &v);
-	is_int(v.reach, REACH_REACHABLE, "all answered: reachable");
+	is_int(v.reach, PROBE_STATUS_REACHABLE, "all answered: reachable");
 	is_int(v.hops, 2, "64 sent, 62 seen: 2 hops");
 	is_int(v.hop_limit_source, HOP_LIMIT_FROM_AH, "AH hop limit trusted");
 	is_int(v.flags, 0, "nothing else to say");
@@ -206,7 +206,7 @@ static void test_given_qkey(void)
 	in.given_qpn = 17;
 	in.given_qkey = 0x11111111;
 	verdict_judge(&in, &v);
-	is_int(v.reach, REACH_UNREACHABLE, "none answered");
+	is_int(v.reach, PROBE_STATUS_UNREACHABLE, "none answered");
 	ok(said(&v, "--qpn 17 --qkey 0x11111111 must both match the "
 		    "responder's"), "the given QPN and Q_Key named");
 	ok(said(&v, "serve prints them"), "and where the right ones are");
@@ -267,7 +267,7 @@ static void test_loss(void)
 
 	in.received = 3;
 	verdict_judge(&in, &v);
-	is_int(v.reach, REACH_PARTIAL, "3 of 5: partial loss");
+	is_int(v.reach, PROBE_STATUS_PARTIAL, "3 of 5: partial loss");
 	ok(said(&v, "2 of 5"), "counts in words");
 
 	/* Route hop limit 1 toward a routed destination on rxe. */
@@ -281,7 +281,7 @@ static void test_loss(void)
 	in.hop_limit_rule = HOP_LIMIT_RULE_ROUTE;
 	in.known_hops = -1;
 	verdict_judge(&in, &v);
-	is_int(v.reach, REACH_UNREACHABLE, "none answered: unreachable");
+	is_int(v.reach, PROBE_STATUS_UNREACHABLE, "none answered: unreachable");
 	ok(v.flags & VERDICT_HOP_LIMIT_EXPIRED, "hop limit 1 behind a "
 	   "router: expiry named");
 
@@ -295,7 +295,7 @@ static void test_loss(void)
 	in.asked.hop_limit = 3;
 	verdict_judge(&in, &v);
 	ok(!(v.flags & VERDICT_HOP_LIMIT_EXPIRED), "3 > 2 hops: other cause");
-	is_str(reachability_name(REACH_PARTIAL), "partial_loss", "names: one spelling, as in JSON");
+	is_str(probe_status_name(PROBE_STATUS_PARTIAL), "partial_loss", "names: one spelling, as in JSON");
 	is_str(verdict_flag_name(VERDICT_TCLASS_REMARKED), "tclass_remarked",
 	       "flag names");
 }

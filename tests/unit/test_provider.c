@@ -1,6 +1,8 @@
 /* Unit tests of provider identification and its rules, for the hardware
  * this machine does not have: each case is what the upstream driver code
  * named in lib/verbs/provider.c does. */
+#include <string.h>
+
 #include "verbs/provider.h"
 #include "wire/roce_packet.h"
 #include "tap.h"
@@ -102,10 +104,71 @@ static void test_wire_udp_sport(void)
 	       "bnxt_re: not known");
 }
 
+/* The decision from a probe's plain facts: UDP only from a RoCE v2
+ * source GID with a GRH on Ethernet; the label's port, and the wire's
+ * where the provider's rule knows it. */
+static void test_probe_udp_sport_facts(void)
+{
+	struct udp_sport_facts f = {
+		.provider = PROVIDER_MLX5, .link_layer = LINK_LAYER_ETHERNET,
+		.grh = true, .sgid_roce_v2 = true, .flow_label = 0x12345,
+		.qp_known = true, .qpn = 17,
+	};
+
+	ok(provider_sends_udp(&f), "RoCE v2 with a GRH: UDP");
+	is_int(provider_label_udp_sport(&f),
+	       roce_flow_label_to_udp_sport(0x12345), "the label's port");
+	is_int(provider_probe_udp_sport(&f),
+	       roce_flow_label_to_udp_sport(0x12345), "mlx5 sends it");
+	f.provider = PROVIDER_RXE;
+	is_int(provider_label_udp_sport(&f),
+	       roce_flow_label_to_udp_sport(0x12345),
+	       "rxe: the label still asks for its port");
+	is_int(provider_probe_udp_sport(&f), 0xdf94, "rxe sends its QP's");
+	f.qp_known = false;
+	is_int(provider_probe_udp_sport(&f), -1, "no QP yet: not known");
+	f.qp_known = true;
+	f.sgid_roce_v2 = false;
+	ok(!provider_sends_udp(&f), "RoCE v1: no UDP");
+	is_int(provider_label_udp_sport(&f), -1, "RoCE v1: no label port");
+	is_int(provider_probe_udp_sport(&f), -1, "RoCE v1: no wire port");
+	f.sgid_roce_v2 = true;
+	f.grh = false;
+	ok(!provider_sends_udp(&f), "no GRH: no UDP");
+	f.grh = true;
+	f.link_layer = LINK_LAYER_IB;
+	ok(!provider_sends_udp(&f), "InfiniBand: no UDP");
+	f.link_layer = LINK_LAYER_ETHERNET;
+	f.provider = PROVIDER_HNS;
+	f.flow_label = 0;
+	is_int(provider_label_udp_sport(&f), -1, "flow label 0: random");
+	is_int(provider_probe_udp_sport(&f), -1, "hns, label 0: not known");
+	ok(provider_sport_follows_flow_label(PROVIDER_MLX5) &&
+	   provider_sport_follows_flow_label(PROVIDER_HNS) &&
+	   !provider_sport_follows_flow_label(PROVIDER_RXE) &&
+	   !provider_sport_follows_flow_label(PROVIDER_IRDMA),
+	   "the label's port on the wire: mlx5 and hns only");
+	ok(provider_sport_follows_qp(PROVIDER_RXE) &&
+	   !provider_sport_follows_qp(PROVIDER_MLX5),
+	   "the QP's port on the wire: rxe");
+	is_int(provider_from_name("hns", 3), PROVIDER_HNS, "hns by name");
+	is_int(provider_from_name("mlx5_0", 4), PROVIDER_MLX5,
+	       "a name by its length");
+	is_int(provider_from_name("mlx", 3), PROVIDER_UNKNOWN,
+	       "no prefix matches");
+	for (int p = 0; p < PROVIDER_COUNT; p++) {
+		const char *name = provider_name((enum provider)p);
+
+		ok(provider_from_name(name, strlen(name)) == (enum provider)p,
+		   "%s reads back", name);
+	}
+}
+
 int main(void)
 {
 	test_identify();
 	test_hop_limit_rules();
 	test_wire_udp_sport();
+	test_probe_udp_sport_facts();
 	return tap_done();
 }
