@@ -765,6 +765,18 @@ static void note_reply(const struct probe_session *s, struct probe_cell *c,
 	}
 }
 
+bool probe_session_reply_ours(const struct probe_session *s,
+			      const uint8_t *buf, size_t len,
+			      struct probe_reply *reply)
+{
+	if (len < UD_GRH_BYTES)
+		return false;
+	/* Not ours: another run's late reply, or junk. */
+	return probe_decode_reply(buf + UD_GRH_BYTES, len - UD_GRH_BYTES,
+				  reply) == PROBE_OK &&
+	       reply->header.probe_id == s->probe_id;
+}
+
 /* A reply goes to the cell its sequence was sent for, whatever its
  * parameters: cells with equal parameters (and responders with equal
  * QPNs: every rxe device's first QP is 17) are never confused. */
@@ -777,12 +789,9 @@ static void take_reply(struct probe_session *s, const struct ibv_wc *wc,
 	enum probe_credit got;
 	struct probe_cell *c;
 
-	if (wc->status != IBV_WC_SUCCESS || wc->byte_len < UD_GRH_BYTES)
+	if (wc->status != IBV_WC_SUCCESS ||
+	    !probe_session_reply_ours(s, buf, wc->byte_len, &reply))
 		return;
-	if (probe_decode_reply(buf + UD_GRH_BYTES, wc->byte_len - UD_GRH_BYTES,
-			       &reply) != PROBE_OK ||
-	    reply.header.probe_id != s->probe_id)
-		return;	/* not ours: another run's late reply, or junk */
 	got = probe_ledger_credit(&s->ledger, reply.header.sequence, now,
 				  &credit);
 	if (got == PROBE_CREDIT_UNKNOWN)

@@ -225,6 +225,13 @@ bool probe_cell_active(const struct probe_cell *c);
 int probe_session_run(struct probe_session *s,
 		      const volatile sig_atomic_t *stop);
 
+/* Whether a received datagram (GRH area, then payload; len bytes) is a
+ * reply to this session's probes, decoded into *reply: one of another
+ * run (another probe id) or junk is not. */
+bool probe_session_reply_ours(const struct probe_session *s,
+			      const uint8_t *buf, size_t len,
+			      struct probe_reply *reply);
+
 /* Forgets c's counts (probes sent, answered, late, duplicates, send
  * errors, verdict) so another run measures it afresh; its AH, RTT
  * samples and last reply stay. */

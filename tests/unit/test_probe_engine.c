@@ -231,8 +231,38 @@ static void test_running(void)
 	probe_ledger_free(&f.s.ledger);
 }
 
+/* A reply is ours by its probe id; a datagram too short or of another
+ * kind is junk. */
+static void test_reply_ours(void)
+{
+	uint8_t buf[UD_GRH_BYTES + PROBE_REPLY_SIZE] = { 0 };
+	struct probe_reply r = {
+		.header = { .kind = PROBE_REPLY, .probe_id = 0x1234,
+			    .sequence = 9 },
+	};
+	struct probe_reply got;
+	struct fixture f;
+	size_t len;
+
+	fixture_init(&f, PROVIDER_MLX5, 5);
+	f.s.probe_id = 0x1234;
+	len = UD_GRH_BYTES + probe_encode_reply(&r, buf + UD_GRH_BYTES);
+	ok(probe_session_reply_ours(&f.s, buf, len, &got),
+	   "our probe id: ours");
+	is_int(got.header.sequence, 9, "decoded: its sequence");
+	f.s.probe_id = 0x4321;
+	ok(!probe_session_reply_ours(&f.s, buf, len, &got),
+	   "another probe id (another run): not ours");
+	f.s.probe_id = 0x1234;
+	ok(!probe_session_reply_ours(&f.s, buf, UD_GRH_BYTES - 1, &got),
+	   "shorter than a GRH: not ours");
+	ok(!probe_session_reply_ours(&f.s, buf, UD_GRH_BYTES + 8, &got),
+	   "a truncated reply: not ours");
+}
+
 int main(void)
 {
+	test_reply_ours();
 	test_reach();
 	test_late_and_duplicates();
 	test_restarted();
