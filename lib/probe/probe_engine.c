@@ -18,32 +18,6 @@
 #include "verbs/wc_failure.h"
 
 #define POLL_BATCH 32
-/* Sequences remembered for matching replies: far more than can be in
- * flight or late within any deadline at the engine's rates. */
-#define SEQUENCE_RING 65536
-
-enum sequence_state {
-	SEQ_UNUSED,
-	SEQ_IN_FLIGHT,
-	SEQ_ANSWERED,
-	SEQ_EXPIRED,		/* deadline passed unanswered */
-	SEQ_LATE,		/* answered after its deadline */
-};
-
-struct probe_sequence {
-	uint32_t sequence;
-	uint32_t cell;		/* index into s->cells */
-	uint32_t ordinal;	/* which probe of its cell, from 1 */
-	enum sequence_state state;
-	uint64_t deadline_ns;
-};
-
-struct probe_in_flight {
-	bool used;
-	uint32_t sequence;
-	struct probe_cell *cell;
-	uint64_t sent_ns, deadline_ns;
-};
 
 static bool responder_has_gid(const struct responder_info *info,
 			      const union ibv_gid *gid)
@@ -266,9 +240,7 @@ int probe_session_open(struct probe_session *s, const struct device_info *dev,
 				 "its own", t->info.qkey, config.qkey);
 		}
 	}
-	s->flight = calloc(set->window, sizeof(*s->flight));
-	s->sequences = calloc(SEQUENCE_RING, sizeof(*s->sequences));
-	if (!s->flight || !s->sequences) {
+	if (probe_ledger_init(&s->ledger, set->window)) {
 		snprintf(err, len, "out of memory");
 		return -1;
 	}
@@ -600,19 +572,13 @@ bool probe_cell_active(const struct probe_cell *c)
 static uint32_t cell_quota(const struct probe_session *s,
 			   const struct probe_cell *c)
 {
-	if (c->count)
-		return c->count;
-	/* Continuous: until stopped (the sequence wraps, the ring does
-	 * not care). */
-	return s->settings.count ? s->settings.count : UINT32_MAX;
+	return probe_send_quota(c->count, s->settings.count);
 }
 
-static struct probe_in_flight *flight_slot(struct probe_session *s)
+static uint32_t cell_index(const struct probe_session *s,
+			   const struct probe_cell *c)
 {
-	for (uint32_t i = 0; i < s->settings.window; i++)
-		if (!s->flight[i].used)
-			return &s->flight[i];
-	return NULL;
+	return (uint32_t)(c - s->cells);
 }
 
 /* The kernel's rdma_link_local_addr, which ib_resolve_unicast_gid_dmac
@@ -640,9 +606,9 @@ static enum hop_limit_rule cell_hop_limit_rule(const struct probe_session *s,
 	return provider_hop_limit_rule(&in, why, len);
 }
 
-static void judge_with(const struct probe_session *s,
-		       const struct probe_cell *c, uint32_t sent,
-		       struct verdict *v)
+void probe_cell_judge(const struct probe_session *s,
+		      const struct probe_cell *c, uint32_t sent,
+		      struct verdict *v)
 {
 	char why[200];
 	struct verdict_input in = {
@@ -694,7 +660,7 @@ static void judge_with(const struct probe_session *s,
 
 static void judge(struct probe_session *s, struct probe_cell *c)
 {
-	judge_with(s, c, c->sent, &c->verdict);
+	probe_cell_judge(s, c, c->sent, &c->verdict);
 	c->judged = true;
 	if (c->verdict.hops >= 0)
 		c->target->known_hops = c->verdict.hops;
@@ -703,11 +669,7 @@ static void judge(struct probe_session *s, struct probe_cell *c)
 uint32_t probe_cell_resolved(const struct probe_session *s,
 			     const struct probe_cell *c)
 {
-	uint32_t pending = 0;
-
-	for (uint32_t i = 0; s->flight && i < s->settings.window; i++)
-		pending += s->flight[i].used && s->flight[i].cell == c;
-	return c->sent - pending;
+	return c->sent - probe_ledger_in_flight(&s->ledger, cell_index(s, c));
 }
 
 enum probe_status probe_cell_status(const struct probe_cell *c,
@@ -725,7 +687,7 @@ enum probe_status probe_cell_status(const struct probe_cell *c,
 void probe_cell_running_verdict(const struct probe_session *s,
 				const struct probe_cell *c, struct verdict *v)
 {
-	judge_with(s, c, probe_cell_resolved(s, c), v);
+	probe_cell_judge(s, c, probe_cell_resolved(s, c), v);
 }
 
 /* Streaming: a cell is handed on as soon as its last probe resolves,
@@ -734,12 +696,10 @@ void probe_cell_running_verdict(const struct probe_session *s,
  * other sets' hop counts explain its loss (probe_session_judge). */
 static void finish_cell_if_done(struct probe_session *s, struct probe_cell *c)
 {
-	if (!s->on_done || c->reported || c->sent < cell_quota(s, c) ||
-	    c->received < c->sent)
+	if (!s->on_done || c->reported ||
+	    !probe_ledger_cell_done(&s->ledger, cell_index(s, c), c->sent,
+				    cell_quota(s, c), c->received))
 		return;
-	for (uint32_t i = 0; i < s->settings.window; i++)
-		if (s->flight[i].used && s->flight[i].cell == c)
-			return;
 	c->reported = true;
 	judge(s, c);
 	s->on_done(s, c);
@@ -749,19 +709,18 @@ static void finish_cell_if_done(struct probe_session *s, struct probe_cell *c)
  * to back do not share one start time. */
 static int send_probe(struct probe_session *s, struct probe_cell *c)
 {
-	struct probe_in_flight *slot = flight_slot(s);
 	uint8_t buf[PROBE_MAX_SIZE];
 	struct probe_header h;
 	uint64_t now;
 	int rc;
 
-	if (!slot)
+	if (probe_ledger_window_full(&s->ledger))
 		return -EAGAIN;
 	now = monotonic_ns();
 	h = (struct probe_header){
 		.kind = PROBE_REQUEST,
 		.probe_id = s->probe_id,
-		.sequence = s->next_sequence++,
+		.sequence = probe_ledger_take_sequence(&s->ledger),
 		.send_time_ns = now,
 		.asked = c->asked,
 	};
@@ -773,20 +732,11 @@ static int send_probe(struct probe_session *s, struct probe_cell *c)
 	c->sent++;
 	s->total_sent++;
 	c->next_send_ns = now + (uint64_t)s->settings.interval_ms * 1000000u;
-	*slot = (struct probe_in_flight){
-		.used = true, .sequence = h.sequence, .cell = c,
-		.sent_ns = now,
-		.deadline_ns = now + (uint64_t)s->settings.timeout_ms * 1000000u,
-	};
+	probe_ledger_sent(&s->ledger, h.sequence, cell_index(s, c), c->sent,
+			  now, now + (uint64_t)s->settings.timeout_ms *
+					     1000000u);
 	if (s->total_sent == 1)
 		s->run_start_ns = now;
-	s->sequences[h.sequence % SEQUENCE_RING] = (struct probe_sequence){
-		.sequence = h.sequence,
-		.cell = (uint32_t)(c - s->cells),
-		.ordinal = c->sent,
-		.state = SEQ_IN_FLIGHT,
-		.deadline_ns = slot->deadline_ns,
-	};
 	return 0;
 }
 
@@ -815,6 +765,18 @@ static void note_reply(const struct probe_session *s, struct probe_cell *c,
 	}
 }
 
+bool probe_session_reply_ours(const struct probe_session *s,
+			      const uint8_t *buf, size_t len,
+			      struct probe_reply *reply)
+{
+	if (len < UD_GRH_BYTES)
+		return false;
+	/* Not ours: another run's late reply, or junk. */
+	return probe_decode_reply(buf + UD_GRH_BYTES, len - UD_GRH_BYTES,
+				  reply) == PROBE_OK &&
+	       reply->header.probe_id == s->probe_id;
+}
+
 /* A reply goes to the cell its sequence was sent for, whatever its
  * parameters: cells with equal parameters (and responders with equal
  * QPNs: every rxe device's first QP is 17) are never confused. */
@@ -822,76 +784,72 @@ static void take_reply(struct probe_session *s, const struct ibv_wc *wc,
 		       uint64_t now)
 {
 	const uint8_t *buf = ud_recv_buffer(&s->ep, wc);
-	struct probe_sequence *seq;
+	struct probe_credit_info credit;
 	struct probe_reply reply;
+	enum probe_credit got;
 	struct probe_cell *c;
 
-	if (wc->status != IBV_WC_SUCCESS || wc->byte_len < UD_GRH_BYTES)
+	if (wc->status != IBV_WC_SUCCESS ||
+	    !probe_session_reply_ours(s, buf, wc->byte_len, &reply))
 		return;
-	if (probe_decode_reply(buf + UD_GRH_BYTES, wc->byte_len - UD_GRH_BYTES,
-			       &reply) != PROBE_OK ||
-	    reply.header.probe_id != s->probe_id)
-		return;	/* not ours: another run's late reply, or junk */
-	seq = &s->sequences[reply.header.sequence % SEQUENCE_RING];
-	/* Ours, but older than the ring remembers: nothing to credit. */
-	if (seq->state == SEQ_UNUSED || seq->sequence != reply.header.sequence)
+	got = probe_ledger_credit(&s->ledger, reply.header.sequence, now,
+				  &credit);
+	if (got == PROBE_CREDIT_UNKNOWN)
 		return;
-	c = &s->cells[seq->cell];
-	if (seq->state == SEQ_IN_FLIGHT || seq->state == SEQ_EXPIRED)
-		note_reply(s, c, seq->ordinal, &reply, buf, wc);
-	switch (seq->state) {
-	case SEQ_IN_FLIGHT:
-		break;
-	case SEQ_EXPIRED:
-		seq->state = SEQ_LATE;
+	c = &s->cells[credit.cell];
+	if (got == PROBE_CREDIT_ANSWERED || got == PROBE_CREDIT_LATE)
+		note_reply(s, c, credit.ordinal, &reply, buf, wc);
+	switch (got) {
+	case PROBE_CREDIT_LATE:
 		c->late++;
-		if (now - seq->deadline_ns > c->late_max_ns)
-			c->late_max_ns = now - seq->deadline_ns;
+		if (credit.late_by_ns > c->late_max_ns)
+			c->late_max_ns = credit.late_by_ns;
 		return;
-	default:	/* answered, or late, already: a duplicate */
+	case PROBE_CREDIT_DUPLICATE:
 		c->duplicates++;
 		return;
+	default:
+		break;
 	}
-	seq->state = SEQ_ANSWERED;
-	for (uint32_t i = 0; i < s->settings.window; i++) {
-		struct probe_in_flight *f = &s->flight[i];
+	c->received++;
+	rtt_add(&c->rtt, credit.rtt_ns);
+	c->last_reply_ns = now;
+	c->observed_valid = true;
+	c->last_reply = reply;
+	finish_cell_if_done(s, c);
+}
 
-		if (!f->used || f->sequence != reply.header.sequence)
-			continue;
-		f->used = false;
-		c->received++;
-		rtt_add(&c->rtt, now - f->sent_ns);
-		c->last_reply_ns = now;
-		c->observed_valid = true;
-		c->last_reply = reply;
-		finish_cell_if_done(s, c);
-		return;
-	}
+static void expired_cell(uint32_t cell, void *ctx)
+{
+	struct probe_session *s = ctx;
+
+	finish_cell_if_done(s, &s->cells[cell]);
 }
 
 static void expire(struct probe_session *s, uint64_t now)
 {
-	for (uint32_t i = 0; i < s->settings.window; i++) {
-		struct probe_in_flight *f = &s->flight[i];
-
-		if (f->used && now >= f->deadline_ns) {
-			struct probe_sequence *seq =
-				&s->sequences[f->sequence % SEQUENCE_RING];
-
-			f->used = false;
-			if (seq->sequence == f->sequence &&
-			    seq->state == SEQ_IN_FLIGHT)
-				seq->state = SEQ_EXPIRED;
-			finish_cell_if_done(s, f->cell);
-		}
-	}
+	probe_ledger_expire(&s->ledger, now, expired_cell, s);
 }
 
-static bool wants_to_send(const struct probe_session *s,
-			  const struct probe_cell *c)
+static struct probe_send_state send_state_of(size_t i, const void *ctx)
 {
-	return probe_cell_active(c) && !c->paused &&
-	       c->sent < cell_quota(s, c);
+	const struct probe_session *s = ctx;
+	const struct probe_cell *c = &s->cells[i];
+
+	return (struct probe_send_state){
+		.active = probe_cell_active(c),
+		.paused = c->paused,
+		.sent = c->sent,
+		.quota = cell_quota(s, c),
+		.next_send_ns = c->next_send_ns,
+	};
+}
+
+static struct probe_schedule schedule_of(const struct probe_session *s)
+{
+	return (struct probe_schedule){
+		.cells = s->cell_count, .state_of = send_state_of, .ctx = s,
+	};
 }
 
 uint32_t probe_cell_size(const struct probe_session *s,
@@ -916,27 +874,10 @@ void probe_cell_restart(struct probe_cell *c)
 static uint64_t next_event_ns(const struct probe_session *s, uint64_t now,
 			      bool can_send)
 {
-	uint64_t next = now + 100000000u;	/* look again in 100 ms */
+	struct probe_schedule sch = schedule_of(s);
 
-	if (s->on_period && s->next_period_ns < next)
-		next = s->next_period_ns;
-	for (uint32_t i = 0; i < s->settings.window; i++)
-		if (s->flight[i].used && s->flight[i].deadline_ns < next)
-			next = s->flight[i].deadline_ns;
-	if (can_send)
-		for (size_t i = 0; i < s->cell_count; i++)
-			if (wants_to_send(s, &s->cells[i]) &&
-			    s->cells[i].next_send_ns < next)
-				next = s->cells[i].next_send_ns;
-	return next > now ? next : now;
-}
-
-static bool any_in_flight(const struct probe_session *s)
-{
-	for (uint32_t i = 0; i < s->settings.window; i++)
-		if (s->flight[i].used)
-			return true;
-	return false;
+	return probe_next_event_ns(&s->ledger, &sch, now, can_send,
+				   s->on_period != NULL, s->next_period_ns);
 }
 
 void probe_session_progress_clear(struct probe_session *s)
@@ -976,26 +917,27 @@ static void progress(struct probe_session *s, uint64_t start, uint64_t now,
 static bool send_next(struct probe_session *s, size_t *rr, uint64_t now,
 		      bool *window_full)
 {
-	for (size_t k = 0; k < s->cell_count; k++) {
-		struct probe_cell *c = &s->cells[(*rr + k) % s->cell_count];
-		int rc;
+	struct probe_schedule sch = schedule_of(s);
+	size_t i = probe_schedule_next_due(&sch, *rr, now);
+	struct probe_cell *c;
+	int rc;
 
-		if (!wants_to_send(s, c) || c->next_send_ns > now)
-			continue;
-		rc = send_probe(s, c);
-		if (rc == -EAGAIN) {
-			*window_full = true;
-			return false;
-		}
-		if (rc) {
-			c->send_errors++;
-			c->sent++;
-			finish_cell_if_done(s, c);
-		}
-		*rr = (*rr + k + 1) % s->cell_count;
-		return true;
+	if (i == s->cell_count)
+		return false;
+	c = &s->cells[i];
+	rc = send_probe(s, c);
+	if (rc == -EAGAIN) {
+		*window_full = true;
+		return false;
 	}
-	return false;
+	/* A send that failed counts as sent: the cell still ends. */
+	if (rc) {
+		c->send_errors++;
+		c->sent++;
+		finish_cell_if_done(s, c);
+	}
+	*rr = (i + 1) % s->cell_count;
+	return true;
 }
 
 /* Our own QP failed: the run ends with a local error (exit 3). Returns
@@ -1034,6 +976,7 @@ static void drained_reply(void *ctx, const struct ibv_wc *wc)
 int probe_session_run(struct probe_session *s,
 		      const volatile sig_atomic_t *stop)
 {
+	struct probe_schedule sch = schedule_of(s);
 	struct ibv_wc wcs[POLL_BATCH];
 	uint64_t start = monotonic_ns(), last_progress = 0;
 	size_t rr = 0;
@@ -1041,16 +984,15 @@ int probe_session_run(struct probe_session *s,
 	s->next_period_ns = start + (uint64_t)s->period_ms * 1000000u;
 	for (;;) {
 		uint64_t now = monotonic_ns();
-		bool can_send = !*stop, window_full = false, more = false;
+		bool can_send = !*stop, window_full = false, more;
 		int n;
 
 		expire(s, now);
 		while (can_send && !window_full &&
 		       send_next(s, &rr, now, &window_full))
 			;
-		for (size_t i = 0; i < s->cell_count && can_send && !more; i++)
-			more = wants_to_send(s, &s->cells[i]);
-		if (!more && !any_in_flight(s))
+		more = can_send && probe_schedule_more(&sch);
+		if (!more && !probe_ledger_any_in_flight(&s->ledger))
 			break;
 		n = ud_poll(&s->ep, wcs, POLL_BATCH,
 			    (int)((next_event_ns(s, now,
@@ -1226,8 +1168,5 @@ void probe_session_close(struct probe_session *s)
 	s->cell_count = 0;
 	if (s->ep.context)
 		ud_endpoint_close(&s->ep);
-	free(s->flight);
-	s->flight = NULL;
-	free(s->sequences);
-	s->sequences = NULL;
+	probe_ledger_free(&s->ledger);
 }

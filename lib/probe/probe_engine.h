@@ -19,6 +19,7 @@
 #include "wire/pathrec.h"
 #include "verbs/pkey_table.h"
 #include "probe/oneway_loss.h"
+#include "probe/probe_ledger.h"
 #include "probe/probe_verdict.h"
 #include "wire/probe_wire.h"
 #include "verbs/provider.h"
@@ -133,9 +134,6 @@ struct probe_cell {
 	struct verdict verdict;
 };
 
-struct probe_in_flight;
-struct probe_sequence;
-
 struct probe_session {
 	struct probe_settings settings;
 	struct ud_endpoint ep;
@@ -158,11 +156,10 @@ struct probe_session {
 	 * probe_session_close. */
 	struct probe_cell *cells;
 	size_t cell_count;
-	struct probe_in_flight *flight;
-	/* Every recent probe's cell by sequence, so a reply is credited to
-	 * its own cell, in time, late or twice. */
-	struct probe_sequence *sequences;
-	uint32_t probe_id, next_sequence;
+	/* The window in flight and every recent probe's cell by sequence,
+	 * so a reply is credited to its own cell, in time, late or twice. */
+	struct probe_ledger ledger;
+	uint32_t probe_id;
 	/* Set when our own QP failed (wc_failure_judge): the run ends, and
 	 * the failure is the local host's, never a destination's. */
 	char fatal[DIAG_MSG_MAX * 2];
@@ -228,6 +225,13 @@ bool probe_cell_active(const struct probe_cell *c);
 int probe_session_run(struct probe_session *s,
 		      const volatile sig_atomic_t *stop);
 
+/* Whether a received datagram (GRH area, then payload; len bytes) is a
+ * reply to this session's probes, decoded into *reply: one of another
+ * run (another probe id) or junk is not. */
+bool probe_session_reply_ours(const struct probe_session *s,
+			      const uint8_t *buf, size_t len,
+			      struct probe_reply *reply);
+
 /* Forgets c's counts (probes sent, answered, late, duplicates, send
  * errors, verdict) so another run measures it afresh; its AH, RTT
  * samples and last reply stay. */
@@ -241,6 +245,13 @@ uint32_t probe_cell_size(const struct probe_session *s,
  * flight). */
 uint32_t probe_cell_resolved(const struct probe_session *s,
 			     const struct probe_cell *c);
+
+/* The verdict on c as if it had sent sent probes: from the session's
+ * port facts and provider, its target's route and recheck, and c's
+ * counts and last reply. c itself is not changed. */
+void probe_cell_judge(const struct probe_session *s,
+		      const struct probe_cell *c, uint32_t sent,
+		      struct verdict *v);
 
 /* c's status after resolved of its probes (all it sent, for a finished
  * cell): error when its target or AH failed, pending before the first
@@ -269,7 +280,7 @@ void probe_session_recheck(struct probe_session *s);
 void probe_session_judge(struct probe_session *s);
 
 /* Drains sends, destroys the AHs and the endpoint; frees the cells (with
- * their samples) and the in-flight table. */
+ * their samples) and the ledger. */
 void probe_session_close(struct probe_session *s);
 
 #endif
