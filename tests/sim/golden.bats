@@ -27,10 +27,7 @@ golden_peer() {	# ADDR RENDEZVOUS_PEER_ARGS...
 
 setup_file() {
 	[ -x "$RENDEZVOUS_PEER" ] || missing "tests/tools/rendezvous_peer is not built (make check-build)"
-	local parts=$BATS_FILE_TMPDIR/partitions.conf
-	printf '%s\n' 'Default=0x7fff, ipoib : ALL=full ;' \
-		'storage=0x0012 : 0x0000000000100001=full, 0x0000000000100005=full, 0x0000000000100007=limited ;' >"$parts"
-	sim_setup_file two-switch.topo -Q -Y "$BATS_TEST_DIRNAME/topo/qos-policy.conf" -P "$parts"
+	sim_setup_qos_partition_subnet
 	export L2 L3 L4 G2 G3 G4 PEER2 PEER3 PEER4 PEERBAD PEERROCE
 	L2=$(sim_lid H2) L3=$(sim_lid H3) L4=$(sim_lid H4)
 	G2=$(sim_gid H2) G3=$(sim_gid H3) G4=$(sim_gid H4)

@@ -41,3 +41,14 @@ assert_paths_match_saquery() {	# NODE LID...
 			fail "$node -> LID $dlid: saquery says $want, ibahprobe says $got"
 	done
 }
+
+# two-switch.topo under opensm's QoS policy (H3 on SL 3, H4 on SL 5) and
+# a storage partition 0x0012 (H1, H3 full members, H4 limited), as the
+# probe --dry-run tests want it: probe_ib.bats and golden.bats.
+sim_setup_qos_partition_subnet() {
+	local parts=$BATS_FILE_TMPDIR/partitions.conf
+	# Port GUIDs of two-switch.topo: H1 0x100001, H3 0x100005, H4 0x100007.
+	printf '%s\n' 'Default=0x7fff, ipoib : ALL=full ;' \
+		'storage=0x0012 : 0x0000000000100001=full, 0x0000000000100005=full, 0x0000000000100007=limited ;' >"$parts"
+	sim_setup_file two-switch.topo -Q -Y "$BATS_TEST_DIRNAME/topo/qos-policy.conf" -P "$parts"
+}

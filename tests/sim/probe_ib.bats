@@ -15,11 +15,7 @@ RENDEZVOUS_PEER=$(dirname "$IBAHPROBE")/tests/tools/rendezvous_peer
 
 setup_file() {
 	[ -x "$RENDEZVOUS_PEER" ] || missing "tests/tools/rendezvous_peer is not built (make check-build)"
-	local parts=$BATS_FILE_TMPDIR/partitions.conf
-	# Port GUIDs of two-switch.topo: H1 0x100001, H3 0x100005, H4 0x100007.
-	printf '%s\n' 'Default=0x7fff, ipoib : ALL=full ;' \
-		'storage=0x0012 : 0x0000000000100001=full, 0x0000000000100005=full, 0x0000000000100007=limited ;' >"$parts"
-	sim_setup_file two-switch.topo -Q -Y "$BATS_TEST_DIRNAME/topo/qos-policy.conf" -P "$parts"
+	sim_setup_qos_partition_subnet
 }
 teardown_file() { sim_stop; }
 
