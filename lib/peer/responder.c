@@ -45,15 +45,15 @@ static void send_reply(struct responder *r, struct reverse_entry *e,
 {
 	uint8_t out[PROBE_REPLY_SIZE];
 	struct request_set_key key;
+	size_t size = probe_reply_size_for(&reply->header);
 
 	reply->reverse_ah = e->attr;
 	reply->reverse_created = true;
 	reply->reverse_errno = 0;
 	reply->hop_limit_sent_known = e->hop_limit_sent_known;
 	reply->hop_limit_sent = e->hop_limit_sent;
-	probe_encode_reply(reply, out);
-	if (ud_send(&r->ep, e->ah, remote_qpn, r->config.qkey, out,
-		    sizeof(out))) {
+	probe_encode_reply(reply, out, size);
+	if (ud_send(&r->ep, e->ah, remote_qpn, r->config.qkey, out, size)) {
 		r->dropped[DROP_SEND_FAILED]++;
 		return;
 	}

@@ -4,15 +4,16 @@
 #include "wire/probe_wire.h"
 #include "wire/wire_bytes.h"
 
-_Static_assert(PROBE_REPLY_SIZE == 136, "reply layout changed");
-_Static_assert(PROBE_REQUEST_MIN_SIZE >= PROBE_REPLY_SIZE,
-	       "a reply must never be larger than its request");
+_Static_assert(PROBE_REPLY_V1_SIZE == 136, "reply layout changed");
+_Static_assert(PROBE_REPLY_SIZE == 160, "reply layout changed");
+_Static_assert(PROBE_REQUEST_MIN_SIZE >= PROBE_REPLY_SIZE + PROBE_STAMPS_SIZE,
+	       "a reply and its stamps must never outweigh their request");
 
 enum {
 	OFF_MAGIC = 0, OFF_VERSION = 4, OFF_KIND = 5, OFF_LENGTH = 6,
 	OFF_PROBE_ID = 8, OFF_SEQUENCE = 12, OFF_SEND_TIME = 16,
 	OFF_ASK_HOP_LIMIT = 24, OFF_ASK_TCLASS = 25, OFF_ASK_SL = 26,
-	OFF_ASK_FLOW_LABEL = 28,
+	OFF_REQUEST_FLAGS = 27, OFF_ASK_FLOW_LABEL = 28,
 	OFF_OBS_FLAGS = 32, OFF_OBS_IP_VERSION = 33, OFF_OBS_TCLASS = 34,
 	OFF_OBS_HOP_LIMIT = 35, OFF_OBS_FLOW_LABEL = 36, OFF_WC_SLID = 40,
 	OFF_WC_SL = 42, OFF_WC_DLID_PATH_BITS = 43, OFF_WC_PKEY_INDEX = 44,
@@ -24,6 +25,15 @@ enum {
 	OFF_REPLY_HOP_LIMIT_SENT = 98,
 	OFF_REV_FLOW_LABEL = 100, OFF_REV_DGID = 104, OFF_RESP_TIME = 120,
 	OFF_REV_ERRNO = 128, OFF_RESP_RECEIVED = 132,
+	OFF_TIMING_FLAGS = 136, OFF_RESP_WAIT = 137, OFF_DWELL = 144,
+	OFF_REPLY_AH_WAIT = 152,
+	OFF_STAMPS_FLAGS = 32, OFF_HW_DWELL = 40,
+};
+
+enum {
+	TIMING_DWELL_KNOWN = 1u << 0,
+	TIMING_STAMPS_FOLLOW = 1u << 1,
+	STAMPS_HW_DWELL_KNOWN = 1u << 0,
 };
 
 enum {
@@ -61,7 +71,7 @@ static void encode_header(const struct probe_header *h, uint8_t *b,
 	wire_put8(b, OFF_ASK_HOP_LIMIT, h->asked.hop_limit);
 	wire_put8(b, OFF_ASK_TCLASS, h->asked.traffic_class);
 	wire_put8(b, OFF_ASK_SL, h->asked.sl);
-	wire_put8(b, 27, 0);
+	wire_put8(b, OFF_REQUEST_FLAGS, h->flags);
 	wire_put32(b, OFF_ASK_FLOW_LABEL, h->asked.flow_label);
 }
 
@@ -75,14 +85,44 @@ size_t probe_encode_request(const struct probe_header *h, uint8_t *buf,
 	return size;
 }
 
-size_t probe_encode_reply(const struct probe_reply *r, uint8_t *b)
+size_t probe_reply_size_for(const struct probe_header *request)
+{
+	return request->flags & PROBE_REQUEST_WANTS_TIMING
+		       ? PROBE_REPLY_SIZE : PROBE_REPLY_V1_SIZE;
+}
+
+bool probe_stamps_allowed(const struct probe_header *request)
+{
+	return (request->flags & PROBE_REQUEST_WANTS_TIMING) &&
+	       request->length >= PROBE_REQUEST_MIN_SIZE;
+}
+
+static void encode_timing(const struct probe_reply *r, uint8_t *b)
+{
+	uint8_t flags = 0;
+
+	if (r->dwell_known)
+		flags |= TIMING_DWELL_KNOWN;
+	if (r->stamps_follow)
+		flags |= TIMING_STAMPS_FOLLOW;
+	wire_put8(b, OFF_TIMING_FLAGS, flags);
+	wire_put8(b, OFF_RESP_WAIT, (uint8_t)r->responder_wait);
+	wire_put64(b, OFF_DWELL, r->dwell_known ? r->dwell_ns : 0);
+	wire_put64(b, OFF_REPLY_AH_WAIT,
+		   r->dwell_known ? r->reply_ah_wait_ns : 0);
+}
+
+size_t probe_encode_reply(const struct probe_reply *r, uint8_t *b,
+			  size_t size)
 {
 	const struct probe_observed *o = &r->observed;
 	const struct ibv_ah_attr *ah = &r->reverse_ah;
 	uint8_t flags = 0;
 
-	memset(b, 0, PROBE_REPLY_SIZE);
-	encode_header(&r->header, b, PROBE_REPLY, PROBE_REPLY_SIZE);
+	if (size != PROBE_REPLY_SIZE && size != PROBE_REPLY_V1_SIZE)
+		return 0;
+	memset(b, 0, size);
+	encode_header(&r->header, b, PROBE_REPLY, (uint16_t)size);
 	if (o->grh_present)
 		flags |= OBS_GRH_PRESENT;
 	if (o->grh_ipv4)
@@ -122,7 +162,36 @@ size_t probe_encode_reply(const struct probe_reply *r, uint8_t *b)
 	wire_put64(b, OFF_RESP_TIME, r->responder_time_ns);
 	wire_put32(b, OFF_REV_ERRNO, (uint32_t)r->reverse_errno);
 	wire_put32(b, OFF_RESP_RECEIVED, r->responder_received);
-	return PROBE_REPLY_SIZE;
+	if (size == PROBE_REPLY_SIZE)
+		encode_timing(r, b);
+	return size;
+}
+
+size_t probe_encode_stamps(const struct probe_stamps *m, uint8_t *b)
+{
+	memset(b, 0, PROBE_STAMPS_SIZE);
+	encode_header(&m->header, b, PROBE_STAMPS, PROBE_STAMPS_SIZE);
+	wire_put8(b, OFF_STAMPS_FLAGS,
+		  m->hw_dwell_known ? STAMPS_HW_DWELL_KNOWN : 0);
+	wire_put64(b, OFF_HW_DWELL, m->hw_dwell_known ? m->hw_dwell_ns : 0);
+	return PROBE_STAMPS_SIZE;
+}
+
+/* Each kind has its own sizes: requests from an older prober's minimum
+ * up, replies of either layout, stamps of one. */
+static bool length_fits_kind(uint8_t kind, uint16_t length)
+{
+	switch (kind) {
+	case PROBE_REQUEST:
+		return length >= PROBE_REQUEST_V1_MIN_SIZE &&
+		       length <= PROBE_MAX_SIZE;
+	case PROBE_REPLY:
+		return length == PROBE_REPLY_SIZE ||
+		       length == PROBE_REPLY_V1_SIZE;
+	case PROBE_STAMPS:
+		return length == PROBE_STAMPS_SIZE;
+	}
+	return false;
 }
 
 enum probe_decode_error probe_decode_header(const uint8_t *b, size_t len,
@@ -138,13 +207,12 @@ enum probe_decode_error probe_decode_header(const uint8_t *b, size_t len,
 	if (b[OFF_VERSION] != PROBE_VERSION)
 		return PROBE_ERR_VERSION;
 	kind = b[OFF_KIND];
-	if (kind != PROBE_REQUEST && kind != PROBE_REPLY)
+	if (kind != PROBE_REQUEST && kind != PROBE_REPLY &&
+	    kind != PROBE_STAMPS)
 		return PROBE_ERR_KIND;
 	length = wire_get16(b, OFF_LENGTH);
-	/* Each kind has its own minimum; the bytes must cover the length. */
-	if ((kind == PROBE_REQUEST && (length < PROBE_REQUEST_MIN_SIZE ||
-				       length > PROBE_MAX_SIZE)) ||
-	    (kind == PROBE_REPLY && length != PROBE_REPLY_SIZE))
+	/* The bytes must cover the length, too. */
+	if (!length_fits_kind(kind, length))
 		return PROBE_ERR_LENGTH;
 	if (len < length)
 		return PROBE_ERR_SHORT;
@@ -156,8 +224,25 @@ enum probe_decode_error probe_decode_header(const uint8_t *b, size_t len,
 	h->asked.hop_limit = b[OFF_ASK_HOP_LIMIT];
 	h->asked.traffic_class = b[OFF_ASK_TCLASS];
 	h->asked.sl = b[OFF_ASK_SL];
+	h->flags = b[OFF_REQUEST_FLAGS];
 	h->asked.flow_label = wire_get32(b, OFF_ASK_FLOW_LABEL);
 	return PROBE_OK;
+}
+
+/* A wait mode we do not know is as good as none said. */
+static void decode_timing(const uint8_t *b, struct probe_reply *r)
+{
+	uint8_t flags = b[OFF_TIMING_FLAGS], wait = b[OFF_RESP_WAIT];
+
+	r->dwell_known = flags & TIMING_DWELL_KNOWN;
+	r->stamps_follow = flags & TIMING_STAMPS_FOLLOW;
+	r->responder_wait = wait == STAMP_SW_EVENT || wait == STAMP_SW_BUSY
+				    ? (enum stamp_source)wait
+				    : STAMP_UNKNOWN;
+	if (!r->dwell_known)
+		return;
+	r->dwell_ns = wire_get64(b, OFF_DWELL);
+	r->reply_ah_wait_ns = wire_get64(b, OFF_REPLY_AH_WAIT);
 }
 
 enum probe_decode_error probe_decode_reply(const uint8_t *b, size_t len,
@@ -208,5 +293,23 @@ enum probe_decode_error probe_decode_reply(const uint8_t *b, size_t len,
 	r->responder_time_ns = wire_get64(b, OFF_RESP_TIME);
 	r->reverse_errno = (int32_t)wire_get32(b, OFF_REV_ERRNO);
 	r->responder_received = wire_get32(b, OFF_RESP_RECEIVED);
+	if (r->header.length == PROBE_REPLY_SIZE)
+		decode_timing(b, r);
+	return PROBE_OK;
+}
+
+enum probe_decode_error probe_decode_stamps(const uint8_t *b, size_t len,
+					    struct probe_stamps *m)
+{
+	enum probe_decode_error err;
+
+	memset(m, 0, sizeof(*m));
+	err = probe_decode_header(b, len, &m->header);
+	if (err)
+		return err;
+	if (m->header.kind != PROBE_STAMPS)
+		return PROBE_ERR_KIND;
+	m->hw_dwell_known = b[OFF_STAMPS_FLAGS] & STAMPS_HW_DWELL_KNOWN;
+	m->hw_dwell_ns = m->hw_dwell_known ? wire_get64(b, OFF_HW_DWELL) : 0;
 	return PROBE_OK;
 }

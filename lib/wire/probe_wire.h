@@ -14,7 +14,10 @@
  *   12   4  sequence
  *   16   8  send_time_ns (prober's CLOCK_MONOTONIC)
  *   24   1  hop_limit asked for       25 1 traffic_class asked for
- *   26   1  sl asked for              27 1 reserved
+ *   26   1  sl asked for
+ *   27   1  request flags (bit 0: the prober reads the timing of a
+ *           160-byte reply and stamps messages; an older prober leaves
+ *           it clear and gets the 136-byte reply it knows)
  *   28   4  flow_label asked for
  *  reply only:
  *   32   1  observed flags (bit 0 GRH present, bit 1 GRH form IPv4,
@@ -44,8 +47,30 @@
  *  132   4  requests of this prober's set the responder has received,
  *           this one included (0: an older responder, count unknown)
  *
+ *  reply of 160 bytes (to a request with flag bit 0) only:
+ *  136   1  timing flags (bit 0 dwell known, bit 1 a stamps message with
+ *           the hardware dwell follows)
+ *  137   1  the responder's wait for completions (stamp_source: 1 it
+ *           sleeps on completion events, 2 it busy-polls)
+ *  138   6  reserved
+ *  144   8  dwell ns: the request's receive completion taken to the
+ *           reply posted, on the responder's CLOCK_MONOTONIC
+ *  152   8  of the dwell, ns the reply waited for its reply AH (first
+ *           contact: the neighbour's ARP/ND)
+ *
+ *  stamps message (kind 3, 48 bytes), sent after the reply's own send
+ *  completion, to a request of at least PROBE_REQUEST_MIN_SIZE bytes:
+ *    0  32  the request's header, echoed
+ *   32   1  flags (bit 0 hardware dwell known)
+ *   33   7  reserved
+ *   40   8  hardware dwell ns: the reply's send completion minus the
+ *           request's receive completion, the device's clock
+ *
  * Bytes 98 and 132..135 were reserved (zero) in earlier builds of the
- * same version: an older responder's reply decodes with both unknown.
+ * same version: an older responder's reply decodes with both unknown. A
+ * reply of 136 bytes (an older responder, or an older prober's request)
+ * decodes with the timing unknown. A request is never smaller than the
+ * reply and stamps message it can draw together.
  */
 #ifndef IBAHPROBE_PROBE_WIRE_H
 #define IBAHPROBE_PROBE_WIRE_H
@@ -56,11 +81,22 @@
 
 #include <infiniband/verbs.h>
 
+#include "base/stamp_source.h"
+
 #define PROBE_MAGIC 0x49414850u	/* "IAHP" */
 #define PROBE_VERSION 1
 #define PROBE_HEADER_SIZE 32
-#define PROBE_REPLY_SIZE 136
-#define PROBE_REQUEST_MIN_SIZE PROBE_REPLY_SIZE
+/* The reply an older prober reads (no timing). */
+#define PROBE_REPLY_V1_SIZE 136
+#define PROBE_REPLY_SIZE 160
+#define PROBE_STAMPS_SIZE 48
+/* What an older prober sends at least: still answered, 136 bytes. */
+#define PROBE_REQUEST_V1_MIN_SIZE PROBE_REPLY_V1_SIZE
+/* What we send at least: the reply and a stamps message together are
+ * never more bytes than the request that drew them. */
+#define PROBE_REQUEST_MIN_SIZE (PROBE_REPLY_SIZE + PROBE_STAMPS_SIZE)
+/* Request flags (byte 27). */
+#define PROBE_REQUEST_WANTS_TIMING 0x01u
 /* The UD receive area is GRH (40 bytes) + payload: 4096 is the largest
  * IB MTU, so no probe is larger. */
 #define PROBE_MAX_SIZE 4096
@@ -68,6 +104,7 @@
 enum probe_kind {
 	PROBE_REQUEST = 1,
 	PROBE_REPLY = 2,
+	PROBE_STAMPS = 3,	/* the hardware dwell of a reply sent before */
 };
 
 struct probe_params {
@@ -84,6 +121,7 @@ struct probe_header {
 	uint32_t sequence;
 	uint64_t send_time_ns;
 	struct probe_params asked;
+	uint8_t flags;		/* PROBE_REQUEST_* of the request */
 };
 
 /* What the responder saw of one request. */
@@ -119,6 +157,19 @@ struct probe_reply {
 	 * received so far, this one included; 0: unknown (older responder). */
 	uint32_t responder_received;
 	uint64_t responder_time_ns;
+	/* Timing (a 160-byte reply; a 136-byte one: dwell unknown). */
+	bool dwell_known;
+	uint64_t dwell_ns;	/* request taken -> reply posted */
+	uint64_t reply_ah_wait_ns;	/* of which, waiting for its AH */
+	enum stamp_source responder_wait;	/* STAMP_SW_EVENT or _BUSY */
+	bool stamps_follow;	/* a stamps message with the hw dwell */
+};
+
+/* The hardware dwell of a reply, known after the reply was sent. */
+struct probe_stamps {
+	struct probe_header header;	/* echoed from the request */
+	bool hw_dwell_known;
+	uint64_t hw_dwell_ns;
 };
 
 enum probe_decode_error {
@@ -138,9 +189,19 @@ const char *probe_decode_error_name(enum probe_decode_error err);
  * is out of range. */
 size_t probe_encode_request(const struct probe_header *h, uint8_t *buf,
 			    size_t size);
-/* Writes a reply into buf (at least PROBE_REPLY_SIZE bytes); returns
- * PROBE_REPLY_SIZE. */
-size_t probe_encode_reply(const struct probe_reply *r, uint8_t *buf);
+/* The reply a request of these flags gets: PROBE_REPLY_SIZE to a prober
+ * that reads the timing, PROBE_REPLY_V1_SIZE to an older one. */
+size_t probe_reply_size_for(const struct probe_header *request);
+/* Writes a reply of `size` bytes (PROBE_REPLY_SIZE, or
+ * PROBE_REPLY_V1_SIZE without the timing) into buf; returns size, or 0
+ * for another size. */
+size_t probe_encode_reply(const struct probe_reply *r, uint8_t *buf,
+			  size_t size);
+/* A stamps message may follow a reply: the request asked for timing and
+ * is large enough to cover both (no amplification). */
+bool probe_stamps_allowed(const struct probe_header *request);
+/* Writes a stamps message (PROBE_STAMPS_SIZE bytes); returns its size. */
+size_t probe_encode_stamps(const struct probe_stamps *m, uint8_t *buf);
 
 /* Decodes the common header of len bytes and checks it; kind tells which
  * message it is. */
@@ -148,5 +209,7 @@ enum probe_decode_error probe_decode_header(const uint8_t *buf, size_t len,
 					    struct probe_header *h);
 enum probe_decode_error probe_decode_reply(const uint8_t *buf, size_t len,
 					   struct probe_reply *r);
+enum probe_decode_error probe_decode_stamps(const uint8_t *buf, size_t len,
+					    struct probe_stamps *m);
 
 #endif

@@ -231,8 +231,21 @@ static void probe_seeds(void)
 	r.reverse_ah.is_global = 1;
 	r.reverse_ah.port_num = 1;
 	r.reverse_ah.grh.hop_limit = 255;
-	n = probe_encode_reply(&r, buf);
+	n = probe_encode_reply(&r, buf, PROBE_REPLY_V1_SIZE);
+	put("fuzz_probe_wire", "reply-v1", buf, n);
+	r.dwell_known = true;
+	r.dwell_ns = 12000;
+	r.responder_wait = STAMP_SW_EVENT;
+	n = probe_encode_reply(&r, buf, PROBE_REPLY_SIZE);
 	put("fuzz_probe_wire", "reply", buf, n);
+	{
+		struct probe_stamps m = { .header = r.header };
+
+		m.hw_dwell_known = true;
+		m.hw_dwell_ns = 2100;
+		n = probe_encode_stamps(&m, buf);
+		put("fuzz_probe_wire", "stamps", buf, n);
+	}
 }
 
 /* fuzz_rendezvous: serve's answer. */

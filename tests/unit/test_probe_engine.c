@@ -246,7 +246,8 @@ static void test_reply_ours(void)
 
 	fixture_init(&f, PROVIDER_MLX5, 5);
 	f.s.probe_id = 0x1234;
-	len = UD_GRH_BYTES + probe_encode_reply(&r, buf + UD_GRH_BYTES);
+	len = UD_GRH_BYTES + probe_encode_reply(&r, buf + UD_GRH_BYTES,
+						 PROBE_REPLY_SIZE);
 	ok(probe_session_reply_ours(&f.s, buf, len, &got),
 	   "our probe id: ours");
 	is_int(got.header.sequence, 9, "decoded: its sequence");
