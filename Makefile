@@ -106,9 +106,10 @@ check: deps
 	$(MAKE) SANITIZE=1 check-build
 	@$(SUITES_STRICT) tools/run-suites
 
-# What the VM suite runs in the guest: ./ibahprobe and the packet injector.
+# What the VM suite runs in the guest: ./ibahprobe, the packet injector and
+# the completion stamp checker.
 # tests/vm/run makes this before a suite run, so plain `make` is enough.
-vm-build: ibahprobe $(O)/tests/tools/ud_inject
+vm-build: ibahprobe $(O)/tests/tools/ud_inject $(O)/tests/tools/ud_stamps
 
 check-vm-all: deps vm-build
 	@$(SUITES_STRICT) tools/run-suites vm vm-6.12

@@ -1,5 +1,7 @@
 /* UD QP life cycle, receive posting with the GRH sentinel, sends from a
- * ring of registered slots, and bounded waits on a completion channel. */
+ * ring of registered slots, bounded waits on a completion channel or a
+ * busy poll, and each completion's time stamps (polled, and the device's
+ * where its CQ has them). */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -12,6 +14,8 @@
 
 /* wr_id: bit 63 tells receives from sends, the low bits are the slot. */
 #define WR_RECV (1ull << 63)
+/* ud_poll takes completions through a stack batch of this many. */
+#define POLL_CHUNK 16
 
 static uint8_t *slot(struct ud_endpoint *ep, unsigned index)
 {
@@ -79,6 +83,126 @@ static int bring_up(struct ud_endpoint *ep, char *err, size_t errlen)
 		      errlen) ? -1 : 0;
 }
 
+/* ibv_query_device_ex's completion_timestamp_mask and hca_core_clock
+ * decide, never the provider's name (completion_clock_decide). */
+static void decide_clock(struct ud_endpoint *ep)
+{
+	struct ibv_device_attr_ex attr;
+	struct completion_clock_caps caps;
+	int rc;
+
+	memset(&ep->clock, 0, sizeof(ep->clock));
+	if (!ep->config.hw_stamps) {
+		snprintf(ep->clock.why_not, sizeof(ep->clock.why_not),
+			 "hardware completion timestamps were not asked for");
+		return;
+	}
+	memset(&attr, 0, sizeof(attr));
+	rc = ibv_query_device_ex(ep->context, NULL, &attr);
+	if (rc) {
+		snprintf(ep->clock.why_not, sizeof(ep->clock.why_not),
+			 "ibv_query_device_ex failed: %s", strerror(rc));
+		return;
+	}
+	caps.timestamp_mask = attr.completion_timestamp_mask;
+	caps.core_clock_khz = attr.hca_core_clock;
+	completion_clock_decide(&caps, &ep->clock);
+}
+
+/*
+ * An extended CQ that reports the standard fields and the raw completion
+ * timestamp (the free-running counter: see completion_clock.c on why not
+ * _WALLCLOCK). Providers refuse flags they lack with EOPNOTSUPP (rxe's
+ * rxe_create_cq_ex, irdma_ucreate_cq_ex); irdma takes the standard flags
+ * except IBV_WC_EX_WITH_DLID_PATH_BITS, a field that has no meaning on
+ * its RoCE/iWARP ports, so that one is asked again without it.
+ */
+static int create_stamping_cq(struct ud_endpoint *ep, int cqe)
+{
+	static const uint64_t wanted[] = {
+		IBV_WC_STANDARD_FLAGS | IBV_WC_EX_WITH_COMPLETION_TIMESTAMP,
+		(IBV_WC_STANDARD_FLAGS & ~IBV_WC_EX_WITH_DLID_PATH_BITS) |
+			IBV_WC_EX_WITH_COMPLETION_TIMESTAMP,
+	};
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++) {
+		struct ibv_cq_init_attr_ex attr = {
+			.cqe = (uint32_t)cqe,
+			.channel = ep->channel,
+			.wc_flags = wanted[i],
+		};
+
+		ep->cq_ex = ibv_create_cq_ex(ep->context, &attr);
+		if (ep->cq_ex) {
+			ep->cq = ibv_cq_ex_to_cq(ep->cq_ex);
+			ep->cq_ex_wc_flags = wanted[i];
+			return 0;
+		}
+		rc = errno;
+		if (rc != EOPNOTSUPP && rc != EINVAL)
+			break;
+	}
+	snprintf(ep->clock.why_not, sizeof(ep->clock.why_not),
+		 "ibv_create_cq_ex with completion timestamps failed: %s",
+		 strerror(rc));
+	return -1;
+}
+
+/* A stamping CQ where the clock allows one, else today's plain CQ; on the
+ * way back clock.hw is true only for a CQ that really stamps. */
+static int create_cq(struct ud_endpoint *ep, int cqe)
+{
+	if (ep->clock.hw && create_stamping_cq(ep, cqe) == 0)
+		return 0;
+	ep->clock.hw = false;
+	ep->cq = ibv_create_cq(ep->context, cqe, NULL, ep->channel, 0);
+	return ep->cq ? 0 : -1;
+}
+
+static struct ibv_qp *create_qp(struct ud_endpoint *ep)
+{
+	struct ibv_qp_init_attr init = { 0 };
+
+	init.send_cq = ep->cq;
+	init.recv_cq = ep->cq;
+	init.qp_type = IBV_QPT_UD;
+	init.sq_sig_all = 1;
+	init.cap.max_send_wr = ep->config.send_depth;
+	init.cap.max_recv_wr = ep->config.recv_depth;
+	init.cap.max_send_sge = 1;
+	init.cap.max_recv_sge = 1;
+	return ibv_create_qp(ep->pd, &init);
+}
+
+/*
+ * The QP can refuse a stamping CQ even where the CQ was made: mlx5 binds
+ * a QP to the timestamp format of its CQs and fails with EOPNOTSUPP when
+ * the device lacks the free-running format (kernel get_qp_ts_format). The
+ * endpoint then goes on with a plain CQ and says why.
+ */
+static int create_qp_falling_back(struct ud_endpoint *ep, int cqe)
+{
+	int rc;
+
+	ep->qp = create_qp(ep);
+	if (ep->qp || !ep->cq_ex)
+		return ep->qp ? 0 : -1;
+	rc = errno;
+	ibv_destroy_cq(ep->cq);
+	ep->cq = NULL;
+	ep->cq_ex = NULL;
+	ep->cq_ex_wc_flags = 0;
+	ep->clock.hw = false;
+	snprintf(ep->clock.why_not, sizeof(ep->clock.why_not),
+		 "the UD QP refused a CQ with completion timestamps: %s",
+		 strerror(rc));
+	if (create_cq(ep, cqe))
+		return -1;
+	ep->qp = create_qp(ep);
+	return ep->qp ? 0 : -1;
+}
+
 static int open_device(struct ud_endpoint *ep, char *err, size_t errlen)
 {
 	struct ibv_device **devs;
@@ -104,7 +228,6 @@ static int open_device(struct ud_endpoint *ep, char *err, size_t errlen)
 int ud_endpoint_open(struct ud_endpoint *ep, const struct ud_config *config,
 		     char *err, size_t errlen)
 {
-	struct ibv_qp_init_attr init = { 0 };
 	unsigned slots = config->recv_depth + config->send_depth;
 	size_t bytes;
 
@@ -113,12 +236,10 @@ int ud_endpoint_open(struct ud_endpoint *ep, const struct ud_config *config,
 	ep->slot_size = UD_GRH_BYTES + config->max_payload;
 	if (open_device(ep, err, errlen))
 		return -1;
+	decide_clock(ep);
 	ep->pd = ibv_alloc_pd(ep->context);
 	ep->channel = ep->pd ? ibv_create_comp_channel(ep->context) : NULL;
-	ep->cq = ep->channel ? ibv_create_cq(ep->context, (int)slots, NULL,
-					     ep->channel, 0)
-			     : NULL;
-	if (!ep->cq) {
+	if (!ep->channel || create_cq(ep, (int)slots)) {
 		snprintf(err, errlen, "cannot create PD/CQ on %s: %s",
 			 config->device, strerror(errno));
 		goto fail;
@@ -133,16 +254,13 @@ int ud_endpoint_open(struct ud_endpoint *ep, const struct ud_config *config,
 			 bytes, config->device, strerror(errno));
 		goto fail;
 	}
-	init.send_cq = ep->cq;
-	init.recv_cq = ep->cq;
-	init.qp_type = IBV_QPT_UD;
-	init.sq_sig_all = 1;
-	init.cap.max_send_wr = config->send_depth;
-	init.cap.max_recv_wr = config->recv_depth;
-	init.cap.max_send_sge = 1;
-	init.cap.max_recv_sge = 1;
-	ep->qp = ibv_create_qp(ep->pd, &init);
-	if (!ep->qp) {
+	ep->send_tags = calloc(config->send_depth ? config->send_depth : 1,
+			       sizeof(*ep->send_tags));
+	if (!ep->send_tags) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	if (create_qp_falling_back(ep, (int)slots)) {
 		snprintf(err, errlen, "cannot create a UD QP on %s: %s",
 			 config->device, strerror(errno));
 		goto fail;
@@ -187,6 +305,7 @@ void ud_endpoint_close(struct ud_endpoint *ep)
 	if (ep->mr)
 		ibv_dereg_mr(ep->mr);
 	free(ep->buffers);
+	free(ep->send_tags);
 	if (ep->cq) {
 		/* Events we armed for must be acknowledged before destroy. */
 		ibv_destroy_cq(ep->cq);
@@ -218,6 +337,13 @@ int ud_repost_recv(struct ud_endpoint *ep, const struct ibv_wc *wc)
 int ud_send(struct ud_endpoint *ep, struct ibv_ah *ah, uint32_t remote_qpn,
 	    uint32_t remote_qkey, const void *payload, size_t len)
 {
+	return ud_send_tagged(ep, ah, remote_qpn, remote_qkey, payload, len, 0);
+}
+
+int ud_send_tagged(struct ud_endpoint *ep, struct ibv_ah *ah,
+		   uint32_t remote_qpn, uint32_t remote_qkey,
+		   const void *payload, size_t len, uint64_t tag)
+{
 	unsigned index;
 	struct ibv_sge sge;
 	struct ibv_send_wr wr = { 0 }, *bad;
@@ -241,6 +367,7 @@ int ud_send(struct ud_endpoint *ep, struct ibv_ah *ah, uint32_t remote_qpn,
 	wr.wr.ud.ah = ah;
 	wr.wr.ud.remote_qpn = remote_qpn;
 	wr.wr.ud.remote_qkey = remote_qkey;
+	ep->send_tags[ep->next_send_slot] = tag;
 	rc = ibv_post_send(ep->qp, &wr, &bad);
 	if (rc)
 		return -rc;
@@ -250,17 +377,123 @@ int ud_send(struct ud_endpoint *ep, struct ibv_ah *ah, uint32_t remote_qpn,
 	return 0;
 }
 
-static int take_completions(struct ud_endpoint *ep, struct ibv_wc *wcs, int max)
+/*
+ * struct ibv_cq_ex has no reader for pkey_index: the IBA defines a work
+ * completion's P_Key index for GSI QPs only (ibv_poll_cq(3), "valid only
+ * for GSI QPs"; the kernel's struct ib_wc says the same). On any other UD
+ * QP the HCA accepted the packet only because its P_Key matched the entry
+ * at the QP's own pkey_index (IBA vol. 1, 10.9 partitioning, the P_Key
+ * check on receive), so that index is what is stored.
+ *
+ * Which fields are valid follows ibv_poll_cq(3): after an error only
+ * wr_id, status, qp_num and vendor_err; vendor_err only after an error
+ * (mlx5_cq_read_wc_vendor_err reads the error CQE's syndrome).
+ */
+void ud_wc_from_cq_ex(struct ibv_cq_ex *cq, uint64_t wc_flags,
+		      uint16_t pkey_index, struct ibv_wc *wc)
 {
-	int n = ibv_poll_cq(ep->cq, max, wcs);
+	memset(wc, 0, sizeof(*wc));
+	wc->wr_id = cq->wr_id;
+	wc->status = cq->status;
+	if (wc_flags & IBV_WC_EX_WITH_QP_NUM)
+		wc->qp_num = ibv_wc_read_qp_num(cq);
+	if (wc->status != IBV_WC_SUCCESS) {
+		wc->vendor_err = ibv_wc_read_vendor_err(cq);
+		return;
+	}
+	wc->opcode = ibv_wc_read_opcode(cq);
+	wc->wc_flags = ibv_wc_read_wc_flags(cq);
+	if (wc_flags & IBV_WC_EX_WITH_BYTE_LEN)
+		wc->byte_len = ibv_wc_read_byte_len(cq);
+	if ((wc_flags & IBV_WC_EX_WITH_IMM) &&
+	    (wc->wc_flags & (IBV_WC_WITH_IMM | IBV_WC_WITH_INV)))
+		wc->imm_data = ibv_wc_read_imm_data(cq);
+	if (wc_flags & IBV_WC_EX_WITH_SRC_QP)
+		wc->src_qp = ibv_wc_read_src_qp(cq);
+	if (wc_flags & IBV_WC_EX_WITH_SLID)
+		wc->slid = (uint16_t)ibv_wc_read_slid(cq);
+	if (wc_flags & IBV_WC_EX_WITH_SL)
+		wc->sl = ibv_wc_read_sl(cq);
+	if (wc_flags & IBV_WC_EX_WITH_DLID_PATH_BITS)
+		wc->dlid_path_bits = ibv_wc_read_dlid_path_bits(cq);
+	wc->pkey_index = pkey_index;
+}
 
-	if (n < 0)
+/* A taken completion: its send slot back to the ring, its tag out. */
+static void account(struct ud_endpoint *ep, struct ud_completion *c)
+{
+	uint64_t index = c->wc.wr_id;
+
+	c->tag = 0;
+	if (ud_wc_is_recv(&c->wc))
+		return;
+	if (index >= ep->config.recv_depth &&
+	    index < (uint64_t)ep->config.recv_depth + ep->config.send_depth)
+		c->tag = ep->send_tags[index - ep->config.recv_depth];
+	if (ep->sends_in_flight) {
+		ep->sends_in_flight--;
+		ep->sends_completed++;
+	}
+}
+
+/* The extended CQ: ibv_start_poll, ibv_next_poll, ibv_end_poll, as
+ * rc_pingpong's pp_poll_cq ex path; each completion stamped as it is
+ * made current. */
+static int take_completions_ex(struct ud_endpoint *ep,
+			       struct ud_completion *out, int max)
+{
+	struct ibv_poll_cq_attr attr = { 0 };
+	int n = 0, rc;
+
+	rc = ibv_start_poll(ep->cq_ex, &attr);
+	if (rc == ENOENT)
+		return 0;
+	if (rc)
 		return -EIO;
-	for (int i = 0; i < n; i++)
-		if (!ud_wc_is_recv(&wcs[i]) && ep->sends_in_flight) {
-			ep->sends_in_flight--;
-			ep->sends_completed++;
-		}
+	for (;;) {
+		struct ud_completion *c = &out[n++];
+
+		c->polled_ns = monotonic_ns();
+		ud_wc_from_cq_ex(ep->cq_ex, ep->cq_ex_wc_flags,
+				 ep->config.pkey_index, &c->wc);
+		c->hw_valid = c->wc.status == IBV_WC_SUCCESS;
+		c->hw_stamp = c->hw_valid ?
+			ibv_wc_read_completion_ts(ep->cq_ex) : 0;
+		account(ep, c);
+		if (n == max)
+			break;
+		rc = ibv_next_poll(ep->cq_ex);
+		if (rc)
+			break;	/* ENOENT: empty; an error shows next time */
+	}
+	ibv_end_poll(ep->cq_ex);
+	return n;
+}
+
+/* One ibv_poll_cq per completion, so each gets its own stamp. */
+static int take_completions(struct ud_endpoint *ep, struct ud_completion *out,
+			    int max)
+{
+	int n = 0;
+
+	if (max <= 0)
+		return 0;
+	if (ep->cq_ex)
+		return take_completions_ex(ep, out, max);
+	while (n < max) {
+		struct ud_completion *c = &out[n];
+		int got = ibv_poll_cq(ep->cq, 1, &c->wc);
+
+		if (got < 0)
+			return n ? n : -EIO;
+		if (got == 0)
+			break;
+		c->polled_ns = monotonic_ns();
+		c->hw_valid = false;
+		c->hw_stamp = 0;
+		account(ep, c);
+		n++;
+	}
 	return n;
 }
 
@@ -295,23 +528,41 @@ void ud_consume_event(struct ud_endpoint *ep)
 	}
 }
 
-int ud_poll(struct ud_endpoint *ep, struct ibv_wc *wcs, int max,
-	    int timeout_ms)
+/* perftest's latency loops (run_iter_lat_send): ibv_poll_cq until
+ * something comes, no arm, no sleep; only the deadline reads the clock. */
+static int poll_busy(struct ud_endpoint *ep, struct ud_completion *out,
+		     int max, int timeout_ms)
+{
+	uint64_t deadline = monotonic_ns() +
+			    (timeout_ms > 0 ? (uint64_t)timeout_ms : 0) * 1000000u;
+
+	for (;;) {
+		int n = take_completions(ep, out, max);
+
+		if (n != 0 || monotonic_ns() >= deadline)
+			return n;
+	}
+}
+
+int ud_poll_stamped(struct ud_endpoint *ep, struct ud_completion *out,
+		    int max, int timeout_ms)
 {
 	int64_t deadline = now_ms() + timeout_ms;
 	int n;
 
+	if (ep->config.busy_poll)
+		return poll_busy(ep, out, max, timeout_ms);
 	for (;;) {
 		struct pollfd pfd = { .fd = ep->channel->fd, .events = POLLIN };
 		int left;
 
-		n = take_completions(ep, wcs, max);
+		n = take_completions(ep, out, max);
 		if (n != 0)
 			return n;
 		if (ud_arm(ep) < 0)
 			return -EIO;
 		/* Look again: the arm may have raced a completion. */
-		n = take_completions(ep, wcs, max);
+		n = take_completions(ep, out, max);
 		if (n != 0)
 			return n;
 		left = (int)(deadline - now_ms());
@@ -324,6 +575,49 @@ int ud_poll(struct ud_endpoint *ep, struct ibv_wc *wcs, int max,
 			return 0;
 		ud_consume_event(ep);
 	}
+}
+
+static void copy_wcs(struct ibv_wc *wcs, const struct ud_completion *c, int n)
+{
+	for (int i = 0; i < n; i++)
+		wcs[i] = c[i].wc;
+}
+
+/* ud_poll_stamped through a stack batch, stamps dropped; as many as max
+ * when that many are there, like one ibv_poll_cq of max. */
+int ud_poll(struct ud_endpoint *ep, struct ibv_wc *wcs, int max,
+	    int timeout_ms)
+{
+	struct ud_completion batch[POLL_CHUNK];
+	int want = max < POLL_CHUNK ? max : POLL_CHUNK;
+	int n = ud_poll_stamped(ep, batch, want, timeout_ms), total;
+
+	if (n <= 0)
+		return n;
+	copy_wcs(wcs, batch, n);
+	total = n;
+	while (n == want && total < max) {
+		want = max - total < POLL_CHUNK ? max - total : POLL_CHUNK;
+		n = take_completions(ep, batch, want);
+		if (n <= 0)
+			break;
+		copy_wcs(wcs + total, batch, n);
+		total += n;
+	}
+	return total;
+}
+
+enum stamp_source ud_stamp_source(const struct ud_endpoint *ep)
+{
+	if (ep->clock.hw)
+		return STAMP_HW;
+	return ep->config.busy_poll ? STAMP_SW_BUSY : STAMP_SW_EVENT;
+}
+
+uint64_t ud_stamp_delta_ns(const struct ud_endpoint *ep, uint64_t from,
+			   uint64_t to)
+{
+	return completion_clock_delta_ns(&ep->clock, from, to);
 }
 
 int ud_drain_sends(struct ud_endpoint *ep, int timeout_ms,

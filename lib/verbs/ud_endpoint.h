@@ -1,7 +1,10 @@
 /* A UD endpoint: one UD QP with its CQ, completion channel and registered
  * buffers, shared by serve and probe. Receive slots are GRH (40 bytes) +
  * payload, pre-filled with the GRH sentinel before posting; waits are
- * bounded (completion channel + poll), so a lost packet never hangs. */
+ * bounded (completion channel + poll, or a busy poll against the clock),
+ * so a lost packet never hangs. Each completion can carry its own time
+ * stamps: when it was polled and, where the device has them, the device's
+ * completion timestamp. */
 #ifndef IBAHPROBE_UD_ENDPOINT_H
 #define IBAHPROBE_UD_ENDPOINT_H
 
@@ -10,6 +13,9 @@
 #include <stdint.h>
 
 #include <infiniband/verbs.h>
+
+#include "base/stamp_source.h"
+#include "verbs/completion_clock.h"
 
 /* Bytes the HCA writes before the payload of every UD receive. */
 #define UD_GRH_BYTES 40
@@ -24,6 +30,12 @@ struct ud_config {
 	unsigned recv_depth;	/* receive slots kept posted */
 	unsigned send_depth;	/* sends in flight at most */
 	size_t max_payload;	/* largest message, without the GRH */
+	/* ud_poll spins on the CQ instead of sleeping on the completion
+	 * channel: no wake-up in the RTT, one CPU busy. */
+	bool busy_poll;
+	/* Ask for device completion timestamps where the device has them;
+	 * clock.why_not says why not when it has none. */
+	bool hw_stamps;
 };
 
 struct ud_endpoint {
@@ -31,6 +43,8 @@ struct ud_endpoint {
 	struct ibv_pd *pd;
 	struct ibv_comp_channel *channel;
 	struct ibv_cq *cq;
+	struct ibv_cq_ex *cq_ex;	/* the same CQ when created extended */
+	uint64_t cq_ex_wc_flags;	/* what cq_ex was created to report */
 	struct ibv_qp *qp;
 	struct ibv_mr *mr;
 	uint8_t *buffers;
@@ -39,7 +53,21 @@ struct ud_endpoint {
 	unsigned sends_in_flight;
 	uint64_t sends_posted, sends_completed;	/* since open */
 	unsigned next_send_slot;
+	uint64_t *send_tags;	/* per send slot: ud_send_tagged's tag */
 	bool cq_armed;
+	/* hw only when the CQ really was created with timestamps. */
+	struct completion_clock clock;
+};
+
+/* One completion and when it was taken. */
+struct ud_completion {
+	struct ibv_wc wc;
+	/* CLOCK_MONOTONIC (monotonic_ns) as this completion was taken from
+	 * the CQ, not once per batch. */
+	uint64_t polled_ns;
+	bool hw_valid;
+	uint64_t hw_stamp;	/* device units; differences: ud_stamp_delta_ns */
+	uint64_t tag;		/* a send: ud_send_tagged's tag; 0 otherwise */
 };
 
 int ud_endpoint_open(struct ud_endpoint *ep, const struct ud_config *config,
@@ -58,6 +86,11 @@ int ud_repost_recv(struct ud_endpoint *ep, const struct ibv_wc *wc);
  * when every send slot is in flight (poll first), or -errno. */
 int ud_send(struct ud_endpoint *ep, struct ibv_ah *ah, uint32_t remote_qpn,
 	    uint32_t remote_qkey, const void *payload, size_t len);
+/* ud_send whose send completion carries tag (ud_completion.tag): the
+ * prober names the probe whose send stamp it is. ud_send is tag 0. */
+int ud_send_tagged(struct ud_endpoint *ep, struct ibv_ah *ah,
+		   uint32_t remote_qpn, uint32_t remote_qkey,
+		   const void *payload, size_t len, uint64_t tag);
 
 /* The fd to watch for completions (with other fds in one poll()). */
 int ud_event_fd(const struct ud_endpoint *ep);
@@ -73,6 +106,25 @@ void ud_consume_event(struct ud_endpoint *ep);
  * here and also returned), or -errno. */
 int ud_poll(struct ud_endpoint *ep, struct ibv_wc *wcs, int max,
 	    int timeout_ms);
+/* ud_poll with each completion's time stamps (struct ud_completion). */
+int ud_poll_stamped(struct ud_endpoint *ep, struct ud_completion *out,
+		    int max, int timeout_ms);
+
+/* Where this endpoint's completion stamps come from: STAMP_HW when the CQ
+ * carries device timestamps, else STAMP_SW_BUSY when busy polling, else
+ * STAMP_SW_EVENT. */
+enum stamp_source ud_stamp_source(const struct ud_endpoint *ep);
+/* to - from of two hw_stamp values of this endpoint, in ns. */
+uint64_t ud_stamp_delta_ns(const struct ud_endpoint *ep, uint64_t from,
+			   uint64_t to);
+
+/* Fills wc from the completion that ibv_start_poll/ibv_next_poll made
+ * current on cq, through the ibv_wc_read_* readers of the fields the CQ
+ * was created with (wc_flags: enum ibv_create_cq_wc_flags); a field not
+ * asked for stays 0. pkey_index has no reader: the QP's own pkey_index
+ * is stored (see ud_endpoint.c). */
+void ud_wc_from_cq_ex(struct ibv_cq_ex *cq, uint64_t wc_flags,
+		      uint16_t pkey_index, struct ibv_wc *wc);
 
 /* Waits until every posted send has completed, at most timeout_ms: call
  * before destroying an AH those sends used. Receives that complete
