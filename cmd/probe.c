@@ -39,7 +39,7 @@ enum probe_option {
 	PR_OPT_SIZE, PR_OPT_WINDOW, PR_OPT_JSONL, PR_OPT_FILE,
 	PR_OPT_DISCOVER, PR_OPT_LIST, PR_OPT_PKEY, PR_OPT_DRY_RUN,
 	PR_OPT_CONTINUOUS, PR_OPT_INTERVAL_ROUND, PR_OPT_METRICS, PR_OPT_COLOR,
-	PR_OPT_MTU, PR_OPT_END,
+	PR_OPT_MTU, PR_OPT_BUSY_POLL, PR_OPT_END,
 };
 
 static const struct opt_spec probe_options[] = {
@@ -66,8 +66,8 @@ static const struct opt_spec probe_options[] = {
 	[PR_OPT_INTERVAL] = { "interval", 'i', "MS", "least time between two "
 			      "probes of one set (default 0)", COMPLETE_NONE,
 			      NULL },
-	[PR_OPT_SIZE] = { "size", 's', "BYTES", "probe size (136 up to the "
-			  "path MTU; default 136), or max: as --mtu",
+	[PR_OPT_SIZE] = { "size", 's', "BYTES", "probe size (208 up to the "
+			  "path MTU; default 208), or max: as --mtu",
 			  COMPLETE_WORDS, "max" },
 	[PR_OPT_WINDOW] = { "window", 'w', "N", "probes in flight across all "
 			    "destinations (default 32)", COMPLETE_NONE, NULL },
@@ -110,6 +110,10 @@ static const struct opt_spec probe_options[] = {
 			 "largest UD payload that arrives, searched up to the "
 			 "port's active MTU (-c probes per size, default 3)",
 			 COMPLETE_NONE, NULL },
+	[PR_OPT_BUSY_POLL] = { "busy-poll", 0, NULL, "poll the completion "
+			       "queue without sleeping (as ib_send_lat): "
+			       "the RTT loses this host's wake-up, a core "
+			       "spins meanwhile", COMPLETE_NONE, NULL },
 	[PR_OPT_END] = OPT_END,
 };
 
@@ -130,6 +134,7 @@ struct probe_opts {
 	bool has_pkey;
 	uint16_t pkey;
 	bool dry_run;
+	bool busy_poll;
 	bool continuous, has_count, has_interval, has_interval_round;
 	uint32_t round_s;
 	const char *metrics;
@@ -222,6 +227,9 @@ static int probe_option(void *ctx, int index, const char *arg)
 		break;
 	case PR_OPT_DRY_RUN:
 		opts->dry_run = true;
+		break;
+	case PR_OPT_BUSY_POLL:
+		opts->busy_poll = true;
 		break;
 	}
 	return rc ? cli_usage_error("%s", err) : 0;
@@ -368,6 +376,8 @@ static void print_cell_text(const struct probe_cmd *pc,
 		ah_attr_print(NULL, &c->last_reply.reverse_ah);
 		out_newline();
 	}
+	probe_text_timing(c, row, sizeof(row));
+	out_text("%s", row);
 	if (c->judged && c->verdict.hop_limit_why[0]) {
 		char why[PROBE_TEXT_ROW_MAX], line[256];
 		size_t used = 0;
@@ -686,6 +696,10 @@ static void start_output(struct probe_cmd *pc, size_t dest_count)
 		if (s->cells[i].target->local_port)
 			out_text("skipped %s: it is this port (its GID)\n",
 				 s->cells[i].target->dest->text);
+	if (diag_verbosity > 0 && !opts->dry_run) {
+		probe_text_timing_note(s, head, sizeof(head));
+		out_text("%s", head);
+	}
 	probe_text_titles(&pc->view.layout, head, sizeof(head));
 	out_text("%s", head);
 	out_flush_record();
@@ -885,6 +899,7 @@ static void settings_from_options(struct probe_cmd *pc)
 		.has_pkey = opts->has_pkey,
 		.pkey = opts->pkey,
 		.dry_run = opts->dry_run,
+		.busy_poll = opts->busy_poll,
 		.skip_local_port = !opts->dry_run,
 	};
 	s->on_done = opts->mtu ? NULL : cell_done;
@@ -986,8 +1001,11 @@ static int build_cells(struct probe_cmd *pc)
 
 			c->target = target;
 			c->asked = sweep_params(&pc->sw, i);
-			if (opts->continuous)
+			if (opts->continuous) {
 				c->rtt.limit = RTT_CONTINUOUS_LIMIT;
+				c->network.limit = RTT_CONTINUOUS_LIMIT;
+				c->dwell.limit = RTT_CONTINUOUS_LIMIT;
+			}
 			c->sl_given = opts->lists[3] != NULL;
 		}
 	}

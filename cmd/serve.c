@@ -22,7 +22,7 @@
 enum serve_option {
 	SERVE_OPT_QKEY, SERVE_OPT_LISTEN, SERVE_OPT_NO_LISTEN, SERVE_OPT_COUNT,
 	SERVE_OPT_DURATION, SERVE_OPT_MAX_RATE, SERVE_OPT_REGISTER,
-	SERVE_OPT_PKEY, SERVE_OPT_PIDFILE, SERVE_OPT_END,
+	SERVE_OPT_PKEY, SERVE_OPT_PIDFILE, SERVE_OPT_BUSY_POLL, SERVE_OPT_END,
 };
 
 static const struct opt_spec serve_options[] = {
@@ -54,6 +54,10 @@ static const struct opt_spec serve_options[] = {
 				"once ready, remove it on exit; refused while "
 				"another live serve holds FILE", COMPLETE_FILE,
 				NULL },
+	[SERVE_OPT_BUSY_POLL] = { "busy-poll", 0, NULL, "poll the completion "
+				  "queue without sleeping: the probers' "
+				  "network RTT loses this host's wake-up; a "
+				  "core spins meanwhile", COMPLETE_NONE, NULL },
 	[SERVE_OPT_END] = OPT_END,
 };
 
@@ -71,6 +75,7 @@ struct serve_opts {
 	bool has_pkey;
 	uint16_t pkey;
 	const char *pidfile;
+	bool busy_poll;
 };
 
 static const struct serve_opts serve_defaults = {
@@ -117,6 +122,9 @@ static int serve_option(void *ctx, int index, const char *arg)
 		break;
 	case SERVE_OPT_REGISTER:
 		opts->register_sa = true;
+		break;
+	case SERVE_OPT_BUSY_POLL:
+		opts->busy_poll = true;
 		break;
 	case SERVE_OPT_PKEY:
 		opts->has_pkey = true;
@@ -211,7 +219,8 @@ static int serve_responder(const struct common_opts *common,
 	struct responder s = {
 		.config = { .qkey = opts->qkey, .count = opts->count,
 			    .duration_s = opts->duration_s,
-			    .max_rate = opts->max_rate },
+			    .max_rate = opts->max_rate,
+			    .busy_poll = opts->busy_poll },
 	};
 	struct responder_registrar reg = RESPONDER_REGISTRAR_INIT;
 	struct sigaction sa = { .sa_handler = on_signal };

@@ -47,6 +47,11 @@
 #define PROBE_KEY_RTT "rtt_us"
 #define PROBE_KEY_RTT_MEDIAN "median"
 #define PROBE_KEY_RTT_MAX "max"
+/* The round trip less the responder's dwell, the dwell, and what the
+ * stamps were (stamp_source_name). */
+#define PROBE_KEY_NETWORK_RTT "network_rtt_us"
+#define PROBE_KEY_RESPONDER_US "responder_us"
+#define PROBE_KEY_STAMPS "stamps"
 #define PROBE_KEY_OBSERVED "observed"
 #define PROBE_KEY_HOPS "hops"
 #define PROBE_KEY_VERDICTS "verdicts"

@@ -40,29 +40,117 @@ static void observe(const struct responder *r, const struct ibv_wc *wc,
 	o->dgid = grh->dgid;
 }
 
+/* The send slot a tag names (tag 0: no stamps message due). */
+static uint64_t stamps_tag(const struct responder *r, size_t i)
+{
+	(void)r;
+	return (uint64_t)i + 1;
+}
+
+/* Keeps what the stamps message needs until the reply's send completes;
+ * 0 when nothing is due or no place is free. */
+static uint64_t stamps_reserve(struct responder *r,
+			       const struct reverse_entry *e,
+			       const struct reverse_parked *p)
+{
+	for (size_t i = 0; i < RESPONDER_SEND_DEPTH; i++) {
+		struct stamps_due *d = &r->stamps[i];
+
+		if (d->used)
+			continue;
+		*d = (struct stamps_due){
+			.used = true,
+			.header = p->reply.header,
+			.request_hw_stamp = p->request_hw_stamp,
+			.remote_qpn = p->remote_qpn,
+			.entry = reverse_cache_index(&r->reverse, e),
+			.generation = e->generation,
+		};
+		return stamps_tag(r, i);
+	}
+	return 0;
+}
+
+/* The dwell is the request's receive completion taken to this post, on
+ * our CLOCK_MONOTONIC; a reply that was parked spent it waiting for its
+ * AH. A stamps message follows where both completions carry the
+ * device's time and the request can cover it (probe_stamps_allowed). */
 static void send_reply(struct responder *r, struct reverse_entry *e,
-		       struct probe_reply *reply, uint32_t remote_qpn)
+		       const struct reverse_parked *p, bool was_parked)
 {
 	uint8_t out[PROBE_REPLY_SIZE];
 	struct request_set_key key;
-	size_t size = probe_reply_size_for(&reply->header);
+	struct probe_reply reply = p->reply;
+	size_t size = probe_reply_size_for(&reply.header);
+	uint64_t tag = 0, now;
 
-	reply->reverse_ah = e->attr;
-	reply->reverse_created = true;
-	reply->reverse_errno = 0;
-	reply->hop_limit_sent_known = e->hop_limit_sent_known;
-	reply->hop_limit_sent = e->hop_limit_sent;
-	probe_encode_reply(reply, out, size);
-	if (ud_send(&r->ep, e->ah, remote_qpn, r->config.qkey, out, size)) {
+	reply.reverse_ah = e->attr;
+	reply.reverse_created = true;
+	reply.reverse_errno = 0;
+	reply.hop_limit_sent_known = e->hop_limit_sent_known;
+	reply.hop_limit_sent = e->hop_limit_sent;
+	reply.responder_wait = r->config.busy_poll ? STAMP_SW_BUSY
+						   : STAMP_SW_EVENT;
+	reply.stamps_follow = r->ep.clock.hw && p->request_hw_valid &&
+			      probe_stamps_allowed(&reply.header);
+	if (reply.stamps_follow) {
+		tag = stamps_reserve(r, e, p);
+		reply.stamps_follow = tag != 0;
+	}
+	now = monotonic_ns();
+	reply.dwell_known = true;
+	reply.dwell_ns = now > reply.responder_time_ns
+				 ? now - reply.responder_time_ns : 0;
+	reply.reply_ah_wait_ns = was_parked ? reply.dwell_ns : 0;
+	probe_encode_reply(&reply, out, size);
+	if (ud_send_tagged(&r->ep, e->ah, p->remote_qpn, r->config.qkey, out,
+			   size, tag)) {
+		if (tag)
+			r->stamps[tag - 1].used = false;
 		r->dropped[DROP_SEND_FAILED]++;
 		return;
 	}
 	e->last_send = r->ep.sends_posted;
 	r->answered++;
-	request_set_key_of(reply, r->port->link_layer == LINK_LAYER_IB, &key);
+	request_set_key_of(&reply, r->port->link_layer == LINK_LAYER_IB, &key);
 	request_counts_note_answer(&r->counts, &key);
-	diag_verbose(2, "answered seq %u from qp 0x%x",
-		     reply->header.sequence, remote_qpn);
+	diag_verbose(2, "answered seq %u from qp 0x%x after %llu us%s",
+		     reply.header.sequence, p->remote_qpn,
+		     (unsigned long long)(reply.dwell_ns / 1000),
+		     was_parked ? " (parked for its reply AH)" : "");
+}
+
+/* The reply's send completed: its device stamp less the request's is
+ * our hardware dwell, sent on the same AH while the entry still holds
+ * it (a dropped or reused entry's AH may be gone: nothing is sent). */
+static void send_stamps(struct responder *r, const struct ud_completion *c)
+{
+	struct stamps_due *d;
+	struct reverse_entry *e;
+	struct probe_stamps m = { 0 };
+	uint8_t out[PROBE_STAMPS_SIZE];
+
+	if (!c->tag || c->tag > RESPONDER_SEND_DEPTH)
+		return;
+	d = &r->stamps[c->tag - 1];
+	if (!d->used)
+		return;
+	d->used = false;
+	e = reverse_cache_ready(&r->reverse, d->entry, d->generation);
+	if (!e || c->wc.status != IBV_WC_SUCCESS)
+		return;
+	m.header = d->header;
+	m.hw_dwell_known = c->hw_valid;
+	m.hw_dwell_ns = c->hw_valid ? ud_stamp_delta_ns(&r->ep,
+							d->request_hw_stamp,
+							c->hw_stamp)
+				    : 0;
+	probe_encode_stamps(&m, out);
+	if (ud_send(&r->ep, e->ah, d->remote_qpn, r->config.qkey, out,
+		    sizeof(out)) == 0) {
+		e->last_send = r->ep.sends_posted;
+		r->stamps_sent++;
+	}
 }
 
 /* Which of our GIDs the probe reached: the reply leaves from it, so its
@@ -90,8 +178,9 @@ static void reached_gid(const struct responder *r,
 /* Hands a PENDING entry's AH to a worker; the reply waits parked. */
 static void submit_reverse(struct responder *r, struct reverse_entry *e,
 			   const struct ibv_wc *wc, const uint8_t *grh_area,
-			   struct probe_reply *reply)
+			   const struct reverse_parked *p)
 {
+	const struct probe_reply *reply = &p->reply;
 	struct ah_job job = { 0 };
 
 	job.slot = reverse_cache_index(&r->reverse, e);
@@ -107,13 +196,13 @@ static void submit_reverse(struct responder *r, struct reverse_entry *e,
 		r->dropped[DROP_REVERSE_BUSY]++;
 		return;
 	}
-	reverse_entry_park(e, reply, wc->src_qp);
+	reverse_entry_park(e, p);
 }
 
 /* A new sender: a slot for its reply AH. */
 static void start_reverse(struct responder *r, const struct reverse_key *key,
 			  const struct ibv_wc *wc, const uint8_t *grh_area,
-			  struct probe_reply *reply)
+			  const struct reverse_parked *p)
 {
 	struct ibv_ah *evicted;
 	struct reverse_entry *e;
@@ -126,13 +215,22 @@ static void start_reverse(struct responder *r, const struct reverse_key *key,
 		r->dropped[DROP_REVERSE_BUSY]++;
 		return;
 	}
-	submit_reverse(r, e, wc, grh_area, reply);
+	submit_reverse(r, e, wc, grh_area, p);
 }
 
-static void answer(struct responder *r, const struct ibv_wc *wc, uint8_t *buf)
+/* The request's receive completion, stamped as it was taken, is where
+ * its dwell starts. */
+static void answer(struct responder *r, const struct ud_completion *c,
+		   uint8_t *buf)
 {
+	const struct ibv_wc *wc = &c->wc;
 	const uint8_t *payload = buf + UD_GRH_BYTES;
-	struct probe_reply reply = { 0 };
+	struct reverse_parked p = {
+		.remote_qpn = wc->src_qp,
+		.request_hw_valid = c->hw_valid,
+		.request_hw_stamp = c->hw_stamp,
+	};
+	struct probe_reply *reply = &p.reply;
 	enum probe_decode_error derr;
 	struct grh_local_gids local = { r->local_gids, r->local_gid_count };
 	struct grh_fields grh;
@@ -146,12 +244,12 @@ static void answer(struct responder *r, const struct ibv_wc *wc, uint8_t *buf)
 		return;
 	}
 	derr = probe_decode_header(payload, wc->byte_len - UD_GRH_BYTES,
-				   &reply.header);
+				   &reply->header);
 	if (derr != PROBE_OK) {
 		r->dropped[responder_drop_for(derr)]++;
 		return;
 	}
-	if (reply.header.kind != PROBE_REQUEST) {
+	if (reply->header.kind != PROBE_REQUEST) {
 		r->dropped[DROP_NOT_REQUEST]++;
 		return;
 	}
@@ -164,15 +262,15 @@ static void answer(struct responder *r, const struct ibv_wc *wc, uint8_t *buf)
 		r->dropped[DROP_BAD_GRH]++;
 		return;
 	}
-	observe(r, wc, &grh, &reply.observed);
-	reply.responder_time_ns = monotonic_ns();
+	observe(r, wc, &grh, &reply->observed);
+	reply->responder_time_ns = c->polled_ns;
 	/* Counted before the rate limit: a request that arrived was not
 	 * lost on the way there, answered or not. */
-	request_set_key_of(&reply, r->port->link_layer == LINK_LAYER_IB,
+	request_set_key_of(reply, r->port->link_layer == LINK_LAYER_IB,
 			   &set_key);
-	reply.responder_received =
+	reply->responder_received =
 		request_counts_note(&r->counts, &set_key,
-				    reply.responder_time_ns)->received;
+				    reply->responder_time_ns)->received;
 	if (!reply_rate_take(&r->rate, r->config.max_rate, monotonic_ns())) {
 		r->dropped[DROP_RATE_LIMIT]++;
 		return;
@@ -181,22 +279,22 @@ static void answer(struct responder *r, const struct ibv_wc *wc, uint8_t *buf)
 	 * ibv_init_ah_from_wc scans the GID table, and ibv_create_ah may
 	 * wait for a neighbour; neither belongs in every round trip. */
 	reverse_key_build(wc, &grh, r->port->link_layer,
-			  reply.header.asked.sl, &key);
+			  reply->header.asked.sl, &key);
 	e = reverse_cache_find(&r->reverse, &key);
-	switch (reply_route_for(e, reply.responder_time_ns)) {
+	switch (reply_route_for(e, reply->responder_time_ns)) {
 	case REPLY_START:
-		start_reverse(r, &key, wc, buf, &reply);
+		start_reverse(r, &key, wc, buf, &p);
 		break;
 	case REPLY_SEND:
-		send_reply(r, e, &reply, wc->src_qp);
+		send_reply(r, e, &p, false);
 		break;
 	case REPLY_PARK:
-		if (!reverse_entry_park(e, &reply, wc->src_qp))
+		if (!reverse_entry_park(e, &p))
 			r->dropped[DROP_REVERSE_BUSY]++;
 		break;
 	case REPLY_RETRY:
 		reverse_entry_retry(e);
-		submit_reverse(r, e, wc, buf, &reply);
+		submit_reverse(r, e, wc, buf, &p);
 		break;
 	case REPLY_BACK_OFF:
 		r->dropped[DROP_REVERSE_AH]++;
@@ -269,8 +367,7 @@ static void take_reverse_result(struct responder *r, struct ah_job *job)
 		e->hop_limit_sent_known = job->hop_limit_sent_known;
 		e->hop_limit_sent = job->hop_limit_sent;
 		for (unsigned k = 0; k < e->parked_count; k++)
-			send_reply(r, e, &e->parked[k].reply,
-				   e->parked[k].remote_qpn);
+			send_reply(r, e, &e->parked[k], true);
 		e->parked_count = 0;
 		return;
 	}
@@ -317,22 +414,26 @@ static bool count_reached(const struct responder *r)
 
 static void handle_completions(struct responder *r)
 {
-	struct ibv_wc wcs[RESPONDER_POLL_BATCH];
+	struct ud_completion comps[RESPONDER_POLL_BATCH];
 	int n;
 
 	while (!r->fatal[0] &&
-	       (n = ud_poll(&r->ep, wcs, RESPONDER_POLL_BATCH, 0)) > 0) {
+	       (n = ud_poll_stamped(&r->ep, comps, RESPONDER_POLL_BATCH, 0)) >
+		       0) {
 		for (int i = 0; i < n; i++) {
-			if (wcs[i].status != IBV_WC_SUCCESS) {
-				completion_failed(r, &wcs[i]);
+			const struct ibv_wc *wc = &comps[i].wc;
+			bool recv = ud_wc_is_recv(wc);
+
+			if (!recv)
+				send_stamps(r, &comps[i]);
+			if (wc->status != IBV_WC_SUCCESS) {
+				completion_failed(r, wc);
 				if (r->fatal[0])
 					return;
-			} else if (ud_wc_is_recv(&wcs[i])) {
-				answer(r, &wcs[i],
-				       ud_recv_buffer(&r->ep, &wcs[i]));
+			} else if (recv) {
+				answer(r, &comps[i], ud_recv_buffer(&r->ep, wc));
 			}
-			if (ud_wc_is_recv(&wcs[i]) &&
-			    ud_repost_recv(&r->ep, &wcs[i]))
+			if (recv && ud_repost_recv(&r->ep, wc))
 				r->repost_failed++;
 		}
 		if (count_reached(r))
@@ -417,6 +518,19 @@ void responder_drop_reverse_ahs(struct responder *r)
 	r->epoch++;
 }
 
+/* How long busy polling spins on the CQ alone before the loop's other
+ * duties (AH results, the rendezvous, events, signals) get a look. */
+#define BUSY_SLICE_NS 1000000u
+
+static void spin_on_cq(struct responder *r)
+{
+	uint64_t until = monotonic_ns() + BUSY_SLICE_NS;
+
+	do {
+		handle_completions(r);
+	} while (!r->fatal[0] && !count_reached(r) && monotonic_ns() < until);
+}
+
 int responder_run(struct responder *r, const volatile sig_atomic_t *stop_signal,
 		  const char **why)
 {
@@ -442,7 +556,13 @@ int responder_run(struct responder *r, const volatile sig_atomic_t *stop_signal,
 		if (*why)
 			return r->fatal[0] ? -1 : 0;
 		timeout = responder_wait_ms(end_ns, now);
-		if (ud_arm(&r->ep)) {
+		if (r->config.busy_poll) {
+			/* The CQ is never slept on: other fds are looked
+			 * at between spins, without waiting. */
+			fds[0].fd = -1;
+			timeout = 0;
+			spin_on_cq(r);
+		} else if (ud_arm(&r->ep)) {
 			snprintf(r->fatal, sizeof(r->fatal), "cannot arm the "
 				 "completion queue of %s", r->dev->name);
 			continue;
@@ -487,6 +607,8 @@ int responder_open(struct responder *r, char *err, size_t len)
 		.recv_depth = RESPONDER_RECV_DEPTH,
 		.send_depth = RESPONDER_SEND_DEPTH,
 		.max_payload = PROBE_MAX_SIZE,
+		.busy_poll = r->config.busy_poll,
+		.hw_stamps = true,
 	};
 	struct ibv_device_attr attr;
 	struct provider_facts facts;

@@ -37,6 +37,20 @@ struct responder_config {
 	uint64_t count;		/* stop after this many answers (0: never) */
 	uint32_t duration_s;	/* stop after this long (0: never) */
 	uint32_t max_rate;	/* replies per second at most */
+	/* Spin on the CQ instead of sleeping on completion events: the
+	 * probers' network RTT loses this host's wake-up; a core spins. */
+	bool busy_poll;
+};
+
+/* A reply sent whose stamps message goes out on its send completion:
+ * the request's header and receive stamp, and the reply AH's entry. */
+struct stamps_due {
+	bool used;
+	struct probe_header header;
+	uint64_t request_hw_stamp;
+	uint32_t remote_qpn;
+	size_t entry;
+	uint32_t generation;
 };
 
 /* Told after a port event re-read the port (the SA record follows it);
@@ -74,6 +88,9 @@ struct responder {
 	size_t local_gid_count;
 	struct responder_info info;	/* what the rendezvous tells */
 	struct reply_rate rate;	/* --max-rate, from responder_run() on */
+	/* By send slot: replies whose stamps message is due (hw stamps). */
+	struct stamps_due stamps[RESPONDER_SEND_DEPTH];
+	uint64_t stamps_sent;
 	uint64_t answered;
 	uint64_t dropped[DROP_COUNT];
 	uint64_t repost_failed, send_errors, async_events;

@@ -106,14 +106,24 @@ struct reverse_entry *reverse_cache_pending(struct reverse_cache *cache,
 									 : NULL;
 }
 
-bool reverse_entry_park(struct reverse_entry *e, const struct probe_reply *r,
-			uint32_t remote_qpn)
+struct reverse_entry *reverse_cache_ready(struct reverse_cache *cache,
+					  size_t index, uint32_t generation)
+{
+	struct reverse_entry *e;
+
+	if (index >= cache->capacity)
+		return NULL;
+	e = &cache->entries[index];
+	return e->state == REVERSE_READY && e->generation == generation ? e
+								       : NULL;
+}
+
+bool reverse_entry_park(struct reverse_entry *e,
+			const struct reverse_parked *parked)
 {
 	if (e->parked_count >= REVERSE_PARK_MAX)
 		return false;
-	e->parked[e->parked_count].reply = *r;
-	e->parked[e->parked_count].remote_qpn = remote_qpn;
-	e->parked_count++;
+	e->parked[e->parked_count++] = *parked;
 	return true;
 }
 

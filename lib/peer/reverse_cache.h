@@ -31,9 +31,13 @@ enum reverse_state {
 	REVERSE_FAILED,
 };
 
+/* A reply waiting for its AH, with what its stamps message needs: the
+ * request's receive completion on the device clock. */
 struct reverse_parked {
 	struct probe_reply reply;
 	uint32_t remote_qpn;
+	bool request_hw_valid;
+	uint64_t request_hw_stamp;
 };
 
 struct reverse_entry {
@@ -88,9 +92,13 @@ size_t reverse_cache_index(const struct reverse_cache *cache,
 struct reverse_entry *reverse_cache_pending(struct reverse_cache *cache,
 					    size_t index, uint32_t generation);
 
+/* The READY entry named so, or NULL when it was dropped or reused. */
+struct reverse_entry *reverse_cache_ready(struct reverse_cache *cache,
+					  size_t index, uint32_t generation);
+
 /* Keeps a reply for when the AH exists; false when the entry is full. */
-bool reverse_entry_park(struct reverse_entry *e, const struct probe_reply *r,
-			uint32_t remote_qpn);
+bool reverse_entry_park(struct reverse_entry *e,
+			const struct reverse_parked *parked);
 void reverse_entry_ready(struct reverse_entry *e, struct ibv_ah *ah,
 			 const struct ibv_ah_attr *attr);
 void reverse_entry_failed(struct reverse_entry *e, int error, bool init_failed,

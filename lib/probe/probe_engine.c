@@ -204,6 +204,39 @@ int probe_session_alloc_cells(struct probe_session *s, size_t count)
 	return s->cells ? 0 : -1;
 }
 
+static uint64_t endpoint_delta(const void *ep, uint64_t from, uint64_t to)
+{
+	return ud_stamp_delta_ns(ep, from, to);
+}
+
+static void finish_cell_if_done(struct probe_session *s, struct probe_cell *c);
+
+/* A round trip split: its network share and the responder's dwell join
+ * the cell's samples. */
+static void timing_done(void *ctx, uint32_t cell, const struct rtt_split *t)
+{
+	struct probe_session *s = ctx;
+	struct probe_cell *c;
+
+	if (cell >= s->cell_count)
+		return;
+	c = &s->cells[cell];
+	if (c->timing_waiting)
+		c->timing_waiting--;
+	if (!t->network_known) {
+		c->dwell_unknown++;
+	} else {
+		rtt_add(&c->network, t->network_ns);
+		rtt_add(&c->dwell, t->dwell_ns);
+		c->clock_errors += t->clock_error;
+		c->stamps = c->stamps_seen
+				    ? stamp_source_weaker(c->stamps, t->source)
+				    : t->source;
+		c->stamps_seen = true;
+	}
+	finish_cell_if_done(s, c);
+}
+
 int probe_session_open(struct probe_session *s, const struct device_info *dev,
 		       const struct port_info *port, char *err, size_t len)
 {
@@ -217,6 +250,8 @@ int probe_session_open(struct probe_session *s, const struct device_info *dev,
 		.send_depth = set->window,
 		.max_payload = set->size > PROBE_REPLY_SIZE ? set->size
 							    : PROBE_REPLY_SIZE,
+		.busy_poll = set->busy_poll,
+		.hw_stamps = true,
 	};
 	struct ibv_device_attr attr;
 	struct provider_facts facts;
@@ -246,6 +281,12 @@ int probe_session_open(struct probe_session *s, const struct device_info *dev,
 	}
 	if (ud_endpoint_open(&s->ep, &config, err, len))
 		return -1;
+	/* Room for the window and the replies waiting for stamps. */
+	if (rtt_join_init(&s->join, (size_t)set->window * 4 + 64,
+			  endpoint_delta, &s->ep, timing_done, s)) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
 	/* Whose hop limit leaves the host depends on the provider. */
 	if (ibv_query_device(s->ep.context, &attr))
 		attr.vendor_id = 0;
@@ -696,13 +737,19 @@ void probe_cell_running_verdict(const struct probe_session *s,
  * other sets' hop counts explain its loss (probe_session_judge). */
 static void finish_cell_if_done(struct probe_session *s, struct probe_cell *c)
 {
-	if (!s->on_done || c->reported ||
+	if (!s->on_done || c->reported || c->timing_waiting ||
 	    !probe_ledger_cell_done(&s->ledger, cell_index(s, c), c->sent,
 				    cell_quota(s, c), c->received))
 		return;
 	c->reported = true;
 	judge(s, c);
 	s->on_done(s, c);
+}
+
+/* A send's tag names its sequence (0 is no tag). */
+static uint64_t send_tag_of(uint32_t sequence)
+{
+	return (1ull << 32) | sequence;
 }
 
 /* The RTT starts right here, not at the loop's tick, so probes sent back
@@ -716,19 +763,23 @@ static int send_probe(struct probe_session *s, struct probe_cell *c)
 
 	if (probe_ledger_window_full(&s->ledger))
 		return -EAGAIN;
-	now = monotonic_ns();
 	h = (struct probe_header){
 		.kind = PROBE_REQUEST,
 		.probe_id = s->probe_id,
 		.sequence = probe_ledger_take_sequence(&s->ledger),
-		.send_time_ns = now,
+		.send_time_ns = monotonic_ns(),
 		.asked = c->asked,
+		.flags = PROBE_REQUEST_WANTS_TIMING,
 	};
 	probe_encode_request(&h, buf, probe_cell_size(s, c));
-	rc = ud_send(&s->ep, c->ah, c->target->info.qpn, c->target->info.qkey,
-		     buf, probe_cell_size(s, c));
+	/* The send time is the last thing before the post. */
+	now = monotonic_ns();
+	rc = ud_send_tagged(&s->ep, c->ah, c->target->info.qpn,
+			    c->target->info.qkey, buf, probe_cell_size(s, c),
+			    send_tag_of(h.sequence));
 	if (rc)
 		return rc;
+	rtt_join_sent(&s->join, h.sequence, (uint32_t)cell_index(s, c));
 	c->sent++;
 	s->total_sent++;
 	c->next_send_ns = now + (uint64_t)s->settings.interval_ms * 1000000u;
@@ -777,23 +828,75 @@ bool probe_session_reply_ours(const struct probe_session *s,
 	       reply->header.probe_id == s->probe_id;
 }
 
+/* How long a reply that announced a stamps message waits for it: the
+ * responder sends it on the reply's own send completion, microseconds
+ * later; a lost one must not hold the cell long. */
+#define STAMPS_WAIT_NS (100ull * 1000000u)
+
+/* The responder's stamps message: its device dwell for one reply. */
+static void take_stamps(struct probe_session *s, const uint8_t *buf,
+			size_t len)
+{
+	struct probe_stamps m;
+
+	if (len < UD_GRH_BYTES ||
+	    probe_decode_stamps(buf + UD_GRH_BYTES, len - UD_GRH_BYTES, &m) !=
+		    PROBE_OK ||
+	    m.header.probe_id != s->probe_id)
+		return;
+	rtt_join_stamps(&s->join, m.header.sequence, m.hw_dwell_known,
+			m.hw_dwell_ns);
+}
+
+/* The reply's software stamps and the responder's dwell go to the join,
+ * which splits the round trip now or once the stamps message is in. */
+static void join_reply(struct probe_session *s, struct probe_cell *c,
+		       const struct probe_credit_info *credit,
+		       const struct probe_reply *reply,
+		       const struct ud_completion *comp)
+{
+	struct rtt_stamps stamps = {
+		.sent_ns = 0,
+		.received_ns = credit->rtt_ns,
+		.prober_wait = s->settings.busy_poll ? STAMP_SW_BUSY
+						     : STAMP_SW_EVENT,
+		.dwell_known = reply->dwell_known,
+		.dwell_ns = reply->dwell_ns,
+		.responder_wait = reply->responder_wait,
+	};
+	bool wait = reply->stamps_follow && s->ep.clock.hw;
+
+	if (reply->dwell_known &&
+	    reply->reply_ah_wait_ns > c->reply_ah_wait_max_ns)
+		c->reply_ah_wait_max_ns = reply->reply_ah_wait_ns;
+	c->timing_waiting += wait;
+	rtt_join_reply(&s->join, reply->header.sequence, credit->cell, &stamps,
+		       comp->hw_valid, comp->hw_stamp, wait, comp->polled_ns,
+		       STAMPS_WAIT_NS);
+}
+
 /* A reply goes to the cell its sequence was sent for, whatever its
  * parameters: cells with equal parameters (and responders with equal
- * QPNs: every rxe device's first QP is 17) are never confused. */
-static void take_reply(struct probe_session *s, const struct ibv_wc *wc,
-		       uint64_t now)
+ * QPNs: every rxe device's first QP is 17) are never confused. Its time
+ * is the completion's own, not the batch's. */
+static void take_reply(struct probe_session *s,
+		       const struct ud_completion *comp)
 {
+	const struct ibv_wc *wc = &comp->wc;
 	const uint8_t *buf = ud_recv_buffer(&s->ep, wc);
 	struct probe_credit_info credit;
 	struct probe_reply reply;
 	enum probe_credit got;
 	struct probe_cell *c;
 
-	if (wc->status != IBV_WC_SUCCESS ||
-	    !probe_session_reply_ours(s, buf, wc->byte_len, &reply))
+	if (wc->status != IBV_WC_SUCCESS)
 		return;
-	got = probe_ledger_credit(&s->ledger, reply.header.sequence, now,
-				  &credit);
+	if (!probe_session_reply_ours(s, buf, wc->byte_len, &reply)) {
+		take_stamps(s, buf, wc->byte_len);
+		return;
+	}
+	got = probe_ledger_credit(&s->ledger, reply.header.sequence,
+				  comp->polled_ns, &credit);
 	if (got == PROBE_CREDIT_UNKNOWN)
 		return;
 	c = &s->cells[credit.cell];
@@ -813,9 +916,10 @@ static void take_reply(struct probe_session *s, const struct ibv_wc *wc,
 	}
 	c->received++;
 	rtt_add(&c->rtt, credit.rtt_ns);
-	c->last_reply_ns = now;
+	c->last_reply_ns = comp->polled_ns;
 	c->observed_valid = true;
 	c->last_reply = reply;
+	join_reply(s, c, &credit, &reply, comp);
 	finish_cell_if_done(s, c);
 }
 
@@ -970,14 +1074,34 @@ static bool repost_failed(struct probe_session *s)
 
 static void drained_reply(void *ctx, const struct ibv_wc *wc)
 {
-	take_reply(ctx, wc, monotonic_ns());
+	struct ud_completion comp = { .wc = *wc, .polled_ns = monotonic_ns() };
+
+	take_reply(ctx, &comp);
+}
+
+/* A send completion: its device stamp is the request's t1. */
+static void take_send(struct probe_session *s,
+		      const struct ud_completion *comp)
+{
+	if (comp->tag >> 32 && comp->hw_valid)
+		rtt_join_send_stamp(&s->join, (uint32_t)comp->tag,
+				    comp->hw_stamp);
+}
+
+/* The poll's wait: the next event's, shorter while replies wait for
+ * their stamps messages. */
+static int wait_ms(const struct probe_session *s, uint64_t next, uint64_t now)
+{
+	int ms = (int)((next - now + 999999) / 1000000);
+
+	return s->join.waiting && ms > 1 ? 1 : ms;
 }
 
 int probe_session_run(struct probe_session *s,
 		      const volatile sig_atomic_t *stop)
 {
 	struct probe_schedule sch = schedule_of(s);
-	struct ibv_wc wcs[POLL_BATCH];
+	struct ud_completion comps[POLL_BATCH];
 	uint64_t start = monotonic_ns(), last_progress = 0;
 	size_t rr = 0;
 
@@ -988,17 +1112,18 @@ int probe_session_run(struct probe_session *s,
 		int n;
 
 		expire(s, now);
+		rtt_join_expire(&s->join, now, false);
 		while (can_send && !window_full &&
 		       send_next(s, &rr, now, &window_full))
 			;
 		more = can_send && probe_schedule_more(&sch);
-		if (!more && !probe_ledger_any_in_flight(&s->ledger))
+		if (!more && !probe_ledger_any_in_flight(&s->ledger) &&
+		    !s->join.waiting)
 			break;
-		n = ud_poll(&s->ep, wcs, POLL_BATCH,
-			    (int)((next_event_ns(s, now,
-						 can_send && !window_full) -
-				   now +
-				   999999) / 1000000));
+		n = ud_poll_stamped(&s->ep, comps, POLL_BATCH,
+				    wait_ms(s, next_event_ns(s, now, can_send &&
+							     !window_full),
+					    now));
 		if (n < 0)
 			return n;
 		now = monotonic_ns();
@@ -1006,14 +1131,17 @@ int probe_session_run(struct probe_session *s,
 		 * deadline is late, even when the two land in one wake-up. */
 		expire(s, now);
 		for (int i = 0; i < n; i++) {
-			if (wcs[i].status != IBV_WC_SUCCESS &&
-			    completion_failed(s, &wcs[i]))
+			const struct ibv_wc *wc = &comps[i].wc;
+
+			if (wc->status != IBV_WC_SUCCESS &&
+			    completion_failed(s, wc))
 				return -EIO;
-			if (!ud_wc_is_recv(&wcs[i]))
+			if (!ud_wc_is_recv(wc)) {
+				take_send(s, &comps[i]);
 				continue;
-			take_reply(s, &wcs[i], now);
-			if (ud_repost_recv(&s->ep, &wcs[i]) &&
-			    repost_failed(s))
+			}
+			take_reply(s, &comps[i]);
+			if (ud_repost_recv(&s->ep, wc) && repost_failed(s))
 				return -EIO;
 		}
 		if (s->on_period && now >= s->next_period_ns && !*stop) {
@@ -1027,6 +1155,7 @@ int probe_session_run(struct probe_session *s,
 	/* The last sends' completions: replies that arrive meanwhile are
 	 * taken (late or duplicate), not thrown away before the verdicts. */
 	ud_drain_sends(&s->ep, 1000, drained_reply, s);
+	rtt_join_expire(&s->join, monotonic_ns(), true);
 	return 0;
 }
 
@@ -1162,6 +1291,8 @@ void probe_session_close(struct probe_session *s)
 			ibv_destroy_ah(s->cells[i].ah);
 		s->cells[i].ah = NULL;
 		rtt_free(&s->cells[i].rtt);
+		rtt_free(&s->cells[i].network);
+		rtt_free(&s->cells[i].dwell);
 	}
 	free(s->cells);
 	s->cells = NULL;
@@ -1169,4 +1300,5 @@ void probe_session_close(struct probe_session *s)
 	if (s->ep.context)
 		ud_endpoint_close(&s->ep);
 	probe_ledger_free(&s->ledger);
+	rtt_join_free(&s->join);
 }

@@ -25,6 +25,7 @@
 #include "verbs/provider.h"
 #include "peer/rendezvous.h"
 #include "verbs/route_info.h"
+#include "probe/rtt_join.h"
 #include "probe/rtt_stats.h"
 #include "verbs/sgid_select.h"
 #include "verbs/ud_endpoint.h"
@@ -44,6 +45,9 @@ struct probe_settings {
 	bool has_pkey;		/* --pkey: the partition of the QP */
 	uint16_t pkey;
 	bool dry_run;		/* build and check the AHs, create none */
+	/* Spin on the CQ instead of sleeping on completion events: the
+	 * prober's wake-up leaves the RTT, a core is busy meanwhile. */
+	bool busy_poll;
 	/* Leave out a destination that is the probing port itself (its
 	 * address or advertised DGID is in our GID table): probe does, as
 	 * a fan-out to every host of a list reaches the prober too. */
@@ -112,7 +116,19 @@ struct probe_cell {
 	uint64_t late_max_ns;
 	uint32_t duplicates;	/* a second reply to one probe */
 	uint64_t next_send_ns;
-	struct rtt_samples rtt;
+	struct rtt_samples rtt;	/* end to end */
+	/* The round trips split (rtt_split): the network's share and the
+	 * responder's dwell that was taken off, where the responder said
+	 * it; replies without it (older responders), those whose dwell
+	 * came out longer than the round trip, the weakest stamp source
+	 * that went into `network`, and the longest wait of a reply for its
+	 * reply AH at the responder (first contact). */
+	struct rtt_samples network, dwell;
+	uint32_t dwell_unknown, clock_errors;
+	bool stamps_seen;
+	enum stamp_source stamps;
+	uint64_t reply_ah_wait_max_ns;
+	uint32_t timing_waiting;	/* replies waiting for stamps */
 	uint64_t last_reply_ns;	/* CLOCK_MONOTONIC of the latest answer */
 	bool observed_valid;
 	struct probe_reply last_reply;
@@ -159,6 +175,8 @@ struct probe_session {
 	/* The window in flight and every recent probe's cell by sequence,
 	 * so a reply is credited to its own cell, in time, late or twice. */
 	struct probe_ledger ledger;
+	/* The timing of each round trip by sequence, until it is split. */
+	struct rtt_join join;
 	uint32_t probe_id;
 	/* Set when our own QP failed (wc_failure_judge): the run ends, and
 	 * the failure is the local host's, never a destination's. */

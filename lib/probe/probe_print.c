@@ -58,20 +58,47 @@ static void print_udp_sport(const struct probe_session *s,
 		out_null(PROBE_KEY_WIRE_UDP_SPORT, NULL);
 }
 
-static void print_rtt(const struct probe_cell *c)
+static void print_samples(const char *key, const struct rtt_samples *samples)
 {
 	struct rtt_summary s;
 
-	if (rtt_summarize(&c->rtt, &s)) {
-		out_null(PROBE_KEY_RTT, NULL);
+	if (rtt_summarize(samples, &s)) {
+		out_null(key, NULL);
 		return;
 	}
-	out_open_object(PROBE_KEY_RTT);
+	out_open_object(key);
 	out_double("min", NULL, s.min_us);
 	out_double(PROBE_KEY_RTT_MEDIAN, NULL, s.median_us);
 	out_double("p99", NULL, s.p99_us);
 	out_double(PROBE_KEY_RTT_MAX, NULL, s.max_us);
 	out_close_object();
+}
+
+/* rtt_us end to end; network_rtt_us without the responder's dwell, which
+ * responder_us gives (null where the responder did not say: an older
+ * one), and the stamps both rest on. */
+static void print_rtt(const struct probe_cell *c)
+{
+	struct rtt_summary dwell;
+
+	print_samples(PROBE_KEY_RTT, &c->rtt);
+	print_samples(PROBE_KEY_NETWORK_RTT, &c->network);
+	if (rtt_summarize(&c->dwell, &dwell) == 0) {
+		out_open_object(PROBE_KEY_RESPONDER_US);
+		out_double(PROBE_KEY_RTT_MEDIAN, NULL, dwell.median_us);
+		out_double(PROBE_KEY_RTT_MAX, NULL, dwell.max_us);
+		out_double("reply_ah_wait_max", NULL,
+			   (double)c->reply_ah_wait_max_ns / 1000.0);
+		out_close_object();
+	} else {
+		out_null(PROBE_KEY_RESPONDER_US, NULL);
+	}
+	if (c->stamps_seen)
+		out_string(PROBE_KEY_STAMPS, NULL, stamp_source_name(c->stamps));
+	else
+		out_null(PROBE_KEY_STAMPS, NULL);
+	out_uint("dwell_unknown", NULL, c->dwell_unknown);
+	out_uint("clock_errors", NULL, c->clock_errors);
 }
 
 /* Who sent: results of many hosts merge into one report (ibahprobe

@@ -257,6 +257,80 @@ static void sent_seen(char *out, size_t len, int hex_digits, uint32_t sent,
 	snprintf(out, len, "%s>%s", a, b);
 }
 
+void probe_text_timing(const struct probe_cell *c, char *buf, size_t len)
+{
+	struct rtt_summary rtt, net, dwell;
+	char line[512], a[16], b[16], m[16], w[16];
+	size_t used = 0;
+
+	if (len)
+		buf[0] = '\0';
+	if (rtt_summarize(&c->rtt, &rtt))
+		return;
+	probe_text_rtt(rtt.median_us, a, sizeof(a));
+	if (rtt_summarize(&c->network, &net) ||
+	    rtt_summarize(&c->dwell, &dwell)) {
+		snprintf(line, sizeof(line), "RTT %s end to end; the "
+			 "network's share is not known: the responder did not "
+			 "say how long it held the probes (an older ibahprobe "
+			 "serve)", a);
+		text_wrap_append(buf, len, &used, line, 4, 6,
+				 PROBE_TEXT_WIDTH);
+		return;
+	}
+	probe_text_rtt(net.median_us, b, sizeof(b));
+	probe_text_rtt(dwell.median_us, m, sizeof(m));
+	probe_text_rtt(dwell.max_us, w, sizeof(w));
+	used = (size_t)snprintf(line, sizeof(line), "RTT %s end to end = "
+				"network %s (%s stamps) + responder %s (max "
+				"%s", a, b, stamp_source_name(c->stamps), m,
+				w);
+	if (c->reply_ah_wait_max_ns && used < sizeof(line)) {
+		probe_text_rtt((double)c->reply_ah_wait_max_ns / 1e3, w,
+			       sizeof(w));
+		used += (size_t)snprintf(line + used, sizeof(line) - used,
+					 ", of which %s waiting for its reply "
+					 "AH: first contact", w);
+	}
+	if (used < sizeof(line))
+		used += (size_t)snprintf(line + used, sizeof(line) - used,
+					 ")");
+	if (c->clock_errors && used < sizeof(line))
+		snprintf(line + used, sizeof(line) - used, "; %u responder "
+			 "time%s longer than the round trip (clocks): network "
+			 "counted 0", c->clock_errors,
+			 c->clock_errors == 1 ? "" : "s");
+	used = 0;
+	text_wrap_append(buf, len, &used, line, 4, 6, PROBE_TEXT_WIDTH);
+}
+
+void probe_text_timing_note(const struct probe_session *s, char *buf,
+			    size_t len)
+{
+	size_t used = 0;
+
+	if (len)
+		buf[0] = '\0';
+	if (s->ep.clock.hw) {
+		text_wrap_append(buf, len, &used, "timing: this device stamps "
+				 "completions (hw); the network's share is "
+				 "exact where the responder's device does too",
+				 0, 4, PROBE_TEXT_WIDTH);
+		return;
+	}
+	text_wrap_append(buf, len, &used, s->settings.busy_poll
+			 ? "timing: software stamps while busy polling (this "
+			   "device has no completion timestamps); a responder "
+			   "that sleeps still adds its wake-up to the network"
+			   "'s share: serve --busy-poll removes it"
+			 : "timing: software stamps after completion events "
+			   "(this device has no completion timestamps): both "
+			   "hosts' wake-ups before they poll are in the network"
+			   "'s share; --busy-poll here and serve --busy-poll "
+			   "there remove them",
+			 0, 4, PROBE_TEXT_WIDTH);
+}
+
 /* The sentence that repeats the row's loss count is left out. */
 static bool finding_repeats_row(const struct verdict *v, size_t i)
 {
@@ -385,10 +459,11 @@ void probe_text_header(const struct probe_text_layout *l,
 		 sgid ? gid_format(&sgid->gid, gid, sizeof(gid)) : "");
 	text_wrap_append(buf, len, &used, line, 0, 4, PROBE_TEXT_WIDTH);
 	snprintf(line, sizeof(line), "%zu destination%s x %zu set%s, %s, "
-		 "%u bytes, timeout %u ms", dest_count,
+		 "%u bytes, timeout %u ms; RTT end to end, %s", dest_count,
 		 dest_count == 1 ? "" : "s", set_count,
 		 set_count == 1 ? "" : "s", each, s->settings.size,
-		 s->settings.timeout_ms);
+		 s->settings.timeout_ms,
+		 s->settings.busy_poll ? "busy polling" : "completion events");
 	text_wrap_append(buf, len, &used, line, 0, 4, PROBE_TEXT_WIDTH);
 	if (note && note[0])
 		text_wrap_append(buf, len, &used, note, 0, 4,

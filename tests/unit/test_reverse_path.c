@@ -103,7 +103,7 @@ static void test_cache(void)
 	struct reverse_entry *e, *e2;
 	struct ibv_ah *evicted, *fake = (struct ibv_ah *)&cache;
 	struct ibv_ah_attr attr = { .dlid = 1 };
-	struct probe_reply reply = { 0 };
+	struct reverse_parked parked = { .remote_qpn = 17 };
 	struct reverse_retired out[4];
 	uint64_t now = 1000000000000ull;
 	size_t idx;
@@ -116,8 +116,8 @@ static void test_cache(void)
 	idx = reverse_cache_index(&cache, e);
 	gen = e->generation;
 	for (int i = 0; i < REVERSE_PARK_MAX; i++)
-		reverse_entry_park(e, &reply, 17);
-	ok(!reverse_entry_park(e, &reply, 17), "parking is bounded");
+		reverse_entry_park(e, &parked);
+	ok(!reverse_entry_park(e, &parked), "parking is bounded");
 	ok(reverse_cache_find(&cache, &k1) == e, "pending is found");
 	ok(reverse_cache_pending(&cache, idx, gen) == e,
 	   "a worker's result finds its entry");
