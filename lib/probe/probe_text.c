@@ -458,12 +458,16 @@ void probe_text_header(const struct probe_text_layout *l,
 		 sgid ? "sgid " : "sgid per destination (-g auto)",
 		 sgid ? gid_format(&sgid->gid, gid, sizeof(gid)) : "");
 	text_wrap_append(buf, len, &used, line, 0, 4, PROBE_TEXT_WIDTH);
+	/* What the RTT column holds and how this host waited for it; a
+	 * dry run measures nothing. */
 	snprintf(line, sizeof(line), "%zu destination%s x %zu set%s, %s, "
-		 "%u bytes, timeout %u ms; RTT end to end, %s", dest_count,
+		 "%u bytes, timeout %u ms%s%s", dest_count,
 		 dest_count == 1 ? "" : "s", set_count,
 		 set_count == 1 ? "" : "s", each, s->settings.size,
 		 s->settings.timeout_ms,
-		 s->settings.busy_poll ? "busy polling" : "completion events");
+		 s->settings.dry_run ? "" : "; RTT end to end, ",
+		 s->settings.dry_run ? ""
+		 : s->settings.busy_poll ? "busy poll" : "events");
 	text_wrap_append(buf, len, &used, line, 0, 4, PROBE_TEXT_WIDTH);
 	if (note && note[0])
 		text_wrap_append(buf, len, &used, note, 0, 4,

@@ -15,8 +15,8 @@ refused() {
 }
 
 @test "probe --mtu and --size max refuse what cannot go with a search: exit 2, empty stdout" {
-	refused "--mtu searches the size itself: drop -s 200" --mtu -s 200 h1
-	refused "--mtu searches the size itself: drop -s 200" -s 200 --size max h1
+	refused "--mtu searches the size itself: drop -s 300" --mtu -s 300 h1
+	refused "--mtu searches the size itself: drop -s 300" -s 300 --size max h1
 	refused "--mtu runs one search per destination: drop --continuous" --mtu --continuous h1
 	refused "--mtu runs one search per destination: drop -c 0" --size max -c 0 h1
 	refused "--mtu runs one search per destination: drop --interval-round" --mtu --interval-round 5 h1

@@ -1,28 +1,33 @@
 /* Test tool: sends malformed probe packets at a responder over UD, to
  * show that serve counts and drops them and keeps answering.
  *
- *   ud_inject -d DEV -g SGID_INDEX DGID QPN QKEY KIND [COUNT]
+ *   ud_inject [-r] -d DEV -g SGID_INDEX DGID QPN QKEY KIND [COUNT]
  *
  * KIND: truncated (10 bytes), bad_magic, bad_version, bad_kind,
  * bad_length (length field 8, below any valid request), reply (a well-formed
- * reply, which a responder must not answer), request (a valid request).
+ * reply, which a responder must not answer), request (a valid request),
+ * request_v1 (an older prober's: 136 bytes, no timing flag).
+ * -r: then waits 2 s for answers and prints "reply LEN" or "stamps LEN"
+ * for each (LEN without the GRH).
  * Exit status 0 when every send completed, 1 otherwise, 2 usage. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/monotonic.h"
 #include "wire/probe_wire.h"
 #include "verbs/ud_endpoint.h"
 #include "wire/wire_bytes.h"
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: ud_inject -d DEV -g SGID_INDEX DGID QPN QKEY "
-		"truncated|bad_magic|bad_version|bad_kind|bad_length|reply|"
-		"request [COUNT]\n");
+	fprintf(stderr, "usage: ud_inject [-r] -d DEV -g SGID_INDEX DGID QPN "
+		"QKEY truncated|bad_magic|bad_version|bad_kind|bad_length|"
+		"reply|request|request_v1 [COUNT]\n");
 	exit(2);
 }
 
@@ -30,9 +35,23 @@ static void usage(void)
 static size_t build(const char *kind, uint8_t *buf)
 {
 	struct probe_header h = { .kind = PROBE_REQUEST, .probe_id = 0x1e57,
-				  .asked = { .hop_limit = 64 } };
+				  .asked = { .hop_limit = 64 },
+				  .flags = PROBE_REQUEST_WANTS_TIMING };
 	size_t len = probe_encode_request(&h, buf, PROBE_REQUEST_MIN_SIZE);
 
+	if (strcmp(kind, "request_v1") == 0) {
+		/* Byte 27 clear and 136 bytes, as builds before the timing
+		 * sent them. */
+		wire_put8(buf, 27, 0);
+		wire_put16(buf, 6, PROBE_REQUEST_V1_MIN_SIZE);
+		return PROBE_REQUEST_V1_MIN_SIZE;
+	}
+	if (strcmp(kind, "reply") == 0) {
+		struct probe_reply r = { .header = h };
+
+		r.header.kind = PROBE_REPLY;
+		return probe_encode_reply(&r, buf, PROBE_REPLY_SIZE);
+	}
 	if (strcmp(kind, "truncated") == 0)
 		return 10;
 	if (strcmp(kind, "bad_magic") == 0)
@@ -43,11 +62,38 @@ static size_t build(const char *kind, uint8_t *buf)
 		wire_put8(buf, 5, 9);
 	else if (strcmp(kind, "bad_length") == 0)
 		wire_put16(buf, 6, 8);
-	else if (strcmp(kind, "reply") == 0)
-		wire_put8(buf, 5, PROBE_REPLY);
 	else if (strcmp(kind, "request") != 0)
 		usage();
 	return len;
+}
+
+/* What came back within 2 s: each message's kind and length. */
+static void print_answers(struct ud_endpoint *ep, struct ibv_wc *wcs)
+{
+	uint64_t end = monotonic_ns() + 2000000000ull;
+	int n;
+
+	while (monotonic_ns() < end &&
+	       (n = ud_poll(ep, wcs, 16, 100)) >= 0) {
+		for (int i = 0; i < n; i++) {
+			struct probe_header h;
+			const uint8_t *b;
+
+			if (!ud_wc_is_recv(&wcs[i]) ||
+			    wcs[i].status != IBV_WC_SUCCESS ||
+			    wcs[i].byte_len < UD_GRH_BYTES)
+				continue;
+			b = ud_recv_buffer(ep, &wcs[i]) + UD_GRH_BYTES;
+			if (probe_decode_header(b, wcs[i].byte_len -
+						UD_GRH_BYTES, &h) != PROBE_OK)
+				continue;
+			printf("%s %u\n", h.kind == PROBE_REPLY ? "reply"
+					   : h.kind == PROBE_STAMPS ? "stamps"
+								    : "request",
+			       h.length);
+			ud_repost_recv(ep, &wcs[i]);
+		}
+	}
 }
 
 int main(int argc, char **argv)
@@ -62,9 +108,12 @@ int main(int argc, char **argv)
 	uint8_t buf[PROBE_MAX_SIZE];
 	char err[512];
 	int opt, count = 1, failed = 0;
+	bool answers = false;
 
-	while ((opt = getopt(argc, argv, "d:g:")) != -1) {
-		if (opt == 'd')
+	while ((opt = getopt(argc, argv, "rd:g:")) != -1) {
+		if (opt == 'r')
+			answers = true;
+		else if (opt == 'd')
 			config.device = optarg;
 		else if (opt == 'g')
 			attr.grh.sgid_index = (uint8_t)atoi(optarg);
@@ -105,6 +154,8 @@ int main(int argc, char **argv)
 	}
 	if (ud_drain_sends(&ep, 2000, NULL, NULL))
 		failed++;
+	if (answers)
+		print_answers(&ep, wcs);
 	ibv_destroy_ah(ah);
 	ud_endpoint_close(&ep);
 	return failed ? 1 : 0;

@@ -49,7 +49,7 @@ joined() { echo "$output" | tr -s ' \n' ' '; }
 	echo "$output"
 	joined | grep -q "blackhole: 648 arrives, 649 lost; port MTU 1024; a link on the way is narrower (IP MTU 700 with IPv4 RoCE v2 headers)"
 	[[ "$output" =~ c:18721\ +648\ +649\ +1024\ +port ]]
-	joined | grep -q "1 destination: 0 carry its bound, 1 blackhole, 0 unreachable, 0 errors; replies are 136 bytes, so only the way there is measured"
+	joined | grep -q "1 destination: 0 carry its bound, 1 blackhole, 0 unreachable, 0 errors; replies are 160 bytes, so only the way there is measured"
 }
 
 @test "B on the same LAN carries the port MTU in one step: exit 0" {
@@ -64,7 +64,7 @@ joined() { echo "$output" | tr -s ' \n' ' '; }
 	run -1 probe_a --size max -c 2 -t 500 -v c:18721
 	echo "$output"
 	[[ "$output" =~ step\ +1:\ 1024\ bytes:\ 0\ of\ 2\ answered,\ lost ]]
-	[[ "$output" =~ step\ +2:\ \ 136\ bytes:\ 2\ of\ 2\ answered,\ arrives ]]
+	[[ "$output" =~ step\ +2:\ \ 208\ bytes:\ 2\ of\ 2\ answered,\ arrives ]]
 	[[ "$output" =~ 649\ bytes:\ 0\ of\ 2\ answered,\ lost\ \(tried\ again\) ]]
 	[[ "$output" =~ bounds:\ port\ MTU\ 1024,\ responder\'s\ port\ MTU\ 1024 ]]
 }
@@ -73,7 +73,7 @@ joined() { echo "$output" | tr -s ' \n' ' '; }
 	run -1 probe_a --mtu -t 500 -j c:18721 b:18722
 	echo "$output"
 	echo "$output" | jq -e '
-		.schema == "ibahprobe.probe_mtu.v1" and .reply_size == 136 and
+		.schema == "ibahprobe.probe_mtu.v1" and .reply_size == 160 and
 		.probes_per_size == 3 and .source.port_mtu == 1024 and
 		(.destinations | length) == 2 and
 		.summary == {"destinations": 2, "no_blackhole": 1,
@@ -86,7 +86,7 @@ joined() { echo "$output" | tr -s ' \n' ' '; }
 		.responder_mtu == 1024 and .error == null and
 		.steps[0] == {"size": 1024, "sent": 3, "answered": 0,
 			      "arrived": false, "retry": false} and
-		.steps[1].size == 136 and .steps[1].arrived and
+		.steps[1].size == 208 and .steps[1].arrived and
 		(.steps[-1] | .size == 649 and .retry and (.arrived | not)) and
 		([.steps[] | select(.arrived) | .size] | max) == 648 and
 		([.steps[] | select(.arrived | not) | .size] | min) == 649'
@@ -110,9 +110,9 @@ NFT
 	echo "$output"
 	echo "$output" | jq -e '.destinations[0] |
 		.status == "unreachable" and .largest_arrived == null and
-		.smallest_lost == 136 and
-		([.steps[].size] == [1024, 136, 136]) and
-		.verdict == "unreachable: not even 136 bytes arrive"'
+		.smallest_lost == 208 and
+		([.steps[].size] == [1024, 208, 208]) and
+		.verdict == "unreachable: not even 208 bytes arrive"'
 	echo "$output" | jq -e '.destinations[1] |
 		.status == "unreachable" and (.steps | length) == 0 and
 		(.error | test("18729"))'

@@ -41,7 +41,7 @@ widest() { awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }'; }
 	# Header: the source named (device, port, link layer), the run sized.
 	[[ ${lines[0]} == "probe from "*": $FABRIC_A_RXE port 1, Ethernet, sgid per destination (-g auto)" ]] ||
 		fail "header: ${lines[0]}"
-	[[ ${lines[1]} == "30 destinations x 3 sets, 3 probes each, 136 bytes, timeout "* ]] ||
+	[[ ${lines[1]} == "30 destinations x 3 sets, 3 probes each, 208 bytes, timeout "* ]] ||
 		fail "run line: ${lines[1]}"
 	[[ ${lines[2]} =~ ^DEST\ +STATUS\ +LOST\ +RTT\ +HOPS\ +TC$ ]] || fail "titles: ${lines[2]}"
 	# Rows: not indented; findings: indented; the summary last.
