@@ -320,6 +320,11 @@ static void measure(const struct entry_state *st, bool roce,
 			m->rtt_median_us = rtt.median_us;
 			m->rtt_p99_us = rtt.p99_us;
 		}
+		if (rtt_summarize(&c->network, &rtt) == 0) {
+			m->network_rtt_valid = true;
+			m->network_rtt_median_us = rtt.median_us;
+			m->network_rtt_p99_us = rtt.p99_us;
+		}
 		m->observed_valid = c->observed_valid;
 		m->grh_present = c->last_reply.observed.grh_present;
 		m->tclass_seen = c->last_reply.observed.traffic_class;
@@ -352,8 +357,11 @@ static void comment_measured(const struct check_entry *e,
 	}
 	out_text("sent %u received %u hops %d", m->sent, m->received, m->hops);
 	if (m->rtt_valid)
-		out_text(" rtt median %.1f us p99 %.1f us", m->rtt_median_us,
-			 m->rtt_p99_us);
+		out_text(" rtt median %.1f us p99 %.1f us end to end",
+			 m->rtt_median_us, m->rtt_p99_us);
+	if (m->network_rtt_valid)
+		out_text(", network %.1f us p99 %.1f us", m->network_rtt_median_us,
+			 m->network_rtt_p99_us);
 	if (m->observed_valid && m->grh_present)
 		out_text(" seen hop_limit %u traffic_class 0x%02x flow_label "
 			 "0x%05x", st->cell->last_reply.observed.hop_limit,

@@ -191,6 +191,8 @@ static void describe_expected(const struct expectation *e,
 		break;
 	case EXPECT_RTT_MEDIAN:
 	case EXPECT_RTT_P99:
+	case EXPECT_NETWORK_RTT_MEDIAN:
+	case EXPECT_NETWORK_RTT_P99:
 		describe_bounds(e, " us", "us", out);
 		break;
 	case EXPECT_PATH_MTU:
@@ -267,6 +269,18 @@ void check_expect_judge(const struct expectation *e,
 		break;
 	case EXPECT_RTT_P99:
 		judge_rtt(e, m->rtt_p99_us, m, out);
+		break;
+	case EXPECT_NETWORK_RTT_MEDIAN:
+	case EXPECT_NETWORK_RTT_P99:
+		if (m->rtt_valid && !m->network_rtt_valid) {
+			got_nothing(out, "the responder did not say how long "
+				    "it held the probes (an older serve)");
+			break;
+		}
+		judge_rtt(e, e->kind == EXPECT_NETWORK_RTT_MEDIAN
+				     ? m->network_rtt_median_us
+				     : m->network_rtt_p99_us,
+			  m, out);
 		break;
 	case EXPECT_TCLASS_PRESERVED:
 	case EXPECT_TCLASS_SEEN:

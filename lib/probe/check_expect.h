@@ -27,7 +27,10 @@ struct check_measured {
 	const char *probe_error;
 	uint32_t sent, received;
 	bool rtt_valid;
-	double rtt_median_us, rtt_p99_us;
+	double rtt_median_us, rtt_p99_us;	/* end to end */
+	/* Less the responder's dwell; not valid from an older responder. */
+	bool network_rtt_valid;
+	double network_rtt_median_us, network_rtt_p99_us;
 	int hops;			/* -1: unknown */
 	/* Which way the lost probes went (oneway_judge); unknown or none
 	 * says nothing more than the count. */

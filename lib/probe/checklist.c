@@ -62,6 +62,10 @@ static const struct {
 	[EXPECT_PATH_SL] = { "path_sl", FORM_EXACT, UNIT_NONE, 15, NEED_PATH },
 	[EXPECT_GRH_REQUIRED] = { "grh_required", FORM_YES_NO, UNIT_NONE, 1,
 				  NEED_AH },
+	[EXPECT_NETWORK_RTT_MEDIAN] = { "network_rtt_median", FORM_AT_MOST,
+					UNIT_USEC, 3600000000ull, NEED_PROBE },
+	[EXPECT_NETWORK_RTT_P99] = { "network_rtt_p99", FORM_AT_MOST,
+				     UNIT_USEC, 3600000000ull, NEED_PROBE },
 };
 
 /* What to send, and how the probes reach the responder. */
@@ -462,8 +466,8 @@ static int parse_word(struct word *w, struct check_entry *e, bool *seen,
 				 "rtt_median<=50 ms, loss<=20 %%, "
 				 "path_mtu>=2048 bytes"
 			       : "unknown word '%s': expected reachable, unreachable, "
-		       "hops, loss, rtt_median, rtt_p99, tclass_preserved, "
-		       "tclass_seen, flow_label_preserved, path_mtu, path_sl, "
+		       "hops, loss, rtt_median, rtt_p99, network_rtt_median, "
+		       "network_rtt_p99, tclass_preserved, tclass_seen, flow_label_preserved, path_mtu, path_sl, "
 		       "grh_required, or what to send: hop_limit, tclass, "
 		       "flow_label, sl, count, qpn, qkey", w->name);
 }

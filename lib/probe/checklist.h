@@ -34,6 +34,10 @@ enum expect_kind {
 	EXPECT_PATH_MTU,		/* bytes, at least */
 	EXPECT_PATH_SL,			/* the path record's SL */
 	EXPECT_GRH_REQUIRED,		/* the AH needs a GRH: yes or no */
+	/* The round trip less the responder's dwell (probe(8) TIMING),
+	 * microseconds, at most. */
+	EXPECT_NETWORK_RTT_MEDIAN,
+	EXPECT_NETWORK_RTT_P99,
 	EXPECT_KIND_COUNT,
 };
 

@@ -32,6 +32,8 @@ static struct check_measured probed(void)
 	return (struct check_measured){
 		.probed = true, .sent = 5, .received = 4,
 		.rtt_valid = true, .rtt_median_us = 40.5, .rtt_p99_us = 90,
+		.network_rtt_valid = true, .network_rtt_median_us = 12.25,
+		.network_rtt_p99_us = 30,
 		.hops = 2, .observed_valid = true, .grh_present = true,
 		.asked = { .hop_limit = 64, .traffic_class = 0x28,
 			   .flow_label = 0x12345 },
@@ -68,6 +70,13 @@ static void test_probe_kinds(void)
 	judged("rtt_median<=50", &m, true, "40.5 us", "at most 50 us");
 	judged("rtt_median<=40", &m, false, "40.5 us", "at most 40 us");
 	judged("rtt_p99<=1ms", &m, true, "90.0 us", "at most 1000 us");
+	judged("network_rtt_median<=15", &m, true, "12.3 us", "at most 15 us");
+	judged("network_rtt_median<=12", &m, false, "12.3 us", "at most 12 us");
+	judged("network_rtt_p99<=20us", &m, false, "30.0 us", "at most 20 us");
+	m.network_rtt_valid = false;
+	judged("network_rtt_median<=15", &m, false, "the responder did not say "
+	       "how long it held the probes (an older serve)", "at most 15 us");
+	m.network_rtt_valid = true;
 	judged("tclass_preserved", &m, false, "0x30", "0x28");
 	judged("tclass_seen=0x30", &m, true, "0x30", "0x30");
 	judged("flow_label_preserved", &m, false, "0x00000", "0x12345");
@@ -107,6 +116,8 @@ static void test_nothing_answered(void)
 	judged("reachable", &m, false, "0 of 5 answered", "reachable");
 	judged("hops=1", &m, false, "no reply", "1");
 	judged("rtt_median<=100", &m, false, "no reply", "at most 100 us");
+	m.network_rtt_valid = false;
+	judged("network_rtt_p99<=100", &m, false, "no reply", "at most 100 us");
 	judged("tclass_seen=0x28", &m, false, "no reply", "0x28");
 	judged("loss<=50%", &m, false, "100% (5 of 5 lost)", "at most 50%");
 
