@@ -94,28 +94,29 @@ size_t reverse_cache_index(const struct reverse_cache *cache,
 	return (size_t)(e - cache->entries);
 }
 
-struct reverse_entry *reverse_cache_pending(struct reverse_cache *cache,
-					    size_t index, uint32_t generation)
+/* The entry named by slot and generation, when it is in that state. */
+static struct reverse_entry *entry_named(struct reverse_cache *cache,
+					 size_t index, uint32_t generation,
+					 enum reverse_state state)
 {
 	struct reverse_entry *e;
 
 	if (index >= cache->capacity)
 		return NULL;
 	e = &cache->entries[index];
-	return e->state == REVERSE_PENDING && e->generation == generation ? e
-									 : NULL;
+	return e->state == state && e->generation == generation ? e : NULL;
+}
+
+struct reverse_entry *reverse_cache_pending(struct reverse_cache *cache,
+					    size_t index, uint32_t generation)
+{
+	return entry_named(cache, index, generation, REVERSE_PENDING);
 }
 
 struct reverse_entry *reverse_cache_ready(struct reverse_cache *cache,
 					  size_t index, uint32_t generation)
 {
-	struct reverse_entry *e;
-
-	if (index >= cache->capacity)
-		return NULL;
-	e = &cache->entries[index];
-	return e->state == REVERSE_READY && e->generation == generation ? e
-								       : NULL;
+	return entry_named(cache, index, generation, REVERSE_READY);
 }
 
 bool reverse_entry_park(struct reverse_entry *e,

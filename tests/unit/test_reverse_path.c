@@ -143,9 +143,18 @@ static void test_cache(void)
 	is_int(reverse_backoff_ns(3) / 1000000, 1000, "back-off 3: 1 s");
 	is_int(reverse_backoff_ns(50) / 1000000, 5000, "at most 5 s");
 	reverse_entry_retry(e);
+	gen = e->generation;
+	ok(reverse_cache_ready(&cache, idx, gen) == NULL,
+	   "pending: not ready for a stamps message");
 	reverse_entry_ready(e, fake, &attr);
 	is_int(e->failures, 0, "a success forgets the failures");
+	ok(reverse_cache_ready(&cache, idx, gen) == e,
+	   "ready: a stamps message finds its reply's AH");
+	ok(reverse_cache_ready(&cache, idx, gen + 1) == NULL,
+	   "another generation (the slot reused): not found");
 	reverse_entry_forget(e);
+	ok(reverse_cache_ready(&cache, idx, gen) == NULL,
+	   "forgotten: no AH to send on");
 	ok(reverse_cache_find(&cache, &k1) == NULL, "forgotten: a miss");
 
 	/* Eviction: never an AH with a send in flight. */
