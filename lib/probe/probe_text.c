@@ -270,7 +270,7 @@ void probe_text_timing(const struct probe_cell *c, char *buf, size_t len)
 	probe_text_rtt(rtt.median_us, a, sizeof(a));
 	if (rtt_summarize(&c->network, &net) ||
 	    rtt_summarize(&c->dwell, &dwell)) {
-		snprintf(line, sizeof(line), "RTT %s end to end; the "
+		snprintf(line, sizeof(line), "RTT median %s end to end; the "
 			 "network's share is not known: the responder did not "
 			 "say how long it held the probes (an older ibahprobe "
 			 "serve)", a);
@@ -281,10 +281,11 @@ void probe_text_timing(const struct probe_cell *c, char *buf, size_t len)
 	probe_text_rtt(net.median_us, b, sizeof(b));
 	probe_text_rtt(dwell.median_us, m, sizeof(m));
 	probe_text_rtt(dwell.max_us, w, sizeof(w));
-	used = (size_t)snprintf(line, sizeof(line), "RTT %s end to end = "
-				"network %s (%s stamps) + responder %s (max "
-				"%s", a, b, stamp_source_name(c->stamps), m,
-				w);
+	/* Medians of three sets of samples: they need not add up. */
+	used = (size_t)snprintf(line, sizeof(line), "RTT medians: %s end to "
+				"end, network %s (%s stamps), responder %s "
+				"(max %s", a, b, stamp_source_name(c->stamps),
+				m, w);
 	if (c->reply_ah_wait_max_ns && used < sizeof(line)) {
 		probe_text_rtt((double)c->reply_ah_wait_max_ns / 1e3, w,
 			       sizeof(w));

@@ -87,9 +87,10 @@ void probe_text_udp_sport(const struct probe_session *s,
 			  const struct probe_cell *c, char *buf, size_t len);
 
 /* With -v, below a cell's row: what the RTT column's end-to-end figure
- * holds: "    RTT 1.20ms end to end = network 25.0us (sw-event stamps) +
- * responder 1.17ms (max 1.0s, of which 1.0s waiting for its reply AH)";
- * or why the network's share is not known. Wrapped, "" without replies. */
+ * holds: "    RTT medians: 1.20ms end to end, network 25.0us (sw-event
+ * stamps), responder 1.17ms (max 1.0s, of which 1.0s waiting for its
+ * reply AH: first contact)"; or why the network's share is not known.
+ * Wrapped, "" without replies. */
 void probe_text_timing(const struct probe_cell *c, char *buf, size_t len);
 
 /* With -v, once under the header: what the stamps of this run can and

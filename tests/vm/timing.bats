@@ -44,7 +44,7 @@ probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe "$@"; }
 	[[ $output == *"RTT end to end, events"* ]]
 	[[ $output == *"timing: software stamps after completion events"* ]]
 	[[ $output == *"no completion timestamps"* ]]
-	[[ $output =~ RTT\ [0-9.]+(us|ms)\ end\ to\ end\ =\ network\ [0-9.]+(us|ms)\ \(sw-event\ stamps\)\ \+\ responder ]]
+	[[ $output =~ RTT\ medians:\ [0-9.]+(us|ms)\ end\ to\ end,\ network\ [0-9.]+(us|ms)\ \(sw-event\ stamps\),\ responder ]]
 }
 
 @test "--busy-poll at both ends: sw-busy stamps, busy poll in the header" {
