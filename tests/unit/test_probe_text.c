@@ -249,6 +249,42 @@ static void test_run_info(void)
 	is_int(strlen(a.id), 36, "id length");
 }
 
+/* -v's timing line: three medians side by side, the first-contact wait
+ * named; an older responder's replies say why the network's share is
+ * not known. */
+static void test_timing(void)
+{
+	struct probe_cell c = { 0 };
+	char buf[1024];
+
+	probe_text_timing(&c, buf, sizeof(buf));
+	is_str(buf, "", "no reply: no timing line");
+	rtt_add(&c.rtt, 45000);
+	probe_text_timing(&c, buf, sizeof(buf));
+	is_str(buf, "    RTT median 45.0us end to end; the network's share is "
+	       "not known: the responder did not say how\n      long it held "
+	       "the probes (an older ibahprobe serve)\n",
+	       "older responder: said, wrapped under 100 columns");
+	rtt_add(&c.network, 15000);
+	rtt_add(&c.dwell, 30000);
+	c.stamps_seen = true;
+	c.stamps = STAMP_SW_BUSY;
+	probe_text_timing(&c, buf, sizeof(buf));
+	is_str(buf, "    RTT medians: 45.0us end to end, network 15.0us "
+	       "(sw-busy stamps), responder 30.0us (max 30.0us)\n",
+	       "the three medians and the stamps");
+	c.reply_ah_wait_max_ns = 1000000000ull;
+	c.clock_errors = 1;
+	probe_text_timing(&c, buf, sizeof(buf));
+	ok(strstr(buf, "of which 1.0s waiting for its reply AH: first contact") &&
+		   strstr(buf, "; 1 responder time longer than the"),
+	   "first contact and clock errors named: %s", buf);
+	ok(widest_line(buf) < 100, "under 100 columns");
+	rtt_free(&c.rtt);
+	rtt_free(&c.network);
+	rtt_free(&c.dwell);
+}
+
 int main(void)
 {
 	test_rows();
@@ -257,5 +293,6 @@ int main(void)
 	test_color();
 	test_wrap();
 	test_run_info();
+	test_timing();
 	return tap_done();
 }
