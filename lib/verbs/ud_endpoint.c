@@ -178,8 +178,9 @@ static struct ibv_qp *create_qp(struct ud_endpoint *ep)
 /*
  * The QP can refuse a stamping CQ even where the CQ was made: mlx5 binds
  * a QP to the timestamp format of its CQs and fails with EOPNOTSUPP when
- * the device lacks the free-running format (kernel get_qp_ts_format). The
- * endpoint then goes on with a plain CQ and says why.
+ * the device lacks the free-running format (kernel get_ts_format, from
+ * get_qp_ts_format). The endpoint then goes on with a plain CQ and says
+ * why.
  */
 static int create_qp_falling_back(struct ud_endpoint *ep, int cqe)
 {
@@ -436,9 +437,10 @@ static void account(struct ud_endpoint *ep, struct ud_completion *c)
 	}
 }
 
-/* The extended CQ: ibv_start_poll, ibv_next_poll, ibv_end_poll, as
- * rc_pingpong's pp_poll_cq ex path; each completion stamped as it is
- * made current. */
+/* The extended CQ: ibv_start_poll, ibv_next_poll, ibv_end_poll, as in
+ * rc_pingpong.c's main loop (-t, timestamps); each completion stamped as
+ * it is made current. ENOENT from start_poll means empty, and after a
+ * successful start_poll end_poll must follow whatever next_poll says. */
 static int take_completions_ex(struct ud_endpoint *ep,
 			       struct ud_completion *out, int max)
 {
