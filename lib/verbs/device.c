@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <infiniband/umad.h>
 
@@ -145,6 +148,26 @@ static enum gid_kind gid_kind_from_verbs(uint32_t type)
 	}
 }
 
+/* The MTU of a netdev, 0 when it cannot be read: MTU discovery bounds
+ * its search with it where the driver's active MTU does not take the
+ * RoCE headers off (irdma; see probe/mtu_verdict.c). */
+static uint32_t netdev_mtu(const char *name)
+{
+	struct ifreq ifr;
+	int fd, rc;
+
+	if (!name[0])
+		return 0;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	rc = ioctl(fd, SIOCGIFMTU, &ifr);
+	close(fd);
+	return rc == 0 && ifr.ifr_mtu > 0 ? (uint32_t)ifr.ifr_mtu : 0;
+}
+
 /* One GID entry of the port into the next free slot of port->gids. */
 static void port_add_gid(struct port_info *port,
 			 const struct ibv_gid_entry *entry)
@@ -159,6 +182,7 @@ static void port_add_gid(struct port_info *port,
 	g->kind = gid_kind_from_verbs(entry->gid_type);
 	if (entry->ndev_ifindex && !if_indextoname(entry->ndev_ifindex, g->netdev))
 		g->netdev[0] = '\0';
+	g->netdev_mtu = netdev_mtu(g->netdev);
 }
 
 /*

@@ -28,6 +28,7 @@ struct gid_info {
 	union ibv_gid gid;
 	enum gid_kind kind;
 	char netdev[IF_NAMESIZE];	/* "" when none (IB) */
+	uint32_t netdev_mtu;		/* the netdev's MTU; 0 unknown */
 };
 
 struct port_info {
