@@ -15,6 +15,7 @@
 #include "verbs/device.h"
 #include "base/diag.h"
 #include "base/gid.h"
+#include "verbs/provider.h"
 
 const char *link_layer_name(enum link_layer ll)
 {
@@ -105,6 +106,10 @@ const char *device_ud_reason(enum device_ud_support support)
 	case DEVICE_UD_USNIC:
 		return "usNIC has no InfiniBand UD QPs (UD needs InfiniBand "
 		       "or RoCE)";
+	case DEVICE_UD_HNS_HIP08:
+		return "unsupported hardware: hns HIP08 cannot create UD QPs "
+		       "or AHs (rdma-core's hns provider allows them from "
+		       "HIP09, hw_ver 0x130)";
 	case DEVICE_UD_OTHER: break;
 	}
 	return "its transport is neither InfiniBand nor RoCE, and UD probes "
@@ -262,7 +267,9 @@ static int verbs_device(struct ibv_device *ibdev, struct device_info *dev,
 			char *err, size_t errlen)
 {
 	struct ibv_device_attr attr;
+	struct provider_facts facts;
 	struct ibv_context *ctx;
+	char driver[64];
 	int rc = 0;
 
 	snprintf(dev->name, sizeof(dev->name), "%s", ibv_get_device_name(ibdev));
@@ -285,6 +292,11 @@ static int verbs_device(struct ibv_device *ibdev, struct device_info *dev,
 			      strerror(errno));
 		goto out;
 	}
+	provider_facts_read(dev->name, attr.vendor_id, driver, sizeof(driver),
+			    &facts);
+	if (dev->ud == DEVICE_UD_OK &&
+	    provider_ud_unsupported(provider_identify(&facts), attr.hw_ver))
+		dev->ud = DEVICE_UD_HNS_HIP08;
 	dev->ports = calloc(attr.phys_port_cnt, sizeof(*dev->ports));
 	if (!dev->ports && attr.phys_port_cnt) {
 		snprintf(err, errlen, "out of memory");
