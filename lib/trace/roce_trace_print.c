@@ -10,6 +10,7 @@
 #include "out/text_layout.h"
 #include "trace/roce_trace_print.h"
 #include "trace/tclass_locate.h"
+#include "wire/roce_packet.h"
 
 static const char *end_key(enum roce_trace_end end)
 {
@@ -288,9 +289,24 @@ static void print_source(const struct roce_trace_printer *p,
 	}
 }
 
+bool roce_trace_label_followed(enum provider p, bool port_given,
+			       uint32_t flow_label, char *buf, size_t len)
+{
+	if (len)
+		buf[0] = '\0';
+	if (port_given || flow_label || !provider_sport_follows_flow_label(p))
+		return true;
+	snprintf(buf, len, "flow label 0: %s sends the probes from a random "
+		 "UDP source port, so this trace (port %u) does not show the "
+		 "probes' path; give a nonzero --flow-label to both",
+		 provider_name(p), roce_flow_label_to_udp_sport(0));
+	return false;
+}
+
 static void print_flow(const struct roce_trace_printer *p,
 		       const struct roce_flow *f)
 {
+	char note[200];
 	uint8_t tclass = f->asked.traffic_class;
 	char dgid[64];
 
@@ -313,6 +329,9 @@ static void print_flow(const struct roce_trace_printer *p,
 	}
 	out_uint("traffic_class", ", tclass 0x%02" PRIx64, tclass);
 	out_newline();
+	if (!roce_trace_label_followed(p->provider, f->port_given,
+				       f->flow_label, note, sizeof(note)))
+		out_text("  note: %s\n", note);
 	if (f->error[0]) {
 		out_string("status", NULL, "error");
 		out_string("error", "  %s\n", f->error);
