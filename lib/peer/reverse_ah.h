@@ -14,7 +14,8 @@
 #include "verbs/provider.h"
 
 /* Everything of a received packet that ibv_init_ah_from_wc reads, except
- * the hop limit, which the reply does not take over. Two packets with
+ * the hop limit and, on Ethernet, the ECN bits of the traffic class,
+ * which the reply does not take over. Two packets with
  * equal keys get the same reply AH, so the call (and its scan of the GID
  * table) runs once per sender, not once per probe. */
 struct reverse_key {
@@ -41,6 +42,8 @@ bool reverse_key_equal(const struct reverse_key *a,
 #define REVERSE_HOP_LIMIT 255
 
 /* Finishes what ibv_init_ah_from_wc built for the reply:
+ * - on Ethernet the DSCP of the received traffic class, without the
+ *   ECN bits that libibverbs (set_ah_attr_by_ipv4) copies;
  * - hop limit 255, not the received, already decremented one that
  *   libibverbs copies (set_ah_attr_by_ipv4/ipv6): providers that build
  *   the AV in user space (mlx4, mlx5, hns) would send that and the reply

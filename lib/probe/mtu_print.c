@@ -129,6 +129,9 @@ static void text_steps(const struct mtu_dest *d)
 	const struct mtu_search *m = &d->search;
 
 	out_text("    bounds: port MTU %u", d->port_mtu);
+	if (d->netdev_mtu)
+		out_text(", netdev MTU %u (payload %u)", d->netdev_mtu,
+			 mtu_netdev_payload_max(d->netdev_mtu, d->encap));
 	if (d->path_mtu)
 		out_text(", path MTU %u", d->path_mtu);
 	if (d->responder_mtu)
@@ -238,6 +241,7 @@ static void json_dest(const struct probe_session *s, size_t i,
 	out_uint("bound", NULL, d->bound);
 	out_string("bound_source", NULL, mtu_bound_source_key(d->source));
 	json_uint_or_null("port_mtu", d->port_mtu);
+	json_uint_or_null("netdev_mtu", d->netdev_mtu);
 	json_uint_or_null("path_mtu", d->path_mtu);
 	json_uint_or_null("responder_mtu", d->responder_mtu);
 	json_uint_or_null("ip_mtu",

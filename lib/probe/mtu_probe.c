@@ -8,7 +8,8 @@
  * mlx5 provider (providers/mlx5/qp.c, _mlx5_post_send) checks no MTU
  * when it builds a UD work request, so there too the HCA decides, under
  * the same rule. Such a size would look like a blackhole on the path
- * while it is this host's limit. */
+ * while it is this host's limit. On RoCE the netdev MTU bounds it too
+ * where the driver's active MTU does not (irdma: mtu_verdict.c). */
 #include "probe/mtu_probe.h"
 
 #include <stdio.h>
@@ -38,19 +39,31 @@ static enum mtu_encap cell_encap(const struct probe_session *s,
 						     : MTU_ENCAP_ROCE_V2_IPV6;
 }
 
-/* The smallest bound known; a tie names ours first, then the path's. */
+/* The netdev MTU of the cell's source GID (RoCE); 0 when unknown. */
+static uint32_t cell_netdev_mtu(const struct probe_session *s,
+				const struct probe_cell *c)
+{
+	const struct gid_info *sgid;
+
+	if (s->facts.link_layer == LINK_LAYER_IB)
+		return 0;
+	sgid = ah_facts_gid(&s->facts, c->attr.grh.sgid_index);
+	return sgid ? sgid->netdev_mtu : 0;
+}
+
+/* The smallest bound known (mtu_bound_choose). */
 static void choose_bound(struct mtu_dest *d)
 {
-	d->bound = mtu_probe_port_bound(d->port_mtu);
-	d->source = MTU_BOUND_PORT;
-	if (d->path_mtu && d->path_mtu < d->bound) {
-		d->bound = d->path_mtu;
-		d->source = MTU_BOUND_PATH;
-	}
-	if (d->responder_mtu && d->responder_mtu < d->bound) {
-		d->bound = d->responder_mtu;
-		d->source = MTU_BOUND_RESPONDER;
-	}
+	const struct mtu_bounds b = {
+		.port_mtu = d->port_mtu,
+		.netdev_mtu = d->netdev_mtu,
+		.path_mtu = d->path_mtu,
+		.responder_mtu = d->responder_mtu,
+	};
+
+	d->bound = mtu_bound_choose(&b, d->encap,
+				    mtu_probe_port_bound(d->port_mtu),
+				    &d->source);
 }
 
 void mtu_probe_setup(const struct probe_session *s, struct mtu_dest *d)
@@ -62,6 +75,8 @@ void mtu_probe_setup(const struct probe_session *s, struct mtu_dest *d)
 
 		memset(m, 0, sizeof(*m));
 		m->port_mtu = s->port_mtu;
+		m->netdev_mtu = cell_netdev_mtu(s, c);
+		m->encap = cell_encap(s, c);
 		if (t->has_path)
 			m->path_mtu = ibrate_mtu_bytes(t->path.mtu);
 		if (t->from_rendezvous)
@@ -76,7 +91,6 @@ void mtu_probe_setup(const struct probe_session *s, struct mtu_dest *d)
 			m->state = MTU_DEST_ERROR;
 			snprintf(m->error, sizeof(m->error), "%s", c->error);
 		} else {
-			m->encap = cell_encap(s, c);
 			m->state = MTU_DEST_SEARCHING;
 			mtu_search_init(&m->search, PROBE_REQUEST_MIN_SIZE,
 					m->bound);

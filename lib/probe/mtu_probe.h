@@ -33,6 +33,7 @@ struct mtu_dest {
 	struct mtu_search search;
 	/* The bounds known (0: not known) and the one that bounds. */
 	uint32_t port_mtu, path_mtu, responder_mtu;
+	uint32_t netdev_mtu;	/* the source GID's netdev (RoCE) */
 	uint32_t bound;
 	enum mtu_bound_source source;
 	enum mtu_encap encap;

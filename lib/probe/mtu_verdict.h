@@ -15,6 +15,7 @@ enum mtu_bound_source {
 	MTU_BOUND_PORT,		/* our port's active MTU */
 	MTU_BOUND_PATH,		/* the SA PathRecord's MTU (InfiniBand) */
 	MTU_BOUND_RESPONDER,	/* the responder's port (its rendezvous) */
+	MTU_BOUND_NETDEV,	/* this host's netdev MTU less the headers */
 };
 
 /* How the payload travels: which headers a narrower link counts. */
@@ -25,6 +26,26 @@ enum mtu_encap {
 	MTU_ENCAP_ROCE_V1,
 };
 
+/* The bounds known of one destination, in bytes (0: not known). */
+struct mtu_bounds {
+	uint32_t port_mtu;	/* our port's active MTU */
+	uint32_t netdev_mtu;	/* the source GID's netdev MTU (RoCE) */
+	uint32_t path_mtu;
+	uint32_t responder_mtu;
+};
+
+/* The largest UD payload a RoCE netdev of MTU netdev_mtu carries: the
+ * netdev MTU less the headers around the payload (RoCE v2: IP, UDP,
+ * BTH, DETH, ICRC; RoCE v1: GRH, BTH, DETH, ICRC). 0 when unknown, on
+ * InfiniBand, or when the headers do not fit. */
+uint32_t mtu_netdev_payload_max(uint32_t netdev_mtu, enum mtu_encap encap);
+
+/* The search's upper bound: the smallest of the bounds known, capped at
+ * max (the largest probe), and its source. A tie names our port first,
+ * then the netdev, the path, the responder. */
+uint32_t mtu_bound_choose(const struct mtu_bounds *b, enum mtu_encap encap,
+			  uint32_t max, enum mtu_bound_source *source);
+
 struct mtu_verdict {
 	const char *key;	/* no_blackhole, blackhole, unreachable */
 	bool fine;		/* the bound arrives */
@@ -32,9 +53,10 @@ struct mtu_verdict {
 	char text[400];
 };
 
-/* "port MTU", "path MTU", "responder's port MTU". */
+/* "port MTU", "path MTU", "responder's port MTU", "limit of this
+ * host's netdev MTU". */
 const char *mtu_bound_source_words(enum mtu_bound_source source);
-/* "port", "path", "responder" (JSON). */
+/* "port", "path", "responder", "netdev" (JSON). */
 const char *mtu_bound_source_key(enum mtu_bound_source source);
 
 /* m: a finished search (m->result is not MTU_SEARCHING). */

@@ -13,6 +13,7 @@
 #include "base/parallel.h"
 #include "sa/path_resolve.h"
 #include "probe/probe_engine.h"
+#include "probe/partition_reach.h"
 #include "peer/rendezvous_count.h"
 #include "verbs/sgid_select.h"
 #include "verbs/wc_failure.h"
@@ -549,8 +550,13 @@ static void ib_resolve_paths(struct probe_session *s)
 		path_session_close(&ps);
 	}
 out:
-	for (size_t k = 0; k < batch.count; k++)
+	for (size_t k = 0; k < batch.count; k++) {
 		take_path(targets[k], answered, &results[k], err);
+		if (answered && !targets[k]->ready && want.has_pkey)
+			partition_reach_note_path(
+				targets[k]->error, sizeof(targets[k]->error),
+				want.pkey, s->pkeys_known ? &s->pkeys : NULL);
+	}
 	free(targets);
 	free(batch.items);	/* copies: the strings are the targets' */
 	free(results);
@@ -668,6 +674,9 @@ void probe_cell_judge(const struct probe_session *s,
 		.duplicates = c->duplicates,
 		.size = probe_cell_size(s, c),
 		.port_mtu = s->port_mtu,
+		.pkey = s->pkey,
+		.local_pkey_membership = pkey_table_membership(
+			s->pkeys_known ? &s->pkeys : NULL, s->pkey),
 		.rendezvous_answered = c->target->rechecked &&
 				       c->target->rendezvous_again,
 		.responder_restarted = c->target->restarted,

@@ -228,6 +228,20 @@ static void judge_loss(const struct verdict_input *in, struct verdict *v)
 	}
 }
 
+/* Nothing arrived in a partition where this port is a limited member:
+ * a limited responder cannot answer it (partition_reach). */
+static void judge_partition(const struct verdict_input *in, struct verdict *v)
+{
+	char words[sizeof(v->text[0])];
+
+	if (in->pkey &&
+	    partition_reach_words(
+		    partition_reach_judge(in->local_pkey_membership,
+					  in->remote_pkey_membership),
+		    in->pkey, words, sizeof(words)))
+		say(v, "%s", words);
+}
+
 /* Loss with causes a prober can see from its side: the responder came
  * back with another QPN (the rest went to its old QP); the responder is
  * up (its rendezvous answered over TCP) but no datagram came back; the
@@ -245,6 +259,7 @@ static void judge_loss_cause(const struct verdict_input *in, struct verdict *v)
 	}
 	if (v->reach != PROBE_STATUS_UNREACHABLE)
 		return;
+	judge_partition(in, v);
 	if (in->port_mtu && in->size > in->port_mtu / 2) {
 		v->flags |= VERDICT_SIZE_SUSPECT;
 		say(v, "every %u-byte probe was lost: a link narrower than the "

@@ -10,6 +10,7 @@
 
 #include "out/probe_schema.h"
 #include "probe/oneway_loss.h"
+#include "probe/partition_reach.h"
 #include "wire/probe_wire.h"
 #include "verbs/provider.h"
 
@@ -60,6 +61,12 @@ struct verdict_input {
 	uint8_t reply_hop_limit_seen;
 	/* The responder's counts: which way the lost probes went. */
 	struct oneway_input oneway;
+	/* InfiniBand: the QP's partition (0: none) and the two ports'
+	 * membership of it (UNKNOWN when not known): two limited members
+	 * cannot talk (partition_reach). */
+	uint16_t pkey;
+	enum pkey_membership local_pkey_membership;
+	enum pkey_membership remote_pkey_membership;
 };
 
 enum verdict_flag {

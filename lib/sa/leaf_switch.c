@@ -131,7 +131,12 @@ const char *leaf_status_reason(enum leaf_status status)
 		return "with no LID in their results (RoCE, or a probe "
 		       "older than source.lid)";
 	case LEAF_NO_LINK:
-		return "whose port the SA knows no link of";
+		/* The host sent results, so its port is up: an absent
+		 * LinkRecord is opensm hiding it from this requester
+		 * (osm_sa_link_record.c lr_rcv_get_physp_link answers only
+		 * links whose ends share a P_Key with it), not a cable. */
+		return "whose LinkRecord the SA does not give (hidden by the "
+		       "SA: no shared partition with this host)";
 	case LEAF_NOT_SWITCH:
 		return "cabled to no switch (back to back, or to a router)";
 	case LEAF_SA_FAILED:

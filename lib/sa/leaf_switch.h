@@ -25,7 +25,7 @@
 enum leaf_status {
 	LEAF_FOUND,
 	LEAF_NO_LID,		/* the result names no LID (RoCE, old probe) */
-	LEAF_NO_LINK,		/* the SA knows no link out of the port */
+	LEAF_NO_LINK,		/* the SA gives no link out of the port */
 	LEAF_NOT_SWITCH,	/* cabled to a CA (back to back) or a router */
 	LEAF_SA_FAILED,		/* no usable answer (timeout, odd record) */
 	LEAF_STATUS_COUNT,

@@ -274,8 +274,13 @@ void sa_query_describe(const struct sa_query *q, const char *what,
 			 "no query has been answered since)", what);
 	else if (q->result == SA_RESULT_TIMEOUT &&
 		 q->umad_error == ETIMEDOUT)
+		/* Silence is not only a dead SM: an SM that restricts SA
+		 * access (NVIDIA opensm/UFM's enhanced trust model) may leave
+		 * a request it does not trust unanswered. */
 		snprintf(buf, len, "%s: no answer from the SA within %u ms "
-			 "(%u tries)", what, timeout_ms, q->attempts);
+			 "(%u tries; an SM that restricts SA access may leave "
+			 "untrusted requests unanswered)", what, timeout_ms,
+			 q->attempts);
 	else if (q->result == SA_RESULT_TIMEOUT)
 		snprintf(buf, len, "%s: the SA could not be reached (%s, %u "
 			 "tries)", what, strerror(q->umad_error), q->attempts);

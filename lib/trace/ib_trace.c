@@ -251,9 +251,15 @@ static struct trace_hop *enter(struct walk *w, uint16_t lid, uint8_t in_port,
 			broken(w, TRACE_UNKNOWN_SOURCE, "the SA has no node "
 			       "with the source LID %u", lid);
 		else
-			broken(w, TRACE_DEAD_END, "the link out of LID %u "
-			       "port %u leads to LID %u, which the SA has no "
-			       "node for", from_lid, from_port, lid);
+			/* The LinkRecord into it says the port is there: its
+			 * NodeRecord is hidden (osm_sa_node_record.c answers
+			 * only ports that share a P_Key with the
+			 * requester), not missing. */
+			broken(w, TRACE_HIDDEN, "the link out of LID %u "
+			       "port %u leads to LID %u, whose NodeRecord the "
+			       "SA does not give: hidden by the SA (no shared "
+			       "partition with this port)", from_lid,
+			       from_port, lid);
 		return NULL;
 	}
 	hop = &w->res->hops[w->res->hop_count++];
@@ -266,6 +272,39 @@ static struct trace_hop *enter(struct walk *w, uint16_t lid, uint8_t in_port,
 	       sizeof(hop->description));
 	hop->in_port = in_port;
 	return hop;
+}
+
+/* No LinkRecord out of hop's out port. opensm answers a LinkRecord only
+ * when the requester and both ends share a P_Key (osm_sa_link_record.c
+ * lr_rcv_get_physp_link, osm_physp_share_pkey), silently: absence alone
+ * is no cable fault. An Active PortInfoRecord of the port says the link
+ * is up, so the record is hidden; without any record the port is not
+ * called down. Always false (the walk stops, or waits for the
+ * PortInfoRecord that decides). */
+static bool no_link(struct walk *w, const struct trace_hop *hop)
+{
+	struct trace_key key = { TRACE_REC_PORTINFO, hop->lid, hop->out_port };
+	const struct trace_record *pi = trace_store_find(w->store, &key);
+
+	if (!pi && !w->store->complete[TRACE_REC_PORTINFO]) {
+		w->res->status = TRACE_PENDING;
+		need(w->res, key);
+		return false;
+	}
+	if (pi && pi->state == TRACE_REC_PRESENT)
+		/* describe_link let only a forwarding state through. */
+		broken(w, TRACE_HIDDEN, "%s (LID %u) port %u is %s (its "
+		       "PortInfoRecord) but the SA gives no LinkRecord out of "
+		       "it: hidden by the SA (no shared partition with this "
+		       "port)", hop->description, hop->lid, hop->out_port,
+		       portinfo_state_str(pi->u.portinfo.port_state));
+	else
+		broken(w, TRACE_DEAD_END, "no link out of %s (LID %u) port %u: "
+		       "the SA gives neither a LinkRecord nor a PortInfoRecord "
+		       "of it (down, not cabled, or hidden by the SA: no "
+		       "shared partition with this port)", hop->description,
+		       hop->lid, hop->out_port);
+	return false;
 }
 
 /* Leaves hop by its out port: the link's far end, or false when there
@@ -286,12 +325,8 @@ static bool leave(struct walk *w, struct trace_hop *hop, uint16_t *to_lid,
 	r = lookup(w, TRACE_REC_LINK, hop->lid, hop->out_port);
 	if (!r)
 		return false;
-	if (r->state == TRACE_REC_ABSENT) {
-		broken(w, TRACE_DEAD_END, "no link out of %s (LID %u) port %u: "
-		       "the SA has no LinkRecord (the port is down or not "
-		       "cabled)", hop->description, hop->lid, hop->out_port);
-		return false;
-	}
+	if (r->state == TRACE_REC_ABSENT)
+		return no_link(w, hop);
 	*to_lid = r->u.link.to_lid;
 	*to_port = r->u.link.to_port;
 	return true;
@@ -332,11 +367,29 @@ static bool forward(struct walk *w, struct trace_hop *hop, uint16_t dlid,
 	if (!r)
 		return false;
 	if (r->state == TRACE_REC_ABSENT) {
-		broken(w, TRACE_HOLE, "routing hole at %s (LID %u): the SA has "
-		       "no LFT block %u (DLIDs %u-%u), so DLID %u is beyond "
-		       "its forwarding table", hop->description, hop->lid,
-		       block, block * LFT_BLOCK_LIDS,
-		       block * LFT_BLOCK_LIDS + LFT_BLOCK_LIDS - 1, dlid);
+		/* A routed switch has block 0 (its own LID's entries): with
+		 * none at all its LFTRecords are hidden (osm_sa_lft_record.c
+		 * answers only switches whose port 0 shares a P_Key with the
+		 * requester); with block 0 there, the DLID is beyond the
+		 * table. */
+		const struct trace_record *first =
+			block ? lookup(w, TRACE_REC_LFT, hop->lid, 0) : r;
+
+		if (!first)
+			return false;
+		if (first->state == TRACE_REC_ABSENT)
+			broken(w, TRACE_HIDDEN, "%s (LID %u): the SA gives no "
+			       "LFT block of it: hidden by the SA (no shared "
+			       "partition with this port)", hop->description,
+			       hop->lid);
+		else
+			broken(w, TRACE_HOLE, "routing hole at %s (LID %u): "
+			       "the SA has no LFT block %u (DLIDs %u-%u), so "
+			       "DLID %u is beyond its forwarding table",
+			       hop->description, hop->lid, block,
+			       block * LFT_BLOCK_LIDS,
+			       block * LFT_BLOCK_LIDS + LFT_BLOCK_LIDS - 1,
+			       dlid);
 		return false;
 	}
 	port = r->u.lft.ports[dlid % LFT_BLOCK_LIDS];
@@ -436,6 +489,7 @@ const char *trace_status_str(enum trace_status s)
 	case TRACE_WRONG_END: return "wrong end";
 	case TRACE_UNKNOWN_SOURCE: return "unknown source";
 	case TRACE_SA_FAILED: return "SA failed";
+	case TRACE_HIDDEN: return "hidden by the SA";
 	}
 	return "?";
 }
@@ -451,6 +505,7 @@ const char *trace_status_key(enum trace_status s)
 	case TRACE_WRONG_END: return "wrong_end";
 	case TRACE_UNKNOWN_SOURCE: return "unknown_source";
 	case TRACE_SA_FAILED: return "sa_failed";
+	case TRACE_HIDDEN: return "hidden";
 	}
 	return "?";
 }

@@ -108,6 +108,12 @@ enum trace_status {
 	TRACE_WRONG_END,	/* arrived at a CA that does not own the DLID */
 	TRACE_UNKNOWN_SOURCE,	/* the SA has no node with the SLID */
 	TRACE_SA_FAILED,	/* a record could not be read */
+	/* A record the walk needs is absent while another says the port is
+	 * there (an Active PortInfoRecord, a LinkRecord into it, the
+	 * switch's other LFT blocks): the SA hides records of ports that
+	 * share no partition with the requester (opensm
+	 * osm_physp_share_pkey), so the way on is not known, not broken. */
+	TRACE_HIDDEN,
 };
 
 struct trace_result {

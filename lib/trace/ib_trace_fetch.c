@@ -39,6 +39,9 @@ static void take(const struct sa_query *q, uint32_t timeout_ms,
 	const uint8_t *data = q->response + SA_HEADER_BYTES;
 	char why[sizeof(r->error)];
 
+	/* "No records" is also opensm's answer for a record it hides from
+	 * this requester (no shared partition): absent, not "down"; the
+	 * walk decides what the absence means. */
 	if (q->result == SA_RESULT_STATUS &&
 	    q->status == SA_STATUS_NO_RECORDS) {
 		r->state = TRACE_REC_ABSENT;
@@ -71,7 +74,10 @@ static void take(const struct sa_query *q, uint32_t timeout_ms,
 /* The SA's whole LinkRecord and LFTRecord tables (GetTable, component
  * mask 0: every record; opensm's osm_lr_rcv_process() and
  * osm_lftr_rcv_process() answer them). A table that does not arrive whole
- * is left to the per-record Gets. */
+ * is left to the per-record Gets. Whole is whole for this requester: opensm
+ * leaves out the records of ports that share no P_Key with it
+ * (osm_physp_share_pkey), so a record missing from it is hidden or gone,
+ * which ib_trace_walk tells apart by the port's PortInfoRecord. */
 static int prefetch_tables(struct sa_client *sa, struct trace_store *store,
 			   uint32_t timeout_ms, unsigned retries,
 			   struct trace_fetch_stats *stats, char *err,

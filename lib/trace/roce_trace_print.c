@@ -10,6 +10,7 @@
 #include "out/text_layout.h"
 #include "trace/roce_trace_print.h"
 #include "trace/tclass_locate.h"
+#include "wire/roce_packet.h"
 
 static const char *end_key(enum roce_trace_end end)
 {
@@ -144,10 +145,12 @@ static void print_path(const struct roce_flow *f)
 		else
 			out_element_null(NULL);
 	out_close_array();
-	if (f->path_index)
+	if (f->path_index && f->path_index != TRACE_PATH_AMBIGUOUS)
 		out_uint("path_index", NULL, f->path_index);
 	else
 		out_null("path_index", NULL);
+	out_bool("path_ambiguous", NULL,
+		 f->path_index == TRACE_PATH_AMBIGUOUS);
 }
 
 /* What hop h saw of the traffic class: the responder's GRH, else the
@@ -286,9 +289,24 @@ static void print_source(const struct roce_trace_printer *p,
 	}
 }
 
+bool roce_trace_label_followed(enum provider p, bool port_given,
+			       uint32_t flow_label, char *buf, size_t len)
+{
+	if (len)
+		buf[0] = '\0';
+	if (port_given || flow_label || !provider_sport_follows_flow_label(p))
+		return true;
+	snprintf(buf, len, "flow label 0: %s sends the probes from a random "
+		 "UDP source port, so this trace (port %u) does not show the "
+		 "probes' path; give a nonzero --flow-label to both",
+		 provider_name(p), roce_flow_label_to_udp_sport(0));
+	return false;
+}
+
 static void print_flow(const struct roce_trace_printer *p,
 		       const struct roce_flow *f)
 {
+	char note[200];
 	uint8_t tclass = f->asked.traffic_class;
 	char dgid[64];
 
@@ -311,6 +329,9 @@ static void print_flow(const struct roce_trace_printer *p,
 	}
 	out_uint("traffic_class", ", tclass 0x%02" PRIx64, tclass);
 	out_newline();
+	if (!roce_trace_label_followed(p->provider, f->port_given,
+				       f->flow_label, note, sizeof(note)))
+		out_text("  note: %s\n", note);
 	if (f->error[0]) {
 		out_string("status", NULL, "error");
 		out_string("error", "  %s\n", f->error);
@@ -358,11 +379,12 @@ static void print_paths(const struct roce_flow *flows, size_t n, size_t paths,
 	/* A label list of ROCE_TRACE_MAX_FLOWS scattered labels, wrapped. */
 	enum { LIST_MAX = ROCE_TRACE_MAX_FLOWS * 12 + 64 };
 	char words[LIST_MAX], text[LIST_MAX + LIST_MAX / 80 * 8];
-	size_t traced = 0, untraced = 0;
+	size_t traced = 0, untraced = 0, ambiguous = 0;
 	const struct roce_flow *failed = NULL;
 
 	for (size_t i = 0; i < n; i++) {
 		traced += flows[i].path_index != 0;
+		ambiguous += flows[i].path_index == TRACE_PATH_AMBIGUOUS;
 		if (!flows[i].path_index) {
 			untraced++;
 			failed = failed ? failed : &flows[i];
@@ -405,6 +427,26 @@ static void print_paths(const struct roce_flow *flows, size_t n, size_t paths,
 			    first->port_given ? "UDP source port" : "flow label",
 			    distinct == 1 ? "" : "s", list, distinct);
 		text_wrap_append(text, sizeof(text), &used, words, 4, 6, 99);
+		out_text("%s", text);
+	}
+	if (ambiguous) {
+		size_t used = 0, wused = 0, nl = 0;
+		char list[LIST_MAX - 96];
+
+		for (size_t i = 0; i < n; i++)
+			if (flows[i].path_index == TRACE_PATH_AMBIGUOUS)
+				labels[nl++] = flows[i].port_given
+						       ? flows[i].udp_sport
+						       : flows[i].flow_label;
+		trace_paths_format_labels(labels, nl, list, sizeof(list));
+		text_append(words, sizeof(words), &wused,
+			    "ambiguous: %zu flow%s whose silent hops fit more "
+			    "than one path, counted for none: %s%s %s",
+			    ambiguous, ambiguous == 1 ? "" : "s",
+			    flows[0].port_given ? "UDP source port"
+						: "flow label",
+			    nl == 1 ? "" : "s", list);
+		text_wrap_append(text, sizeof(text), &used, words, 2, 4, 99);
 		out_text("%s", text);
 	}
 	if (untraced)

@@ -11,6 +11,7 @@
 
 #include "trace/roce_tracer.h"
 #include "trace/trace_paths.h"
+#include "verbs/provider.h"
 
 #define ROCE_TRACE_SCHEMA "ibahprobe.trace.v1"
 
@@ -24,6 +25,9 @@ struct roce_trace_printer {
 	 * ports): the path summary, and in text the flows with -v only. */
 	bool sweep;
 	bool printed;	/* something is on the page (a blank line goes between) */
+	/* The probing device's provider: whether a flow's UDP source port
+	 * is the probes' (roce_trace_label_note). */
+	enum provider provider;
 	/* Scratch for one destination's flows (flows_max of them). */
 	struct trace_path_flow *pf;
 	unsigned *index;
@@ -31,6 +35,15 @@ struct roce_trace_printer {
 };
 
 /* Returns 0, or -1 when out of memory (then free it all the same). */
+/* Whether a trace of flow label flow_label (not a --udp-sport) follows
+ * the probes of provider p: mlx5 and hns send flow label 0 from a random
+ * UDP source port per AH (mlx5_ah_set_udp_sport, providers/mlx5/verbs.c;
+ * hns get_ah_udp_sport, providers/hns/hns_roce_u_verbs.c), so the trace
+ * of label 0 (port 0xc000) need not take their path. false with a
+ * sentence saying so in buf; true (buf empty) otherwise. */
+bool roce_trace_label_followed(enum provider p, bool port_given,
+			       uint32_t flow_label, char *buf, size_t len);
+
 int roce_trace_printer_init(struct roce_trace_printer *p, const char *host,
 			    const char *device, unsigned queries, bool sweep,
 			    size_t flows_max);

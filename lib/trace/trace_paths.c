@@ -1,5 +1,6 @@
 /* Grouping traced flows by router path: see trace_paths.h. */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,19 +43,31 @@ static void take_into(struct path_draft *d, const struct trace_path_flow *f,
 		d->first = i;
 }
 
-/* Puts flow i into the first draft it fits, or opens one; the draft's
- * number (0-based, in creation order) in group[i]. */
+/* Puts flow i into the one draft it fits, or opens one; the draft's
+ * number (0-based, in creation order) in group[i], AMBIGUOUS when it
+ * fits more than one: its silent hops hide which of them it took, and
+ * counting it for the first would overstate that path (rate-limited
+ * routers make such flows common). */
+#define AMBIGUOUS SIZE_MAX
+
 static int place(struct path_draft *drafts, size_t *count,
 		 const struct trace_path_flow *f, size_t i, size_t *group)
 {
 	struct path_draft *d;
+	size_t fit = 0, first_fit = 0;
 
 	for (size_t g = 0; g < *count; g++)
-		if (fits(&drafts[g], f)) {
-			take_into(&drafts[g], f, i);
-			group[i] = g;
-			return 0;
-		}
+		if (fits(&drafts[g], f) && fit++ == 0)
+			first_fit = g;
+	if (fit > 1) {
+		group[i] = AMBIGUOUS;
+		return 0;
+	}
+	if (fit == 1) {
+		take_into(&drafts[first_fit], f, i);
+		group[i] = first_fit;
+		return 0;
+	}
 	d = &drafts[*count];
 	d->hops = calloc(f->hop_count, sizeof(*d->hops));
 	if (!d->hops)
@@ -92,14 +105,16 @@ int trace_paths_group(const struct trace_path_flow *flows, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		size_t g;
 
-		if (flows[i].hop_count == 0)
+		if (flows[i].hop_count == 0 || group[i] == AMBIGUOUS)
 			continue;
 		g = group[i];
 		if (drafts[g].first == i)
 			number[g] = ++next;
 	}
 	for (size_t i = 0; i < n; i++)
-		index[i] = flows[i].hop_count ? (unsigned)number[group[i]] : 0;
+		index[i] = !flows[i].hop_count	  ? 0
+			   : group[i] == AMBIGUOUS ? TRACE_PATH_AMBIGUOUS
+						   : (unsigned)number[group[i]];
 	*paths = count;
 	rc = 0;
 out:

@@ -15,18 +15,23 @@ struct trace_path_flow {
 	size_t hop_count;
 };
 
+/* index[] of a flow whose silent hops fit more than one path. */
+#define TRACE_PATH_AMBIGUOUS UINT32_MAX
+
 /* Groups n flows into paths; index[i] becomes flow i's path, numbered 1,
  * 2, ... in the order the paths first appear among the flows (0: a flow
- * with no hops, which belongs to no path). *paths: how many distinct.
+ * with no hops, which belongs to no path; TRACE_PATH_AMBIGUOUS: a flow
+ * that fits more than one path). *paths: how many distinct.
  *
  * Two flows share a path when they have as many hops and, at every hop,
  * the same address or a silent hop on either side: a query lost to rate
  * limiting does not make a path of its own. Flows that answered at every
- * hop define the paths; a flow with silent hops joins the first path it
- * fits (by first appearance; when it fits several, its silent hops could
- * not tell them apart), and only a flow that fits none opens a path, which
- * later flows with silent hops may join (their answers fill its gaps).
- * Returns 0, or -1 when out of memory (index untouched). */
+ * hop define the paths; a flow with silent hops joins the one path it
+ * fits, is ambiguous when it fits several (its silent hops cannot tell
+ * them apart, so it is counted for none), and only a flow that fits none
+ * opens a path, which later flows with silent hops may join (their
+ * answers fill its gaps). Returns 0, or -1 when out of memory (index
+ * untouched). */
 int trace_paths_group(const struct trace_path_flow *flows, size_t n,
 		      unsigned *index, size_t *paths);
 

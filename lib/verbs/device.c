@@ -6,12 +6,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <infiniband/umad.h>
 
 #include "verbs/device.h"
 #include "base/diag.h"
 #include "base/gid.h"
+#include "verbs/provider.h"
 
 const char *link_layer_name(enum link_layer ll)
 {
@@ -102,6 +106,10 @@ const char *device_ud_reason(enum device_ud_support support)
 	case DEVICE_UD_USNIC:
 		return "usNIC has no InfiniBand UD QPs (UD needs InfiniBand "
 		       "or RoCE)";
+	case DEVICE_UD_HNS_HIP08:
+		return "unsupported hardware: hns HIP08 cannot create UD QPs "
+		       "or AHs (rdma-core's hns provider allows them from "
+		       "HIP09, hw_ver 0x130)";
 	case DEVICE_UD_OTHER: break;
 	}
 	return "its transport is neither InfiniBand nor RoCE, and UD probes "
@@ -145,6 +153,26 @@ static enum gid_kind gid_kind_from_verbs(uint32_t type)
 	}
 }
 
+/* The MTU of a netdev, 0 when it cannot be read: MTU discovery bounds
+ * its search with it where the driver's active MTU does not take the
+ * RoCE headers off (irdma; see probe/mtu_verdict.c). */
+static uint32_t netdev_mtu(const char *name)
+{
+	struct ifreq ifr;
+	int fd, rc;
+
+	if (!name[0])
+		return 0;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	rc = ioctl(fd, SIOCGIFMTU, &ifr);
+	close(fd);
+	return rc == 0 && ifr.ifr_mtu > 0 ? (uint32_t)ifr.ifr_mtu : 0;
+}
+
 /* One GID entry of the port into the next free slot of port->gids. */
 static void port_add_gid(struct port_info *port,
 			 const struct ibv_gid_entry *entry)
@@ -159,6 +187,7 @@ static void port_add_gid(struct port_info *port,
 	g->kind = gid_kind_from_verbs(entry->gid_type);
 	if (entry->ndev_ifindex && !if_indextoname(entry->ndev_ifindex, g->netdev))
 		g->netdev[0] = '\0';
+	g->netdev_mtu = netdev_mtu(g->netdev);
 }
 
 /*
@@ -238,7 +267,9 @@ static int verbs_device(struct ibv_device *ibdev, struct device_info *dev,
 			char *err, size_t errlen)
 {
 	struct ibv_device_attr attr;
+	struct provider_facts facts;
 	struct ibv_context *ctx;
+	char driver[64];
 	int rc = 0;
 
 	snprintf(dev->name, sizeof(dev->name), "%s", ibv_get_device_name(ibdev));
@@ -261,6 +292,11 @@ static int verbs_device(struct ibv_device *ibdev, struct device_info *dev,
 			      strerror(errno));
 		goto out;
 	}
+	provider_facts_read(dev->name, attr.vendor_id, driver, sizeof(driver),
+			    &facts);
+	if (dev->ud == DEVICE_UD_OK &&
+	    provider_ud_unsupported(provider_identify(&facts), attr.hw_ver))
+		dev->ud = DEVICE_UD_HNS_HIP08;
 	dev->ports = calloc(attr.phys_port_cnt, sizeof(*dev->ports));
 	if (!dev->ports && attr.phys_port_cnt) {
 		snprintf(err, errlen, "out of memory");

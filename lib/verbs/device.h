@@ -28,6 +28,7 @@ struct gid_info {
 	union ibv_gid gid;
 	enum gid_kind kind;
 	char netdev[IF_NAMESIZE];	/* "" when none (IB) */
+	uint32_t netdev_mtu;		/* the netdev's MTU; 0 unknown */
 };
 
 struct port_info {
@@ -63,6 +64,9 @@ enum device_ud_support {
 	DEVICE_UD_IWARP,	/* RNIC: iWARP is connected-only (RC over TCP) */
 	DEVICE_UD_USNIC,	/* Cisco usNIC: its own UDP QPs, no IB UD */
 	DEVICE_UD_OTHER,	/* unspecified or unknown transport */
+	/* The provider refuses UD QPs and AHs on this hardware (hns HIP08:
+	 * provider_ud_unsupported, from ibv_query_device's hw_ver). */
+	DEVICE_UD_HNS_HIP08,
 };
 enum device_ud_support device_ud_support(enum ibv_node_type node_type,
 					 enum ibv_transport_type transport);

@@ -27,6 +27,20 @@ int pkey_table_find(const struct pkey_table *t, uint16_t pkey)
 	return limited;
 }
 
+enum pkey_membership pkey_table_membership(const struct pkey_table *t,
+					   uint16_t pkey)
+{
+	int i;
+
+	if (!t)
+		return PKEY_MEMBER_UNKNOWN;
+	i = pkey_table_find(t, pkey);
+	if (i < 0)
+		return PKEY_MEMBER_NONE;
+	return t->keys[i] & PKEY_FULL_MEMBER ? PKEY_MEMBER_FULL
+					     : PKEY_MEMBER_LIMITED;
+}
+
 bool pkey_same_partition(uint16_t a, uint16_t b)
 {
 	return (a & PKEY_BASE_MASK) == (b & PKEY_BASE_MASK);

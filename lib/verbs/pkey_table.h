@@ -29,6 +29,20 @@ struct pkey_table {
  * the index, or -1 when the port is not in the partition. */
 int pkey_table_find(const struct pkey_table *t, uint16_t pkey);
 
+/* A port's membership of a partition, from its P_Key table entry's bit
+ * 15 (IBA 10.9.1). */
+enum pkey_membership {
+	PKEY_MEMBER_UNKNOWN,	/* the table could not be read */
+	PKEY_MEMBER_NONE,
+	PKEY_MEMBER_LIMITED,
+	PKEY_MEMBER_FULL,
+};
+
+/* This table's membership of pkey's partition (the entry
+ * pkey_table_find chooses); t NULL: unknown. */
+enum pkey_membership pkey_table_membership(const struct pkey_table *t,
+					   uint16_t pkey);
+
 /* Whether two P_Keys name the same partition (membership aside). */
 bool pkey_same_partition(uint16_t a, uint16_t b);
 

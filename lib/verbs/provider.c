@@ -108,6 +108,13 @@ void provider_facts_read(const char *ibdev, uint32_t vendor_id, char *driver,
 	facts->vendor_id = vendor_id;
 }
 
+#define HNS_ROCE_HW_VER3 0x130
+
+bool provider_ud_unsupported(enum provider p, uint32_t hw_ver)
+{
+	return p == PROVIDER_HNS && hw_ver < HNS_ROCE_HW_VER3;
+}
+
 const char *hop_limit_rule_name(enum hop_limit_rule rule)
 {
 	switch (rule) {

@@ -48,6 +48,16 @@ enum provider provider_from_name(const char *name, size_t len);
 void provider_facts_read(const char *ibdev, uint32_t vendor_id, char *driver,
 			 size_t driver_len, struct provider_facts *facts);
 
+/* Whether provider p refuses UD QPs and AHs on this hardware, from
+ * ibv_query_device's hw_ver: rdma-core's hns provider
+ * (providers/hns/hns_roce_u_verbs.c) answers IBV_QPT_UD with EINVAL in
+ * check_qp_create_mask and a NULL AH in hns_roce_u_create_ah ("HIP08
+ * don't support create ah") when hr_dev->hw_version < HNS_ROCE_HW_VER3
+ * (0x130); hw_version is the device's hw_ver (hns_roce_alloc_context),
+ * which the kernel fills from hr_dev->hw_rev (hns_roce_query_device):
+ * HIP08 is HNS_ROCE_HW_VER2 (0x100), HIP09 HNS_ROCE_HW_VER3. */
+bool provider_ud_unsupported(enum provider p, uint32_t hw_ver);
+
 /* Whose hop limit a RoCE or IB packet carries when it leaves the host. */
 enum hop_limit_rule {
 	HOP_LIMIT_RULE_AH,	/* the AH's: the provider builds the AV */

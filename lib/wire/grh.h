@@ -25,6 +25,9 @@
  * (set_ah_attr_generic_fields) takes the reply's flow label from bytes
  * 0..3 whatever the form, and mlx5 turns that into the UDP source port. */
 #define GRH_SENTINEL 0xff
+/* On RoCE the traffic class is the IP TOS / Traffic Class byte: DSCP in
+ * bits 7..2, ECN in bits 1..0 (RFC 3168), which routers rewrite (CE). */
+#define GRH_TCLASS_ECN_MASK 0x03
 
 enum grh_form {
 	GRH_FORM_IPV6,	/* IB, RoCE v1, RoCE v2 over IPv6 */

@@ -83,38 +83,38 @@ static void read_offender(const uint8_t *p, size_t len, struct icmp_err *e)
 	e->has_offender = true;
 }
 
+/* The ancillary data is walked by offsets and lengths, never by adding
+ * cmsg_len to a pointer: a cmsg_len near SIZE_MAX would wrap such a sum
+ * below the buffer's end and pass a pointer comparison (glibc's
+ * CMSG_NXTHDR did so before 2.37). The kernel writes these bytes
+ * (put_cmsg), so no router can choose them; a fuzzer could. */
 int icmp_errqueue_decode(const uint8_t *control, size_t control_len,
 			 const struct sockaddr_storage *name,
 			 socklen_t name_len, const uint8_t *quote,
 			 size_t quote_len, struct icmp_err *out)
 {
-	/* CMSG_NXTHDR walks aligned headers: work on an aligned copy. */
-	union {
-		struct cmsghdr align;
-		uint8_t buf[ICMP_ERRQUEUE_CONTROL_MAX];
-	} c;
-	struct msghdr m = { 0 };
 	bool found = false;
+	size_t off = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->reply_ttl = -1;
-	if (control_len > sizeof(c.buf))
+	if (control_len > ICMP_ERRQUEUE_CONTROL_MAX)
 		return -1;
-	memcpy(c.buf, control, control_len);
-	m.msg_control = c.buf;
-	m.msg_controllen = control_len;
-	for (struct cmsghdr *h = CMSG_FIRSTHDR(&m); h; h = CMSG_NXTHDR(&m, h)) {
-		const uint8_t *data = CMSG_DATA(h);
-		size_t dlen;
+	while (control_len - off >= sizeof(struct cmsghdr)) {
+		struct cmsghdr h;
+		const uint8_t *data;
+		size_t dlen, step;
 		int ttl;
 
-		if (h->cmsg_len < CMSG_LEN(0) ||
-		    (uint8_t *)h + h->cmsg_len > c.buf + control_len)
+		/* memcpy: control need not be aligned for a cmsghdr. */
+		memcpy(&h, control + off, sizeof(h));
+		if (h.cmsg_len < CMSG_LEN(0) || h.cmsg_len > control_len - off)
 			return -1;
-		dlen = h->cmsg_len - CMSG_LEN(0);
-		if ((h->cmsg_level == SOL_IP && h->cmsg_type == IP_RECVERR) ||
-		    (h->cmsg_level == SOL_IPV6 &&
-		     h->cmsg_type == IPV6_RECVERR)) {
+		data = control + off + CMSG_LEN(0);
+		dlen = h.cmsg_len - CMSG_LEN(0);
+		if ((h.cmsg_level == SOL_IP && h.cmsg_type == IP_RECVERR) ||
+		    (h.cmsg_level == SOL_IPV6 &&
+		     h.cmsg_type == IPV6_RECVERR)) {
 			struct sock_extended_err ee;
 
 			if (dlen < sizeof(ee))
@@ -127,9 +127,9 @@ int icmp_errqueue_decode(const uint8_t *control, size_t control_len,
 			out->info = ee.ee_info;
 			read_offender(data + sizeof(ee), dlen - sizeof(ee), out);
 			found = true;
-		} else if ((h->cmsg_level == SOL_IP && h->cmsg_type == IP_TTL) ||
-			   (h->cmsg_level == SOL_IPV6 &&
-			    h->cmsg_type == IPV6_HOPLIMIT)) {
+		} else if ((h.cmsg_level == SOL_IP && h.cmsg_type == IP_TTL) ||
+			   (h.cmsg_level == SOL_IPV6 &&
+			    h.cmsg_type == IPV6_HOPLIMIT)) {
 			/* ip_cmsg_recv / ip6_datagram_recv_ctl: an int, the
 			 * ICMP packet's own outer header. */
 			if (dlen < sizeof(ttl))
@@ -137,6 +137,11 @@ int icmp_errqueue_decode(const uint8_t *control, size_t control_len,
 			memcpy(&ttl, data, sizeof(ttl));
 			out->reply_ttl = ttl;
 		}
+		/* cmsg_len <= control_len - off <= 512 here: no overflow. */
+		step = CMSG_ALIGN(h.cmsg_len);
+		if (step >= control_len - off)
+			break;
+		off += step;
 	}
 	if (!found)
 		return -1;

@@ -196,7 +196,7 @@ saquery_services() {
 	start=$SECONDS
 	run -3 --separate-stderr iba_on H1 probe --discover --list -t 100
 	[ -z "$output" ]
-	[[ $stderr == "ibahprobe: error: cannot ask the SA (SM LID "*"no answer from the SA within 100 ms (3 tries); is the subnet manager running?" ]] ||
+	[[ $stderr == "ibahprobe: error: cannot ask the SA (SM LID "*"no answer from the SA within 100 ms (3 tries; an SM that restricts SA access may leave untrusted requests unanswered); is the subnet manager running?" ]] ||
 		fail "$stderr"
 	run -3 --separate-stderr iba_on H1 probe --discover --list -j -t 100 "gid:$(sim_gid H2)"
 	echo "$output" | jq -e '.exit_status == 3 and (.error | test("is the subnet manager running"))'

@@ -30,6 +30,10 @@ static void test_ud_support(void)
 	ok(device_ud_reason(DEVICE_UD_OK) == NULL, "no reason when fine");
 	ok(strstr(device_ud_reason(DEVICE_UD_IWARP), "iWARP has no UD QPs"),
 	   "iWARP named: %s", device_ud_reason(DEVICE_UD_IWARP));
+	ok(strstr(device_ud_reason(DEVICE_UD_HNS_HIP08),
+		  "unsupported hardware: hns HIP08 cannot create UD QPs or AHs"),
+	   "hns HIP08 named as unsupported hardware: %s",
+	   device_ud_reason(DEVICE_UD_HNS_HIP08));
 	is_str(device_transport_name(IBV_TRANSPORT_IWARP), "iWARP", "name");
 }
 

@@ -272,11 +272,13 @@ static void test_dead_ends(void)
 	struct trace_result res;
 	size_t asked;
 
-	/* H3 unplugged: S2 still routes to port 1, the SA has no link. */
+	/* H3 unplugged: S2 still routes to port 1, the SA has no link (and
+	 * no PortInfoRecord saying the port is up). */
 	trace_store_init(&store);
 	two_switches();
 	for (size_t i = 0; i < fabric_count; i++)
-		if (fabric[i].key.kind == TRACE_REC_LINK &&
+		if ((fabric[i].key.kind == TRACE_REC_LINK ||
+		     fabric[i].key.kind == TRACE_REC_PORTINFO) &&
 		    fabric[i].key.lid == 3 && fabric[i].key.arg == 1)
 			fabric[i].key.lid = 999;
 	walk(&store, 1, 5, &res, &asked);
@@ -297,11 +299,76 @@ static void test_dead_ends(void)
 	trace_store_free(&store);
 
 	two_switches();
-	/* A link record pointing at a LID with no node. */
+	/* A link record pointing at a LID the SA gives no node for: the
+	 * link says a port is there, so its NodeRecord is hidden (issue 25:
+	 * not "no node"). */
 	find(TRACE_REC_LINK, 2, 7)->u.link.to_lid = 42;
 	trace_store_init(&store);
 	walk(&store, 1, 5, &res, &asked);
-	is_int(res.status, TRACE_DEAD_END, "link to an unknown LID");
+	is_int(res.status, TRACE_HIDDEN,
+	       "link to a LID without a NodeRecord: hidden by the SA");
+	ok(strstr(res.reason, "leads to LID 42, whose NodeRecord the SA does "
+		  "not give: hidden by the SA (no shared partition") != NULL,
+	   "named: %s", res.reason);
+	trace_store_free(&store);
+}
+
+/* Issue 25 item 1: opensm answers LinkRecord, LFTRecord and NodeRecord
+ * queries only for ports that share a P_Key with the requester
+ * (lr_rcv_get_physp_link, osm_sa_lft_record.c, osm_sa_node_record.c via
+ * osm_physp_share_pkey), silently. An absent record of a port known up
+ * is hidden, never "down" or "not cabled". */
+static void test_hidden_by_the_sa(void)
+{
+	struct trace_store store;
+	struct trace_result res;
+	size_t asked;
+
+	/* S2 port 1 is ACTIVE (PortInfoRecord), its LinkRecord hidden. */
+	two_switches();
+	find(TRACE_REC_LINK, 3, 1)->key.lid = 999;
+	trace_store_init(&store);
+	walk(&store, 1, 5, &res, &asked);
+	is_int(res.status, TRACE_HIDDEN, "Active port, no LinkRecord: hidden");
+	is_str(res.reason, "S2 (LID 3) port 1 is ACTIVE (its PortInfoRecord) "
+	       "but the SA gives no LinkRecord out of it: hidden by the SA (no "
+	       "shared partition with this port)", "named");
+	ok(!strstr(res.reason, "down") && !strstr(res.reason, "cabled"),
+	   "not called down or uncabled");
+	is_str(trace_status_key(res.status), "hidden", "JSON word");
+	trace_store_free(&store);
+
+	/* The same with the whole LinkRecord table (a GetTable is the
+	 * requester's view too). */
+	two_switches();
+	find(TRACE_REC_LINK, 3, 1)->key.lid = 999;
+	trace_store_init(&store);
+	store.complete[TRACE_REC_LINK] = true;
+	for (size_t i = 0; i < fabric_count; i++)
+		if (fabric[i].key.kind == TRACE_REC_LINK)
+			trace_store_put(&store, &fabric[i]);
+	walk(&store, 1, 5, &res, &asked);
+	is_int(res.status, TRACE_HIDDEN, "whole table: still hidden");
+	trace_store_free(&store);
+
+	/* No LFT block of S2 at all: its LFTRecords are hidden, not a
+	 * routing hole. */
+	two_switches();
+	find(TRACE_REC_LFT, 3, 0)->key.lid = 999;
+	trace_store_init(&store);
+	walk(&store, 1, 5, &res, &asked);
+	is_int(res.status, TRACE_HIDDEN, "no LFT block at all: hidden");
+	ok(strstr(res.reason, "S2 (LID 3): the SA gives no LFT block of it: "
+		  "hidden by the SA") != NULL, "named: %s", res.reason);
+	trace_store_free(&store);
+
+	/* DLID 77 (block 1) at S1, whose block 0 is there: beyond its
+	 * table, a routing hole (block 0 asked to decide). */
+	two_switches();
+	trace_store_init(&store);
+	walk(&store, 1, 77, &res, &asked);
+	is_int(res.status, TRACE_HOLE,
+	       "block 1 absent at S1 whose block 0 is there: a hole");
 	trace_store_free(&store);
 }
 
@@ -433,6 +500,7 @@ static void test_whole_tables(void)
 	ok(store.complete[TRACE_REC_LINK], "links marked complete");
 	is_int(trace_store_find(&store, &key)->u.link.to_lid, 3,
 	       "S1 port 7 -> S2 from the table");
+	find(TRACE_REC_PORTINFO, 3, 1)->key.lid = 999;	/* unplugged */
 	walk(&store, 1, 5, &res, &asked);
 	is_int(res.status, TRACE_DEAD_END,
 	       "a link not in a whole table is absent: H3's is gone");
@@ -479,6 +547,7 @@ int main(void)
 	test_holes();
 	test_loop();
 	test_dead_ends();
+	test_hidden_by_the_sa();
 	test_ends();
 	test_store();
 	test_whole_tables();

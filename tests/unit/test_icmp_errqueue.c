@@ -246,6 +246,41 @@ static void test_malformed(void)
 	((struct cmsghdr *)c.u.buf)->cmsg_len = 4096;
 	decode(&c, &dest, NULL, 0, &rc);
 	is_int(rc, -1, "a cmsg longer than the control data is refused");
+	/* cmsg_len near SIZE_MAX: h + cmsg_len wraps below the buffer's end,
+	 * which a pointer comparison let through (and CMSG_NXTHDR then
+	 * stepped before the buffer). */
+	for (size_t back = 0; back <= 64; back += 8) {
+		c = errmsg(false, EHOSTUNREACH, SO_EE_ORIGIN_ICMP, 11, 0, 0,
+			   NULL, 3);
+		((struct cmsghdr *)c.u.buf)->cmsg_len = SIZE_MAX - back;
+		decode(&c, &dest, NULL, 0, &rc);
+		is_int(rc, -1, "cmsg_len SIZE_MAX - %zu is refused", back);
+	}
+	/* The second cmsg huge, after a good first one. */
+	c = errmsg(false, EHOSTUNREACH, SO_EE_ORIGIN_ICMP, 11, 0, 0, NULL, 3);
+	{
+		struct cmsghdr *first = (struct cmsghdr *)c.u.buf;
+		struct cmsghdr *second = (struct cmsghdr *)(c.u.buf +
+				CMSG_ALIGN(first->cmsg_len));
+
+		second->cmsg_len = SIZE_MAX - 7;
+	}
+	decode(&c, &dest, NULL, 0, &rc);
+	is_int(rc, -1, "a huge cmsg_len after a good cmsg is refused");
+	/* An unaligned control buffer decodes as well as an aligned one. */
+	{
+		uint8_t shifted[ICMP_ERRQUEUE_CONTROL_MAX + 1];
+		struct icmp_err e;
+
+		c = errmsg(false, EHOSTUNREACH, SO_EE_ORIGIN_ICMP, 11, 0, 0,
+			   NULL, 3);
+		memcpy(shifted + 1, c.u.buf, c.len);
+		is_int(icmp_errqueue_decode(shifted + 1, c.len, &dest,
+					    sizeof(struct sockaddr_in), NULL,
+					    0, &e),
+		       0, "unaligned control data decodes");
+		is_int(e.reply_ttl, 3, "unaligned: the TTL cmsg read");
+	}
 	is_int(icmp_errqueue_decode(c.u.buf, ICMP_ERRQUEUE_CONTROL_MAX + 1, &dest,
 				    sizeof(struct sockaddr_in), NULL, 0,
 				    &(struct icmp_err){ 0 }),

@@ -68,6 +68,10 @@ static void test_decide(void)
 	       "LID 0 (RoCE, an older probe): nothing to ask");
 	is_int(leaf_switch_decide(5, 1, NULL, NULL, &l), LEAF_NO_LINK,
 	       "no LinkRecord (\"no records\"): no link");
+	is_str(leaf_status_reason(LEAF_NO_LINK), "whose LinkRecord the SA "
+	       "does not give (hidden by the SA: no shared partition with "
+	       "this host)", "no LinkRecord of a host that probed: hidden, "
+	       "not a cable");
 	is_int(leaf_switch_decide(5, 2, link, node, &l), LEAF_SA_FAILED,
 	       "a LinkRecord of another port is no answer");
 	link_bytes(link, 5, 1, 1, 0);

@@ -85,8 +85,121 @@ static void test_random_loss_said(void)
 	       "random loss named");
 }
 
+/* The active MTU each driver reports for a netdev MTU, as upstream
+ * computes it (bytes of the IB MTU enum). */
+static uint32_t ib_mtu_floor(int payload)
+{
+	static const uint32_t mtus[] = { 4096, 2048, 1024, 512, 256 };
+
+	for (size_t i = 0; i < sizeof(mtus) / sizeof(mtus[0]); i++)
+		if (payload >= (int)mtus[i])
+			return mtus[i];
+	return 0;
+}
+
+/* kernel include/rdma/ib_addr.h iboe_get_mtu: GRH 40 + UDP 8 + BTH 12 +
+ * XRC 4 + AtomicETH 28 + ICRC 4 off; mlx5_query_port_roce and
+ * bnxt_re_query_port report it. */
+static uint32_t mlx5_bnxt_re_active_mtu(uint32_t netdev_mtu)
+{
+	return ib_mtu_floor((int)netdev_mtu - 96);
+}
+
+/* kernel irdma_query_port: ib_mtu_int_to_enum(netdev->mtu), nothing off. */
+static uint32_t irdma_active_mtu(uint32_t netdev_mtu)
+{
+	return ib_mtu_floor((int)netdev_mtu);
+}
+
+/* kernel rxe_set_mtu, eth_mtu_int_to_enum: RXE_MAX_HDR_LENGTH 80 off. */
+static uint32_t rxe_active_mtu(uint32_t netdev_mtu)
+{
+	return ib_mtu_floor((int)netdev_mtu - 80);
+}
+
+static uint32_t bound_for(uint32_t active_mtu, uint32_t netdev_mtu,
+			  enum mtu_encap encap, enum mtu_bound_source *source)
+{
+	const struct mtu_bounds b = { .port_mtu = active_mtu,
+				      .netdev_mtu = netdev_mtu };
+
+	return mtu_bound_choose(&b, encap, 4096, source);
+}
+
+static void test_netdev_bound(void)
+{
+	enum mtu_bound_source src;
+	struct mtu_search m;
+	struct mtu_verdict v;
+
+	is_int(mtu_netdev_payload_max(4100, MTU_ENCAP_ROCE_V2_IPV4), 4048,
+	       "IPv4 payload: 4100 - 52");
+	is_int(mtu_netdev_payload_max(4100, MTU_ENCAP_ROCE_V2_IPV6), 4028,
+	       "IPv6 payload: 4100 - 72");
+	is_int(mtu_netdev_payload_max(4100, MTU_ENCAP_ROCE_V1), 4036,
+	       "RoCE v1 payload: 4100 - 64 (GRH, BTH, DETH, ICRC)");
+	is_int(mtu_netdev_payload_max(4100, MTU_ENCAP_IB), 0,
+	       "no netdev bound on InfiniBand");
+	is_int(mtu_netdev_payload_max(0, MTU_ENCAP_ROCE_V2_IPV4), 0,
+	       "unknown netdev MTU: no bound");
+	is_int(mtu_netdev_payload_max(40, MTU_ENCAP_ROCE_V2_IPV4), 0,
+	       "headers that do not fit: no bound");
+
+	/* irdma on a 4100-byte netdev says 4096: the netdev binds. */
+	is_int(irdma_active_mtu(4100), 4096, "irdma: active MTU 4096");
+	is_int(bound_for(irdma_active_mtu(4100), 4100, MTU_ENCAP_ROCE_V2_IPV4,
+			 &src), 4048, "irdma 4100: bound 4048");
+	is_int(src, MTU_BOUND_NETDEV, "irdma 4100: the netdev binds");
+	is_int(bound_for(irdma_active_mtu(4147), 4147, MTU_ENCAP_ROCE_V2_IPV6,
+			 &src), 4075, "irdma 4147 over IPv6: bound 4075");
+	is_int(src, MTU_BOUND_NETDEV, "irdma 4147: the netdev binds");
+	is_int(bound_for(irdma_active_mtu(1500), 1500, MTU_ENCAP_ROCE_V2_IPV4,
+			 &src), 1024, "irdma 1500: the port's 1024");
+	is_int(src, MTU_BOUND_PORT, "irdma 1500: the port binds");
+	is_int(bound_for(irdma_active_mtu(9000), 9000, MTU_ENCAP_ROCE_V2_IPV4,
+			 &src), 4096, "irdma 9000: the port's 4096");
+	is_int(src, MTU_BOUND_PORT, "irdma 9000: the port binds");
+
+	/* mlx5 and bnxt_re take the headers off: the port binds. */
+	is_int(bound_for(mlx5_bnxt_re_active_mtu(4100), 4100,
+			 MTU_ENCAP_ROCE_V2_IPV4, &src), 2048,
+	       "mlx5/bnxt_re 4100: the port's 2048");
+	is_int(src, MTU_BOUND_PORT, "mlx5/bnxt_re 4100: the port binds");
+	is_int(bound_for(mlx5_bnxt_re_active_mtu(1500), 1500,
+			 MTU_ENCAP_ROCE_V2_IPV6, &src), 1024,
+	       "mlx5/bnxt_re 1500: the port's 1024");
+	is_int(src, MTU_BOUND_PORT, "mlx5/bnxt_re 1500: the port binds");
+	is_int(bound_for(mlx5_bnxt_re_active_mtu(9000), 9000,
+			 MTU_ENCAP_ROCE_V2_IPV6, &src), 4096,
+	       "mlx5/bnxt_re 9000: the port's 4096");
+	is_int(src, MTU_BOUND_PORT, "mlx5/bnxt_re 9000: the port binds");
+
+	/* rxe takes 80 off: the port binds. */
+	is_int(bound_for(rxe_active_mtu(4100), 4100, MTU_ENCAP_ROCE_V2_IPV6,
+			 &src), 2048, "rxe 4100: the port's 2048");
+	is_int(src, MTU_BOUND_PORT, "rxe 4100: the port binds");
+	is_int(bound_for(rxe_active_mtu(1500), 1500, MTU_ENCAP_ROCE_V2_IPV4,
+			 &src), 1024, "rxe 1500: the port's 1024");
+	is_int(src, MTU_BOUND_PORT, "rxe 1500: the port binds");
+
+	/* Unknown netdev MTU (InfiniBand, umad view): the port as before. */
+	is_int(bound_for(4096, 0, MTU_ENCAP_IB, &src), 4096,
+	       "InfiniBand: the port's 4096");
+	is_int(src, MTU_BOUND_PORT, "InfiniBand: the port binds");
+
+	/* The words name this host's netdev as the cause. */
+	mtu_search_init(&m, 136, 4048);
+	while (mtu_search_next(&m))
+		mtu_search_record(&m, mtu_search_next(&m), 3, 3);
+	mtu_verdict_judge(&m, MTU_BOUND_NETDEV, MTU_ENCAP_ROCE_V2_IPV4, &v);
+	is_str(v.text, "no blackhole: the limit of this host's netdev MTU "
+	       "4048 arrives", "the netdev's limit named");
+	is_str(mtu_bound_source_key(MTU_BOUND_NETDEV), "netdev", "JSON key");
+}
+
 int main(void)
 {
+	test_netdev_bound();
 	test_no_blackhole();
 	test_blackhole();
 	test_unreachable();

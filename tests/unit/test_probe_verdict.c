@@ -395,8 +395,44 @@ static void test_loss_direction(void)
 	   "no loss: no direction");
 }
 
+/* Issue 25 item 5: nothing arrived in a partition where this port is a
+ * limited member: the verdict names the partition rule. */
+static void test_limited_partition(void)
+{
+	struct verdict_input in = reached(64, 64);
+	struct verdict v;
+
+	in.received = 0;
+	in.observed_valid = false;
+	in.pkey = 0x0012;
+	in.local_pkey_membership = PKEY_MEMBER_LIMITED;
+	in.remote_pkey_membership = PKEY_MEMBER_LIMITED;
+	verdict_judge(&in, &v);
+	is_int(v.reach, PROBE_STATUS_UNREACHABLE, "unreachable");
+	ok(said(&v, "this port and the responder are both limited members of "
+		    "partition 0x0012: two limited members cannot talk"),
+	   "both limited: said");
+	in.remote_pkey_membership = PKEY_MEMBER_UNKNOWN;
+	verdict_judge(&in, &v);
+	ok(said(&v, "this port is a limited member of partition 0x0012: it "
+		    "cannot talk to another limited member"),
+	   "we are limited, the responder unknown: said as a condition");
+	in.remote_pkey_membership = PKEY_MEMBER_FULL;
+	verdict_judge(&in, &v);
+	ok(!said(&v, "limited member"), "the responder full: nothing said");
+	in.local_pkey_membership = PKEY_MEMBER_FULL;
+	in.remote_pkey_membership = PKEY_MEMBER_LIMITED;
+	verdict_judge(&in, &v);
+	ok(!said(&v, "limited member"), "we are full: nothing said");
+	in.local_pkey_membership = PKEY_MEMBER_LIMITED;
+	in.received = 5;
+	verdict_judge(&in, &v);
+	ok(!said(&v, "limited member"), "reached: nothing said");
+}
+
 int main(void)
 {
+	test_limited_partition();
 	test_hops_and_hop_limit();
 	test_provider_rules();
 	test_sl();

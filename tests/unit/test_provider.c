@@ -33,6 +33,22 @@ static void test_identify(void)
 	is_str(provider_name(PROVIDER_BNXT_RE), "bnxt_re", "names");
 }
 
+/* rdma-core hns_roce_u_verbs.c: check_qp_create_mask and
+ * hns_roce_u_create_ah refuse UD below HNS_ROCE_HW_VER3 (0x130), the
+ * device's ibv_query_device hw_ver. */
+static void test_ud_unsupported(void)
+{
+	ok(provider_ud_unsupported(PROVIDER_HNS, 0x100),
+	   "hns HIP08 (HNS_ROCE_HW_VER2 0x100): no UD");
+	ok(provider_ud_unsupported(PROVIDER_HNS, 0x12f), "hns below 0x130: no UD");
+	ok(!provider_ud_unsupported(PROVIDER_HNS, 0x130),
+	   "hns HIP09 (HNS_ROCE_HW_VER3 0x130): UD");
+	ok(!provider_ud_unsupported(PROVIDER_MLX5, 0),
+	   "mlx5 hw_ver 0: UD (the rule is hns's alone)");
+	ok(!provider_ud_unsupported(PROVIDER_RXE, 0), "rxe: UD");
+	ok(!provider_ud_unsupported(PROVIDER_UNKNOWN, 0), "unknown: UD");
+}
+
 static enum hop_limit_rule rule(enum provider p, enum link_layer ll,
 				bool v1, bool link_local)
 {
@@ -167,6 +183,7 @@ static void test_probe_udp_sport_facts(void)
 int main(void)
 {
 	test_identify();
+	test_ud_unsupported();
 	test_hop_limit_rules();
 	test_wire_udp_sport();
 	test_probe_udp_sport_facts();

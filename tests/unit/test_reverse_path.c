@@ -37,6 +37,21 @@ static void test_finish(void)
 	is_int(attr.grh.traffic_class, 0x28, "traffic class kept");
 	is_int(attr.grh.sgid_index, 3, "sgid_index kept");
 
+	/* A probe marked CE (0x28 | 3) on the way: libibverbs'
+	 * set_ah_attr_by_ipv4 copies the whole TOS byte. */
+	for (uint8_t ecn = 1; ecn <= 3; ecn++) {
+		init_ah_like_libibverbs(&attr);
+		attr.grh.traffic_class = 0x28 | ecn;
+		reverse_ah_finish(&attr, LINK_LAYER_ETHERNET, 5);
+		is_int(attr.grh.traffic_class, 0x28,
+		       "RoCE: the reply keeps the DSCP, not ECN %u", ecn);
+	}
+	init_ah_like_libibverbs(&attr);
+	attr.grh.traffic_class = 0x2b;
+	reverse_ah_finish(&attr, LINK_LAYER_IB, 5);
+	is_int(attr.grh.traffic_class, 0x2b,
+	       "IB with GRH: the traffic class kept whole (no ECN there)");
+
 	/* InfiniBand without a GRH: SL and LID from the wc stay. */
 	memset(&attr, 0, sizeof(attr));
 	attr.dlid = 7;
@@ -90,6 +105,19 @@ static void test_key(void)
 	g2.traffic_class = 0;
 	reverse_key_build(&wc, &g2, LINK_LAYER_ETHERNET, 0, &b);
 	ok(!reverse_key_equal(&a, &b), "another traffic class: another key");
+	for (uint8_t ecn = 1; ecn <= 3; ecn++) {
+		g2 = g1;
+		g2.traffic_class = 0x28 | ecn;
+		reverse_key_build(&wc, &g2, LINK_LAYER_ETHERNET, 0, &b);
+		ok(reverse_key_equal(&a, &b),
+		   "RoCE: ECN %u is no part of the key (one AH per DSCP)", ecn);
+		is_int(b.traffic_class, 0x28, "RoCE: key holds DSCP only");
+	}
+	g2 = g1;
+	g2.traffic_class = 0x2b;
+	reverse_key_build(&wc, &g1, LINK_LAYER_IB, 0, &a);
+	reverse_key_build(&wc, &g2, LINK_LAYER_IB, 0, &b);
+	ok(!reverse_key_equal(&a, &b), "IB: the whole traffic class keys");
 	reverse_key_build(&wc, NULL, LINK_LAYER_IB, 0, &a);
 	is_int(a.sl, 3, "IB: wc.sl is the key's SL");
 	ok(!a.global, "no GRH: not global");

@@ -13,6 +13,7 @@
 #include "wire/icmp_quote.h"
 #include "wire/roce_packet.h"
 #include "trace/roce_tracer.h"
+#include "trace/roce_trace_print.h"
 #include "tap.h"
 
 #define MS 1000000ull
@@ -393,8 +394,36 @@ static void test_flow_keys(void)
 	   "neither: flow label 0 alone");
 }
 
+/* Flow label 0 on mlx5 and hns: a random UDP source port per AH
+ * (mlx5_ah_set_udp_sport, hns get_ah_udp_sport), so the trace of label 0
+ * does not follow the probes; rxe (its QP's port) and a nonzero label
+ * have nothing to say. */
+static void test_label_zero_note(void)
+{
+	char note[200];
+
+	ok(!roce_trace_label_followed(PROVIDER_MLX5, false, 0, note,
+				      sizeof(note)), "mlx5, label 0: not followed");
+	is_str(note, "flow label 0: mlx5 sends the probes from a random UDP "
+	       "source port, so this trace (port 49152) does not show the "
+	       "probes' path; give a nonzero --flow-label to both",
+	       "mlx5, label 0: the words");
+	ok(!roce_trace_label_followed(PROVIDER_HNS, false, 0, note,
+				      sizeof(note)), "hns, label 0: not followed");
+	ok(roce_trace_label_followed(PROVIDER_MLX5, false, 7, note,
+				     sizeof(note)) && !note[0],
+	   "mlx5, label 7: followed, nothing said");
+	ok(roce_trace_label_followed(PROVIDER_MLX5, true, 0, note,
+				     sizeof(note)), "--udp-sport: followed");
+	ok(roce_trace_label_followed(PROVIDER_RXE, false, 0, note,
+				     sizeof(note)), "rxe, label 0: its QP's port");
+	ok(roce_trace_label_followed(PROVIDER_UNKNOWN, false, 0, note,
+				     sizeof(note)), "unknown: nothing claimed");
+}
+
 int main(void)
 {
+	test_label_zero_note();
 	test_addresses();
 	test_error_answer();
 	test_quote_is_ours();

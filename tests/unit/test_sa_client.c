@@ -176,6 +176,16 @@ static void test_retries_bounded(void)
 	is_int(f.timeouts[1], 200, "retries: second 200 ms");
 	is_int(f.timeouts[2], 400, "retries: third 400 ms");
 	is_int(now - T0, 700 * MS, "retries: given up after 700 ms, the sum");
+	{
+		char words[300];
+
+		sa_query_describe(&q[0], "path record", 100, words,
+				  sizeof(words));
+		is_str(words, "path record: no answer from the SA within 100 "
+		       "ms (3 tries; an SM that restricts SA access may leave "
+		       "untrusted requests unanswered)",
+		       "a timeout names SA access restrictions as a cause");
+	}
 }
 
 static void test_attempt_timeout(void)

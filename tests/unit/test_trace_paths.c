@@ -54,10 +54,35 @@ static void test_silent_hops(void)
 	is_int(index[0], 1, "the gap at hop 1 joins R4's path, first seen");
 	is_int(index[3], 1, "R4's complete flow: the same path");
 	is_int(index[1], 2, "R3's path second");
-	is_int(index[2], 2,
-	       "a gap that fits both joins the first complete path (R3's)");
+	is_int(index[2], TRACE_PATH_AMBIGUOUS,
+	       "a gap that fits both is ambiguous, counted for neither");
 	is_str(trace_paths_address(f, 4, index, 1, 0), R1,
 	       "path 1 hop 1 from a flow that answered there");
+}
+
+/* Issue 25 item 7: A=[R1,R2a,D], B=[R1,R2b,D], C=[R1,*,D]: C's silent
+ * hop fits both, so it is ambiguous, not path 1. */
+static void test_ambiguous_not_path_one(void)
+{
+	static const char *a[] = { R1, R3, D };
+	static const char *b[] = { R1, R4, D };
+	static const char *c[] = { R1, NULL, D };
+	const struct trace_path_flow f[] = { FLOW(a), FLOW(b), FLOW(c) };
+	const struct trace_path_flow g[] = { FLOW(c), FLOW(a), FLOW(b) };
+	unsigned index[3];
+	size_t paths;
+
+	is_int(trace_paths_group(f, 3, index, &paths), 0, "grouped");
+	is_int(paths, 2, "A and B: two paths");
+	is_int(index[0], 1, "A is path 1");
+	is_int(index[1], 2, "B is path 2");
+	is_int(index[2], TRACE_PATH_AMBIGUOUS, "C is ambiguous");
+	is_str(trace_paths_address(f, 3, index, 1, 1), R3,
+	       "path 1's hop 2 from A only");
+	is_int(trace_paths_group(g, 3, index, &paths), 0, "C first: grouped");
+	is_int(paths, 2, "C first: still two paths");
+	ok(index[0] == TRACE_PATH_AMBIGUOUS && index[1] == 1 && index[2] == 2,
+	   "C first: ambiguous, A path 1, B path 2");
 }
 
 static void test_gaps_among_themselves(void)
@@ -118,6 +143,7 @@ int main(void)
 {
 	test_two_paths();
 	test_silent_hops();
+	test_ambiguous_not_path_one();
 	test_gaps_among_themselves();
 	test_lengths_and_untraced();
 	test_labels();
