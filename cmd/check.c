@@ -505,6 +505,8 @@ static int check_exec(const struct common_opts *common, void *ctx,
 		goto out;
 	}
 	rc = cli_open_port(&local, common->device, common->port, 0);
+	if (!rc)
+		rc = cli_check_gid_index(&local, common->gid_index);
 	if (rc)
 		goto out;
 	dev = local.dev;

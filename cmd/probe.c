@@ -910,6 +910,8 @@ static int open_local_port(struct probe_cmd *pc)
 	int rc;
 
 	rc = cli_open_port(&pc->local, pc->common->device, pc->common->port, 0);
+	if (!rc)
+		rc = cli_check_gid_index(&pc->local, pc->common->gid_index);
 	if (rc)
 		return rc;
 	dev = pc->local.dev;

@@ -208,6 +208,8 @@ int trace_roce_run(const struct common_opts *common,
 	/* The note goes into the trace's own header, not to stderr. */
 	rc = cli_open_port(&local, common->device, common->port,
 			   CLI_PORT_KEEP_NOTE);
+	if (!rc)
+		rc = cli_check_gid_index(&local, common->gid_index);
 	if (rc)
 		goto out;
 	snprintf(s.device_note, sizeof(s.device_note), "%s", local.note);

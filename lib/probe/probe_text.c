@@ -365,6 +365,7 @@ void probe_text_header(const struct probe_text_layout *l,
 {
 	const struct gid_info *sgid = NULL;
 	char line[1024], gid[GID_TEXT_MAX], lid[32] = "", each[48];
+	char chosen[GID_TEXT_MAX + 16];
 	size_t used = 0;
 
 	if (s->settings.gid_index >= 0)
@@ -378,11 +379,20 @@ void probe_text_header(const struct probe_text_layout *l,
 	else
 		snprintf(each, sizeof(each), "%u probe%s each",
 			 s->settings.count, s->settings.count == 1 ? "" : "s");
-	snprintf(line, sizeof(line), "probe from %s: %s port %u, %s%s, %s%s",
+	/* The index given names no GID (a dry run on an assumed port):
+	 * it is what the AHs carry, so the header says it, never "auto". */
+	if (sgid)
+		snprintf(chosen, sizeof(chosen), "sgid %s",
+			 gid_format(&sgid->gid, gid, sizeof(gid)));
+	else if (s->settings.gid_index >= 0)
+		snprintf(chosen, sizeof(chosen), "sgid_index %d (-g)",
+			 s->settings.gid_index);
+	else
+		snprintf(chosen, sizeof(chosen),
+			 "sgid per destination (-g auto)");
+	snprintf(line, sizeof(line), "probe from %s: %s port %u, %s%s, %s",
 		 s->hostname, s->device, s->facts.port_num,
-		 link_layer_name(s->facts.link_layer), lid,
-		 sgid ? "sgid " : "sgid per destination (-g auto)",
-		 sgid ? gid_format(&sgid->gid, gid, sizeof(gid)) : "");
+		 link_layer_name(s->facts.link_layer), lid, chosen);
 	text_wrap_append(buf, len, &used, line, 0, 4, PROBE_TEXT_WIDTH);
 	snprintf(line, sizeof(line), "%zu destination%s x %zu set%s, %s, "
 		 "%u bytes, timeout %u ms", dest_count,

@@ -82,6 +82,18 @@ saquery_fields() {	# DLID
 	assert_output --regexp "is_global 0 dlid $(sim_lid H3) sl 3 "
 }
 
+@test "-g N naming no GID of the port (its table has one entry): exit 2, one message, nothing resolved; -g 0 resolves" {
+	start_peer 127.0.0.20 -L "$(sim_lid H3)" "$(sim_gid H3)"
+	run -2 --separate-stderr iba_on H1 probe --dry-run -g 9 "$PEER" "$PEER"
+	[ -z "$output" ] || fail "stdout: $output"
+	[ "$stderr" = "ibahprobe: error: sgid_index 9 is beyond the GID table of ibsim0 port 1 (1 entry); 'ibahprobe ports' lists the valid ones" ] ||
+		fail "stderr: $stderr"
+	run -2 --separate-stderr iba_on H1 probe --dry-run -j -g 1 "$PEER"
+	jq -e '.error | test("sgid_index 1 is beyond")' <<<"$output" >/dev/null || fail "stdout: $output"
+	run -0 --separate-stderr iba_on H1 probe --dry-run -j -g 0 "$PEER"
+	jq -e '.[0].status == "resolved"' <<<"$output" >/dev/null || fail "stdout: $output"
+}
+
 @test "--sl overrides the path's SL; the other parameters sweep as given" {
 	start_peer 127.0.0.3 -L "$(sim_lid H4)" "$(sim_gid H4)"
 	run -0 --separate-stderr iba_on H1 probe --dry-run -j --sl 0,7 "$PEER"

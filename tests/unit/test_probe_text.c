@@ -249,8 +249,28 @@ static void test_run_info(void)
 	is_int(strlen(a.id), 36, "id length");
 }
 
+/* The header names the source GID the AHs carry: the one -g N gives,
+ * by its index when the table has none there, never "-g auto". */
+static void test_header_sgid(void)
+{
+	struct probe_text_layout l;
+	struct fixture f;
+	char buf[1024];
+
+	fixture_init(&f, NULL);
+	probe_text_layout_init(&l, &f.s, false, false, false, false);
+	probe_text_header(&l, &f.s, 3, 1, NULL, buf, sizeof(buf));
+	ok(strstr(buf, "sgid per destination (-g auto)") != NULL,
+	   "-g auto: per destination");
+	f.s.settings.gid_index = 9;
+	probe_text_header(&l, &f.s, 3, 1, NULL, buf, sizeof(buf));
+	ok(strstr(buf, "sgid_index 9 (-g)") && !strstr(buf, "auto"),
+	   "-g 9 that names no GID: the index given");
+}
+
 int main(void)
 {
+	test_header_sgid();
 	test_rows();
 	test_widths();
 	test_rtt_units();
