@@ -192,8 +192,8 @@ static int parse_spec(char *text, struct dest *dest, char *err, size_t errlen)
 	}
 	if (starts_with(text, "guid:")) {
 		dest->kind = DEST_GUID;
-		if (parse_u64(text + 5, "port guid", 1, UINT64_MAX, &guid, err,
-			      errlen))
+		if (parse_u64_hex(text + 5, "port guid", 1, UINT64_MAX, &guid,
+				  err, errlen))
 			return -1;
 		dest->guid = guid;
 		return 0;
