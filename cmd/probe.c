@@ -654,6 +654,16 @@ static void take_discovered(const struct discovered_responder *found,
 	t->ready = true;
 }
 
+/* A destination that did not parse is its own error row, as one that
+ * does not resolve: the others are probed all the same. */
+static void take_unparsed(struct probe_target *t)
+{
+	t->known_hops = -1;
+	t->preset = true;
+	t->has_qpn = false;
+	snprintf(t->error, sizeof(t->error), "%s", t->dest->error);
+}
+
 /* The run's identity and the text table's head, before any row. */
 static void start_output(struct probe_cmd *pc, size_t dest_count)
 {
@@ -801,6 +811,9 @@ static int collect_dests(struct probe_opts *opts, int argc, char **argv,
 		if (rc)
 			return rc;
 	}
+	/* A typo among the destinations is that destination's error row
+	 * (exit 1); the command line's own options stay usage errors. */
+	dests->keep_invalid = !opts->discover;
 	rc = cli_collect_dests(NULL, argc, argv, opts->file, dests);
 	if (rc)
 		return rc;
@@ -983,6 +996,8 @@ static int build_cells(struct probe_cmd *pc)
 		target->qkey = opts->qkey;
 		if (opts->discover)
 			take_discovered(&pc->disc.items[t], target);
+		else if (target->dest->error)
+			take_unparsed(target);
 		for (size_t i = 0; i < sets; i++) {
 			struct probe_cell *c = &s->cells[t * sets + i];
 
