@@ -45,6 +45,29 @@ void responder_gids_print(const struct responder_info *info, bool nested)
 	out_close_array();
 }
 
+void responder_ready_print(const struct responder_info *info,
+			   const char *rendezvous, bool registered,
+			   const char *pidfile)
+{
+	out_open_object(NULL);
+	out_string("event", "%s:", "ready");
+	responder_info_print(info, "", RESPONDER_QPN_DECIMAL);
+	/* What a prober needs, then how to find it, then how to stop it. */
+	if (rendezvous)
+		out_string("rendezvous", "\n  rendezvous %s", rendezvous);
+	else
+		out_null("rendezvous", "\n  rendezvous %s");
+	out_bool("registered", " registered %s", registered);
+	if (pidfile)
+		out_string("pidfile", "\n  pidfile %s", pidfile);
+	else
+		out_null("pidfile", NULL);
+	responder_gids_print(info, false);
+	out_newline();
+	out_close_object();
+	out_flush_record();
+}
+
 /* The reasons for dropped requests, each named as in JSON: in text only
  * those that happened, "(reverse_ah 10, rate_limited 2)"; in JSON all. */
 static void drop_reasons_print(const struct responder *r)

@@ -1,7 +1,9 @@
-/* Unit tests of serve's summary (lib/peer/responder_print.h): the text
- * names every reason a request was dropped, as JSON's "dropped" object
- * does, and JSON keeps a count for each reason. */
+/* Unit tests of serve's lines (lib/peer/responder_print.h): the summary's
+ * text names every reason a request was dropped, as JSON's "dropped"
+ * object does, and JSON keeps a count for each reason; the ready line
+ * keeps its facts on lines under 100 columns. */
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -12,9 +14,21 @@
 #include "tap.h"
 
 static struct responder responder;
+static struct responder_info info;
 
-/* The summary of responder in the given form, as stdout receives it. */
-static char *summary(enum out_format format)
+static void print_summary(void)
+{
+	responder_summary_print(&responder, "SIGTERM");
+}
+
+static void print_ready(void)
+{
+	responder_ready_print(&info, "[fe80::1234:5678:9abc:def0%eth1]:18515",
+			      true, "/run/ibahprobe/serve-mlx5_bond_0.pid");
+}
+
+/* What print writes in the given form, as stdout receives it. */
+static char *captured(enum out_format format, void (*print)(void))
 {
 	static char text[4096];
 	FILE *tmp = tmpfile();
@@ -24,7 +38,7 @@ static char *summary(enum out_format format)
 	fflush(stdout);
 	dup2(fileno(tmp), STDOUT_FILENO);
 	out_init(format, false);
-	responder_summary_print(&responder, "SIGTERM");
+	print();
 	out_finish();
 	fflush(stdout);
 	dup2(saved, STDOUT_FILENO);
@@ -34,6 +48,60 @@ static char *summary(enum out_format format)
 	text[n] = '\0';
 	fclose(tmp);
 	return text;
+}
+
+static char *summary(enum out_format format)
+{
+	return captured(format, print_summary);
+}
+
+static void test_ready(void)
+{
+	const char *text, *line;
+	size_t widest = 0;
+	json_object *o, *v;
+
+	snprintf(info.device, sizeof(info.device), "mlx5_bond_0");
+	info.port_num = 1;
+	info.qpn = 16777215;
+	info.qkey = 0x1ab4e0be;
+	snprintf(info.link_layer, sizeof(info.link_layer), "Ethernet");
+	info.gid_count = 2;
+	info.gids[0].index = 3;
+	memset(info.gids[0].gid.raw, 0xab, 16);
+	snprintf(info.gids[0].type, sizeof(info.gids[0].type), "RoCE v2");
+	info.gids[1].index = 1;
+	info.gids[1].gid.raw[0] = 0xfe;
+	info.gids[1].gid.raw[1] = 0x80;
+	snprintf(info.gids[1].type, sizeof(info.gids[1].type), "RoCE v2");
+	text = captured(OUT_TEXT, print_ready);
+	for (line = text; *line;) {
+		size_t n = strcspn(line, "\n");
+
+		widest = n > widest ? n : widest;
+		line += n + (line[n] == '\n');
+	}
+	ok(widest < 100, "every line of the ready text under 100 columns "
+	   "(widest %zu)", widest);
+	ok(strncmp(text, "ready: device mlx5_bond_0 port 1 lid 0 qpn 16777215 "
+		   "qkey 0x1ab4e0be link_layer Ethernet\n  rendezvous "
+		   "[fe80::1234:5678:9abc:def0%eth1]:18515 registered yes\n"
+		   "  pidfile /run/ibahprobe/serve-mlx5_bond_0.pid\n  gid 3 ",
+		   strlen("ready: device mlx5_bond_0 port 1 lid 0 qpn 16777215 "
+			  "qkey 0x1ab4e0be link_layer Ethernet\n  rendezvous "
+			  "[fe80::1234:5678:9abc:def0%eth1]:18515 registered "
+			  "yes\n  pidfile /run/ibahprobe/serve-mlx5_bond_0.pid"
+			  "\n  gid 3 ")) == 0,
+	   "the port's facts, where to find it, its pidfile, the GIDs");
+	o = json_tokener_parse(captured(OUT_JSONL, print_ready));
+	ok(o && json_object_object_get_ex(o, "rendezvous", &v) &&
+	   strcmp(json_object_get_string(v),
+		  "[fe80::1234:5678:9abc:def0%eth1]:18515") == 0 &&
+	   json_object_object_get_ex(o, "registered", &v) &&
+	   json_object_get_boolean(v) &&
+	   json_object_object_get_ex(o, "gids", &v) &&
+	   json_object_array_length(v) == 2, "JSON: the same keys as ever");
+	json_object_put(o);
 }
 
 int main(void)
@@ -74,5 +142,6 @@ int main(void)
 	ok(json_object_object_get_ex(o, "dropped_total", &v) &&
 	   json_object_get_int(v) == 12, "and their total");
 	json_object_put(o);
+	test_ready();
 	return tap_done();
 }
