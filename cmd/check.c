@@ -625,6 +625,7 @@ out:
 const struct command cmd_check = {
 	.name = "check",
 	.args = "FILE",
+	.operands = COMPLETE_FILE,
 	.summary = "a bring-up checklist of expectations per destination, "
 		   "as TAP; exit 0 only when every one holds",
 	.options = check_options,
