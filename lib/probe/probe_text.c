@@ -16,19 +16,24 @@
 #define FL_WIDTH 15		/* "0x12345>0x54321" */
 #define FINDING_INDENT 4
 
+/* The AH's DGID is IPv4-mapped: RoCE v2 over IPv4. */
+static bool cell_dgid_ipv4(const struct probe_cell *c)
+{
+	static const uint8_t v4_mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	return c->attr.is_global &&
+	       memcmp(c->attr.grh.dgid.raw, v4_mapped, sizeof(v4_mapped)) == 0;
+}
+
 /* IPv4 (an IPv4-mapped GID) has no flow label to carry. */
 static bool cell_may_carry_flow_label(const struct probe_session *s,
 				      const struct probe_cell *c)
 {
-	static const uint8_t v4_mapped[12] = { [10] = 0xff, [11] = 0xff };
-
 	if (s->facts.link_layer == LINK_LAYER_IB)
 		return c->attr.is_global || c->asked.flow_label;
 	if (c->asked.flow_label)
 		return true;
-	if (!c->attr.is_global)
-		return false;
-	return memcmp(c->attr.grh.dgid.raw, v4_mapped, sizeof(v4_mapped)) != 0;
+	return c->attr.is_global && !cell_dgid_ipv4(c);
 }
 
 /* The width of everything right of the destination column. */
@@ -316,7 +321,11 @@ void probe_text_row(const struct probe_text_layout *l,
 		snprintf(text, sizeof(text), "-");
 	column(buf, len, &used, text, TC_WIDTH, false);
 	if (l->show_flow_label) {
-		if (c->attr.is_global && !(grh_seen && o->grh_ipv4))
+		/* "-" wherever no flow label can be carried: an IPv4
+		 * destination, answered or not, unless one was asked. */
+		if (c->attr.is_global &&
+		    (c->asked.flow_label || !cell_dgid_ipv4(c)) &&
+		    !(grh_seen && o->grh_ipv4))
 			sent_seen(text, sizeof(text), 1,
 				  c->asked.flow_label, grh_seen,
 				  o->flow_label);

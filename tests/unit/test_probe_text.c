@@ -150,6 +150,34 @@ static void test_rows(void)
 		    "error; tc remarked 1\n", "summary counts and findings");
 }
 
+/* With a flow label column (an IPv6 destination among IPv4 ones), an
+ * IPv4 row shows "-" there, answered or not: it carries none. */
+static void test_flow_label_column(void)
+{
+	struct fixture f;
+	struct probe_text_layout l;
+	char buf[PROBE_TEXT_ROW_MAX];
+
+	fixture_init(&f, NULL);
+	f.cells[0].attr.grh.dgid.raw[10] = 0;
+	f.cells[0].attr.grh.dgid.raw[11] = 0;
+	f.cells[0].attr.grh.dgid.raw[0] = 0x20;
+	f.cells[0].last_reply.observed.grh_ipv4 = false;
+	probe_text_layout_init(&l, &f.s, false, false, false, false);
+	ok(l.show_flow_label, "an IPv6 destination: a flow label column");
+	probe_text_row(&l, &f.cells[0], &f.cells[0].verdict, 4, false, buf,
+		       sizeof(buf));
+	ok(strstr(buf, "0x00       0x0\n") != NULL,
+	   "IPv6: the flow label sent and seen");
+	probe_text_row(&l, &f.cells[2], &f.cells[2].verdict, 4, false, buf,
+		       sizeof(buf));
+	is_str(buf, "e     unreachable   4/4       -     -  0x00       -\n",
+	       "IPv4, nothing came back: '-', not 0x0");
+	probe_text_row(&l, &f.cells[1], &f.cells[1].verdict, 4, false, buf,
+		       sizeof(buf));
+	ok(strstr(buf, "0x00>0x30  -\n") != NULL, "IPv4 answered: '-' too");
+}
+
 static void test_widths(void)
 {
 	static const char gid[] = "fe80:0000:0000:0000:0002:c903:00a1:b2c3";
@@ -272,6 +300,7 @@ int main(void)
 {
 	test_header_sgid();
 	test_rows();
+	test_flow_label_column();
 	test_widths();
 	test_rtt_units();
 	test_color();
