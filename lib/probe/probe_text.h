@@ -86,4 +86,10 @@ int32_t probe_wire_udp_sport(const struct probe_session *s,
 void probe_text_udp_sport(const struct probe_session *s,
 			  const struct probe_cell *c, char *buf, size_t len);
 
+/* The source GID is chosen per destination (-g auto), so each of its
+ * parameter sets has the same choice: true when c's is the one of the
+ * set before it, which -v said already. */
+bool probe_text_sgid_choice_repeats(const struct probe_session *s,
+				    const struct probe_cell *c);
+
 #endif

@@ -296,8 +296,33 @@ static void test_header_sgid(void)
 	   "-g 9 that names no GID: the index given");
 }
 
+/* -v says a destination's source GID choice once, not per set. */
+static void test_sgid_choice_once(void)
+{
+	struct fixture f;
+
+	fixture_init(&f, NULL);
+	/* b with two parameter sets (cells 0 and 1), then e. */
+	f.cells[1].target = &f.targets[0];
+	for (int i = 0; i < 3; i++)
+		snprintf(f.cells[i].sgid_choice.reason,
+			 sizeof(f.cells[i].sgid_choice.reason),
+			 "index 3 (route via eth1)");
+	ok(!probe_text_sgid_choice_repeats(&f.s, &f.cells[0]),
+	   "the first set: said");
+	ok(probe_text_sgid_choice_repeats(&f.s, &f.cells[1]),
+	   "the second set of the same destination: not again");
+	ok(!probe_text_sgid_choice_repeats(&f.s, &f.cells[2]),
+	   "the next destination: said");
+	snprintf(f.cells[1].sgid_choice.reason,
+		 sizeof(f.cells[1].sgid_choice.reason), "index 5 (family)");
+	ok(!probe_text_sgid_choice_repeats(&f.s, &f.cells[1]),
+	   "a set that chose otherwise: said");
+}
+
 int main(void)
 {
+	test_sgid_choice_once();
 	test_header_sgid();
 	test_rows();
 	test_flow_label_column();
