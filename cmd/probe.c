@@ -347,7 +347,7 @@ static void print_cell_text(const struct probe_cmd *pc,
 	out_text("%s", row);
 	if (diag_verbosity <= 0 || !c->ah)
 		return;
-	if (c->sgid_choice.reason[0] && 
+	if (c->sgid_choice.reason[0] &&
 	    !probe_text_sgid_choice_repeats(s, c)) {
 		char why[PROBE_TEXT_ROW_MAX];
 		char line[sizeof(c->sgid_choice.reason) + 16];
