@@ -93,7 +93,8 @@ static int ah_option(void *ctx, int index, const char *arg)
 		 * them with the rest of the AH. */
 		uint32_t dlid;
 
-		rc = parse_u32(arg, "dlid", 1, 0xffff, &dlid, err, sizeof(err));
+		rc = parse_u32_hex(arg, "dlid", 1, 0xffff, &dlid, err,
+				   sizeof(err));
 		f->dlid = (uint16_t)dlid;
 		f->has_dlid = true;
 		break;

@@ -16,6 +16,7 @@
 #include "base/diag.h"
 #include "base/ibrate.h"
 #include "out/output.h"
+#include "out/text_layout.h"
 #include "base/parse.h"
 #include "sa/path_resolve.h"
 #include "probe/probe_engine.h"
@@ -78,20 +79,44 @@ static void on_signal(int sig)
 	interrupted = sig;
 }
 
+/* Every broken line of a checklist, each an error line of its own on
+ * stderr; under -j one error whose text holds them, a line each. */
+static int checklist_broken(const char *errors)
+{
+	char *copy = strdup(errors), *line, *save = NULL;
+
+	if (!copy)
+		return cli_usage_error("%s", errors);
+	for (line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		diag_error("%s", line);
+	free(copy);
+	return out_fail(EXIT_USAGE, errors);
+}
+
 static int read_checklist(const char *file, struct checklist *list)
 {
-	char err[DIAG_MSG_MAX * 3];
 	FILE *in = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
+	char *err;
 	int rc;
 
 	if (!in)
 		return cli_usage_error("cannot open checklist '%s': %m", file);
+	err = malloc(CHECKLIST_ERRORS_BYTES);
+	if (!err) {
+		if (in != stdin)
+			fclose(in);
+		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	}
 	rc = checklist_read(list, in, strcmp(file, "-") == 0 ? "<stdin>" : file,
-			    err, sizeof(err));
+			    err, CHECKLIST_ERRORS_BYTES);
 	if (in != stdin)
 		fclose(in);
 	if (rc)
-		return cli_usage_error("%s", err);
+		rc = checklist_broken(err);
+	free(err);
+	if (rc)
+		return rc;
 	if (list->count == 0)
 		return cli_usage_error("checklist '%s' has no entry: one "
 				       "destination per line, see "
@@ -387,10 +412,51 @@ static void print_unit(const char *unit)
 		out_null("unit", NULL);
 }
 
+/* TAP lines stay under 100 columns. */
+#define TAP_COLUMNS 99
+
+/* text as TAP diagnostic lines ("# ..."), wrapped at blanks under
+ * TAP_COLUMNS, a continuation indented by two more. */
+static void print_tap_diagnostic(const char *text)
+{
+	char buf[2048], *line, *save = NULL;
+	size_t used = 0;
+
+	text_wrap_append(buf, sizeof(buf), &used, text, 0, 2, TAP_COLUMNS - 2);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		out_text("\n# %s", line);
+}
+
+/* A failed test's "# got ..., expected ..." after the test on its line;
+ * when that line would pass TAP_COLUMNS, on lines of its own below it
+ * (TAP's diagnostic lines), got and expected each. JSON has both texts,
+ * passed or not. */
+static void print_diagnostic(const struct check_outcome *o,
+			     size_t head_columns)
+{
+	char text[sizeof(o->got) + 16];
+	size_t columns = head_columns + strlen(" # got , expected ") +
+			 text_columns(o->got) + text_columns(o->expected);
+
+	if (o->ok || columns <= TAP_COLUMNS) {
+		out_string("got_text", o->ok ? NULL : " # got %s", o->got);
+		out_string("expected_text", o->ok ? NULL : ", expected %s",
+			   o->expected);
+		return;
+	}
+	out_string("got_text", NULL, o->got);
+	out_string("expected_text", NULL, o->expected);
+	snprintf(text, sizeof(text), "got %s", o->got);
+	print_tap_diagnostic(text);
+	snprintf(text, sizeof(text), "expected %s", o->expected);
+	print_tap_diagnostic(text);
+}
+
 /* JSON "got" and "expected" as numbers with a unit (ibahprobe-check(8),
  * OUTPUT), their words as "got_text" and "expected_text"; TAP shows the
  * words of a failed test only. */
-static void print_outcome(const struct check_outcome *o)
+static void print_outcome(const struct check_outcome *o, size_t head_columns)
 {
 	const struct check_got *g = &o->got_value;
 	const struct check_expected *x = &o->expected_value;
@@ -419,9 +485,16 @@ static void print_outcome(const struct check_outcome *o)
 	}
 	print_unit(x->unit);
 	out_close_object();
-	out_string("got_text", o->ok ? NULL : " # got %s", o->got);
-	out_string("expected_text", o->ok ? NULL : ", expected %s",
-		   o->expected);
+	print_diagnostic(o, head_columns);
+}
+
+/* Columns of "not ok N - DEST EXPECTATION". */
+static size_t tap_head_columns(uint64_t n, bool ok, const struct check_entry *e,
+			       const struct expectation *x)
+{
+	return strlen(ok ? "ok " : "not ok ") + (size_t)text_digits(n) +
+	       strlen(" - ") + text_columns(e->dest.text) + 1 +
+	       text_columns(x->text);
 }
 
 /* TAP or JSON, one test per expectation; returns how many failed. */
@@ -455,7 +528,7 @@ static size_t print_results(const char *file, const struct checklist *list,
 			out_string("dest", " - %s", e->dest.text);
 			out_string("expectation", " %s", x->text);
 			out_bool("ok", NULL, o.ok);
-			print_outcome(&o);
+			print_outcome(&o, tap_head_columns(n, o.ok, e, x));
 			if (st[i].cell && st[i].cell->sgid_choice.reason[0])
 				sgid_choice_print("sgid_choice",
 						  &st[i].cell->sgid_choice);
@@ -513,6 +586,8 @@ static int check_exec(const struct common_opts *common, void *ctx,
 		goto out;
 	}
 	rc = cli_open_port(&local, common->device, common->port, 0);
+	if (!rc)
+		rc = cli_check_gid_index(&local, common->gid_index);
 	if (rc)
 		goto out;
 	dev = local.dev;
@@ -558,6 +633,7 @@ out:
 const struct command cmd_check = {
 	.name = "check",
 	.args = "FILE",
+	.operands = COMPLETE_FILE,
 	.summary = "a bring-up checklist of expectations per destination, "
 		   "as TAP; exit 0 only when every one holds",
 	.options = check_options,

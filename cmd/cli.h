@@ -42,6 +42,9 @@ struct common_opts {
 struct command {
 	const char *name;
 	const char *args;	/* synopsis of positional arguments */
+	/* What completion offers as those arguments: COMPLETE_FILE for a
+	 * command that reads files (check, report); else nothing. */
+	enum complete_kind operands;
 	const char *summary;
 	const struct opt_spec *options; /* own options, { NULL } terminated */
 	/* The command's state (its own options first) is a context of

@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "cli_port.h"
+#include "verbs/sgid_select.h"
 
 int cli_discover_devices(struct device_list *list, const char *device)
 {
@@ -41,4 +42,18 @@ void cli_close_port(struct cli_port *cp)
 	device_list_free(&cp->devices);
 	cp->dev = NULL;
 	cp->port = NULL;
+}
+
+int cli_check_gid_index(const struct cli_port *cp, int gid_index)
+{
+	struct ah_port_facts facts;
+	char err[DIAG_MSG_MAX];
+
+	if (gid_index < 0 || !cp->port)
+		return 0;
+	ah_port_facts_from_port(cp->port, &facts);
+	if (sgid_index_check(&facts, cp->dev->name, (uint32_t)gid_index, err,
+			     sizeof(err)))
+		return cli_usage_error("%s", err);
+	return 0;
 }

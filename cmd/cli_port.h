@@ -38,6 +38,11 @@ int cli_open_port(struct cli_port *cp, const char *device, uint8_t port,
 		  unsigned flags);
 void cli_close_port(struct cli_port *cp);
 
+/* -g N (gid_index >= 0) against the GID table of the port opened: 0, or
+ * the error said ("sgid_index 9 is empty on ...") and EXIT_USAGE, before
+ * anything is sent. */
+int cli_check_gid_index(const struct cli_port *cp, int gid_index);
+
 /* Every device -d names (all without -d), for a command that lists them
  * rather than picking one port (ports). Returns 0, or the error said and
  * EXIT_ENVIRONMENT. */

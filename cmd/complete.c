@@ -2,6 +2,7 @@
  * completions and the man-page test, so none keeps its own copy.
  *   __complete commands              one command name per line
  *   __complete options [COMMAND]     "--long<TAB>-s<TAB>ARG<TAB>KIND<TAB>WORDS"
+ *   __complete operands COMMAND      KIND of its positional arguments
  *   __complete devices               RDMA device names in /sys */
 #include <dirent.h>
 #include <stdio.h>
@@ -74,19 +75,26 @@ static int complete_exec(const struct common_opts *common, void *ctx,
 		print_options(cmd->options);
 		return EXIT_FINE;
 	}
+	if (argc == 2 && strcmp(argv[0], "operands") == 0) {
+		cmd = command_find(argv[1]);
+		if (!cmd)
+			return cli_usage_error("unknown command '%s'", argv[1]);
+		printf("%s\n", kind_name(cmd->operands));
+		return EXIT_FINE;
+	}
 	if (argc == 1 && strcmp(argv[0], "devices") == 0) {
 		print_devices();
 		return EXIT_FINE;
 	}
 	return cli_usage_error("usage: ibahprobe __complete commands | options "
-			       "[COMMAND] | devices");
+			       "[COMMAND] | operands COMMAND | devices");
 }
 
 static const struct opt_spec complete_options[] = { OPT_END };
 
 const struct command cmd_complete = {
 	.name = "__complete",
-	.args = "commands | options [COMMAND] | devices",
+	.args = "commands | options [COMMAND] | operands COMMAND | devices",
 	.summary = "tables for shell completion (internal)",
 	.options = complete_options,
 	.exec = complete_exec,

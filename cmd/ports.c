@@ -16,7 +16,7 @@
  * of equal widths prints unpadded, as does the last value of a line). */
 struct ports_widths {
 	int device, source, guid;
-	int port_num, state, link_layer, lid, lmc, sm_lid, mtu, rate;
+	int port_num, state, link_layer, lid, lmc, mtu, rate;
 	bool rate_known;	/* some port's rate is shown as "N Gb/s" */
 	int gid_index, gid, type, family;
 };
@@ -75,7 +75,6 @@ static void measure(const struct device_list *list,
 			      (int)strlen(link_layer_name(p->link_layer)));
 			widen(&w->lid, text_len("%u", p->lid));
 			widen(&w->lmc, text_len("%u", p->lmc));
-			widen(&w->sm_lid, text_len("%u", p->sm_lid));
 			widen(&w->mtu, p->active_mtu
 					       ? text_len("%u", p->active_mtu)
 					       : 1);
@@ -148,14 +147,17 @@ static void print_port(const struct port_info *p, const struct ports_widths *w)
 		 p->lid);
 	out_uint("lmc", padded(f[4], sizeof(f[4]), " lmc ", w->lmc, "u"),
 		 p->lmc);
-	out_uint("sm_lid", padded(f[5], sizeof(f[5]), " sm_lid ", w->sm_lid,
-				  "u"), p->sm_lid);
-	padded(f[6], sizeof(f[6]), " active_mtu ", w->mtu, "u");
+	/* The last of the first line; the rest go on a second, aligned
+	 * under "state", so that a port's lines stay under 100 columns. */
+	out_uint("sm_lid", " sm_lid %u", p->sm_lid);
+	snprintf(f[5], sizeof(f[5]), "\n%*s", 8 + w->port_num, "");
+	padded(f[6], sizeof(f[6]), "active_mtu ", w->mtu, "u");
+	out_text("%s", f[5]);
 	if (p->active_mtu)
 		out_uint("active_mtu", f[6], p->active_mtu);
 	else
 		out_null("active_mtu", padded(f[6], sizeof(f[6]),
-					      " active_mtu ", w->mtu, "s"));
+					      "active_mtu ", w->mtu, "s"));
 	if (p->rate_mbps)
 		out_double("rate_gbps", padded(f[7], sizeof(f[7]), " rate ",
 					       w->rate, "g Gb/s"),

@@ -355,7 +355,8 @@ static void print_cell_text(const struct probe_cmd *pc,
 	out_text("%s", row);
 	if (diag_verbosity <= 0 || !c->ah)
 		return;
-	if (c->sgid_choice.reason[0]) {
+	if (c->sgid_choice.reason[0] &&
+	    !probe_text_sgid_choice_repeats(s, c)) {
 		char why[PROBE_TEXT_ROW_MAX];
 		char line[sizeof(c->sgid_choice.reason) + 16];
 		size_t used = 0;
@@ -664,6 +665,16 @@ static void take_discovered(const struct discovered_responder *found,
 	t->ready = true;
 }
 
+/* A destination that did not parse is its own error row, as one that
+ * does not resolve: the others are probed all the same. */
+static void take_unparsed(struct probe_target *t)
+{
+	t->known_hops = -1;
+	t->preset = true;
+	t->has_qpn = false;
+	snprintf(t->error, sizeof(t->error), "%s", t->dest->error);
+}
+
 /* The run's identity and the text table's head, before any row. */
 static void start_output(struct probe_cmd *pc, size_t dest_count)
 {
@@ -815,6 +826,9 @@ static int collect_dests(struct probe_opts *opts, int argc, char **argv,
 		if (rc)
 			return rc;
 	}
+	/* A typo among the destinations is that destination's error row
+	 * (exit 1); the command line's own options stay usage errors. */
+	dests->keep_invalid = !opts->discover;
 	rc = cli_collect_dests(NULL, argc, argv, opts->file, dests);
 	if (rc)
 		return rc;
@@ -925,6 +939,8 @@ static int open_local_port(struct probe_cmd *pc)
 	int rc;
 
 	rc = cli_open_port(&pc->local, pc->common->device, pc->common->port, 0);
+	if (!rc)
+		rc = cli_check_gid_index(&pc->local, pc->common->gid_index);
 	if (rc)
 		return rc;
 	dev = pc->local.dev;
@@ -996,6 +1012,8 @@ static int build_cells(struct probe_cmd *pc)
 		target->qkey = opts->qkey;
 		if (opts->discover)
 			take_discovered(&pc->disc.items[t], target);
+		else if (target->dest->error)
+			take_unparsed(target);
 		for (size_t i = 0; i < sets; i++) {
 			struct probe_cell *c = &s->cells[t * sets + i];
 

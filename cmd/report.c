@@ -830,6 +830,7 @@ static const char *const report_common_used[] = {
 const struct command cmd_report = {
 	.name = "report",
 	.args = "[FILE...]",
+	.operands = COMPLETE_FILE,
 	.summary = "merge probe results of many hosts into one source x "
 		   "destination matrix: text, JSON, SVG or HTML",
 	.options = report_options,

@@ -151,31 +151,6 @@ static void on_signal(int sig)
 	stop_requested = sig;
 }
 
-static void print_ready(const struct serve_opts *opts,
-			const struct responder *s,
-			const struct responder_registrar *reg,
-			const char *bound)
-{
-	const struct responder_info *info = &s->info;
-
-	out_open_object(NULL);
-	out_string("event", "%s:", "ready");
-	responder_info_print(info, "", RESPONDER_QPN_DECIMAL);
-	if (bound)
-		out_string("rendezvous", " rendezvous %s", bound);
-	else
-		out_null("rendezvous", " rendezvous %s");
-	out_bool("registered", " registered %s", reg->registered);
-	if (opts->pidfile)
-		out_string("pidfile", " pidfile %s", opts->pidfile);
-	else
-		out_null("pidfile", NULL);
-	responder_gids_print(info, false);
-	out_newline();
-	out_close_object();
-	out_flush_record();
-}
-
 /* What serve asks of the port it took: verbs, InfiniBand for --register,
  * membership of --pkey's partition (its index goes to the QP). Returns 0
  * or the exit status, said. */
@@ -269,7 +244,8 @@ static int serve_responder(const struct common_opts *common,
 		s.port_changed = responder_registrar_port_changed;
 		s.port_changed_ctx = &reg;
 	}
-	print_ready(opts, &s, &reg, listen_fd >= 0 ? bound : NULL);
+	responder_ready_print(&s.info, listen_fd >= 0 ? bound : NULL,
+			      reg.registered, opts->pidfile);
 	if (pidfile->fd >= 0 &&
 	    pidfile_write(pidfile, getpid(), err, sizeof(err))) {
 		responder_registrar_remove(&reg);

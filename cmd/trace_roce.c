@@ -121,8 +121,12 @@ static void flow_take_cell(const struct probe_session *s, struct roce_flow *f,
 			   const struct probe_cell *c)
 {
 	f->dest = c->target->dest->text;
-	f->dgid = c->attr.grh.dgid;
+	f->dgid = c->attr.is_global ? c->attr.grh.dgid : c->target->dgid;
+	f->dgid_known = c->attr.is_global || c->target->has_dgid;
 	f->dest_qpn = c->target->info.qpn;
+	/* From the rendezvous, or given (--qpn): else never learnt. */
+	f->qpn_known = c->target->ready || c->target->from_rendezvous ||
+		       c->target->has_qpn;
 	f->qkey = c->target->info.qkey;
 	f->asked = c->asked;
 	f->sgid_index = c->attr.grh.sgid_index;
@@ -209,6 +213,8 @@ int trace_roce_run(const struct common_opts *common,
 	/* The note goes into the trace's own header, not to stderr. */
 	rc = cli_open_port(&local, common->device, common->port,
 			   CLI_PORT_KEEP_NOTE);
+	if (!rc)
+		rc = cli_check_gid_index(&local, common->gid_index);
 	if (rc)
 		goto out;
 	snprintf(s.device_note, sizeof(s.device_note), "%s", local.note);

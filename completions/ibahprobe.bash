@@ -55,6 +55,9 @@ _ibahprobe() {
 		mapfile -t COMPREPLY < <(compgen -W "$("$bin" __complete commands 2>/dev/null)" -- "$cur")
 	elif [ "$cmd" = help ]; then
 		mapfile -t COMPREPLY < <(compgen -W "$("$bin" __complete commands 2>/dev/null)" -- "$cur")
+	elif [ "$("$bin" __complete operands "$cmd" 2>/dev/null)" = file ]; then
+		# check FILE, report FILE...: the files here.
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 	fi
 	return 0
 }

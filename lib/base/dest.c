@@ -192,8 +192,8 @@ static int parse_spec(char *text, struct dest *dest, char *err, size_t errlen)
 	}
 	if (starts_with(text, "guid:")) {
 		dest->kind = DEST_GUID;
-		if (parse_u64(text + 5, "port guid", 1, UINT64_MAX, &guid, err,
-			      errlen))
+		if (parse_u64_hex(text + 5, "port guid", 1, UINT64_MAX, &guid,
+				  err, errlen))
 			return -1;
 		dest->guid = guid;
 		return 0;
@@ -290,7 +290,24 @@ void dest_clear(struct dest *dest)
 {
 	free(dest->text);
 	free(dest->name);
+	free(dest->error);
 	memset(dest, 0, sizeof(*dest));
+}
+
+/* A spec that does not parse, kept as it was typed with why: 0, or -1
+ * with err set when there is no memory for it. */
+static int keep_invalid(struct dest *d, const char *text, const char *why,
+			char *err, size_t errlen)
+{
+	memset(d, 0, sizeof(*d));
+	d->text = strdup(text ? text : "");
+	d->error = strdup(why);
+	if (!d->text || !d->error) {
+		dest_clear(d);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
 }
 
 int dest_list_add(struct dest_list *list, const char *text, char *err,
@@ -298,7 +315,9 @@ int dest_list_add(struct dest_list *list, const char *text, char *err,
 {
 	struct dest parsed, *grown;
 
-	if (dest_parse(text, &parsed, err, errlen))
+	if (dest_parse(text, &parsed, err, errlen) &&
+	    (!list->keep_invalid || strcmp(err, "out of memory") == 0 ||
+	     keep_invalid(&parsed, text, err, err, errlen)))
 		return -1;
 	/* Doubling: lists of 100,000 destinations are read one at a time. */
 	if (list->count == list->capacity) {
@@ -314,6 +333,21 @@ int dest_list_add(struct dest_list *list, const char *text, char *err,
 		list->capacity = capacity;
 	}
 	list->items[list->count++] = parsed;
+	return 0;
+}
+
+/* A kept spec's error from a file names the file and the line. */
+static int where_in_file(struct dest *d, const char *label,
+			 unsigned long line, char *err, size_t errlen)
+{
+	char *why;
+
+	if (asprintf(&why, "%s:%lu: %s", label, line, d->error) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	free(d->error);
+	d->error = why;
 	return 0;
 }
 
@@ -344,6 +378,12 @@ int dest_list_read(struct dest_list *list, FILE *in, const char *label,
 		if (dest_list_add(list, start, msg, sizeof(msg))) {
 			snprintf(err, errlen, "%s:%lu: %s", label, lines.line,
 				 msg);
+			rc = -1;
+			break;
+		}
+		if (list->items[list->count - 1].error &&
+		    where_in_file(&list->items[list->count - 1], label,
+				  lines.line, err, errlen)) {
 			rc = -1;
 			break;
 		}

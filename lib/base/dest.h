@@ -39,6 +39,9 @@ struct dest {
 	bool has_port;
 	uint16_t port;		/* rendezvous port, when given */
 	char scope[IF_NAMESIZE];	/* link-local scope, "" when none */
+	/* Set: text did not parse, and this is why (a list that keeps
+	 * such destinations, keep_invalid); nothing else is set. */
+	char *error;
 };
 
 const char *dest_kind_name(enum dest_kind kind);
@@ -51,13 +54,20 @@ struct dest_list {
 	size_t count;
 	size_t capacity;
 	struct dest *items;
+	/* Set by the caller: a spec that does not parse is kept, with
+	 * text and error only, for a command that makes it that
+	 * destination's error row (probe: one typo in a list of 1,000
+	 * does not lose the round). Else it fails the whole list. */
+	bool keep_invalid;
 };
-/* Appends one parsed spec; on a parse error nothing is appended. */
+/* Appends one parsed spec; on a parse error nothing is appended (with
+ * keep_invalid: the spec with its error, and 0 is returned). */
 int dest_list_add(struct dest_list *list, const char *text, char *err,
 		  size_t errlen);
 /* One spec per line; '#' starts a comment, blank lines are skipped. Errors
  * name the file (label) and line: a line over 256 characters, a NUL byte
- * (with its column), more than 1,000,000 lines. */
+ * (with its column), more than 1,000,000 lines; a spec that does not
+ * parse too (with keep_invalid: in that destination's error). */
 int dest_list_read(struct dest_list *list, FILE *in, const char *label,
 		   char *err, size_t errlen);
 /* The destinations of a command line: the operands, then the lines of

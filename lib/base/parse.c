@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,14 +21,16 @@ static void echo_value(const char *text, char *buf, size_t len)
 		 strlen(text) > ECHO_MAX ? "..." : "");
 }
 
+/* The range in decimal, and in hex too for a field people write in hex
+ * (hex) when it is wider than a byte. */
 static void range_message(char *err, size_t errlen, const char *text,
 			  const char *what, uint64_t min, uint64_t max,
-			  const char *problem)
+			  bool hex, const char *problem)
 {
 	char shown[ECHO_MAX + 4];
 
 	echo_value(text, shown, sizeof(shown));
-	if (max > 255)
+	if (hex && max > 255)
 		snprintf(err, errlen,
 			 "%s '%s' %s: expected %llu-%llu (0x%llx-0x%llx)",
 			 what, shown, problem, (unsigned long long)min,
@@ -39,8 +42,9 @@ static void range_message(char *err, size_t errlen, const char *text,
 			 (unsigned long long)max);
 }
 
-int parse_u64(const char *text, const char *what, uint64_t min, uint64_t max,
-	      uint64_t *out, char *err, size_t errlen)
+static int parse_number(const char *text, const char *what, uint64_t min,
+			uint64_t max, bool hex, uint64_t *out, char *err,
+			size_t errlen)
 {
 	unsigned long long value;
 	char *end;
@@ -52,7 +56,7 @@ int parse_u64(const char *text, const char *what, uint64_t min, uint64_t max,
 	}
 	/* strtoull accepts leading blanks and signs ("-1" wraps): refuse. */
 	if (!isdigit((unsigned char)text[0])) {
-		range_message(err, errlen, text, what, min, max,
+		range_message(err, errlen, text, what, min, max, hex,
 			      "is not a number");
 		return -1;
 	}
@@ -63,7 +67,7 @@ int parse_u64(const char *text, const char *what, uint64_t min, uint64_t max,
 		if (!isxdigit((unsigned char)text[2]) ||
 		    strspn(text + 2, "0123456789abcdefABCDEF") !=
 			    strlen(text + 2)) {
-			range_message(err, errlen, text, what, min, max,
+			range_message(err, errlen, text, what, min, max, hex,
 				      "is not a number");
 			return -1;
 		}
@@ -72,12 +76,12 @@ int parse_u64(const char *text, const char *what, uint64_t min, uint64_t max,
 		value = strtoull(text, &end, 10);
 	}
 	if (*end) {
-		range_message(err, errlen, text, what, min, max,
+		range_message(err, errlen, text, what, min, max, hex,
 			      "is not a number");
 		return -1;
 	}
 	if (errno == ERANGE || value < min || value > max) {
-		range_message(err, errlen, text, what, min, max,
+		range_message(err, errlen, text, what, min, max, hex,
 			      "is out of range");
 		return -1;
 	}
@@ -85,23 +89,50 @@ int parse_u64(const char *text, const char *what, uint64_t min, uint64_t max,
 	return 0;
 }
 
-int parse_u32(const char *text, const char *what, uint32_t min, uint32_t max,
-	      uint32_t *out, char *err, size_t errlen)
+int parse_u64(const char *text, const char *what, uint64_t min, uint64_t max,
+	      uint64_t *out, char *err, size_t errlen)
+{
+	return parse_number(text, what, min, max, false, out, err, errlen);
+}
+
+int parse_u64_hex(const char *text, const char *what, uint64_t min,
+		  uint64_t max, uint64_t *out, char *err, size_t errlen)
+{
+	return parse_number(text, what, min, max, true, out, err, errlen);
+}
+
+static int parse_narrow(const char *text, const char *what, uint32_t min,
+			uint32_t max, bool hex, uint32_t *out, char *err,
+			size_t errlen)
 {
 	uint64_t value;
 
-	if (parse_u64(text, what, min, max, &value, err, errlen))
+	if (parse_number(text, what, min, max, hex, &value, err, errlen))
 		return -1;
 	*out = (uint32_t)value;
 	return 0;
 }
 
-/* Narrowing wrappers: one line each so every kind keeps its own range. */
-#define DEFINE_PARSER(name, type, what, min, max)                              \
+int parse_u32(const char *text, const char *what, uint32_t min, uint32_t max,
+	      uint32_t *out, char *err, size_t errlen)
+{
+	return parse_narrow(text, what, min, max, false, out, err, errlen);
+}
+
+int parse_u32_hex(const char *text, const char *what, uint32_t min,
+		  uint32_t max, uint32_t *out, char *err, size_t errlen)
+{
+	return parse_narrow(text, what, min, max, true, out, err, errlen);
+}
+
+/* Narrowing wrappers: one line each so every kind keeps its own range;
+ * hex: a field of the IBA or verbs that people write in hex. */
+#define DEFINE_PARSER(name, type, what, min, max, hex)                         \
 	int name(const char *text, type *out, char *err, size_t errlen)        \
 	{                                                                      \
 		uint32_t value;                                                \
-		if (parse_u32(text, what, min, max, &value, err, errlen))      \
+		if (parse_narrow(text, what, min, max, hex, &value, err,       \
+				 errlen))                                      \
 			return -1;                                             \
 		*out = (type)value;                                            \
 		return 0;                                                      \
@@ -109,18 +140,18 @@ int parse_u32(const char *text, const char *what, uint32_t min, uint32_t max,
 
 /* 0xc000-0xfffe are multicast LIDs and 0xffff the permissive LID: a unicast
  * destination is 1..0xbfff. */
-DEFINE_PARSER(parse_lid, uint16_t, "lid", 1, 0xbfff)
-DEFINE_PARSER(parse_sl, uint8_t, "4-bit sl", 0, 15)
-DEFINE_PARSER(parse_gid_index, uint8_t, "gid index", 0, 255)
-DEFINE_PARSER(parse_pkey, uint16_t, "p_key", 0, 0xffff)
-DEFINE_PARSER(parse_qpn, uint32_t, "24-bit qpn", 1, 0xffffff)
-DEFINE_PARSER(parse_qkey, uint32_t, "q_key", 0, 0xffffffff)
-DEFINE_PARSER(parse_flow_label, uint32_t, "20-bit flow label", 0, 0xfffff)
-DEFINE_PARSER(parse_hop_limit, uint8_t, "hop limit", 0, 255)
-DEFINE_PARSER(parse_traffic_class, uint8_t, "traffic class", 0, 255)
-DEFINE_PARSER(parse_port_num, uint8_t, "port", 1, 254)
-DEFINE_PARSER(parse_src_path_bits, uint8_t, "src_path_bits", 0, 127)
-DEFINE_PARSER(parse_timeout_ms, uint32_t, "timeout (ms)", 1, 3600000)
+DEFINE_PARSER(parse_lid, uint16_t, "lid", 1, 0xbfff, true)
+DEFINE_PARSER(parse_sl, uint8_t, "4-bit sl", 0, 15, false)
+DEFINE_PARSER(parse_gid_index, uint8_t, "gid index", 0, 255, false)
+DEFINE_PARSER(parse_pkey, uint16_t, "p_key", 0, 0xffff, true)
+DEFINE_PARSER(parse_qpn, uint32_t, "24-bit qpn", 1, 0xffffff, true)
+DEFINE_PARSER(parse_qkey, uint32_t, "q_key", 0, 0xffffffff, true)
+DEFINE_PARSER(parse_flow_label, uint32_t, "20-bit flow label", 0, 0xfffff, true)
+DEFINE_PARSER(parse_hop_limit, uint8_t, "hop limit", 0, 255, false)
+DEFINE_PARSER(parse_traffic_class, uint8_t, "traffic class", 0, 255, true)
+DEFINE_PARSER(parse_port_num, uint8_t, "port", 1, 254, false)
+DEFINE_PARSER(parse_src_path_bits, uint8_t, "src_path_bits", 0, 127, false)
+DEFINE_PARSER(parse_timeout_ms, uint32_t, "timeout (ms)", 1, 3600000, false)
 
 int parse_static_rate(const char *text, uint8_t *rate, char *err,
 		      size_t errlen)
@@ -271,11 +302,11 @@ int parse_value_list(const char *text, const char *what, uint32_t min,
 		dash = strchr(item, '-');
 		if (dash)
 			*dash = '\0';
-		if (parse_u32(item, what, min, max, &first, err, errlen))
+		if (parse_u32_hex(item, what, min, max, &first, err, errlen))
 			goto out;
 		last = first;
-		if (dash && parse_u32(dash + 1, what, min, max, &last, err,
-				      errlen))
+		if (dash && parse_u32_hex(dash + 1, what, min, max, &last, err,
+					  errlen))
 			goto out;
 		if (last < first) {
 			snprintf(err, errlen,

@@ -10,11 +10,20 @@
 
 #include <infiniband/verbs.h>
 
-/* Decimal or 0x hex, in [min, max]; what names the quantity in messages. */
+/* Decimal or 0x hex, in [min, max]; what names the quantity in messages,
+ * which say the range in decimal: "count '2000000' is out of range:
+ * expected 0-1000000". */
 int parse_u64(const char *text, const char *what, uint64_t min, uint64_t max,
 	      uint64_t *out, char *err, size_t errlen);
 int parse_u32(const char *text, const char *what, uint32_t min, uint32_t max,
 	      uint32_t *out, char *err, size_t errlen);
+/* The same for a field people write in hex as often (LIDs, P_Keys, QPNs,
+ * Q_Keys, flow labels, GUIDs): the range is said both ways, "expected
+ * 0-1048575 (0x0-0xfffff)". */
+int parse_u64_hex(const char *text, const char *what, uint64_t min,
+		  uint64_t max, uint64_t *out, char *err, size_t errlen);
+int parse_u32_hex(const char *text, const char *what, uint32_t min,
+		  uint32_t max, uint32_t *out, char *err, size_t errlen);
 
 int parse_lid(const char *text, uint16_t *lid, char *err, size_t errlen);
 int parse_sl(const char *text, uint8_t *sl, char *err, size_t errlen);

@@ -45,6 +45,51 @@ void responder_gids_print(const struct responder_info *info, bool nested)
 	out_close_array();
 }
 
+void responder_ready_print(const struct responder_info *info,
+			   const char *rendezvous, bool registered,
+			   const char *pidfile)
+{
+	out_open_object(NULL);
+	out_string("event", "%s:", "ready");
+	responder_info_print(info, "", RESPONDER_QPN_DECIMAL);
+	/* What a prober needs, then how to find it, then how to stop it. */
+	if (rendezvous)
+		out_string("rendezvous", "\n  rendezvous %s", rendezvous);
+	else
+		out_null("rendezvous", "\n  rendezvous %s");
+	out_bool("registered", " registered %s", registered);
+	if (pidfile)
+		out_string("pidfile", "\n  pidfile %s", pidfile);
+	else
+		out_null("pidfile", NULL);
+	responder_gids_print(info, false);
+	out_newline();
+	out_close_object();
+	out_flush_record();
+}
+
+/* The reasons for dropped requests, each named as in JSON: in text only
+ * those that happened, "(reverse_ah 10, rate_limited 2)"; in JSON all. */
+static void drop_reasons_print(const struct responder *r)
+{
+	bool first = true;
+
+	out_open_object("dropped");
+	for (int i = 0; i < DROP_COUNT; i++) {
+		char fmt[64];
+
+		if (!r->dropped[i] && !out_is_json())
+			continue;
+		snprintf(fmt, sizeof(fmt), "%s%s %%llu", first ? " (" : ", ",
+			 responder_drop_names[i]);
+		out_uint(responder_drop_names[i], fmt, r->dropped[i]);
+		first = false;
+	}
+	if (!first)
+		out_text(")");
+	out_close_object();
+}
+
 void responder_summary_print(const struct responder *r, const char *why)
 {
 	uint64_t dropped = 0;
@@ -56,6 +101,7 @@ void responder_summary_print(const struct responder *r, const char *why)
 	out_string("stopped_by", " stopped by %s", why);
 	out_uint("answered", ", answered %llu", r->answered);
 	out_uint("dropped_total", ", dropped %llu", dropped);
+	drop_reasons_print(r);
 	out_uint("reverse_ahs_created", ", reverse AHs created %llu",
 		 r->reverse.created);
 	out_uint("reverse_ahs_failed", r->reverse.failed ? ", failed %llu"
@@ -65,12 +111,6 @@ void responder_summary_print(const struct responder *r, const char *why)
 			 "failed %llu" : NULL, r->repost_failed);
 	out_uint("send_errors", r->send_errors ? ", send errors %llu" : NULL,
 		 r->send_errors);
-	out_open_object("dropped");
-	for (int i = 0; i < DROP_COUNT; i++)
-		if (r->dropped[i] || out_is_json())
-			out_uint(responder_drop_names[i],
-				 i == 0 ? " (%llu" : " %llu", r->dropped[i]);
-	out_close_object();
 	out_newline();
 	out_close_object();
 	out_flush_record();

@@ -34,6 +34,14 @@ void responder_info_print(const struct responder_info *info, const char *lead,
  * text lines are indented deeper. */
 void responder_gids_print(const struct responder_info *info, bool nested);
 
+/* serve's ready line: the responder_info fields, then on a second line
+ * its rendezvous address (NULL: none), whether it registered in the SA
+ * and its pidfile (NULL: none), then the GIDs, a line each: every text
+ * line under 100 columns. */
+void responder_ready_print(const struct responder_info *info,
+			   const char *rendezvous, bool registered,
+			   const char *pidfile);
+
 struct responder;
 /* The counts of a stopped responder; why: what stopped it. */
 void responder_summary_print(const struct responder *r, const char *why);

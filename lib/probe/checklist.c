@@ -605,11 +605,28 @@ int checklist_add_line(struct checklist *list, const char *text,
 	return 0;
 }
 
+/* One more broken line into err (one line each, as many as fit among the
+ * first CHECKLIST_ERRORS_SHOWN); the rest are only counted. */
+static void note_broken(char *err, size_t errlen, size_t *used,
+			size_t broken, const char *label, const char *msg)
+{
+	int n;
+
+	if (broken > CHECKLIST_ERRORS_SHOWN || *used >= errlen)
+		return;
+	n = snprintf(err + *used, errlen - *used, "%s%s:%s",
+		     broken > 1 ? "\n" : "", label, msg);
+	if (n > 0)
+		*used = *used + (size_t)n < errlen ? *used + (size_t)n
+						   : errlen - 1;
+}
+
 int checklist_read(struct checklist *list, FILE *in, const char *label,
 		   char *err, size_t errlen)
 {
 	struct line_reader lines;
 	char msg[DIAG_MSG_MAX * 2];
+	size_t broken = 0, used = 0;
 	int rc;
 
 	if (line_reader_init(&lines, in, label, LINE_MAX_BYTES - 1,
@@ -617,16 +634,30 @@ int checklist_read(struct checklist *list, FILE *in, const char *label,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	while ((rc = line_reader_next(&lines, err, errlen)) > 0) {
+	err[0] = '\0';
+	/* Every broken line is said, not only the first: a checklist is
+	 * fixed in one pass. */
+	while ((rc = line_reader_next(&lines, msg, sizeof(msg))) > 0)
 		if (checklist_add_line(list, lines.buf, (unsigned)lines.line,
-				       msg, sizeof(msg))) {
-			snprintf(err, errlen, "%s:%s", label, msg);
-			rc = -1;
-			break;
-		}
-	}
+				       msg, sizeof(msg)))
+			note_broken(err, errlen, &used, ++broken, label, msg);
 	line_reader_free(&lines);
 	if (rc < 0) {
+		/* The file itself (a line too long, a NUL byte): reading
+		 * stops there. Its message names the label already. */
+		++broken;
+		if (broken <= CHECKLIST_ERRORS_SHOWN && used < errlen)
+			snprintf(err + used, errlen - used, "%s%s",
+				 broken > 1 ? "\n" : "", msg);
+	}
+	if (broken > CHECKLIST_ERRORS_SHOWN) {
+		size_t at = strlen(err);
+
+		snprintf(err + at, errlen - at, "\n%s: %zu more broken lines "
+			 "(the first %d are shown)", label,
+			 broken - CHECKLIST_ERRORS_SHOWN, CHECKLIST_ERRORS_SHOWN);
+	}
+	if (broken) {
 		checklist_free(list);
 		return -1;
 	}

@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "base/dest.h"
+#include "base/diag.h"
 #include "wire/probe_wire.h"
 
 enum expect_kind {
@@ -74,9 +75,16 @@ struct checklist {
 	struct check_entry *entries;
 };
 
-/* Parses a whole checklist. On error returns -1 with err as
- * "LABEL:LINE:COLUMN: what is wrong" and frees what it built. Lines are of
- * 4095 characters at most, without NUL bytes, 100,000 at most. */
+/* Broken lines a checklist's error names at most; the rest are counted. */
+#define CHECKLIST_ERRORS_SHOWN 20
+/* Room for their messages (each under DIAG_MSG_MAX * 2) and the count. */
+#define CHECKLIST_ERRORS_BYTES ((CHECKLIST_ERRORS_SHOWN + 1) * DIAG_MSG_MAX * 2)
+
+/* Parses a whole checklist. On error returns -1 with err as one line
+ * "LABEL:LINE:COLUMN: what is wrong" per broken line, '\n' between them
+ * (the first CHECKLIST_ERRORS_SHOWN, then "LABEL: N more broken lines"),
+ * and frees what it built. Lines are of 4095 characters at most, without
+ * NUL bytes (where reading stops), 100,000 at most. */
 int checklist_read(struct checklist *list, FILE *in, const char *label,
 		   char *err, size_t errlen);
 /* Parses one line (no newline) as line number `line`; an empty or

@@ -16,19 +16,24 @@
 #define FL_WIDTH 15		/* "0x12345>0x54321" */
 #define FINDING_INDENT 4
 
+/* The AH's DGID is IPv4-mapped: RoCE v2 over IPv4. */
+static bool cell_dgid_ipv4(const struct probe_cell *c)
+{
+	static const uint8_t v4_mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	return c->attr.is_global &&
+	       memcmp(c->attr.grh.dgid.raw, v4_mapped, sizeof(v4_mapped)) == 0;
+}
+
 /* IPv4 (an IPv4-mapped GID) has no flow label to carry. */
 static bool cell_may_carry_flow_label(const struct probe_session *s,
 				      const struct probe_cell *c)
 {
-	static const uint8_t v4_mapped[12] = { [10] = 0xff, [11] = 0xff };
-
 	if (s->facts.link_layer == LINK_LAYER_IB)
 		return c->attr.is_global || c->asked.flow_label;
 	if (c->asked.flow_label)
 		return true;
-	if (!c->attr.is_global)
-		return false;
-	return memcmp(c->attr.grh.dgid.raw, v4_mapped, sizeof(v4_mapped)) != 0;
+	return c->attr.is_global && !cell_dgid_ipv4(c);
 }
 
 /* The width of everything right of the destination column. */
@@ -391,7 +396,11 @@ void probe_text_row(const struct probe_text_layout *l,
 		snprintf(text, sizeof(text), "-");
 	column(buf, len, &used, text, TC_WIDTH, false);
 	if (l->show_flow_label) {
-		if (c->attr.is_global && !(grh_seen && o->grh_ipv4))
+		/* "-" wherever no flow label can be carried: an IPv4
+		 * destination, answered or not, unless one was asked. */
+		if (c->attr.is_global &&
+		    (c->asked.flow_label || !cell_dgid_ipv4(c)) &&
+		    !(grh_seen && o->grh_ipv4))
 			sent_seen(text, sizeof(text), 1,
 				  c->asked.flow_label, grh_seen,
 				  o->flow_label);
@@ -440,6 +449,7 @@ void probe_text_header(const struct probe_text_layout *l,
 {
 	const struct gid_info *sgid = NULL;
 	char line[1024], gid[GID_TEXT_MAX], lid[32] = "", each[48];
+	char chosen[GID_TEXT_MAX + 16];
 	size_t used = 0;
 
 	if (s->settings.gid_index >= 0)
@@ -453,11 +463,20 @@ void probe_text_header(const struct probe_text_layout *l,
 	else
 		snprintf(each, sizeof(each), "%u probe%s each",
 			 s->settings.count, s->settings.count == 1 ? "" : "s");
-	snprintf(line, sizeof(line), "probe from %s: %s port %u, %s%s, %s%s",
+	/* The index given names no GID (a dry run on an assumed port):
+	 * it is what the AHs carry, so the header says it, never "auto". */
+	if (sgid)
+		snprintf(chosen, sizeof(chosen), "sgid %s",
+			 gid_format(&sgid->gid, gid, sizeof(gid)));
+	else if (s->settings.gid_index >= 0)
+		snprintf(chosen, sizeof(chosen), "sgid_index %d (-g)",
+			 s->settings.gid_index);
+	else
+		snprintf(chosen, sizeof(chosen),
+			 "sgid per destination (-g auto)");
+	snprintf(line, sizeof(line), "probe from %s: %s port %u, %s%s, %s",
 		 s->hostname, s->device, s->facts.port_num,
-		 link_layer_name(s->facts.link_layer), lid,
-		 sgid ? "sgid " : "sgid per destination (-g auto)",
-		 sgid ? gid_format(&sgid->gid, gid, sizeof(gid)) : "");
+		 link_layer_name(s->facts.link_layer), lid, chosen);
 	text_wrap_append(buf, len, &used, line, 0, 4, PROBE_TEXT_WIDTH);
 	/* What the RTT column holds and how this host waited for it; a
 	 * dry run measures nothing. */
@@ -542,4 +561,15 @@ void probe_text_summary(const struct probe_session *s, size_t dest_count,
 					      count);
 	}
 	text_wrap_append(buf, len, &used, line, 0, 4, PROBE_TEXT_WIDTH);
+}
+
+bool probe_text_sgid_choice_repeats(const struct probe_session *s,
+				    const struct probe_cell *c)
+{
+	size_t i = (size_t)(c - s->cells);
+
+	return i > 0 && i < s->cell_count &&
+	       s->cells[i - 1].target == c->target &&
+	       strcmp(s->cells[i - 1].sgid_choice.reason,
+		      c->sgid_choice.reason) == 0;
 }

@@ -98,4 +98,10 @@ void probe_text_timing(const struct probe_cell *c, char *buf, size_t len);
 void probe_text_timing_note(const struct probe_session *s, char *buf,
 			    size_t len);
 
+/* The source GID is chosen per destination (-g auto), so each of its
+ * parameter sets has the same choice: true when c's is the one of the
+ * set before it, which -v said already. */
+bool probe_text_sgid_choice_repeats(const struct probe_session *s,
+				    const struct probe_cell *c);
+
 #endif

@@ -46,6 +46,7 @@ enum lex_problem {
 	LEX_OVERLONG,
 	LEX_SURROGATE,
 	LEX_PAST_MAX,
+	LEX_NUMBER_SIGN,	/* a '-' inside a number */
 };
 
 struct lexer {
@@ -55,6 +56,7 @@ struct lexer {
 	uint32_t hex;		/* of \u so far */
 	unsigned need, seq_len;	/* UTF-8: bytes still due, of how many */
 	uint32_t cp;
+	char number_last;	/* the last byte of a number under way */
 	unsigned char byte;	/* the byte a problem is about */
 	/* Where the escape or the UTF-8 sequence under way started. */
 	unsigned long long line, col;
@@ -73,7 +75,7 @@ struct reader {
 	/* The chunk at hand: data[pos..len). */
 	char *buf;
 	const char *data;
-	size_t len, pos;
+	size_t len, pos, chunk;
 	/* Where data[pos] is, and the start of its line for quotes. */
 	unsigned long long line, col;
 	char head[HEAD_BYTES];
@@ -679,7 +681,11 @@ static int read_value(const struct reader *rd, json_object *o)
  * asked, counts continuation bytes only): a \u0000 escape, after which
  * json_object_get_string() and every object key are cut short; a control
  * character not escaped (RFC 8259, section 7); and UTF-8 that RFC 3629
- * forbids (overlong forms, surrogates, past U+10FFFF). LEX_END when the
+ * forbids (overlong forms, surrogates, past U+10FFFF). And a '-' inside
+ * a number, but for one right after its exponent's 'e': json-c refuses it
+ * in an object or array, unless it starts the bytes of a call, where
+ * json_tokener_parse_ex() resumes the number as if it began there and
+ * takes "10" "-5" as 10. LEX_END when the
  * byte completes an object, array or string at the top. (line, col) is
  * where the byte is. */
 static enum lex_problem lex(struct lexer *lx, unsigned char c,
@@ -713,6 +719,17 @@ static enum lex_problem lex(struct lexer *lx, unsigned char c,
 		return LEX_OK;
 	}
 	if (!lx->in_string) {
+		bool in_number = lx->number_last != '\0';
+
+		if (c && strchr("0123456789-+.eE", c) &&
+		    (in_number || c == '-' || (c >= '0' && c <= '9'))) {
+			if (in_number && c == '-' && lx->depth &&
+			    lx->number_last != 'e' && lx->number_last != 'E')
+				return LEX_NUMBER_SIGN;
+			lx->number_last = (char)c;
+			return LEX_OK;
+		}
+		lx->number_last = '\0';
 		if (c == '{' || c == '[')
 			lx->depth++;
 		else if ((c == '}' || c == ']') && lx->depth && !--lx->depth)
@@ -754,7 +771,9 @@ static enum lex_problem lex(struct lexer *lx, unsigned char c,
 	return LEX_OK;
 }
 
-static int fail_lex(const struct reader *rd, enum lex_problem problem)
+static int fail_not_json(struct reader *rd, enum json_tokener_error jerr);
+
+static int fail_lex(struct reader *rd, enum lex_problem problem)
 {
 	const struct lexer *lx = &rd->lex;
 	static const char *const why[] = {
@@ -776,6 +795,9 @@ static int fail_lex(const struct reader *rd, enum lex_problem problem)
 	case LEX_BAD_BYTE:
 		return fail_at(rd, lx->line, lx->col, "not UTF-8 (byte 0x%02x "
 			       "starts no character)", lx->byte);
+	case LEX_NUMBER_SIGN:
+		/* What json-c says where it sees the '-' itself. */
+		return fail_not_json(rd, json_tokener_error_parse_number);
 	default:
 		return fail_at(rd, lx->line, lx->col, "not UTF-8 (%s)",
 			       why[problem]);
@@ -792,7 +814,7 @@ static int fill(struct reader *rd)
 		return 1;
 	rd->pos = rd->len = 0;
 	if (!rd->in) {
-		n = rd->mem_left < CHUNK_BYTES ? rd->mem_left : CHUNK_BYTES;
+		n = rd->mem_left < rd->chunk ? rd->mem_left : rd->chunk;
 		rd->data = rd->mem;
 		rd->mem += n;
 		rd->mem_left -= n;
@@ -800,7 +822,7 @@ static int fill(struct reader *rd)
 		return n > 0;
 	}
 	errno = 0;
-	n = fread(rd->buf, 1, CHUNK_BYTES, rd->in);
+	n = fread(rd->buf, 1, rd->chunk, rd->in);
 	rd->data = rd->buf;
 	rd->len = n;
 	if (n == 0 && ferror(rd->in)) {
@@ -1112,7 +1134,8 @@ int report_read_stream(struct report *r, const char *label, FILE *f,
 	};
 	int rc;
 
-	rd.buf = malloc(CHUNK_BYTES);
+	rd.chunk = rd.limits->chunk_bytes ? rd.limits->chunk_bytes : CHUNK_BYTES;
+	rd.buf = malloc(rd.chunk);
 	if (!rd.buf) {
 		snprintf(err, errlen, "out of memory reading %s", label);
 		return -1;
@@ -1133,5 +1156,6 @@ int report_read_buffer(struct report *r, const char *label, const char *buf,
 		.mem_left = len,
 	};
 
+	rd.chunk = rd.limits->chunk_bytes ? rd.limits->chunk_bytes : CHUNK_BYTES;
 	return read_input(&rd);
 }

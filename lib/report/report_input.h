@@ -24,6 +24,10 @@ struct report_limits {
 	/* Failed runs among them: a fabric has one per host at most, and
 	 * a stream of nothing else is no fabric. */
 	size_t failed_runs;
+	/* Not a bound: the size of the pieces the input is read in (0:
+	 * 1 MiB). Tests make it small, to put a piece's end at every byte
+	 * of a value; what is read must not depend on it. */
+	size_t chunk_bytes;
 };
 
 #define REPORT_VALUE_BYTES_MAX ((size_t)1 << 20)

@@ -314,9 +314,21 @@ static void print_flow(const struct roce_trace_printer *p,
 	out_string("schema", NULL, ROCE_TRACE_SCHEMA);
 	print_source(p, f);
 	out_string("dest", "%s", f->dest);
-	gid_format_address(&f->dgid, dgid, sizeof(dgid));
-	out_string("dest_address", " (%s", dgid);
-	out_uint("qpn", ", QPN %" PRIu64 ")", f->dest_qpn);
+	/* What a destination that failed first never told is named as
+	 * unknown, not shown as "::" and QPN 0. */
+	if (f->dgid_known) {
+		gid_format_address(&f->dgid, dgid, sizeof(dgid));
+		out_string("dest_address", " (%s", dgid);
+	} else {
+		out_null("dest_address", NULL);
+		out_text(" (address unknown");
+	}
+	if (f->qpn_known) {
+		out_uint("qpn", ", QPN %" PRIu64 ")", f->dest_qpn);
+	} else {
+		out_null("qpn", NULL);
+		out_text(", QPN unknown)");
+	}
 	if (f->port_given) {
 		out_null("flow_label", NULL);
 		out_uint("udp_sport", ": UDP source port %" PRIu64,

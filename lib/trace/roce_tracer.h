@@ -35,6 +35,9 @@ struct roce_flow {
 	const char *dest;
 	union ibv_gid dgid;
 	uint32_t dest_qpn, qkey;
+	/* Whether they are known: a destination that failed first (no
+	 * address for its name, no rendezvous answer) has neither. */
+	bool dgid_known, qpn_known;
 	struct probe_params asked;
 	/* The source GID of the AH (its netdev sends) and its index;
 	 * has_grh false: none was chosen (the destination failed first). */

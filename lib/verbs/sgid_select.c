@@ -300,3 +300,25 @@ const char *sgid_choice_describe(const struct sgid_choice *choice, char *buf,
 		 choice->netdev[0] ? ", " : "", choice->reason);
 	return buf;
 }
+
+int sgid_index_check(const struct ah_port_facts *f, const char *dev_name,
+		     uint32_t index, char *err, size_t len)
+{
+	/* A device seen through umad only may report no table length. */
+	if (!f->gid_table_known || !f->gid_table_len)
+		return 0;
+	if (index >= f->gid_table_len) {
+		snprintf(err, len, "sgid_index %u is beyond the GID table of "
+			 "%s port %u (%u entr%s); 'ibahprobe ports' lists "
+			 "the valid ones", index, dev_name, f->port_num,
+			 f->gid_table_len, f->gid_table_len == 1 ? "y" : "ies");
+		return -1;
+	}
+	if (!ah_facts_gid(f, index)) {
+		snprintf(err, len, "sgid_index %u is empty on %s port %u; "
+			 "'ibahprobe ports' lists the valid ones", index,
+			 dev_name, f->port_num);
+		return -1;
+	}
+	return 0;
+}

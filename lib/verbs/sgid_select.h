@@ -77,4 +77,13 @@ const char *sgid_rule_name(enum sgid_rule rule);
 const char *sgid_choice_describe(const struct sgid_choice *choice, char *buf,
 				 size_t len);
 
+/* Whether a source GID index given by the user (-g N) names a GID of
+ * the port whose facts f holds (device dev_name): 0 when it does or when
+ * the table is not known; -1 with "sgid_index 9 is empty on mlx5_0 port
+ * 1; 'ibahprobe ports' lists the valid ones" (or beyond the table) in
+ * err. Known before anything is sent, so the whole run is refused with
+ * one message, not each destination's AH. */
+int sgid_index_check(const struct ah_port_facts *f, const char *dev_name,
+		     uint32_t index, char *err, size_t len);
+
 #endif

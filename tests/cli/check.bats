@@ -50,6 +50,26 @@ bad!host hops=1|1: destination 'bad!host' is not a LID, GID, address or host nam
 TABLE
 }
 
+@test "a checklist with several broken lines: each named, in order, up to 20 and a count of the rest; exit 2" {
+	local f=$BATS_TEST_TMPDIR/rack.chk i
+	printf 'lid:3 hops=one\nlid:4 reachable\nlid:5 bogus\n\nx!y reachable\n' >"$f"
+	run -2 --separate-stderr "$IBAHPROBE" check "$f"
+	[ -z "$output" ] || fail "stdout: $output"
+	[ "$(grep -c '^ibahprobe: error: ' <<<"$stderr")" -eq 3 ] || fail "stderr: $stderr"
+	[[ $(sed -n 1p <<<"$stderr") == "ibahprobe: error: $f:1:12: hops 'one' is not a number"* ]] || fail "$stderr"
+	[[ $(sed -n 2p <<<"$stderr") == "ibahprobe: error: $f:3:7: unknown word 'bogus'"* ]] || fail "$stderr"
+	[[ $(sed -n 3p <<<"$stderr") == "ibahprobe: error: $f:5:1: destination 'x!y'"* ]] || fail "$stderr"
+	run -2 --separate-stderr "$IBAHPROBE" check -j "$f"
+	assert_json_error 2
+	jq -e '.error | split("\n") | length == 3' <<<"$output" >/dev/null || fail "$output"
+	for ((i = 1; i <= 25; i++)); do echo "lid:$i hops=x"; done >"$f"
+	run -2 --separate-stderr "$IBAHPROBE" check "$f"
+	[ "${#lines[@]}" -eq 0 ] || fail "stdout: $output"
+	[ "$(grep -c '^ibahprobe: error: ' <<<"$stderr")" -eq 21 ] || fail "stderr: $stderr"
+	[[ $(sed -n 20p <<<"$stderr") == "ibahprobe: error: $f:20:"* ]] || fail "$stderr"
+	[ "$(sed -n 21p <<<"$stderr")" = "ibahprobe: error: $f: 5 more broken lines (the first 20 are shown)" ] || fail "$stderr"
+}
+
 @test "no file, two files, an unreadable file, an empty checklist: exit 2" {
 	run -2 --separate-stderr "$IBAHPROBE" check
 	[[ $stderr == *"check takes one checklist file ('-' for stdin), got 0 arguments"* ]]

@@ -104,6 +104,20 @@ page_long_options() {
 	assert_output "auto"
 }
 
+@test "bash completion offers file names after check and report, none as destinations of probe" {
+	mkdir -p "$BATS_TEST_TMPDIR/c"
+	touch "$BATS_TEST_TMPDIR/c/rack12.chk" "$BATS_TEST_TMPDIR/c/results.jsonl"
+	run bash_complete "$IBAHPROBE" check "$BATS_TEST_TMPDIR/c/rack"
+	assert_output "$BATS_TEST_TMPDIR/c/rack12.chk"
+	run bash_complete "$IBAHPROBE" -j report "$BATS_TEST_TMPDIR/c/results.jsonl" "$BATS_TEST_TMPDIR/c/"
+	assert_output "$(printf '%s\n' "$BATS_TEST_TMPDIR/c/rack12.chk" "$BATS_TEST_TMPDIR/c/results.jsonl")"
+	run bash_complete "$IBAHPROBE" probe "$BATS_TEST_TMPDIR/c/rack"
+	assert_output ''
+	run -0 "$IBAHPROBE" __complete operands report
+	assert_output file
+	run -2 --separate-stderr "$IBAHPROBE" __complete operands nosuch
+}
+
 @test "zsh completion is valid zsh and turns every table row into a spec" {
 	command -v zsh >/dev/null || missing "zsh is not installed"
 	run zsh -n "$TOP/completions/_ibahprobe"
@@ -123,4 +137,10 @@ page_long_options() {
 		grep -q '^--mtu:BYTES:(256 512 1024 2048 4096)$' <<<"$output" ||
 			[ "$cmd" != path ] || fail "zsh: --mtu values missing: $output"
 	done
+	run zsh -f -c '
+		_arguments() { print -l -- "$@"; }
+		words=("$1" check ""); CURRENT=3
+		source "$2"' _ "$IBAHPROBE" "$TOP/completions/_ibahprobe"
+	assert_success
+	assert_line '*:file:_files'
 }

@@ -178,3 +178,24 @@ xml_ok() {	# FILE: well-formed, or fail with xmllint's complaint
 			fail "$form: $(grep -o '<title>[^<]*' "$BATS_TEST_TMPDIR/out" | head -n 1)"
 	done
 }
+
+@test "text: a word longer than the line is cut between characters, by the columns they take" {
+	local in word
+	word=$(printf 'é%.0s' {1..60}; printf '漢%.0s' {1..40})
+	in=$(evil '.findings = ["see @@"]' "$word")
+	run -0 --separate-stderr "$IBAHPROBE" report "$in"
+	iconv -f UTF-8 -t UTF-8 <<<"$output" >/dev/null || fail "not UTF-8: $output"
+	# Every line at most 99 columns, a wide character taking two.
+	run -0 python3 -c '
+import sys, unicodedata as u
+for line in sys.stdin.read().split("\n"):
+    cols = sum(2 if u.east_asian_width(c) in "WF" else 1 for c in line)
+    if cols > 99:
+        print(cols, line)' <<<"$output"
+	assert_output ''
+	run -0 --separate-stderr "$IBAHPROBE" report "$in"
+	# The word, put together again from its lines, is whole.
+	joined=$(awk '/^      see/ {on = 1; next} on && /^        [^ ]/ {
+		sub(/^ +/, ""); printf "%s", $0; next} on {exit}' <<<"$output")
+	[ "$joined" = "$word" ] || fail "pieces: $joined"
+}

@@ -113,3 +113,13 @@ bad_input() {
 	[[ $output == *'<canvas id="matrix"'* && $output != *'<svg'* ]] || fail "201 hosts: not the canvas page"
 	[[ $output == *'"groups":[["all hosts",0,0,201,0,201]]'* ]] || fail "not one group of all hosts"
 }
+
+@test "text: a long group name is cut between characters and by the columns they take, the matrix still aligned" {
+	local g=$BATS_TEST_TMPDIR/g.txt
+	printf 'node01 ééééééééééééééééééééé\nnode02 ééééééééééééééééééééé\nnode03 機器室機器室機器室機器室\n' >"$g"
+	run -1 --separate-stderr "$IBAHPROBE" report --groups "$g" "${FOUR[@]}"
+	iconv -f UTF-8 -t UTF-8 <<<"$output" >/dev/null || fail "not UTF-8: $output"
+	assert_line --regexp '^g1 é{14}\.\.\. ok [0-9]+us +LOSS 1 '
+	assert_line --regexp '^g2 (機器室){2}機\.\.\. ok [0-9]+us +\. +-- 1$'
+	assert_line --regexp '^g3 node04 {12}ERR 1 '
+}

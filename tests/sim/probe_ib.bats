@@ -82,6 +82,41 @@ saquery_fields() {	# DLID
 	assert_output --regexp "is_global 0 dlid $(sim_lid H3) sl 3 "
 }
 
+@test "-g N naming no GID of the port (its table has one entry): exit 2, one message, nothing resolved; -g 0 resolves" {
+	start_peer 127.0.0.20 -L "$(sim_lid H3)" "$(sim_gid H3)"
+	run -2 --separate-stderr iba_on H1 probe --dry-run -g 9 "$PEER" "$PEER"
+	[ -z "$output" ] || fail "stdout: $output"
+	[ "$stderr" = "ibahprobe: error: sgid_index 9 is beyond the GID table of ibsim0 port 1 (1 entry); 'ibahprobe ports' lists the valid ones" ] ||
+		fail "stderr: $stderr"
+	run -2 --separate-stderr iba_on H1 probe --dry-run -j -g 1 "$PEER"
+	jq -e '.error | test("sgid_index 1 is beyond")' <<<"$output" >/dev/null || fail "stdout: $output"
+	run -0 --separate-stderr iba_on H1 probe --dry-run -j -g 0 "$PEER"
+	jq -e '.[0].status == "resolved"' <<<"$output" >/dev/null || fail "stdout: $output"
+}
+
+@test "a destination that does not parse is that row's error, exit 1; the others resolve; -f names its line; options stay exit 2" {
+	start_peer 127.0.0.21 -L "$(sim_lid H3)" "$(sim_gid H3)"
+	run -1 --separate-stderr iba_on H1 probe --dry-run -j "$PEER" c:185170 lid:0
+	echo "$output" | jq -e --arg p "$PEER" '
+		length == 3 and (.[0] | .dest == $p and .status == "resolved") and
+		(.[1] | .dest == "c:185170" and .status == "error" and
+		 .error == "port '"'185170'"' is out of range: expected 1-65535") and
+		(.[2] | .dest == "lid:0" and .status == "error" and
+		 (.error | test("^lid '"'0'"' is out of range")))' >/dev/null ||
+		fail "$output; stderr: $stderr"
+	run -1 --separate-stderr iba_on H1 probe --dry-run c:185170 "$PEER"
+	assert_line --index 0 "c:185170: error port '185170' is out of range: expected 1-65535"
+	assert_line "$PEER: resolved"
+	printf '%s\nc:185170\n' "$PEER" >"$SIM_DIR/dests.txt"
+	run -1 --separate-stderr iba_on H1 probe --dry-run -j -f "$SIM_DIR/dests.txt"
+	echo "$output" | jq -e '.[0].status == "resolved" and
+		.[1].error == "'"$SIM_DIR"'/dests.txt:2: port '"'185170'"' is out of range: expected 1-65535"' >/dev/null ||
+		fail "$output; stderr: $stderr"
+	# The command line's own options are still refused as a whole.
+	run -2 --separate-stderr iba_on H1 probe --dry-run --hop-limit 300 "$PEER" c:185170
+	[ -z "$output" ] || fail "stdout: $output"
+}
+
 @test "--sl overrides the path's SL; the other parameters sweep as given" {
 	start_peer 127.0.0.3 -L "$(sim_lid H4)" "$(sim_gid H4)"
 	run -0 --separate-stderr iba_on H1 probe --dry-run -j --sl 0,7 "$PEER"

@@ -235,6 +235,24 @@ static void test_read(void)
 	is_str(err, "rack12.chk:2:19: hops 'one' is not a number: expected 0-255",
 	       "names the file, line and column");
 	ok(l.count == 0 && l.entries == NULL, "and keeps nothing");
+
+	/* Every broken line, one message each, in order. */
+	static const char several[] =
+		"lid:1 hops=one\n"
+		"lid:2 reachable\n"
+		"lid:3 fast\n";
+	in = fmemopen((void *)several, sizeof(several) - 1, "r");
+	is_int(checklist_read(&l, in, "r.chk", err, sizeof(err)), -1,
+	       "two broken lines");
+	fclose(in);
+	is_str(err, "r.chk:1:12: hops 'one' is not a number: expected 0-255\n"
+		    "r.chk:3:7: unknown word 'fast': expected reachable, "
+		    "unreachable, hops, loss, rtt_median, rtt_p99, "
+		    "tclass_preserved, tclass_seen, flow_label_preserved, "
+		    "path_mtu, path_sl, grh_required, or what to send: "
+		    "hop_limit, tclass, flow_label, sl, count, qpn, qkey",
+	       "both named, a line each");
+	ok(l.count == 0, "and nothing kept");
 }
 
 int main(void)

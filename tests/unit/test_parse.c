@@ -32,11 +32,26 @@ static void test_numbers(void)
 	is_int(v, 31, "0X1F is 31");
 	ok(parse_u64("18446744073709551615", "n", 0, UINT64_MAX, &v, err,
 		     sizeof(err)) == 0 && v == UINT64_MAX, "2^64-1 fits");
-	is_int(parse_u64("18446744073709551616", "n", 0, UINT64_MAX, &v, err,
-			 sizeof(err)), -1, "2^64 overflows");
+	is_int(parse_u64_hex("18446744073709551616", "n", 0, UINT64_MAX, &v,
+			     err, sizeof(err)), -1, "2^64 overflows");
 	is_str(err, "n '18446744073709551616' is out of range: expected "
 		    "0-18446744073709551615 (0x0-0xffffffffffffffff)",
 	       "overflow is out of range, not garbage");
+	/* A count, a size, a port: decimal quantities, said in decimal. */
+	uint32_t v32;
+
+	is_int(parse_u32("2000000", "count", 0, 1000000, &v32, err,
+			 sizeof(err)), -1, "a count out of range");
+	is_str(err, "count '2000000' is out of range: expected 0-1000000",
+	       "its range in decimal only");
+	is_int(parse_u32("x", "count", 0, 1000000, &v32, err, sizeof(err)),
+	       -1, "a count that is no number");
+	is_str(err, "count 'x' is not a number: expected 0-1000000",
+	       "the same");
+	is_int(parse_u32_hex("0x100000", "20-bit flow label", 0, 0xfffff, &v32,
+			     err, sizeof(err)), -1, "a flow label out of range");
+	is_str(err, "20-bit flow label '0x100000' is out of range: expected "
+		    "0-1048575 (0x0-0xfffff)", "a field written in hex: both");
 
 	static const char *const junk[] = { " 1", "1 ", "+1", "-0", "-1", "1e3",
 					    "0x", "x1", "1.0", "0x1g", "١",
@@ -54,8 +69,6 @@ static void test_numbers(void)
 	is_str(err, "n is empty: expected 0-10", "empty named as empty");
 	is_int(parse_u64("11", "n", 0, 10, &v, err, sizeof(err)), -1, "max+1 refused");
 	is_int(parse_u64("4", "n", 5, 10, &v, err, sizeof(err)), -1, "min-1 refused");
-
-	uint32_t v32;
 
 	is_int(parse_u32("4294967295", "n", 0, UINT32_MAX, &v32, err,
 			 sizeof(err)), 0, "u32 max");

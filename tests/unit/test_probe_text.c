@@ -150,6 +150,34 @@ static void test_rows(void)
 		    "error; tc remarked 1\n", "summary counts and findings");
 }
 
+/* With a flow label column (an IPv6 destination among IPv4 ones), an
+ * IPv4 row shows "-" there, answered or not: it carries none. */
+static void test_flow_label_column(void)
+{
+	struct fixture f;
+	struct probe_text_layout l;
+	char buf[PROBE_TEXT_ROW_MAX];
+
+	fixture_init(&f, NULL);
+	f.cells[0].attr.grh.dgid.raw[10] = 0;
+	f.cells[0].attr.grh.dgid.raw[11] = 0;
+	f.cells[0].attr.grh.dgid.raw[0] = 0x20;
+	f.cells[0].last_reply.observed.grh_ipv4 = false;
+	probe_text_layout_init(&l, &f.s, false, false, false, false);
+	ok(l.show_flow_label, "an IPv6 destination: a flow label column");
+	probe_text_row(&l, &f.cells[0], &f.cells[0].verdict, 4, false, buf,
+		       sizeof(buf));
+	ok(strstr(buf, "0x00       0x0\n") != NULL,
+	   "IPv6: the flow label sent and seen");
+	probe_text_row(&l, &f.cells[2], &f.cells[2].verdict, 4, false, buf,
+		       sizeof(buf));
+	is_str(buf, "e     unreachable   4/4       -     -  0x00       -\n",
+	       "IPv4, nothing came back: '-', not 0x0");
+	probe_text_row(&l, &f.cells[1], &f.cells[1].verdict, 4, false, buf,
+		       sizeof(buf));
+	ok(strstr(buf, "0x00>0x30  -\n") != NULL, "IPv4 answered: '-' too");
+}
+
 static void test_widths(void)
 {
 	static const char gid[] = "fe80:0000:0000:0000:0002:c903:00a1:b2c3";
@@ -283,11 +311,55 @@ static void test_timing(void)
 	rtt_free(&c.rtt);
 	rtt_free(&c.network);
 	rtt_free(&c.dwell);
+/* The header names the source GID the AHs carry: the one -g N gives,
+ * by its index when the table has none there, never "-g auto". */
+static void test_header_sgid(void)
+{
+	struct probe_text_layout l;
+	struct fixture f;
+	char buf[1024];
+
+	fixture_init(&f, NULL);
+	probe_text_layout_init(&l, &f.s, false, false, false, false);
+	probe_text_header(&l, &f.s, 3, 1, NULL, buf, sizeof(buf));
+	ok(strstr(buf, "sgid per destination (-g auto)") != NULL,
+	   "-g auto: per destination");
+	f.s.settings.gid_index = 9;
+	probe_text_header(&l, &f.s, 3, 1, NULL, buf, sizeof(buf));
+	ok(strstr(buf, "sgid_index 9 (-g)") && !strstr(buf, "auto"),
+	   "-g 9 that names no GID: the index given");
+}
+
+/* -v says a destination's source GID choice once, not per set. */
+static void test_sgid_choice_once(void)
+{
+	struct fixture f;
+
+	fixture_init(&f, NULL);
+	/* b with two parameter sets (cells 0 and 1), then e. */
+	f.cells[1].target = &f.targets[0];
+	for (int i = 0; i < 3; i++)
+		snprintf(f.cells[i].sgid_choice.reason,
+			 sizeof(f.cells[i].sgid_choice.reason),
+			 "index 3 (route via eth1)");
+	ok(!probe_text_sgid_choice_repeats(&f.s, &f.cells[0]),
+	   "the first set: said");
+	ok(probe_text_sgid_choice_repeats(&f.s, &f.cells[1]),
+	   "the second set of the same destination: not again");
+	ok(!probe_text_sgid_choice_repeats(&f.s, &f.cells[2]),
+	   "the next destination: said");
+	snprintf(f.cells[1].sgid_choice.reason,
+		 sizeof(f.cells[1].sgid_choice.reason), "index 5 (family)");
+	ok(!probe_text_sgid_choice_repeats(&f.s, &f.cells[1]),
+	   "a set that chose otherwise: said");
 }
 
 int main(void)
 {
+	test_sgid_choice_once();
+	test_header_sgid();
 	test_rows();
+	test_flow_label_column();
 	test_widths();
 	test_rtt_units();
 	test_color();

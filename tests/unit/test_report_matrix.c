@@ -679,6 +679,86 @@ static void test_input_bounds(void)
 	report_free(&r);
 }
 
+/* The verdict on text read in chunks of chunk bytes (0: the default):
+ * "" or the error. */
+static const char *chunked_verdict(const char *text, size_t chunk,
+				   char *err, size_t errlen)
+{
+	const struct report_limits limits = {
+		.value_bytes = REPORT_VALUE_BYTES_MAX,
+		.results = REPORT_RESULTS_MAX,
+		.failed_runs = REPORT_FAILED_RUNS_MAX,
+		.chunk_bytes = chunk,
+	};
+	struct report r;
+
+	report_init(&r);
+	err[0] = '\0';
+	if (report_read_buffer(&r, "f", text, strlen(text), &limits, err,
+			       errlen) == 0 &&
+	    report_build(&r, err, errlen) == 0)
+		snprintf(err, errlen, "read %zu", r.record_count);
+	report_free(&r);
+	return err;
+}
+
+/* The same bytes give the same verdict wherever a chunk ends: each line
+ * below, after 0..chunk-1 blanks, puts a chunk's end before each of its
+ * bytes in turn (json-c, which reads what the chunk cuts, takes a '-'
+ * that starts the next chunk into the number before it). */
+static void test_input_chunk_boundaries(void)
+{
+	static const size_t chunks[] = { 7, 64 };
+	const struct res good = OK("a", A4, "b", B4, 10, 0);
+	char *l = line_of(&good), *text;
+	const char *edits[][2] = {
+		{ "\"sent\":5,", "\"sent\":5," },
+		{ "\"sent\":5,", "\"sent\":10-5," },
+		{ "\"sent\":5,", "\"sent\":5-," },
+		{ "\"sent\":5,", "\"sent\":5+1," },
+		{ "\"sent\":5,", "\"sent\":5e," },
+		{ "\"sent\":5,", "\"sent\":5.," },
+		{ "\"sent\":5,", "\"sent\":-5," },
+		{ "\"sent\":5,", "\"sent\":5e0," },
+		{ "\"sent\":5,", "\"sent\":05," },
+		{ "\"median\":10,", "\"median\":1.5e1-1," },
+		{ "\"median\":10,", "\"median\":1.0e+1," },
+		{ "\"median\":10,", "\"median\":10e--1," },
+		{ "\"median\":10,", "\"median\":-10.5," },
+	};
+
+	l[strlen(l) - 1] = '\0';
+	for (size_t e = 0; e < sizeof(edits) / sizeof(edits[0]); e++) {
+		const char *at = strstr(l, edits[e][0]);
+		char want[512], got[512];
+		bool same = true;
+
+		if (!at)
+			abort();
+		for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]);
+		     c++)
+			for (size_t k = 0; k < chunks[c] && same; k++) {
+				if (asprintf(&text, "%*s%.*s%s%s\n", (int)k, "",
+					     (int)(at - l), l, edits[e][1],
+					     at + strlen(edits[e][0])) < 0)
+					abort();
+				chunked_verdict(text, 0, want, sizeof(want));
+				chunked_verdict(text, chunks[c], got,
+						sizeof(got));
+				if (strcmp(want, got) != 0) {
+					same = false;
+					printf("# %zu blanks, chunks of %zu: "
+					       "'%s', not '%s'\n", k, chunks[c],
+					       got, want);
+				}
+				free(text);
+			}
+		ok(same, "%s: one verdict wherever a chunk ends",
+		   edits[e][1]);
+	}
+	free(l);
+}
+
 static void test_names(void)
 {
 	enum report_status s;
@@ -713,6 +793,7 @@ int main(void)
 	test_input();
 	test_input_strings();
 	test_input_bounds();
+	test_input_chunk_boundaries();
 	test_names();
 	return tap_done();
 }

@@ -281,8 +281,37 @@ static void test_refusals_and_ib(void)
 	       "-v without a table");
 }
 
+/* -g N checked against the port's GID table before anything is sent. */
+static void test_given_index(void)
+{
+	struct ah_port_facts f;
+	char err[256] = "";
+
+	roce_facts(&f);
+	ok(sgid_index_check(&f, "rxe0", 3, err, sizeof(err)) == 0,
+	   "a GID in the table: fine");
+	ok(sgid_index_check(&f, "rxe0", 4, err, sizeof(err)) == -1,
+	   "an empty entry is refused");
+	is_str(err, "sgid_index 4 is empty on rxe0 port 1; 'ibahprobe ports' "
+	       "lists the valid ones", "named with the device and port");
+	ok(sgid_index_check(&f, "rxe0", 16, err, sizeof(err)) == -1,
+	   "past the table is refused");
+	is_str(err, "sgid_index 16 is beyond the GID table of rxe0 port 1 (16 "
+	       "entries); 'ibahprobe ports' lists the valid ones",
+	       "with the table's size");
+	ib_facts(&f);
+	ok(sgid_index_check(&f, "mlx5_0", 0, err, sizeof(err)) == 0,
+	   "IB: the port GID");
+	ok(sgid_index_check(&f, "mlx5_0", 9, err, sizeof(err)) == -1,
+	   "IB: index 9 of a table of two GIDs is empty (%s)", err);
+	f.gid_table_known = false;
+	ok(sgid_index_check(&f, "mlx5_0", 9, err, sizeof(err)) == 0,
+	   "no table known (a dry run without a device): not refused here");
+}
+
 int main(void)
 {
+	test_given_index();
 	test_vlan();
 	test_two_ips();
 	test_v1_only();

@@ -45,8 +45,9 @@ const char *report_expect_text(const struct report *r, char *buf,
  * run_params ("count 10, ...", "; " between them, "unknown" when none). */
 void report_heading_text(const struct report *r, char *runs, size_t runs_len,
 			 char *params, size_t params_len);
-/* Characters, not bytes (UTF-8 names): what a terminal's columns and the
- * SVG's font advance by. */
+/* Columns, not bytes (UTF-8 names; text_columns() of lib/out/text_layout.h:
+ * a wide character takes two): what a terminal's columns and the SVG's
+ * font advance by. */
 size_t report_text_width(const char *s);
 
 /* report_render_text.c: through lib/out/output.h, the text matrix,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "out/output.h"
+#include "out/text_layout.h"
 #include "report/report_groups.h"
 #include "report/render/report_render.h"
 #include "base/text_escape.h"
@@ -69,7 +70,7 @@ static const char *trimmed(char *line)
 void report_groups_render_text(const struct report *r,
 			       const struct report_grouping *g)
 {
-	char name[1100], label[64], text[64], line[4096];
+	char name[1100], label[1200], text[64], line[4096];
 	size_t width = 0, used;
 
 	out_text("%zu group%s (%zu of them a host the groups file does not "
@@ -83,10 +84,11 @@ void report_groups_render_text(const struct report *r,
 			 g->groups[a].col_count == 1 ? "" : "s",
 			 g->groups[a].ungrouped ? " (ungrouped)" : "");
 	for (size_t a = 0; a < g->count; a++) {
-		size_t n = snprintf(line, sizeof(line), "g%zu %s", a + 1,
-				    shown(g->groups[a].name, name,
-					  sizeof(name)));
+		size_t n;
 
+		snprintf(line, sizeof(line), "g%zu %s", a + 1,
+			 shown(g->groups[a].name, name, sizeof(name)));
+		n = text_columns(line);
 		width = n > width ? n : width;
 	}
 	width = width > LABEL_MAX ? LABEL_MAX : width;
@@ -102,10 +104,10 @@ void report_groups_render_text(const struct report *r,
 			continue;
 		snprintf(label, sizeof(label), "g%zu %s", a + 1,
 			 shown(g->groups[a].name, name, sizeof(name)));
-		if (strlen(label) > width)
-			strcpy(label + width - 3, "...");
-		used = (size_t)snprintf(line, sizeof(line), "%-*s",
-					(int)width, label);
+		/* Cut between characters, padded by the columns they take. */
+		text_cut_ellipsis(label, width);
+		used = (size_t)snprintf(line, sizeof(line), "%s%*s", label,
+					(int)(width - text_columns(label)), "");
 		for (size_t b = 0; b < g->count; b++)
 			if (g->groups[b].col_count)
 				append(line, sizeof(line), &used,

@@ -7,6 +7,7 @@
 
 #include "base/text_escape.h"
 #include "out/output.h"
+#include "out/text_layout.h"
 #include "report/render/report_render.h"
 #include "report/render/report_render_text_layout.h"
 
@@ -57,16 +58,26 @@ void report_text_wrapped(size_t indent, const char *s)
 	if (fclose(f))
 		return;
 	out_text("%*s", (int)indent, "");
-	for (p = text; report_text_width(p) > room;) {
-		size_t cut = 0, chars = 0, best, sep = 0, blank = 0;
+	for (p = text; text_columns(p) > room;) {
+		size_t cut = 0, columns = 0, best, sep = 0, blank = 0;
+		size_t left = strlen(p);
 
-		for (; p[cut] && chars < room; cut++) {
-			chars += ((unsigned char)p[cut] & 0xc0) != 0x80;
+		/* By characters and the columns they take, so that a word
+		 * longer than the line is cut between two characters. */
+		while (cut < left) {
+			size_t bytes;
+			int w = text_char_columns(p + cut, left - cut,
+						  &bytes);
+
+			if (columns + (size_t)w > room)
+				break;
 			if (p[cut] == ' ' && cut &&
 			    (p[cut - 1] == ';' || p[cut - 1] == ','))
 				sep = cut;
 			else if (p[cut] == ' ')
 				blank = cut;
+			columns += (size_t)w;
+			cut += bytes;
 		}
 		/* A list breaks between its items, unless that leaves
 		 * most of the line empty. */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "out/text_layout.h"
 #include "report/render/report_render.h"
 
 /* n in decimal at buf[used..len), NUL-terminated when it fits: what
@@ -207,9 +208,5 @@ void report_heading_text(const struct report *r, char *runs, size_t runs_len,
 
 size_t report_text_width(const char *s)
 {
-	size_t w = 0;
-
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
+	return text_columns(s);
 }

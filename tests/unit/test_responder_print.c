@@ -1,0 +1,147 @@
+/* Unit tests of serve's lines (lib/peer/responder_print.h): the summary's
+ * text names every reason a request was dropped, as JSON's "dropped"
+ * object does, and JSON keeps a count for each reason; the ready line
+ * keeps its facts on lines under 100 columns. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "out/output.h"
+#include "peer/responder.h"
+#include "peer/responder_print.h"
+#include "tap.h"
+
+static struct responder responder;
+static struct responder_info info;
+
+static void print_summary(void)
+{
+	responder_summary_print(&responder, "SIGTERM");
+}
+
+static void print_ready(void)
+{
+	responder_ready_print(&info, "[fe80::1234:5678:9abc:def0%eth1]:18515",
+			      true, "/run/ibahprobe/serve-mlx5_bond_0.pid");
+}
+
+/* What print writes in the given form, as stdout receives it. */
+static char *captured(enum out_format format, void (*print)(void))
+{
+	static char text[4096];
+	FILE *tmp = tmpfile();
+	int saved = dup(STDOUT_FILENO);
+	size_t n;
+
+	fflush(stdout);
+	dup2(fileno(tmp), STDOUT_FILENO);
+	out_init(format, false);
+	print();
+	out_finish();
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	rewind(tmp);
+	n = fread(text, 1, sizeof(text) - 1, tmp);
+	text[n] = '\0';
+	fclose(tmp);
+	return text;
+}
+
+static char *summary(enum out_format format)
+{
+	return captured(format, print_summary);
+}
+
+static void test_ready(void)
+{
+	const char *text, *line;
+	size_t widest = 0;
+	json_object *o, *v;
+
+	snprintf(info.device, sizeof(info.device), "mlx5_bond_0");
+	info.port_num = 1;
+	info.qpn = 16777215;
+	info.qkey = 0x1ab4e0be;
+	snprintf(info.link_layer, sizeof(info.link_layer), "Ethernet");
+	info.gid_count = 2;
+	info.gids[0].index = 3;
+	memset(info.gids[0].gid.raw, 0xab, 16);
+	snprintf(info.gids[0].type, sizeof(info.gids[0].type), "RoCE v2");
+	info.gids[1].index = 1;
+	info.gids[1].gid.raw[0] = 0xfe;
+	info.gids[1].gid.raw[1] = 0x80;
+	snprintf(info.gids[1].type, sizeof(info.gids[1].type), "RoCE v2");
+	text = captured(OUT_TEXT, print_ready);
+	for (line = text; *line;) {
+		size_t n = strcspn(line, "\n");
+
+		widest = n > widest ? n : widest;
+		line += n + (line[n] == '\n');
+	}
+	ok(widest < 100, "every line of the ready text under 100 columns "
+	   "(widest %zu)", widest);
+	ok(strncmp(text, "ready: device mlx5_bond_0 port 1 lid 0 qpn 16777215 "
+		   "qkey 0x1ab4e0be link_layer Ethernet\n  rendezvous "
+		   "[fe80::1234:5678:9abc:def0%eth1]:18515 registered yes\n"
+		   "  pidfile /run/ibahprobe/serve-mlx5_bond_0.pid\n  gid 3 ",
+		   strlen("ready: device mlx5_bond_0 port 1 lid 0 qpn 16777215 "
+			  "qkey 0x1ab4e0be link_layer Ethernet\n  rendezvous "
+			  "[fe80::1234:5678:9abc:def0%eth1]:18515 registered "
+			  "yes\n  pidfile /run/ibahprobe/serve-mlx5_bond_0.pid"
+			  "\n  gid 3 ")) == 0,
+	   "the port's facts, where to find it, its pidfile, the GIDs");
+	o = json_tokener_parse(captured(OUT_JSONL, print_ready));
+	ok(o && json_object_object_get_ex(o, "rendezvous", &v) &&
+	   strcmp(json_object_get_string(v),
+		  "[fe80::1234:5678:9abc:def0%eth1]:18515") == 0 &&
+	   json_object_object_get_ex(o, "registered", &v) &&
+	   json_object_get_boolean(v) &&
+	   json_object_object_get_ex(o, "gids", &v) &&
+	   json_object_array_length(v) == 2, "JSON: the same keys as ever");
+	json_object_put(o);
+}
+
+int main(void)
+{
+	json_object *o, *dropped, *v;
+
+	responder.answered = 40;
+	responder.reverse.created = 3;
+	is_str(summary(OUT_TEXT),
+	       "summary: stopped by SIGTERM, answered 40, dropped 0, reverse "
+	       "AHs created 3\n", "nothing dropped: no reasons");
+
+	responder.dropped[DROP_REVERSE_AH] = 10;
+	responder.dropped[DROP_RATE_LIMIT] = 2;
+	responder.dropped[DROP_TRUNCATED] = 1;
+	is_str(summary(OUT_TEXT),
+	       "summary: stopped by SIGTERM, answered 40, dropped 13 "
+	       "(truncated 1, reverse_ah 10, rate_limited 2), reverse AHs "
+	       "created 3\n", "each reason named, with its count");
+
+	responder.dropped[DROP_TRUNCATED] = 0;
+	responder.dropped[DROP_RATE_LIMIT] = 0;
+	is_str(summary(OUT_TEXT),
+	       "summary: stopped by SIGTERM, answered 40, dropped 10 "
+	       "(reverse_ah 10), reverse AHs created 3\n", "one reason");
+
+	responder.dropped[DROP_RATE_LIMIT] = 2;
+	o = json_tokener_parse(summary(OUT_JSONL));
+	ok(o && json_object_object_get_ex(o, "dropped", &dropped) &&
+	   json_object_object_length(dropped) == DROP_COUNT,
+	   "JSON: a count for every reason");
+	ok(json_object_object_get_ex(dropped, "reverse_ah", &v) &&
+	   json_object_get_int(v) == 10 &&
+	   json_object_object_get_ex(dropped, "rate_limited", &v) &&
+	   json_object_get_int(v) == 2 &&
+	   json_object_object_get_ex(dropped, "truncated", &v) &&
+	   json_object_get_int(v) == 0, "named as the text names them");
+	ok(json_object_object_get_ex(o, "dropped_total", &v) &&
+	   json_object_get_int(v) == 12, "and their total");
+	json_object_put(o);
+	test_ready();
+	return tap_done();
+}
