@@ -311,6 +311,8 @@ static void test_timing(void)
 	rtt_free(&c.rtt);
 	rtt_free(&c.network);
 	rtt_free(&c.dwell);
+}
+
 /* The header names the source GID the AHs carry: the one -g N gives,
  * by its index when the table has none there, never "-g auto". */
 static void test_header_sgid(void)
