@@ -1160,6 +1160,7 @@ int probe_session_run(struct probe_session *s,
 		}
 		progress(s, start, now, &last_progress);
 	}
+	s->run_end_ns = monotonic_ns();
 	probe_session_progress_clear(s);
 	/* The last sends' completions: replies that arrive meanwhile are
 	 * taken (late or duplicate), not thrown away before the verdicts. */

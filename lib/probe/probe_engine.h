@@ -192,6 +192,10 @@ struct probe_session {
 	uint64_t next_period_ns;
 	uint64_t total_sent;	/* probes sent in this run */
 	uint64_t run_start_ns;	/* the first probe's time, for age_ms */
+	/* When the last probe resolved (answered or past its deadline):
+	 * with run_start_ns, the probing phase alone, without device open,
+	 * rendezvous and AH creation. 0 until a run ended. */
+	uint64_t run_end_ns;
 	bool run_over;		/* counts were asked: final verdicts */
 	bool progress_shown;	/* the progress line is on stderr */
 };

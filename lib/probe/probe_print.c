@@ -346,6 +346,11 @@ void probe_summary_print(const struct probe_run *run,
 			out_element_string(NULL, s->cells[i].target->dest->text);
 	out_close_array();
 	out_uint("probes_sent", NULL, s->total_sent);
+	/* The probing phase alone: what a multi-destination run costs
+	 * beyond one destination, setup apart (tests/bench/probe-vm). */
+	out_uint("probing_usec", NULL,
+		 s->total_sent && s->run_end_ns > s->run_start_ns
+			 ? (s->run_end_ns - s->run_start_ns) / 1000u : 0);
 	out_bool(PROBE_KEY_INTERRUPTED, NULL, run->interrupted);
 	out_int(PROBE_KEY_EXIT_STATUS, NULL, exit_status);
 	out_close_object();

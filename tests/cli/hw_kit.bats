@@ -28,6 +28,8 @@ KIT=$TOP/tests/hw/run
 		--port 0 a b|--port wants a number from 1 to 65535, not '0'
 		--port 70000 a b|--port wants a number from 1 to 65535, not '70000'
 		--count x a b|--count wants a number from 1 to 10000, not 'x'
+		--rtt-count x a b|--rtt-count wants a number from 0 to 100000, not 'x'
+		--rtt-count 100001 a b|--rtt-count wants a number from 0 to 100000, not '100001'
 		--duration 5 a b|--duration wants a number from 10 to 86400, not '5'
 		--copy /nonexistent/ibahprobe a b|--copy: no file '/nonexistent/ibahprobe'
 		local:rxe0 local:rxe0|A and B are the same device 'rxe0'

@@ -2,7 +2,8 @@
 # The hardware validation kit (tests/hw/run) end to end between two rxe
 # devices of one guest, as "hosts" run here (local:DEVICE): every step, the
 # Markdown report, our decoded GRH against tcpdump/tshark's capture on B's
-# netdev, and the failure path. Rendezvous ports 18564-18566 (serve on b).
+# netdev, the RTT section, and the failure path. Rendezvous ports 18564-18567
+# (serve on b; the RTT section also takes each port + 1 and + 2).
 
 bats_require_minimum_version 1.5.0
 load lib
@@ -15,7 +16,7 @@ setup_file() {
 }
 
 kit() {
-	timeout 300 "$KIT" --ibahprobe "$IBAHPROBE" --duration 120 --count 3 "$@" \
+	timeout 300 "$KIT" --ibahprobe "$IBAHPROBE" --duration 120 --count 3 --rtt-count 50 "$@" \
 		"local:$FABRIC_A_RXE" "local:$FABRIC_B_RXE"
 }
 
@@ -37,6 +38,16 @@ row() { grep -F "| $1" <<<"$output" | head -n1; }
 		"serve summary | ok"; do
 		[[ $output == *"| $s"* ]] || fail "no row '| $s'"
 	done
+	# The RTT section: ibahprobe's rows and the peer's, with figures and
+	# ratios against ib_send_lat in the RTT table.
+	[[ $(row "RTT A -> B: ibahprobe, events at both ends") =~ \|\ ok\ \|\ rtt\ median\ [0-9.]+\ us,\ P99\ [0-9.]+\ us ]] ||
+		fail "$(row "RTT A -> B: ibahprobe, events")"
+	[[ $(row "RTT A -> B: ib_send_lat -c UD (busy polling)") =~ \|\ ok\ \|\ rtt\ median\ [0-9.]+\ us ]] ||
+		fail "$(row "RTT A -> B: ib_send_lat -c UD (busy")"
+	[[ $(row "RTT A -> B: ib_send_lat -c UD -e (events)") == *"| ok |"* ]] || fail "no ib_send_lat -e row"
+	[[ $output == *"### RTT A -> B: 50 round trips per row, one in flight"* ]] || fail "no RTT table"
+	[[ $(row "ibahprobe, events at both ends |") =~ \|\ [0-9.]+\ \|\ [^|]+\ \|$ ]] ||
+		fail "no ratios: $(row "ibahprobe, events at both ends |")"
 	# Versions: this guest's kernel, rxe's devices (no PCI driver: the netdev).
 	[[ $(row kernel) == "| kernel | $(uname -r) | $(uname -r) |" ]] || fail "$(row kernel)"
 	[[ $(row driver) == *"software device on $FABRIC_A_NETDEV"*"software device on $FABRIC_B_NETDEV"* ]] ||
@@ -67,4 +78,23 @@ row() { grep -F "| $1" <<<"$output" | head -n1; }
 	[[ $(row "capture on B") == *"| skipped | --no-capture |"* ]] || fail "$(row "capture on B")"
 	[[ $output == *"| serve summary | ok |"* ]] || fail "serve not stopped with a summary"
 	[[ $output =~ result:\ \*\*[0-9]+\ ok,\ [1-9][0-9]*\ failed ]] || fail "summary line"
+}
+
+@test "kit: no perftest on the hosts: the RTT peer's step is skipped with that reason, ibahprobe's rows still run" {
+	# A PATH with every command of this guest but ib_send_lat.
+	local bin=$BATS_TEST_TMPDIR/bin d
+	mkdir "$bin"
+	# Last in PATH first: a name found earlier in PATH replaces its link.
+	for d in /bin /sbin /usr/bin /usr/sbin /usr/local/bin /usr/local/sbin; do
+		if [ -d "$d" ]; then ln -sfn -t "$bin" "$d"/* 2>/dev/null || true; fi
+	done
+	rm -f "$bin/ib_send_lat"
+	[ -x "$bin/jq" ] && [ ! -e "$bin/ib_send_lat" ] || fail "the PATH without ib_send_lat"
+	run -0 --separate-stderr env PATH="$bin" timeout 300 "$KIT" --ibahprobe "$IBAHPROBE" --duration 120 \
+		--count 2 --rtt-count 20 --no-capture --port 18567 "local:$FABRIC_A_RXE" "local:$FABRIC_B_RXE"
+	echo "$output"
+	[[ $(row "RTT A -> B: ib_send_lat -c UD") == *"| skipped | perftest (ib_send_lat) is not installed on "* ]] ||
+		fail "$(row "RTT A -> B: ib_send_lat")"
+	[[ $(row "RTT A -> B: ibahprobe, events at both ends") == *"| ok |"* ]] || fail "no ibahprobe RTT row"
+	[[ $output == *"### RTT A -> B: 20 round trips per row, one in flight"* ]] || fail "no RTT table"
 }

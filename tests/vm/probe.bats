@@ -148,6 +148,17 @@ probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe "$@"; }
 	[ "$(printf '%s\n' "${lines[@]}" | jq -r .run_id | sort -u | wc -l)" -eq 1 ] || fail "one run id"
 }
 
+@test "the summary's probing_usec: the probing phase alone, inside the whole run" {
+	local start wall_us
+	start=$(date +%s%N)
+	# 5 probes 50 ms apart: the phase spans at least the 4 gaps.
+	run -0 probe_a -c 5 -i 50 --jsonl b:18516
+	wall_us=$((($(date +%s%N) - start) / 1000))
+	jq -e --argjson wall "$wall_us" 'select(.record == "summary") |
+		.probes_sent == 5 and .probing_usec >= 200000 and .probing_usec < $wall' \
+		<<<"${lines[1]}" || fail "whole run $wall_us us: ${lines[1]}"
+}
+
 @test "malformed and truncated packets are counted and dropped; valid probes still answered" {
 	local log=$BATS_FILE_TMPDIR/serve.inject qpn kind
 	start_serve b "$log" 18520
