@@ -245,7 +245,12 @@ static int serve_responder(const struct common_opts *common,
 		s.port_changed_ctx = &reg;
 	}
 	responder_ready_print(&s.info, listen_fd >= 0 ? bound : NULL,
-			      reg.registered, opts->pidfile);
+			      reg.registered, opts->pidfile,
+			      &(struct responder_timing){
+				      .busy_poll = opts->busy_poll,
+				      .hw_stamps = s.ep.clock.hw,
+				      .why_not = s.ep.clock.why_not,
+			      });
 	if (pidfile->fd >= 0 &&
 	    pidfile_write(pidfile, getpid(), err, sizeof(err))) {
 		responder_registrar_remove(&reg);

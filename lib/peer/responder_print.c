@@ -47,7 +47,8 @@ void responder_gids_print(const struct responder_info *info, bool nested)
 
 void responder_ready_print(const struct responder_info *info,
 			   const char *rendezvous, bool registered,
-			   const char *pidfile)
+			   const char *pidfile,
+			   const struct responder_timing *timing)
 {
 	out_open_object(NULL);
 	out_string("event", "%s:", "ready");
@@ -62,6 +63,21 @@ void responder_ready_print(const struct responder_info *info,
 		out_string("pidfile", "\n  pidfile %s", pidfile);
 	else
 		out_null("pidfile", NULL);
+	if (timing) {
+		/* What the dwell in each reply rests on. */
+		out_string("wait", NULL,
+			   timing->busy_poll ? "busy_poll" : "events");
+		out_text("\n  timing: %s, completion timestamps %s",
+			 timing->busy_poll ? "busy poll" : "events",
+			 timing->hw_stamps ? "yes (hw)" : "no");
+		out_bool("completion_timestamps", NULL, timing->hw_stamps);
+		if (!timing->hw_stamps && timing->why_not &&
+		    timing->why_not[0])
+			out_string("completion_timestamps_note", NULL,
+				   timing->why_not);
+		else
+			out_null("completion_timestamps_note", NULL);
+	}
 	responder_gids_print(info, false);
 	out_newline();
 	out_close_object();
@@ -111,6 +127,9 @@ void responder_summary_print(const struct responder *r, const char *why)
 			 "failed %llu" : NULL, r->repost_failed);
 	out_uint("send_errors", r->send_errors ? ", send errors %llu" : NULL,
 		 r->send_errors);
+	out_uint("stamps_sent", r->stamps_sent ? ", stamps messages %llu"
+					       : NULL,
+		 r->stamps_sent);
 	out_newline();
 	out_close_object();
 	out_flush_record();

@@ -38,9 +38,18 @@ void responder_gids_print(const struct responder_info *info, bool nested);
  * its rendezvous address (NULL: none), whether it registered in the SA
  * and its pidfile (NULL: none), then the GIDs, a line each: every text
  * line under 100 columns. */
+/* How serve stamps and waits, for the ready line: probers read the
+ * figures it puts in each reply with it (probe(8) TIMING). */
+struct responder_timing {
+	bool busy_poll;
+	bool hw_stamps;		/* the device stamps completions */
+	const char *why_not;	/* no hw stamps: why ("" or NULL: unsaid) */
+};
+
 void responder_ready_print(const struct responder_info *info,
 			   const char *rendezvous, bool registered,
-			   const char *pidfile);
+			   const char *pidfile,
+			   const struct responder_timing *timing);
 
 struct responder;
 /* The counts of a stopped responder; why: what stopped it. */

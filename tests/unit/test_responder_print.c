@@ -23,8 +23,15 @@ static void print_summary(void)
 
 static void print_ready(void)
 {
+	static const struct responder_timing timing = {
+		.busy_poll = true, .hw_stamps = false,
+		.why_not = "the device reports no completion timestamps "
+			   "(completion_timestamp_mask 0)",
+	};
+
 	responder_ready_print(&info, "[fe80::1234:5678:9abc:def0%eth1]:18515",
-			      true, "/run/ibahprobe/serve-mlx5_bond_0.pid");
+			      true, "/run/ibahprobe/serve-mlx5_bond_0.pid",
+			      &timing);
 }
 
 /* What print writes in the given form, as stdout receives it. */
@@ -86,13 +93,16 @@ static void test_ready(void)
 	ok(strncmp(text, "ready: device mlx5_bond_0 port 1 lid 0 qpn 16777215 "
 		   "qkey 0x1ab4e0be link_layer Ethernet\n  rendezvous "
 		   "[fe80::1234:5678:9abc:def0%eth1]:18515 registered yes\n"
-		   "  pidfile /run/ibahprobe/serve-mlx5_bond_0.pid\n  gid 3 ",
+		   "  pidfile /run/ibahprobe/serve-mlx5_bond_0.pid\n  timing: "
+		   "busy poll, completion timestamps no\n  gid 3 ",
 		   strlen("ready: device mlx5_bond_0 port 1 lid 0 qpn 16777215 "
 			  "qkey 0x1ab4e0be link_layer Ethernet\n  rendezvous "
 			  "[fe80::1234:5678:9abc:def0%eth1]:18515 registered "
 			  "yes\n  pidfile /run/ibahprobe/serve-mlx5_bond_0.pid"
+			  "\n  timing: busy poll, completion timestamps no"
 			  "\n  gid 3 ")) == 0,
-	   "the port's facts, where to find it, its pidfile, the GIDs");
+	   "the port's facts, where to find it, its pidfile, how it waits "
+	   "and stamps, the GIDs");
 	o = json_tokener_parse(captured(OUT_JSONL, print_ready));
 	ok(o && json_object_object_get_ex(o, "rendezvous", &v) &&
 	   strcmp(json_object_get_string(v),
@@ -101,6 +111,13 @@ static void test_ready(void)
 	   json_object_get_boolean(v) &&
 	   json_object_object_get_ex(o, "gids", &v) &&
 	   json_object_array_length(v) == 2, "JSON: the same keys as ever");
+	ok(json_object_object_get_ex(o, "wait", &v) &&
+	   strcmp(json_object_get_string(v), "busy_poll") == 0 &&
+	   json_object_object_get_ex(o, "completion_timestamps", &v) &&
+	   !json_object_get_boolean(v) &&
+	   json_object_object_get_ex(o, "completion_timestamps_note", &v) &&
+	   strstr(json_object_get_string(v), "completion_timestamp_mask 0"),
+	   "JSON: the wait, no completion timestamps and why");
 	json_object_put(o);
 }
 
