@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "verbs/ah_print.h"
+#include "probe/check_cells.h"
 #include "probe/check_expect.h"
 #include "probe/checklist.h"
 #include "cli.h"
@@ -159,13 +160,22 @@ static int run_probes(const struct common_opts *common,
 
 		if (!entry_needs(e, NEED_PROBE))
 			continue;
+		/* The responder counts one set once: an entry alike an
+		 * earlier one is judged from that one's cell (the loss
+		 * direction from its own count, as probe would). */
+		for (size_t k = 0; k < i && !st[i].cell; k++)
+			if (st[k].cell &&
+			    check_entries_probe_alike(&list->entries[k], e))
+				st[i].cell = st[k].cell;
+		if (st[i].cell)
+			continue;
 		t->dest = &e->dest;
 		t->has_qpn = e->has_qpn;
 		t->qpn = e->qpn;
 		t->qkey = e->qkey;
 		c = &s->cells[n++];
 		c->target = t;
-		c->count = e->has_count ? e->count : 0;
+		c->count = check_cell_count(list, i, opts->count);
 		c->asked = (struct probe_params){
 			.hop_limit = e->has_hop_limit ? e->send.hop_limit
 						      : AH_DEFAULT_HOP_LIMIT,
