@@ -566,10 +566,5 @@ void probe_text_summary(const struct probe_session *s, size_t dest_count,
 bool probe_text_sgid_choice_repeats(const struct probe_session *s,
 				    const struct probe_cell *c)
 {
-	size_t i = (size_t)(c - s->cells);
-
-	return i > 0 && i < s->cell_count &&
-	       s->cells[i - 1].target == c->target &&
-	       strcmp(s->cells[i - 1].sgid_choice.reason,
-		      c->sgid_choice.reason) == 0;
+	return probe_cell_sgid_choice_repeats(s, c);
 }
