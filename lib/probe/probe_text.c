@@ -69,6 +69,8 @@ void probe_text_layout_init(struct probe_text_layout *l,
 	l->show_hop_limit = show_hop_limit;
 	l->show_sl = show_sl;
 	l->continuous = continuous;
+	l->cells = s->cells;
+	l->cell_count = s->cell_count;
 	l->show_p99 = continuous || s->settings.count >= 20;
 	for (size_t i = 0; i < s->cell_count; i++) {
 		const struct probe_cell *c = &s->cells[i];
@@ -343,6 +345,27 @@ static bool finding_repeats_row(const struct verdict *v, size_t i)
 	return i < v->text_detail_start;
 }
 
+/* A rewrite (finding i of c's verdict v) that the row above, of the same
+ * destination, says in the same words: a sweep says it once. */
+static bool rewrite_said_above(const struct probe_text_layout *l,
+			       const struct probe_cell *c,
+			       const struct verdict *v, size_t i)
+{
+	size_t at = (size_t)(c - l->cells);
+	const struct verdict *above;
+
+	if (i < v->text_rewrite_start || i >= v->text_rewrite_end ||
+	    !l->cells || c < l->cells || at == 0 || at >= l->cell_count ||
+	    l->cells[at - 1].target != c->target || !l->cells[at - 1].judged)
+		return false;
+	above = &l->cells[at - 1].verdict;
+	for (size_t k = above->text_rewrite_start; k < above->text_rewrite_end;
+	     k++)
+		if (strcmp(above->text[k], v->text[i]) == 0)
+			return true;
+	return false;
+}
+
 void probe_text_row(const struct probe_text_layout *l,
 		    const struct probe_cell *c, const struct verdict *v,
 		    uint32_t resolved, bool findings, char *buf, size_t len)
@@ -413,7 +436,8 @@ void probe_text_row(const struct probe_text_layout *l,
 	if (!findings || !v)
 		return;
 	for (size_t i = 0; i < v->text_count; i++)
-		if (!finding_repeats_row(v, i))
+		if (!finding_repeats_row(v, i) &&
+		    !rewrite_said_above(l, c, v, i))
 			text_wrap_append(buf, len, &used, v->text[i],
 					 FINDING_INDENT, FINDING_INDENT + 2,
 					 PROBE_TEXT_WIDTH);

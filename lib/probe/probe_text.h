@@ -24,6 +24,10 @@ struct probe_text_layout {
 	bool show_flow_label;		/* some destination can carry one */
 	bool show_p99;			/* count >= 20 (or continuous) */
 	int dest_width, lost_width;
+	/* The session's cells: a row's rewrite said by the row above of
+	 * the same destination is not said again. */
+	const struct probe_cell *cells;
+	size_t cell_count;
 };
 
 /* What varies decides the columns: hop limits and SLs get one when more

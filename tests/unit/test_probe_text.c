@@ -356,9 +356,51 @@ static void test_sgid_choice_once(void)
 	   "a set that chose otherwise: said");
 }
 
+/* A sweep of one destination (d twice) whose path remarks alike: the
+ * rewrite is said under the first row only; another rewrite, or a
+ * finding that is no rewrite, is said again. */
+static void test_rewrite_once(void)
+{
+	struct fixture f;
+	struct probe_text_layout l;
+	char buf[PROBE_TEXT_ROW_MAX];
+	const char *remark = "traffic class remarked: sent 0x00 (DSCP 0), "
+			     "seen 0x30 (DSCP 12)";
+
+	fixture_init(&f, NULL);
+	f.cells[1].verdict.text_rewrite_end = 1;
+	f.cells[2] = f.cells[1];
+	f.cells[2].rtt.ns = f.rtt_ns[2];
+	probe_text_layout_init(&l, &f.s, false, false, false, false);
+	probe_text_row(&l, &f.cells[1], &f.cells[1].verdict, 4, true, buf,
+		       sizeof(buf));
+	ok(strstr(buf, remark) != NULL, "the first row of d says the remark");
+	probe_text_row(&l, &f.cells[2], &f.cells[2].verdict, 4, true, buf,
+		       sizeof(buf));
+	is_int(count_lines(buf), 1, "the next row of d, remarked alike: the "
+	       "row alone");
+	f.cells[2].verdict.text_rewrite_end = 0;
+	probe_text_row(&l, &f.cells[2], &f.cells[2].verdict, 4, true, buf,
+		       sizeof(buf));
+	ok(strstr(buf, remark) != NULL, "the same words as no rewrite: said");
+	f.cells[2].verdict.text_rewrite_end = 1;
+	snprintf(f.cells[2].verdict.text[0], sizeof(f.cells[2].verdict.text[0]),
+		 "traffic class remarked: sent 0x08 (DSCP 2), seen 0x30 "
+		 "(DSCP 12)");
+	probe_text_row(&l, &f.cells[2], &f.cells[2].verdict, 4, true, buf,
+		       sizeof(buf));
+	ok(strstr(buf, "sent 0x08 (DSCP 2)") != NULL, "another rewrite: said");
+	f.cells[2].target = &f.targets[2];
+	f.cells[2].verdict = f.cells[1].verdict;
+	probe_text_row(&l, &f.cells[2], &f.cells[2].verdict, 4, true, buf,
+		       sizeof(buf));
+	ok(strstr(buf, remark) != NULL, "another destination: said");
+}
+
 int main(void)
 {
 	test_sgid_choice_once();
+	test_rewrite_once();
 	test_header_sgid();
 	test_rows();
 	test_flow_label_column();
