@@ -100,9 +100,12 @@ assert_tap_lines() {
 		c:$PC    hops=1
 	EOF
 	echo "$output"
-	[[ ${lines[1]} == "not ok 1 - b:18599 reachable # got "*"refused"*", expected reachable" ]] ||
-		fail "${lines[1]}"
-	[ "${lines[2]}" = "ok 2 - c:$PC hops=1" ] || fail "${lines[2]}"
+	# The reason is too long for one line: TAP diagnostic lines under
+	# the test (issue 26 item 9), read here as one line.
+	[ "${lines[1]}" = "not ok 1 - b:18599 reachable" ] || fail "${lines[1]}"
+	[[ $(echo "$output" | sed -n '/^not ok 1 /,/^ok 2 /p' | sed 's/^# *//' | tr -s ' \n' ' ') == \
+		"not ok 1 - b:18599 reachable got "*"refused"*" expected reachable ok 2 - c:$PC hops=1 " ]] ||
+		fail "no reason, or not before ok 2"
 }
 
 @test "-j: one JSON document with every result; -v adds each entry's probe result to the TAP" {
