@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "verbs/ah_print.h"
+#include "probe/check_cells.h"
 #include "probe/check_expect.h"
 #include "probe/checklist.h"
 #include "cli.h"
@@ -70,6 +71,7 @@ struct entry_state {
 	bool ah_known;
 	struct ibv_ah_attr ah;
 	char ah_error[DIAG_MSG_MAX];
+	char path_mtu_unmeasured[DIAG_MSG_MAX];	/* "": measured (IB) */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -159,13 +161,22 @@ static int run_probes(const struct common_opts *common,
 
 		if (!entry_needs(e, NEED_PROBE))
 			continue;
+		/* The responder counts one set once: an entry alike an
+		 * earlier one is judged from that one's cell (the loss
+		 * direction from its own count, as probe would). */
+		for (size_t k = 0; k < i && !st[i].cell; k++)
+			if (st[k].cell &&
+			    check_entries_probe_alike(&list->entries[k], e))
+				st[i].cell = st[k].cell;
+		if (st[i].cell)
+			continue;
 		t->dest = &e->dest;
 		t->has_qpn = e->has_qpn;
 		t->qpn = e->qpn;
 		t->qkey = e->qkey;
 		c = &s->cells[n++];
 		c->target = t;
-		c->count = e->has_count ? e->count : 0;
+		c->count = check_cell_count(list, i, opts->count);
 		c->asked = (struct probe_params){
 			.hop_limit = e->has_hop_limit ? e->send.hop_limit
 						      : AH_DEFAULT_HOP_LIMIT,
@@ -287,8 +298,9 @@ out:
 	return rc;
 }
 
-/* RoCE: no SA. The path MTU is the port's active MTU (what rdma_cm uses);
- * the AH is built from the destination's GID. */
+/* RoCE: no SA. The port's active MTU (what rdma_cm uses) says nothing of
+ * the links past it, so path_mtu= is not judged from it; the AH is built
+ * from the destination's GID. */
 static void roce_paths(struct checklist *list, struct entry_state *st,
 		       const struct port_info *port,
 		       const struct ah_port_facts *facts)
@@ -313,6 +325,12 @@ static void roce_paths(struct checklist *list, struct entry_state *st,
 		}
 		s->path_valid = true;
 		s->path.mtu = ibrate_mtu_code(port->active_mtu);
+		snprintf(s->path_mtu_unmeasured,
+			 sizeof(s->path_mtu_unmeasured),
+			 "not measured: RoCE has no path record and the "
+			 "port's MTU (%u bytes) is not the path's; `ibahprobe "
+			 "probe --mtu %s` measures it", port->active_mtu,
+			 e->dest.text);
 		if (!s->ah_known) {
 			ah_build_from_gid(&e->dest.gid, &no_overrides, facts,
 					  &s->ah);
@@ -358,6 +376,8 @@ static void measure(const struct entry_state *st, bool roce,
 	m->path_valid = st->path_valid;
 	m->path_error = st->path_error[0] ? st->path_error : NULL;
 	m->path_mtu = ibrate_mtu_bytes(st->path.mtu);
+	if (st->path_mtu_unmeasured[0])
+		m->path_mtu_unmeasured = st->path_mtu_unmeasured;
 	m->has_path_sl = st->path_valid && !roce;
 	m->path_sl = st->path.sl;
 	m->ah_known = st->ah_known;

@@ -350,8 +350,9 @@ static void print_cell_text(const struct probe_cmd *pc,
 	const struct probe_session *s = &pc->s;
 	char row[PROBE_TEXT_ROW_MAX];
 
-	probe_text_row(&pc->view.layout, c, c->judged ? &c->verdict : NULL,
-		       c->sent, true, row, sizeof(row));
+	probe_text_round_row(&pc->view.layout, c,
+			     c->judged ? &c->verdict : NULL, c->sent, true,
+			     cell_round(pc, c), row, sizeof(row));
 	out_text("%s", row);
 	if (diag_verbosity <= 0 || !c->ah)
 		return;
@@ -465,8 +466,9 @@ static void running_rows(struct probe_cmd *pc)
 			out_flush_record();
 			continue;
 		}
-		probe_text_row(&pc->view.layout, c, c->ah ? &v : NULL, resolved,
-			       false, row, sizeof(row));
+		probe_text_round_row(&pc->view.layout, c, c->ah ? &v : NULL,
+				     resolved, false, cell_round(pc, c), row,
+				     sizeof(row));
 		out_text("%s", row);
 	}
 	out_flush_record();

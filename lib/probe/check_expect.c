@@ -288,6 +288,10 @@ void check_expect_judge(const struct expectation *e,
 		judge_observed(e, m, out);
 		break;
 	case EXPECT_PATH_MTU:
+		if (m->path_mtu_unmeasured) {
+			got_nothing(out, m->path_mtu_unmeasured);
+			break;
+		}
 		snprintf(out->got, sizeof(out->got), "%u bytes", m->path_mtu);
 		got_number(out, m->path_mtu);
 		out->ok = within(e, m->path_mtu);

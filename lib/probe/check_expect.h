@@ -43,6 +43,10 @@ struct check_measured {
 	bool path_valid;
 	const char *path_error;
 	uint16_t path_mtu;		/* bytes */
+	/* Set when path_mtu is no measure of the path, and why (RoCE: no
+	 * path record, only the port's MTU): path_mtu= then fails with it,
+	 * never passes on what was not measured. */
+	const char *path_mtu_unmeasured;
 	bool has_path_sl;
 	uint8_t path_sl;
 	/* The AH that was or would be built (NEED_AH). */

@@ -343,6 +343,17 @@ static int build_from_path(struct probe_session *s, struct probe_cell *c,
 	return 0;
 }
 
+bool probe_cell_sgid_choice_repeats(const struct probe_session *s,
+				    const struct probe_cell *c)
+{
+	size_t i = (size_t)(c - s->cells);
+
+	return i > 0 && i < s->cell_count &&
+	       s->cells[i - 1].target == c->target &&
+	       strcmp(s->cells[i - 1].sgid_choice.reason,
+		      c->sgid_choice.reason) == 0;
+}
+
 static void probe_cell_prepare(struct probe_session *s,
 			       struct probe_cell *c)
 {
@@ -376,9 +387,13 @@ static void probe_cell_prepare(struct probe_session *s,
 			if (sgid_select(&s->facts, &c->attr.grh.dgid,
 					t->dest->scope, &c->sgid_choice) == 0)
 				c->attr.grh.sgid_index = c->sgid_choice.index;
-			diag_verbose(1, "%s: %s", t->dest->text,
-				     sgid_choice_describe(&c->sgid_choice, why,
-							  sizeof(why)));
+			/* Once per destination: its parameter sets (prepared
+			 * in turn) choose alike. */
+			if (!probe_cell_sgid_choice_repeats(s, c))
+				diag_verbose(1, "%s: %s", t->dest->text,
+					     sgid_choice_describe(
+						     &c->sgid_choice, why,
+						     sizeof(why)));
 		}
 	}
 	if (ah_check(&c->attr, &s->facts, &c->check)) {

@@ -240,6 +240,11 @@ int probe_session_open(struct probe_session *s, const struct device_info *dev,
 void probe_session_prepare(struct probe_session *s);
 bool probe_cell_active(const struct probe_cell *c);
 
+/* Whether the cell before c is of the same target and chose its source
+ * GID for the same reason: -v says the choice once per destination. */
+bool probe_cell_sgid_choice_repeats(const struct probe_session *s,
+				    const struct probe_cell *c);
+
 /* Sends and receives until every active cell is done, or *stop is set
  * (then in-flight probes still get their deadline). Returns 0, or a
  * negative errno when polling failed or the local QP failed (s->fatal

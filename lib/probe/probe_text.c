@@ -1,6 +1,7 @@
 /* probe's table for people: see probe_text.h. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/gid.h"
 #include "probe/probe_text.h"
@@ -14,6 +15,7 @@
 #define HOPS_WIDTH 4
 #define TC_WIDTH 9		/* "0x28>0x00" */
 #define FL_WIDTH 15		/* "0x12345>0x54321" */
+#define ROUND_LOSS_WIDTH 5	/* "LAST%": "100%" */
 #define FINDING_INDENT 4
 
 /* The AH's DGID is IPv4-mapped: RoCE v2 over IPv4. */
@@ -50,6 +52,8 @@ static int rest_width(const struct probe_text_layout *l)
 	w += RTT_WIDTH + (int)strlen(GAP);
 	if (l->show_p99)
 		w += RTT_WIDTH + (int)strlen(GAP);
+	if (l->continuous)
+		w += ROUND_LOSS_WIDTH + RTT_WIDTH + 2 * (int)strlen(GAP);
 	w += HOPS_WIDTH + (int)strlen(GAP);
 	w += TC_WIDTH;
 	if (l->show_flow_label)
@@ -69,6 +73,8 @@ void probe_text_layout_init(struct probe_text_layout *l,
 	l->show_hop_limit = show_hop_limit;
 	l->show_sl = show_sl;
 	l->continuous = continuous;
+	l->cells = s->cells;
+	l->cell_count = s->cell_count;
 	l->show_p99 = continuous || s->settings.count >= 20;
 	for (size_t i = 0; i < s->cell_count; i++) {
 		const struct probe_cell *c = &s->cells[i];
@@ -81,9 +87,10 @@ void probe_text_layout_init(struct probe_text_layout *l,
 		if (c->ah && cell_may_carry_flow_label(s, c))
 			l->show_flow_label = true;
 	}
-	/* A run until interrupted counts on: room for 6 digits (11 days at
-	 * one probe per second); more pushes the rest of its row. */
-	l->lost_width = continuous ? 13 : 2 * text_digits(most) + 1;
+	/* A run until interrupted counts on: room for 5 digits (a day at
+	 * one probe per second) beside the round's columns within the
+	 * width; more pushes the rest of its row. */
+	l->lost_width = continuous ? 11 : 2 * text_digits(most) + 1;
 	if (l->lost_width < 4)
 		l->lost_width = 4;
 	/* However crowded the row, a name keeps 8 columns. */
@@ -219,9 +226,11 @@ static void column(char *buf, size_t len, size_t *used, const char *text,
 
 /* The start of a row, up to the status word (the same for rows with a
  * result and for errors). */
+/* word: the status in other words (NULL: the status's own). */
 static void row_start(const struct probe_text_layout *l,
 		      const struct probe_cell *c, enum probe_status status,
-		      int status_width, char *buf, size_t len, size_t *used)
+		      const char *word_instead, int status_width, char *buf,
+		      size_t len, size_t *used)
 {
 	char name[PROBE_TEXT_WIDTH + 1], num[16], word[64];
 
@@ -235,8 +244,9 @@ static void row_start(const struct probe_text_layout *l,
 		snprintf(num, sizeof(num), "%u", c->asked.sl);
 		column(buf, len, used, num, 2, true);
 	}
-	color_pad(word, sizeof(word), status_looks[status].word, status_width,
-		  false, status_looks[status].color, l->color);
+	color_pad(word, sizeof(word),
+		  word_instead ? word_instead : status_looks[status].word,
+		  status_width, false, status_looks[status].color, l->color);
 	text_append(buf, len, used, "%s", word);
 }
 
@@ -343,10 +353,81 @@ static bool finding_repeats_row(const struct verdict *v, size_t i)
 	return i < v->text_detail_start;
 }
 
+/* A rewrite (finding i of c's verdict v) that the row above, of the same
+ * destination, says in the same words: a sweep says it once. */
+static bool rewrite_said_above(const struct probe_text_layout *l,
+			       const struct probe_cell *c,
+			       const struct verdict *v, size_t i)
+{
+	size_t at = (size_t)(c - l->cells);
+	const struct verdict *above;
+
+	if (i < v->text_rewrite_start || i >= v->text_rewrite_end ||
+	    !l->cells || c < l->cells || at == 0 || at >= l->cell_count ||
+	    l->cells[at - 1].target != c->target || !l->cells[at - 1].judged)
+		return false;
+	above = &l->cells[at - 1].verdict;
+	for (size_t k = above->text_rewrite_start; k < above->text_rewrite_end;
+	     k++)
+		if (strcmp(above->text[k], v->text[i]) == 0)
+			return true;
+	return false;
+}
+
+bool probe_text_round_silence(const struct probe_round_cell *round,
+			      char *buf, size_t len)
+{
+	time_t when;
+	struct tm tm;
+	char hms[16];
+
+	buf[0] = '\0';
+	if (!round || round->sent == 0 || round->received > 0)
+		return false;
+	when = (time_t)round->last_success_unix;
+	if (round->last_success_unix <= 0 || !localtime_r(&when, &tm) ||
+	    !strftime(hms, sizeof(hms), "%H:%M:%S", &tm))
+		snprintf(buf, len, "no reply yet");
+	else
+		snprintf(buf, len, "no reply since %s", hms);
+	return true;
+}
+
+/* This round's loss and median RTT ("-" when it has none). */
+static void round_columns(const struct probe_round_cell *round, char *buf,
+			  size_t len, size_t *used)
+{
+	char text[16];
+	double ratio;
+
+	if (round && probe_round_loss_ratio(round, &ratio))
+		snprintf(text, sizeof(text), "%.0f%%", ratio * 100);
+	else
+		snprintf(text, sizeof(text), "-");
+	column(buf, len, used, text, ROUND_LOSS_WIDTH, true);
+	if (round && round->has_rtt)
+		probe_text_rtt(round->rtt.median_us, text, sizeof(text));
+	else
+		snprintf(text, sizeof(text), "-");
+	column(buf, len, used, text, RTT_WIDTH, true);
+}
+
 void probe_text_row(const struct probe_text_layout *l,
 		    const struct probe_cell *c, const struct verdict *v,
 		    uint32_t resolved, bool findings, char *buf, size_t len)
 {
+	probe_text_round_row(l, c, v, resolved, findings, NULL, buf, len);
+}
+
+void probe_text_round_row(const struct probe_text_layout *l,
+			  const struct probe_cell *c, const struct verdict *v,
+			  uint32_t resolved, bool findings,
+			  const struct probe_round_cell *round, char *buf,
+			  size_t len)
+{
+	char silence[48];
+	bool silent = l->continuous &&
+		      probe_text_round_silence(round, silence, sizeof(silence));
 	const struct probe_observed *o = &c->last_reply.observed;
 	bool grh_seen = c->observed_valid && o->grh_present;
 	enum probe_status status = probe_cell_status(c, resolved);
@@ -356,7 +437,7 @@ void probe_text_row(const struct probe_text_layout *l,
 
 	buf[0] = '\0';
 	if (status == PROBE_STATUS_ERROR) {
-		row_start(l, c, status, 0, buf, len, &used);
+		row_start(l, c, status, NULL, 0, buf, len, &used);
 		text_append(buf, len, &used, GAP);
 		/* The message goes on the row; what does not fit wraps
 		 * under it, indented like a finding. */
@@ -366,7 +447,8 @@ void probe_text_row(const struct probe_text_layout *l,
 				 PROBE_TEXT_WIDTH - (int)used);
 		return;
 	}
-	row_start(l, c, status, STATUS_WIDTH, buf, len, &used);
+	row_start(l, c, status, silent ? "no reply" : NULL, STATUS_WIDTH, buf,
+		  len, &used);
 	text_append(buf, len, &used, GAP);
 	snprintf(text, sizeof(text), "%u/%u", resolved - c->received > resolved
 					       ? 0 : resolved - c->received,
@@ -384,6 +466,8 @@ void probe_text_row(const struct probe_text_layout *l,
 		if (l->show_p99)
 			column(buf, len, &used, "-", RTT_WIDTH, true);
 	}
+	if (l->continuous)
+		round_columns(round, buf, len, &used);
 	if (v && v->hops >= 0)
 		snprintf(text, sizeof(text), "%d", v->hops);
 	else
@@ -410,10 +494,14 @@ void probe_text_row(const struct probe_text_layout *l,
 	}
 	trim_trailing_spaces(buf, &used);
 	text_append(buf, len, &used, "\n");
+	if (silent)
+		text_append(buf, len, &used, "%*s%s\n", FINDING_INDENT, "",
+			    silence);
 	if (!findings || !v)
 		return;
 	for (size_t i = 0; i < v->text_count; i++)
-		if (!finding_repeats_row(v, i))
+		if (!finding_repeats_row(v, i) &&
+		    !rewrite_said_above(l, c, v, i))
 			text_wrap_append(buf, len, &used, v->text[i],
 					 FINDING_INDENT, FINDING_INDENT + 2,
 					 PROBE_TEXT_WIDTH);
@@ -434,6 +522,10 @@ void probe_text_titles(const struct probe_text_layout *l, char *buf,
 	column(buf, len, &used, "RTT", RTT_WIDTH, true);
 	if (l->show_p99)
 		column(buf, len, &used, "P99", RTT_WIDTH, true);
+	if (l->continuous) {
+		column(buf, len, &used, "LAST%", ROUND_LOSS_WIDTH, true);
+		column(buf, len, &used, "LAST", RTT_WIDTH, true);
+	}
 	column(buf, len, &used, "HOPS", HOPS_WIDTH, true);
 	column(buf, len, &used, "TC", TC_WIDTH, false);
 	if (l->show_flow_label)
@@ -566,10 +658,5 @@ void probe_text_summary(const struct probe_session *s, size_t dest_count,
 bool probe_text_sgid_choice_repeats(const struct probe_session *s,
 				    const struct probe_cell *c)
 {
-	size_t i = (size_t)(c - s->cells);
-
-	return i > 0 && i < s->cell_count &&
-	       s->cells[i - 1].target == c->target &&
-	       strcmp(s->cells[i - 1].sgid_choice.reason,
-		      c->sgid_choice.reason) == 0;
+	return probe_cell_sgid_choice_repeats(s, c);
 }

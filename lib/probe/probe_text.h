@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "probe/probe_engine.h"
+#include "probe/probe_round.h"
 
 #define PROBE_TEXT_WIDTH 99
 #define PROBE_TEXT_ROW_MAX 4096	/* a row with its findings */
@@ -24,6 +25,10 @@ struct probe_text_layout {
 	bool show_flow_label;		/* some destination can carry one */
 	bool show_p99;			/* count >= 20 (or continuous) */
 	int dest_width, lost_width;
+	/* The session's cells: a row's rewrite said by the row above of
+	 * the same destination is not said again. */
+	const struct probe_cell *cells;
+	size_t cell_count;
 };
 
 /* What varies decides the columns: hop limits and SLs get one when more
@@ -57,6 +62,24 @@ void probe_text_titles(const struct probe_text_layout *l, char *buf,
 void probe_text_row(const struct probe_text_layout *l,
 		    const struct probe_cell *c, const struct verdict *v,
 		    uint32_t resolved, bool findings, char *buf, size_t len);
+
+/* A continuous run's row: probe_text_row with the round just closed
+ * (round: NULL when none closed yet) beside the run's numbers, as mtr's
+ * Last and Loss%: the columns LAST% (the round's loss) and LAST (its
+ * median RTT). A round that got nothing back makes the status "no reply"
+ * and puts "no reply since HH:MM:SS" (probe_text_round_silence) under
+ * the row: down now, whatever the run's totals say. */
+void probe_text_round_row(const struct probe_text_layout *l,
+			  const struct probe_cell *c, const struct verdict *v,
+			  uint32_t resolved, bool findings,
+			  const struct probe_round_cell *round, char *buf,
+			  size_t len);
+
+/* When the round sent probes and none came back: "no reply since
+ * HH:MM:SS" (local time of the last reply) or "no reply yet"; returns
+ * false (buf "") when the round got a reply or sent nothing. */
+bool probe_text_round_silence(const struct probe_round_cell *round,
+			      char *buf, size_t len);
 
 /* The closing summary: "N destinations, M sets: a ok, b loss, c
  * unreachable, d errors" and the findings counted ("; tc remarked 3"). */

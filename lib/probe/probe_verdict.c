@@ -153,6 +153,7 @@ static void judge_grh(const struct verdict_input *in, struct verdict *v)
 		say(v, "hop limit not honoured by the sending stack: asked %u, "
 		       "sent %d (the route's), arrived %u",
 		    in->asked.hop_limit, v->hop_limit_sent, o->hop_limit);
+	v->text_rewrite_start = v->text_count;
 	if ((o->traffic_class & ~ECN_MASK) != (asked_tc & ~ECN_MASK)) {
 		v->flags |= VERDICT_TCLASS_REMARKED;
 		say(v, "traffic class remarked: sent 0x%02x (DSCP %u), seen "
@@ -165,6 +166,7 @@ static void judge_grh(const struct verdict_input *in, struct verdict *v)
 		       "(congestion marking?)",
 		    asked_tc, o->traffic_class);
 	}
+	v->text_rewrite_end = v->text_count;
 	/* IPv4 has no flow label; RoCE v2 maps it to the UDP source port. */
 	if (o->grh_ipv4 || in->asked.flow_label == o->flow_label)
 		return;
@@ -177,6 +179,7 @@ static void judge_grh(const struct verdict_input *in, struct verdict *v)
 		say(v, "flow label changed: sent 0x%05x, seen 0x%05x",
 		    in->asked.flow_label, o->flow_label);
 	}
+	v->text_rewrite_end = v->text_count;
 }
 
 /* The routers on the way back: the hop limit the reply left with minus

@@ -103,6 +103,9 @@ struct verdict {
 	/* text[0..text_detail_start) only restate the loss count (a result
 	 * row shows it already); the rest say more. */
 	size_t text_detail_start;
+	/* text[rewrite_start..rewrite_end): what the path rewrote (traffic
+	 * class, ECN, flow label); a sweep's rows say one rewrite once. */
+	size_t text_rewrite_start, text_rewrite_end;
 };
 
 void verdict_judge(const struct verdict_input *in, struct verdict *out);

@@ -171,6 +171,15 @@ static void test_path_and_ah(void)
 	       "0");
 	m.ah_is_global = false;
 	judged("grh_required=no", &m, true, "no GRH", "no GRH");
+	/* RoCE: the port's MTU is no path's; what was not measured never
+	 * passes (issue 26). */
+	m.path_mtu = 1024;
+	m.path_mtu_unmeasured = "not measured on RoCE (the port's MTU is "
+				"1024 bytes)";
+	judged("path_mtu>=1024", &m, false, m.path_mtu_unmeasured,
+	       "at least 1024 bytes");
+	judged("path_mtu=1024", &m, false, m.path_mtu_unmeasured,
+	       "1024 bytes");
 }
 
 /* The numbers behind the words: value and unit got; min, max and unit

@@ -1,7 +1,9 @@
 /* probe's table for people: columns, widths, the sent>seen forms, the
  * findings shown and the summary, from cells built here. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "probe/probe_text.h"
 #include "out/run_info.h"
@@ -204,6 +206,71 @@ static void test_widths(void)
 	is_int(count_lines(buf), 1, "one line");
 }
 
+/* --continuous: the round beside the run (LAST%, LAST), and a round that
+ * got nothing back says so in the status and under the row, however
+ * good the run's totals. */
+static void test_round_row(void)
+{
+	static const char gid[] = "fe80:0000:0000:0000:0002:c903:00a1:b2c3";
+	struct fixture f;
+	struct probe_text_layout l;
+	struct probe_round_cell down = {
+		.sent = 3, .received = 0,
+		/* 2026-11-26 15:58:01 UTC */
+		.last_success_unix = 1795708681.25,
+	};
+	struct probe_round_cell up = {
+		.sent = 4, .received = 3, .has_rtt = true,
+		.rtt = { .median_us = 812.4 },
+	};
+	char buf[PROBE_TEXT_ROW_MAX], words[64];
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	fixture_init(&f, NULL);
+	probe_text_layout_init(&l, &f.s, false, false, true, false);
+	probe_text_titles(&l, buf, sizeof(buf));
+	is_str(buf, "DEST  STATUS              LOST     RTT     P99  LAST%    LAST  "
+		    "HOPS  TC\n", "titles: the round's loss and RTT after the "
+		    "run's");
+	probe_text_round_row(&l, &f.cells[0], &f.cells[0].verdict, 4, false,
+			     &up, buf, sizeof(buf));
+	is_str(buf, "b     ok                   0/4  1.30ms  1.60ms    25%   812us"
+		    "     0  0x00\n", "a round with one of 4 lost: 25%%, its "
+		    "own median");
+	probe_text_round_row(&l, &f.cells[0], &f.cells[0].verdict, 4, false,
+			     &down, buf, sizeof(buf));
+	is_str(buf, "b     no reply             0/4  1.30ms  1.60ms   100%       -"
+		    "     0  0x00\n    no reply since 15:58:01\n",
+	       "a round that got nothing: no reply since the last one, "
+	       "though the run's totals are clean");
+	probe_text_round_row(&l, &f.cells[0], &f.cells[0].verdict, 4, false,
+			     NULL, buf, sizeof(buf));
+	ok(strstr(buf, "     -       -") != NULL && count_lines(buf) == 1,
+	   "no round closed yet: '-' in its columns");
+	down.last_success_unix = 0;
+	ok(probe_text_round_silence(&down, words, sizeof(words)) &&
+		   strcmp(words, "no reply yet") == 0,
+	   "never answered: no reply yet");
+	ok(!probe_text_round_silence(&up, words, sizeof(words)) && !words[0],
+	   "a reply in the round: not silent");
+	down.sent = 0;
+	ok(!probe_text_round_silence(&down, words, sizeof(words)),
+	   "nothing sent in the round: nothing to say");
+
+	fixture_init(&f, gid);
+	f.cells[0].asked.flow_label = 0x12345;
+	f.cells[0].last_reply.observed.grh_ipv4 = false;
+	f.cells[0].last_reply.observed.flow_label = 0x54321;
+	probe_text_layout_init(&l, &f.s, false, false, true, false);
+	ok(l.show_flow_label, "with a flow label column");
+	f.cells[0].sent = f.cells[0].received = 99999;
+	probe_text_round_row(&l, &f.cells[0], &f.cells[0].verdict, 99999,
+			     false, &up, buf, sizeof(buf));
+	ok(widest_line(buf) <= PROBE_TEXT_WIDTH, "the widest continuous row "
+	   "fits (%zu): %s", widest_line(buf), buf);
+}
+
 static void test_rtt_units(void)
 {
 	char b[16];
@@ -356,13 +423,56 @@ static void test_sgid_choice_once(void)
 	   "a set that chose otherwise: said");
 }
 
+/* A sweep of one destination (d twice) whose path remarks alike: the
+ * rewrite is said under the first row only; another rewrite, or a
+ * finding that is no rewrite, is said again. */
+static void test_rewrite_once(void)
+{
+	struct fixture f;
+	struct probe_text_layout l;
+	char buf[PROBE_TEXT_ROW_MAX];
+	const char *remark = "traffic class remarked: sent 0x00 (DSCP 0), "
+			     "seen 0x30 (DSCP 12)";
+
+	fixture_init(&f, NULL);
+	f.cells[1].verdict.text_rewrite_end = 1;
+	f.cells[2] = f.cells[1];
+	f.cells[2].rtt.ns = f.rtt_ns[2];
+	probe_text_layout_init(&l, &f.s, false, false, false, false);
+	probe_text_row(&l, &f.cells[1], &f.cells[1].verdict, 4, true, buf,
+		       sizeof(buf));
+	ok(strstr(buf, remark) != NULL, "the first row of d says the remark");
+	probe_text_row(&l, &f.cells[2], &f.cells[2].verdict, 4, true, buf,
+		       sizeof(buf));
+	is_int(count_lines(buf), 1, "the next row of d, remarked alike: the "
+	       "row alone");
+	f.cells[2].verdict.text_rewrite_end = 0;
+	probe_text_row(&l, &f.cells[2], &f.cells[2].verdict, 4, true, buf,
+		       sizeof(buf));
+	ok(strstr(buf, remark) != NULL, "the same words as no rewrite: said");
+	f.cells[2].verdict.text_rewrite_end = 1;
+	snprintf(f.cells[2].verdict.text[0], sizeof(f.cells[2].verdict.text[0]),
+		 "traffic class remarked: sent 0x08 (DSCP 2), seen 0x30 "
+		 "(DSCP 12)");
+	probe_text_row(&l, &f.cells[2], &f.cells[2].verdict, 4, true, buf,
+		       sizeof(buf));
+	ok(strstr(buf, "sent 0x08 (DSCP 2)") != NULL, "another rewrite: said");
+	f.cells[2].target = &f.targets[2];
+	f.cells[2].verdict = f.cells[1].verdict;
+	probe_text_row(&l, &f.cells[2], &f.cells[2].verdict, 4, true, buf,
+		       sizeof(buf));
+	ok(strstr(buf, remark) != NULL, "another destination: said");
+}
+
 int main(void)
 {
 	test_sgid_choice_once();
+	test_rewrite_once();
 	test_header_sgid();
 	test_rows();
 	test_flow_label_column();
 	test_widths();
+	test_round_row();
 	test_rtt_units();
 	test_color();
 	test_wrap();

@@ -232,6 +232,18 @@ static void test_grh_changes(void)
 	verdict_judge(&in, &v);
 	ok(v.flags & VERDICT_TCLASS_REMARKED, "DSCP changed: remarked");
 	ok(said(&v, "sent 0x28") && said(&v, "seen 0x0a"), "both values");
+	in.observed.flow_label = 7;
+	verdict_judge(&in, &v);
+	ok(v.text_rewrite_end == v.text_rewrite_start + 2 &&
+		   strstr(v.text[v.text_rewrite_start], "traffic class "
+			  "remarked") == v.text[v.text_rewrite_start] &&
+		   strstr(v.text[v.text_rewrite_start + 1], "flow label "
+			  "changed") == v.text[v.text_rewrite_start + 1],
+	   "the rewrites are marked as such (a sweep says them once)");
+	in = reached(64, 63);
+	verdict_judge(&in, &v);
+	ok(v.text_rewrite_end == v.text_rewrite_start, "nothing rewritten: "
+	   "no rewrite marked");
 
 	in = reached(64, 63);
 	in.observed.traffic_class = 0x2b;

@@ -29,13 +29,13 @@ check_a() {
 @test "a checklist whose every expectation holds: exit 0, all ok, prove passes" {
 	run -0 check_a <<-EOF
 		# same segment, one router, two routers (R2 remarks DSCP 10 to 12)
-		b:$PB  reachable hops=0 loss<=0 rtt_median<=100ms rtt_p99<=500ms path_mtu>=1024 grh_required=yes
+		b:$PB  reachable hops=0 loss<=0 rtt_median<=100ms rtt_p99<=500ms grh_required=yes
 		c:$PC  tclass=0x28 hops=1 tclass_preserved tclass_seen=0x28
 		d:$PD  tclass=0x28 count=5 hops=1-2 tclass_seen=0x30 loss<=0
 	EOF
 	echo "$output"
-	assert_tap_lines 1..13
-	[ "$(grep -c '^ok ' <<<"$output")" -eq 13 ] || fail "not 13 ok lines"
+	assert_tap_lines 1..12
+	[ "$(grep -c '^ok ' <<<"$output")" -eq 12 ] || fail "not 12 ok lines"
 	echo "$output" >"$BATS_TEST_TMPDIR/out.tap"
 	run -0 prove -e cat "$BATS_TEST_TMPDIR/out.tap"
 	[[ $output == *"Result: PASS"* ]] || fail "$output"
@@ -60,12 +60,17 @@ assert_tap_lines() {
 		"not ok 2 - d:$PD hops=0 # got 2, expected 0" \
 		"not ok 3 - b6:$PB flow_label_preserved # got 0x00000, expected 0x12345" \
 		"not ok 4 - b:$PB unreachable # got 3 of 3 answered, expected unreachable" \
-		"not ok 6 - b:$PB path_mtu>=4096 # got 1024 bytes, expected at least 4096 bytes" \
+		"not ok 6 - b:$PB path_mtu>=4096" \
 		"not ok 7 - b:$PB grh_required=no # got a GRH, expected no GRH" \
 		"not ok 8 - b:$PB path_sl=0 # got no SL: RoCE has no SA path record, expected 0" \
 		"# 8 of 8 expectations failed"; do
 		grep -qxF -- "$want" <<<"$output" || fail "no line: $want"
 	done
+	# RoCE: the port's MTU is no path's; not passed, and not judged
+	# from it either (issue 26).
+	echo "$output" | sed 's/^# *//' | tr -s ' \n' ' ' | grep -qF \
+		"path_mtu>=4096 got not measured: RoCE has no path record and the port's MTU (1024 bytes) is not the path's; \`ibahprobe probe --mtu b:$PB\` measures it expected at least 4096 bytes" ||
+		fail "no path_mtu reason"
 	grep -qE "^not ok 5 - b:$PB rtt_median<=1us # got [0-9.]+ us, expected at most 1 us$" <<<"$output" ||
 		fail "no rtt line"
 }
@@ -95,9 +100,12 @@ assert_tap_lines() {
 		c:$PC    hops=1
 	EOF
 	echo "$output"
-	[[ ${lines[1]} == "not ok 1 - b:18599 reachable # got "*"refused"*", expected reachable" ]] ||
-		fail "${lines[1]}"
-	[ "${lines[2]}" = "ok 2 - c:$PC hops=1" ] || fail "${lines[2]}"
+	# The reason is too long for one line: TAP diagnostic lines under
+	# the test (issue 26 item 9), read here as one line.
+	[ "${lines[1]}" = "not ok 1 - b:18599 reachable" ] || fail "${lines[1]}"
+	[[ $(echo "$output" | sed -n '/^not ok 1 /,/^ok 2 /p' | sed 's/^# *//' | tr -s ' \n' ' ') == \
+		"not ok 1 - b:18599 reachable got "*"refused"*" expected reachable ok 2 - c:$PC hops=1 " ]] ||
+		fail "no reason, or not before ok 2"
 }
 
 @test "-j: one JSON document with every result; -v adds each entry's probe result to the TAP" {

@@ -119,3 +119,27 @@ anon_kib() { awk '/^Anonymous:/ { print $2 }' "/proc/$1/smaps_rollup"; }
 	[ $((anon2 - anon1)) -le 48 ] ||
 		fail "anonymous memory grew from $anon1 to $anon2 KiB from round $rounds1 to $rounds2"
 }
+
+# Issue 26: the run's totals hide "down now" (0/20 lost, then 12/32 while
+# the last rounds got nothing): each row has the round beside the run,
+# and a round that got nothing says since when.
+@test "a responder killed mid-run: its rows say no reply since when, the round 100% lost; the others stay ok" {
+	local out=$BATS_TEST_TMPDIR/out pid
+	start_serve d "$BATS_TEST_TMPDIR/serve.d2" 18673
+	timeout --preserve-status -s INT 8 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe --continuous \
+		--interval-round 1 -i 100 b:18671 d:18673 >"$out" 2>"$BATS_TEST_TMPDIR/err" &
+	pid=$!
+	sleep 3.5
+	kill "$(cat "$BATS_TEST_TMPDIR/serve.d2.pid")"
+	wait "$pid" || true
+	cat "$out"
+	grep -qE '^DEST +STATUS +LOST +RTT +P99 +LAST% +LAST +HOPS +TC$' "$out" ||
+		fail "no LAST% and LAST titles"
+	grep -qE '^d:18673 +ok +0/[0-9]+ .* 0% ' "$out" || fail "d was ok before"
+	grep -qE '^d:18673 +no reply +[0-9]+/[0-9]+ .* 100% +- ' "$out" ||
+		fail "no round of d with no reply"
+	grep -A1 -E '^d:18673 +no reply' "$out" | grep -qE '^    no reply since [0-2][0-9]:[0-5][0-9]:[0-5][0-9]$' ||
+		fail "no 'no reply since HH:MM:SS' under d's row"
+	! grep -qE '^b:18671 +no reply' "$out" || fail "b had a silent round"
+	[ "$(awk '{ print length }' "$out" | sort -n | tail -1)" -lt 100 ] || fail "a line of 100 columns or more"
+}

@@ -118,3 +118,18 @@ NFT
 		(.error | test("18729"))'
 	echo "$output" | jq -e '.summary.unreachable == 2'
 }
+
+# Issue 26: `check path_mtu>=1024` passed here on the port's MTU while
+# everything over 648 bytes was dropped on the way to C. On RoCE it is
+# not measured, so it fails, naming the form that measures.
+@test "check path_mtu>=1024 to C behind the 700-byte route: not passed on the port's MTU, probe --mtu named" {
+	printf 'c:18721 path_mtu>=1024\nc:18721 reachable\n' >"$BATS_TEST_TMPDIR/list.chk"
+	run -1 timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto -t 1000 check \
+		"$BATS_TEST_TMPDIR/list.chk"
+	echo "$output"
+	[ "${lines[1]}" = "not ok 1 - c:18721 path_mtu>=1024" ] || fail "${lines[1]}"
+	echo "$output" | sed 's/^# *//' | tr -s ' \n' ' ' | grep -qF \
+		"got not measured: RoCE has no path record and the port's MTU (1024 bytes) is not the path's; \`ibahprobe probe --mtu c:18721\` measures it" ||
+		fail "no reason naming probe --mtu"
+	grep -qx "ok 2 - c:18721 reachable" <<<"$output" || fail "reachable"
+}

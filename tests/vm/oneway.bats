@@ -139,3 +139,42 @@ asymmetric_off() {
 	[[ $text == *"asymmetric routing: 3 hops there, 1 back"* ]] ||
 		fail "the text names it"
 }
+
+# check from a, the checklist on stdin: the same engine as probe_a.
+check_a() {
+	cat >"$BATS_TEST_TMPDIR/list.chk"
+	timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto -t 1000 -v check \
+		"$BATS_TEST_TMPDIR/list.chk"
+}
+
+# Issue 26: with d on two lines of a checklist, the responder counted
+# both lines' probes as one set, and check read 10 of 10 seen where 5
+# came: "lost on the way back" for requests dropped on the way there.
+@test "check and probe name the way the probes were lost, each way, as nft dropped them" {
+	local way rule check_words probe_words
+	for way in there back; do
+		if [ $way = there ]; then
+			rule="ip daddr $FABRIC_D_IP4 numgen inc mod 2 == 0"
+			probe_words="lost on the way there: the responder saw 5 of 10"
+		else
+			rule="ip saddr $FABRIC_D_IP4 ip daddr $FABRIC_A_IP4 numgen inc mod 2 == 0"
+			probe_words="lost on the way back: the responder answered 10 of 10, 5 replies lost"
+		fi
+		drop_on "$rule"
+		run -1 --separate-stderr check_a <<-EOF
+			d:18682 count=10 loss<=0
+			d:18682 count=10 reachable
+		EOF
+		drop_on "$rule"
+		local probe_text
+		probe_text=$(probe_a -c 10 -i 20 -t 1000 d:18682 2>&1) || true
+		drop_off
+		echo "$output"
+		echo "$probe_text"
+		check_words="not ok 1 - d:18682 loss<=0 # got 50% (5 of 10 lost on the way $way)"
+		[[ $output == *"$check_words"* ]] || fail "check: no '$check_words'"
+		[[ $output == *"ok 2 - d:18682 reachable"* ]] || fail "check: line 2"
+		[[ $output == *"#   $probe_words"* ]] || fail "check -v: no '$probe_words'"
+		[[ $probe_text == *"$probe_words"* ]] || fail "probe: no '$probe_words'"
+	done
+}
