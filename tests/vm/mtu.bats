@@ -66,7 +66,7 @@ joined() { echo "$output" | tr -s ' \n' ' '; }
 	[[ "$output" =~ step\ +1:\ 1024\ bytes:\ 0\ of\ 2\ answered,\ lost ]]
 	[[ "$output" =~ step\ +2:\ \ 208\ bytes:\ 2\ of\ 2\ answered,\ arrives ]]
 	[[ "$output" =~ 649\ bytes:\ 0\ of\ 2\ answered,\ lost\ \(tried\ again\) ]]
-	[[ "$output" =~ bounds:\ port\ MTU\ 1024,\ responder\'s\ port\ MTU\ 1024 ]]
+	[[ "$output" =~ bounds:\ port\ MTU\ 1024,\ netdev\ MTU\ [0-9]+\ \(payload\ [0-9]+\),\ responder\'s\ port\ MTU\ 1024 ]]
 }
 
 @test "JSON: one document with the numbers, verdict keys and steps of C and B" {
