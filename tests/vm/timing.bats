@@ -72,6 +72,8 @@ probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe "$@"; }
 	local log=$BATS_FILE_TMPDIR/serve.old qpn
 	start_serve b "$log" 18573
 	qpn=$(jq -r 'select(.event == "ready") | .qpn' "$log")
+	# The reply AH exists before the injector's 2 s of listening start.
+	probe_a -c 1 -t 5000 b:18573 >/dev/null || true
 	run -0 timeout 30 "$INJECT" -r -d "$FABRIC_A_RXE" -g "$(fabric_gid_index a 4)" \
 		"::ffff:$FABRIC_B_IP4" "$qpn" 0x1ab4e0be request_v1 2
 	echo "$output"
