@@ -699,6 +699,8 @@ void probe_cell_judge(const struct probe_session *s,
 			.final = s->run_over ? c->final : ONEWAY_FINAL_LATER,
 			.final_received = c->final_received,
 			.final_answered = c->final_answered,
+			.final_reasons_known = c->final_reasons_known,
+			.final_resolving = c->final_resolving,
 			.reply_count = c->reply_count,
 			.reply_ordinal = c->reply_ordinal,
 			.replies_seen = c->received + c->late > 0,
@@ -980,6 +982,8 @@ void probe_cell_restart(struct probe_cell *c)
 	c->reply_count = c->reply_ordinal = 0;
 	c->final = ONEWAY_FINAL_NOT_ASKED;
 	c->final_received = c->final_answered = 0;
+	c->final_reasons_known = false;
+	c->final_resolving = 0;
 	c->reported = c->judged = false;
 	memset(&c->verdict, 0, sizeof(c->verdict));
 }
@@ -1229,6 +1233,9 @@ static void ask_counts(struct probe_session *s, size_t first,
 			c->final = ONEWAY_FINAL_KNOWN;
 			c->final_received = a.received;
 			c->final_answered = a.answered;
+			c->final_reasons_known = a.reasons_known;
+			c->final_resolving =
+				a.unanswered[UNANSWERED_RESOLVING];
 			break;
 		case RENDEZVOUS_COUNT_FORGOTTEN:
 			c->final = ONEWAY_FINAL_FORGOTTEN;

@@ -145,6 +145,8 @@ struct probe_cell {
 	 * (probe_session_recheck). */
 	enum oneway_final final;
 	uint32_t final_received, final_answered;
+	bool final_reasons_known;	/* the count said why (newer serve) */
+	uint32_t final_resolving;	/* unanswered for want of a reply AH */
 	bool reported;		/* given to on_done already */
 	bool judged;
 	struct verdict verdict;
