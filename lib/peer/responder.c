@@ -447,6 +447,10 @@ static void take_reverse_result(struct responder *r, struct ah_job *job)
 		reverse_entry_ready(e, job->ah, &job->attr);
 		e->hop_limit_sent_known = job->hop_limit_sent_known;
 		e->hop_limit_sent = job->hop_limit_sent;
+		if (e->parked_count)
+			diag_verbose(1, "reply AH to qp 0x%x made: sending the "
+				     "%u replies parked for it",
+				     job->wc.src_qp, e->parked_count);
 		for (unsigned k = 0; k < e->parked_count; k++)
 			send_reply(r, e, &e->parked[k], true);
 		e->parked_count = 0;
