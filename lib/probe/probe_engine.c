@@ -1278,6 +1278,21 @@ static void recheck_run(size_t i, void *arg)
 						  : RENDEZVOUS_DEFAULT_PORT);
 }
 
+int probe_session_ask_count(const struct probe_session *s,
+			    const struct probe_target *t,
+			    const struct rendezvous_count_question *q,
+			    struct rendezvous_count_answer *a, char *err,
+			    size_t errlen)
+{
+	char host[GID_TEXT_MAX + IF_NAMESIZE + 1];
+
+	rendezvous_host(t->dest, host, sizeof(host));
+	return rendezvous_ask_count(host, t->dest->has_port
+						  ? t->dest->port
+						  : RENDEZVOUS_DEFAULT_PORT,
+				    s->settings.timeout_ms, q, a, err, errlen);
+}
+
 void probe_session_recheck(struct probe_session *s)
 {
 	for_each_target(s, recheck_run);
