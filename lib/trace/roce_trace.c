@@ -72,7 +72,8 @@ bool roce_trace_silent_tail(const struct roce_trace *t, unsigned *first,
 			    unsigned *last)
 {
 	if ((t->end != ROCE_TRACE_SILENT_END &&
-	     t->end != ROCE_TRACE_MAX_HOPS_END) ||
+	     t->end != ROCE_TRACE_MAX_HOPS_END &&
+	     t->end != ROCE_TRACE_ANSWERS_LOST) ||
 	    !t->last_answered_hop || !t->hop_count ||
 	    t->hops[t->hop_count - 1].hop_limit <= t->last_answered_hop)
 		return false;

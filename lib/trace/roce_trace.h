@@ -137,7 +137,8 @@ struct roce_step roce_trace_next(struct roce_trace *t, uint64_t now_ns);
 bool roce_trace_answer(struct roce_trace *t, uint32_t tag,
 		       const struct roce_answer *answer);
 /* The silent hops a trace that ended without reaching the responder
- * (SILENT_END, MAX_HOPS_END) can ask the responder about: from the hop
+ * (SILENT_END, MAX_HOPS_END; ANSWERS_LOST once asked) can ask the
+ * responder about: from the hop
  * after the last that answered (a router) to its last hop. false when
  * there are none, or nothing answered (no router said the way goes on). */
 bool roce_trace_silent_tail(const struct roce_trace *t, unsigned *first,

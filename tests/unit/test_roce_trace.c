@@ -258,6 +258,8 @@ static void test_silent_end(void)
 	is_int(t.end, ROCE_TRACE_ANSWERS_LOST, "it saw 9: reached, its answers "
 	       "lost on the way back");
 	is_int(t.responder_received, 9, "9 kept");
+	ok(roce_trace_silent_tail(&t, &first, &last) && first == 3 &&
+		   last == 5, "the tail still named once reached");
 
 	/* --max-hops given: the sweep goes on to it. */
 	roce_trace_init(&t, &defaults);
