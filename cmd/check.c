@@ -347,6 +347,7 @@ static void measure(const struct entry_state *st, bool roce,
 
 	memset(m, 0, sizeof(*m));
 	m->hops = -1;
+	m->responder_received = -1;
 	if (c) {
 		if (!c->target->ready)
 			m->probe_error = c->target->error;
@@ -358,6 +359,10 @@ static void measure(const struct entry_state *st, bool roce,
 		m->asked = c->asked;
 		m->hops = c->verdict.hops;
 		m->loss_direction = c->verdict.oneway.direction;
+		m->via_rendezvous = !(c->target->has_qpn && !c->target->preset);
+		m->responder_received = c->verdict.oneway.final
+						? c->verdict.oneway.responder_saw
+						: -1;
 		if (rtt_summarize(&c->rtt, &rtt) == 0) {
 			m->rtt_valid = true;
 			m->rtt_median_us = rtt.median_us;

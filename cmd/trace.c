@@ -70,6 +70,7 @@ struct trace_opts {
 	const char *file;
 	struct value_list flow_labels, tclasses, udp_sports;
 	uint32_t max_hops, queries;
+	bool max_hops_given;
 };
 
 static const struct trace_opts trace_defaults = {
@@ -110,6 +111,7 @@ static int trace_option(void *ctx, int index, const char *arg)
 	case TRACE_OPT_MAX_HOPS:
 		rc = parse_u32(arg, "max-hops", 1, ROCE_TRACE_MAX_HOPS,
 			       &opts->max_hops, err, sizeof(err));
+		opts->max_hops_given = true;
 		break;
 	case TRACE_OPT_UDP_SPORT:
 		value_list_free(&opts->udp_sports);
@@ -377,6 +379,7 @@ static int trace_exec(const struct common_opts *common, void *ctx,
 				       sizeof(dev), &port)
 			     ? trace_roce_run(common, &dests, &(struct trace_roce_options){
 				       .max_hops = opts->max_hops,
+				       .max_hops_given = opts->max_hops_given,
 				       .queries = opts->queries,
 				       .flow_labels = &opts->flow_labels,
 				       .traffic_classes = &opts->tclasses,

@@ -9,6 +9,7 @@
 
 #include "verbs/device.h"
 #include "base/diag.h"
+#include "base/monotonic.h"
 #include "out/output.h"
 #include "probe/probe_engine.h"
 #include "wire/probe_wire.h"
@@ -113,6 +114,8 @@ static int meet_responders(struct trace_roce *r)
 		probe_session_prepare(s);
 	roce_tracer_init(&r->tracer, &s->ep, s->probe_id, r->o->max_hops,
 			 r->o->queries, r->common->timeout_ms);
+	r->tracer.silent_after =
+		r->o->max_hops_given ? 0 : ROCE_TRACE_SILENT_AFTER;
 	return EXIT_FINE;
 }
 
@@ -134,6 +137,47 @@ static void flow_take_cell(const struct probe_session *s, struct roce_flow *f,
 	f->has_grh = c->attr.is_global;
 }
 
+/* A flow silent after its last router: did its datagrams reach the
+ * responder? Its count of each silent hop's set (the requests carry the
+ * hop limit they were sent with as asked, so each hop is a set of its
+ * own) says so, as probe asks after loss. A responder that does not
+ * answer the question leaves the flow as it was. */
+static void ask_silent_tail(struct trace_roce *r, struct roce_flow *f,
+			    const struct probe_cell *c, uint64_t start_ns)
+{
+	struct rendezvous_count_question q = {
+		.probe_id = r->s->probe_id,
+		.qpn = r->s->ep.qp ? r->s->ep.qp->qp_num : 0,
+		.asked = f->asked,
+	};
+	struct rendezvous_count_answer a;
+	char err[DIAG_MSG_MAX * 2];
+	unsigned first, last;
+	uint32_t received = 0;
+	bool known = false;
+
+	if (!roce_trace_silent_tail(&f->trace, &first, &last) ||
+	    !c->target->from_rendezvous)
+		return;
+	if (f->has_grh && f->sgid)
+		q.gid = f->sgid->gid;
+	q.age_ms = (uint32_t)((monotonic_ns() - start_ns) / 1000000u) + 1000;
+	for (unsigned hl = first; hl <= last; hl++) {
+		q.asked.hop_limit = (uint8_t)hl;
+		if (probe_session_ask_count(r->s, c->target, &q, &a, err,
+					    sizeof(err))) {
+			diag_verbose(1, "%s: count: %s", f->dest, err);
+			return;
+		}
+		if (a.state != RENDEZVOUS_COUNT_KNOWN)
+			return;
+		known = true;
+		received += a.received;
+	}
+	if (known)
+		roce_trace_note_responder_count(&f->trace, received);
+}
+
 /* Traces flow k unless its destination failed already; true when it
  * reached the responder. */
 static bool trace_one(struct trace_roce *r, size_t k)
@@ -151,9 +195,14 @@ static bool trace_one(struct trace_roce *r, size_t k)
 			 "is this port itself");
 	else if (c->error[0])
 		snprintf(f->error, sizeof(f->error), "%s", c->error);
-	else
-		return roce_tracer_trace_flow(&r->tracer, f) == 0 &&
-		       f->trace.end == ROCE_TRACE_REACHED;
+	else {
+		uint64_t start = monotonic_ns();
+
+		if (roce_tracer_trace_flow(&r->tracer, f))
+			return false;
+		ask_silent_tail(r, f, c, start);
+		return f->trace.end == ROCE_TRACE_REACHED;
+	}
 	return false;
 }
 

@@ -5,6 +5,7 @@
 #ifndef IBAHPROBE_TRACE_ROCE_H
 #define IBAHPROBE_TRACE_ROCE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "cli.h"
@@ -13,6 +14,9 @@
 
 struct trace_roce_options {
 	unsigned max_hops, queries;
+	/* --max-hops was given: sweep to it, even when nothing answers
+	 * after the last router (else ROCE_TRACE_SILENT_AFTER ends it). */
+	bool max_hops_given;
 	/* Flow labels (each one flow, one path under ECMP) and traffic
 	 * classes to trace; empty: 0 only. */
 	const struct value_list *flow_labels, *traffic_classes;

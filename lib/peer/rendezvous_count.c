@@ -94,6 +94,39 @@ int rendezvous_count_question_decode(const char *line,
 	return ok ? 0 : -1;
 }
 
+static json_object *reasons_encode(const struct rendezvous_count_answer *a)
+{
+	json_object *why = json_object_new_object();
+
+	for (int i = 0; why && i < UNANSWERED_COUNT; i++)
+		json_object_object_add(why, request_unanswered_name(i),
+				       json_object_new_int64(a->unanswered[i]));
+	return why;
+}
+
+/* The reasons, when the answer has them: a missing one is 0, a bad one
+ * makes the answer invalid. */
+static bool reasons_decode(json_object *count,
+			   struct rendezvous_count_answer *a)
+{
+	json_object *why;
+	bool ok = true;
+
+	if (!json_object_object_get_ex(count, "unanswered", &why))
+		return true;
+	if (!json_object_is_type(why, json_type_object))
+		return false;
+	for (int i = 0; i < UNANSWERED_COUNT; i++) {
+		const char *name = request_unanswered_name(i);
+
+		if (json_object_object_get_ex(why, name, NULL))
+			a->unanswered[i] = (uint32_t)get_int(
+				why, name, 0xffffffffLL, &ok);
+	}
+	a->reasons_known = ok;
+	return ok;
+}
+
 char *rendezvous_count_answer_encode(const struct rendezvous_count_answer *a)
 {
 	json_object *root = json_object_new_object(), *count;
@@ -111,6 +144,9 @@ char *rendezvous_count_answer_encode(const struct rendezvous_count_answer *a)
 				       json_object_new_int64(a->received));
 		json_object_object_add(count, "answered",
 				       json_object_new_int64(a->answered));
+		if (a->reasons_known)
+			json_object_object_add(count, "unanswered",
+					       reasons_encode(a));
 	}
 	json_object_object_add(root, "count", count);
 	return to_line(root);
@@ -154,6 +190,11 @@ int rendezvous_count_answer_decode(const char *text,
 	}
 	a->received = (uint32_t)get_int(count, "received", 0xffffffffLL, &ok);
 	a->answered = (uint32_t)get_int(count, "answered", 0xffffffffLL, &ok);
+	if (ok && !reasons_decode(count, a)) {
+		snprintf(err, errlen, "the responder's count answer has an "
+			 "invalid \"unanswered\"");
+		goto out;
+	}
 	if (!ok) {
 		snprintf(err, errlen, "the responder's count answer lacks a "
 			 "valid received or answered");

@@ -5,8 +5,12 @@
  *    "hop_limit":..,"traffic_class":..,"sl":..,"flow_label":..,
  *    "age_ms":..}
  * and serve answers
- *   {"version":1,"count":{"known":true,"received":N,"answered":N}}
- * ("known":false when it no longer remembers the set). An older serve
+ *   {"version":1,"count":{"known":true,"received":N,"answered":N,
+ *    "unanswered":{"resolving":N,"rate_limited":N,"send_failed":N}}}
+ * ("known":false when it no longer remembers the set). "unanswered"
+ * says why the requests it saw were not answered (request_unanswered;
+ * "resolving" counts the replies still parked too): an older serve
+ * leaves it out and an older prober ignores it. An older serve
  * reads nothing and writes its usual line: that answer has no "count",
  * so the count is unknown, never zero. age_ms is how long ago the run
  * began: a set absent from the table was never seen when nothing the
@@ -14,11 +18,13 @@
 #ifndef IBAHPROBE_RENDEZVOUS_COUNT_H
 #define IBAHPROBE_RENDEZVOUS_COUNT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <infiniband/verbs.h>
 
+#include "peer/request_counts.h"
 #include "wire/probe_wire.h"
 
 /* A question line is short; a longer one is no question of ours. */
@@ -42,6 +48,10 @@ enum rendezvous_count_state {
 struct rendezvous_count_answer {
 	enum rendezvous_count_state state;
 	uint32_t received, answered;
+	/* Why the others were not answered; reasons_known false from an
+	 * older serve. */
+	bool reasons_known;
+	uint32_t unanswered[UNANSWERED_COUNT];
 };
 
 /* The question as one line (with its newline); NULL when out of memory. */

@@ -162,6 +162,40 @@ void request_counts_note_answer(struct request_counts *t,
 		t->sets[i].answered++;
 }
 
+void request_counts_note_unanswered(struct request_counts *t,
+				    const struct request_set_key *k,
+				    enum request_unanswered why)
+{
+	uint32_t i = find(t, k);
+
+	if (i != NONE && why < UNANSWERED_COUNT)
+		t->sets[i].unanswered[why]++;
+}
+
+void request_counts_note_parked(struct request_counts *t,
+				const struct request_set_key *k, bool parked)
+{
+	uint32_t i = find(t, k);
+
+	if (i == NONE)
+		return;
+	if (parked)
+		t->sets[i].parked++;
+	else if (t->sets[i].parked)
+		t->sets[i].parked--;
+}
+
+const char *request_unanswered_name(enum request_unanswered why)
+{
+	switch (why) {
+	case UNANSWERED_RESOLVING: return "resolving";
+	case UNANSWERED_RATE_LIMIT: return "rate_limited";
+	case UNANSWERED_SEND_FAILED: return "send_failed";
+	case UNANSWERED_COUNT: break;
+	}
+	return "?";
+}
+
 struct request_set_count *request_counts_note(struct request_counts *t,
 					      const struct request_set_key *k,
 					      uint64_t now_ns)

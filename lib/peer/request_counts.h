@@ -29,10 +29,26 @@ struct request_set_key {
 	struct probe_params asked;
 };
 
+/* Why a request that arrived got no reply: the count answer says so, so
+ * a prober can tell a responder still making its way back (first
+ * contact: the neighbour of its reply AH not yet resolved) from a path
+ * that is blocked. */
+enum request_unanswered {
+	/* No reply AH to the sender yet: parked while a worker makes it
+	 * (beyond REVERSE_PARK_MAX parked, the rest dropped), or its
+	 * creation failed and is backing off. */
+	UNANSWERED_RESOLVING,
+	UNANSWERED_RATE_LIMIT,	/* serve --max-rate */
+	UNANSWERED_SEND_FAILED,	/* the reply's post failed */
+	UNANSWERED_COUNT,
+};
+
 struct request_set_count {
 	struct request_set_key key;
 	uint32_t received;	/* valid requests that arrived */
 	uint32_t answered;	/* replies posted */
+	uint32_t unanswered[UNANSWERED_COUNT];	/* dropped, by reason */
+	uint32_t parked;	/* waiting now for their reply AH */
 	/* Links (slot indexes, REQUEST_COUNTS_NONE at the ends): the hash
 	 * chain, and the use order (most recent first). */
 	uint32_t hash_next, newer, older;
@@ -69,6 +85,17 @@ struct request_set_count *request_counts_note(struct request_counts *t,
  * meanwhile). */
 void request_counts_note_answer(struct request_counts *t,
 				const struct request_set_key *k);
+/* A request of key's set dropped unanswered, and why (nothing when the
+ * set was forgotten meanwhile). */
+void request_counts_note_unanswered(struct request_counts *t,
+				    const struct request_set_key *k,
+				    enum request_unanswered why);
+/* A reply of key's set parked for its reply AH (parked true), or taken
+ * from the park, sent or dropped (false). */
+void request_counts_note_parked(struct request_counts *t,
+				const struct request_set_key *k, bool parked);
+/* The JSON name of a reason: "resolving", "rate_limited", "send_failed". */
+const char *request_unanswered_name(enum request_unanswered why);
 /* The set of key, or NULL when never seen or forgotten. */
 const struct request_set_count *
 request_counts_find(const struct request_counts *t,

@@ -71,6 +71,84 @@ static uint64_t stamps_reserve(struct responder *r,
 	return 0;
 }
 
+/* The set a reply belongs to, for its counts. */
+static void set_key_of(const struct responder *r,
+		       const struct reverse_parked *p,
+		       struct request_set_key *key)
+{
+	request_set_key_of(&p->reply, r->port->link_layer == LINK_LAYER_IB,
+			   key);
+}
+
+static enum request_unanswered unanswered_for(enum responder_drop drop)
+{
+	switch (drop) {
+	case DROP_RATE_LIMIT: return UNANSWERED_RATE_LIMIT;
+	case DROP_SEND_FAILED: return UNANSWERED_SEND_FAILED;
+	default: return UNANSWERED_RESOLVING;
+	}
+}
+
+static const char *drop_words(enum responder_drop drop)
+{
+	switch (drop) {
+	case DROP_REVERSE_BUSY:
+		return "no room to wait for its reply AH (parked replies or "
+		       "AH workers full)";
+	case DROP_REVERSE_AH:
+		return "no reply AH to its sender (creation failed; tried "
+		       "again after a back-off)";
+	case DROP_RATE_LIMIT: return "over --max-rate";
+	case DROP_SEND_FAILED: return "the reply's post failed";
+	default: return responder_drop_names[drop];
+	}
+}
+
+/* A valid request that gets no reply: counted by reason for serve's
+ * summary and for its set (the count answer tells the prober why), and
+ * named by serve -v (-vv for the rate limit, which drops by the
+ * thousand). was_parked: it leaves the park. */
+static void drop_reply(struct responder *r, const struct reverse_parked *p,
+		       enum responder_drop drop, bool was_parked)
+{
+	struct request_set_key key;
+
+	r->dropped[drop]++;
+	set_key_of(r, p, &key);
+	if (was_parked)
+		request_counts_note_parked(&r->counts, &key, false);
+	request_counts_note_unanswered(&r->counts, &key, unanswered_for(drop));
+	diag_verbose(drop == DROP_RATE_LIMIT ? 2 : 1,
+		     "dropped the reply to seq %u from qp 0x%x: %s",
+		     p->reply.header.sequence, p->remote_qpn,
+		     drop_words(drop));
+}
+
+/* Parks a reply until its AH is made; false when the park is full. */
+static bool park_reply(struct responder *r, struct reverse_entry *e,
+		       const struct reverse_parked *p)
+{
+	struct request_set_key key;
+
+	if (!reverse_entry_park(e, p))
+		return false;
+	set_key_of(r, p, &key);
+	request_counts_note_parked(&r->counts, &key, true);
+	diag_verbose(1, "parked the reply to seq %u from qp 0x%x: its reply "
+		     "AH is being made (%u parked)", p->reply.header.sequence,
+		     p->remote_qpn, e->parked_count);
+	return true;
+}
+
+/* Drops every reply parked on e. */
+static void drop_parked(struct responder *r, struct reverse_entry *e,
+			enum responder_drop drop)
+{
+	for (unsigned k = 0; k < e->parked_count; k++)
+		drop_reply(r, &e->parked[k], drop, true);
+	e->parked_count = 0;
+}
+
 /* The dwell is the request's receive completion taken to this post, on
  * our CLOCK_MONOTONIC; a reply that was parked spent it waiting for its
  * AH. A stamps message follows where both completions carry the
@@ -97,6 +175,10 @@ static void send_reply(struct responder *r, struct reverse_entry *e,
 		tag = stamps_reserve(r, e, p);
 		reply.stamps_follow = tag != 0;
 	}
+	if (was_parked) {
+		set_key_of(r, p, &key);
+		request_counts_note_parked(&r->counts, &key, false);
+	}
 	now = monotonic_ns();
 	reply.dwell_known = true;
 	reply.dwell_ns = now > reply.responder_time_ns
@@ -107,7 +189,7 @@ static void send_reply(struct responder *r, struct reverse_entry *e,
 			   size, tag)) {
 		if (tag)
 			r->stamps[tag - 1].used = false;
-		r->dropped[DROP_SEND_FAILED]++;
+		drop_reply(r, p, DROP_SEND_FAILED, false);
 		return;
 	}
 	e->last_send = r->ep.sends_posted;
@@ -193,10 +275,10 @@ static void submit_reverse(struct responder *r, struct reverse_entry *e,
 	reached_gid(r, &reply->observed, &job);
 	if (ah_workers_submit(&r->workers, &job)) {
 		reverse_entry_forget(e);
-		r->dropped[DROP_REVERSE_BUSY]++;
+		drop_reply(r, p, DROP_REVERSE_BUSY, false);
 		return;
 	}
-	reverse_entry_park(e, p);
+	park_reply(r, e, p);
 }
 
 /* A new sender: a slot for its reply AH. */
@@ -212,7 +294,7 @@ static void start_reverse(struct responder *r, const struct reverse_key *key,
 	if (evicted)
 		ibv_destroy_ah(evicted);
 	if (!e) {
-		r->dropped[DROP_REVERSE_BUSY]++;
+		drop_reply(r, p, DROP_REVERSE_BUSY, false);
 		return;
 	}
 	submit_reverse(r, e, wc, grh_area, p);
@@ -272,7 +354,7 @@ static void answer(struct responder *r, const struct ud_completion *c,
 		request_counts_note(&r->counts, &set_key,
 				    reply->responder_time_ns)->received;
 	if (!reply_rate_take(&r->rate, r->config.max_rate, monotonic_ns())) {
-		r->dropped[DROP_RATE_LIMIT]++;
+		drop_reply(r, &p, DROP_RATE_LIMIT, false);
 		return;
 	}
 	/* The reply AH is looked up by what arrived, before any verbs call:
@@ -289,15 +371,15 @@ static void answer(struct responder *r, const struct ud_completion *c,
 		send_reply(r, e, &p, false);
 		break;
 	case REPLY_PARK:
-		if (!reverse_entry_park(e, &p))
-			r->dropped[DROP_REVERSE_BUSY]++;
+		if (!park_reply(r, e, &p))
+			drop_reply(r, &p, DROP_REVERSE_BUSY, false);
 		break;
 	case REPLY_RETRY:
 		reverse_entry_retry(e);
 		submit_reverse(r, e, wc, buf, &p);
 		break;
 	case REPLY_BACK_OFF:
-		r->dropped[DROP_REVERSE_AH]++;
+		drop_reply(r, &p, DROP_REVERSE_AH, false);
 		break;
 	}
 }
@@ -348,7 +430,7 @@ static void take_reverse_result(struct responder *r, struct ah_job *job)
 		if (job->ah)
 			ibv_destroy_ah(job->ah);
 		if (e) {
-			r->dropped[DROP_REVERSE_AH] += e->parked_count;
+			drop_parked(r, e, DROP_REVERSE_AH);
 			reverse_entry_forget(e);
 		}
 		return;
@@ -358,14 +440,17 @@ static void take_reverse_result(struct responder *r, struct ah_job *job)
 		say_reverse_failure(job, e->failures);
 		if (retry_at_once(r, e, job))
 			return;
-		r->dropped[DROP_REVERSE_AH] += e->parked_count;
-		e->parked_count = 0;
+		drop_parked(r, e, DROP_REVERSE_AH);
 		return;
 	case AH_RESULT_READY:
 		r->reverse.created++;
 		reverse_entry_ready(e, job->ah, &job->attr);
 		e->hop_limit_sent_known = job->hop_limit_sent_known;
 		e->hop_limit_sent = job->hop_limit_sent;
+		if (e->parked_count)
+			diag_verbose(1, "reply AH to qp 0x%x made: sending the "
+				     "%u replies parked for it",
+				     job->wc.src_qp, e->parked_count);
 		for (unsigned k = 0; k < e->parked_count; k++)
 			send_reply(r, e, &e->parked[k], true);
 		e->parked_count = 0;

@@ -164,6 +164,59 @@ static void judge_rtt(const struct expectation *e, double us,
 	out->ok = us <= out->expected_value.max;
 }
 
+/* isolated: the responder is up (its rendezvous answered) and no probe
+ * reached it. Passes only on what was measured: its count of 0; a reply,
+ * a count above 0 or no count at all fails, with the reason. */
+static void judge_isolated(const struct check_measured *m,
+			   struct check_outcome *out)
+{
+	char why[CHECK_TEXT_MAX];
+
+	if (m->probe_error) {
+		snprintf(why, sizeof(why), "no responder to ask: %s",
+			 m->probe_error);
+		got_nothing(out, why);
+		return;
+	}
+	if (!m->probed) {
+		got_nothing(out, "not probed");
+		return;
+	}
+	if (!m->via_rendezvous) {
+		got_nothing(out, "not known: qpn= skips the rendezvous, so the "
+			    "responder's count cannot be asked");
+		return;
+	}
+	out->got_value.has_counts = true;
+	out->got_value.sent = m->sent;
+	out->got_value.received = m->received;
+	if (m->received > 0) {
+		snprintf(out->got, sizeof(out->got), "%u of %u answered: the "
+			 "datagrams arrive", m->received, m->sent);
+		got_number(out, m->received);
+		return;
+	}
+	if (m->responder_received < 0) {
+		got_nothing(out, "no reply, but whether the probes arrived is "
+			    "not known: the responder's count could not be "
+			    "had");
+		out->got_value.has_counts = true;
+		return;
+	}
+	if (m->responder_received > 0) {
+		snprintf(out->got, sizeof(out->got), "the responder saw %lld "
+			 "of %u: the datagrams arrive (its replies were lost "
+			 "on the way back)", (long long)m->responder_received,
+			 m->sent);
+		got_number(out, (double)m->responder_received);
+		return;
+	}
+	snprintf(out->got, sizeof(out->got), "the responder is up and saw 0 "
+		 "of %u", m->sent);
+	got_number(out, 0);
+	out->ok = true;
+}
+
 /* What is expected, in words and numbers, before anything is judged. */
 static void describe_expected(const struct expectation *e,
 			      struct check_outcome *out)
@@ -195,6 +248,13 @@ static void describe_expected(const struct expectation *e,
 	case EXPECT_NETWORK_RTT_P99:
 		describe_bounds(e, " us", "us", out);
 		break;
+	case EXPECT_ISOLATED:
+		snprintf(out->expected, sizeof(out->expected), "the responder "
+			 "up, 0 probes arriving");
+		/* As the responder's count of the probes it received. */
+		*x = (struct check_expected){ .unit = "requests",
+					      .has_min = true, .has_max = true };
+		break;
 	case EXPECT_PATH_MTU:
 		describe_bounds(e, " bytes", "bytes", out);
 		break;
@@ -222,6 +282,10 @@ void check_expect_judge(const struct expectation *e,
 	memset(out, 0, sizeof(*out));
 	describe_expected(e, out);
 	out->got_value.unit = out->expected_value.unit;
+	if (e->kind == EXPECT_ISOLATED) {
+		judge_isolated(m, out);
+		return;
+	}
 	if (why) {
 		got_nothing(out, why);
 		return;
@@ -313,6 +377,7 @@ void check_expect_judge(const struct expectation *e,
 		out->got_value.value = m->ah_is_global;
 		out->ok = m->ah_is_global == (e->low == 1);
 		break;
+	case EXPECT_ISOLATED:
 	case EXPECT_KIND_COUNT:
 		break;
 	}

@@ -35,6 +35,12 @@ struct check_measured {
 	/* Which way the lost probes went (oneway_judge); unknown or none
 	 * says nothing more than the count. */
 	enum oneway_direction loss_direction;
+	/* For isolated: the probes went through the rendezvous (not
+	 * qpn=), whose answer says the responder is up, and its final
+	 * count of the requests it received (-1: not known: its count
+	 * could not be had, an older or forgetful serve). */
+	bool via_rendezvous;
+	int64_t responder_received;
 	bool observed_valid, grh_present;
 	struct probe_params asked;
 	uint8_t tclass_seen;

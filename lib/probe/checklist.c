@@ -66,6 +66,8 @@ static const struct {
 					UNIT_USEC, 3600000000ull, NEED_PROBE },
 	[EXPECT_NETWORK_RTT_P99] = { "network_rtt_p99", FORM_AT_MOST,
 				     UNIT_USEC, 3600000000ull, NEED_PROBE },
+	[EXPECT_ISOLATED] = { "isolated", FORM_FLAG, UNIT_NONE, 0,
+			      NEED_PROBE },
 };
 
 /* What to send, and how the probes reach the responder. */
@@ -466,7 +468,7 @@ static int parse_word(struct word *w, struct check_entry *e, bool *seen,
 				 "rtt_median<=50 ms, loss<=20 %%, "
 				 "path_mtu>=2048 bytes"
 			       : "unknown word '%s': expected reachable, unreachable, "
-		       "hops, loss, rtt_median, rtt_p99, network_rtt_median, "
+		       "isolated, hops, loss, rtt_median, rtt_p99, network_rtt_median, "
 		       "network_rtt_p99, tclass_preserved, tclass_seen, flow_label_preserved, path_mtu, path_sl, "
 		       "grh_required, or what to send: hop_limit, tclass, "
 		       "flow_label, sl, count, qpn, qkey", w->name);

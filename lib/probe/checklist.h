@@ -39,6 +39,9 @@ enum expect_kind {
 	 * microseconds, at most. */
 	EXPECT_NETWORK_RTT_MEDIAN,
 	EXPECT_NETWORK_RTT_P99,
+	/* The responder is up (its rendezvous answers) and none of the
+	 * probes reached it (its count says 0): partitions and ACLs. */
+	EXPECT_ISOLATED,
 	EXPECT_KIND_COUNT,
 };
 

@@ -53,6 +53,35 @@ static void say_unknown(const struct oneway_input *in,
 	snprintf(v->text, sizeof(v->text), "loss direction unknown: %s", why);
 }
 
+/* Every probe arrived and the unanswered ones waited for a reply AH:
+ * the responder was resolving its neighbour toward us (first contact),
+ * which is no blocked path; a rerun finds the AH made. */
+static void say_resolving(const struct oneway_input *in,
+			  struct oneway_verdict *v)
+{
+	size_t n;
+
+	n = (size_t)snprintf(v->text, sizeof(v->text),
+			     "not answered: the responder was still resolving "
+			     "its way back to you (first contact): it saw "
+			     "%lld of %u, ", (long long)v->responder_saw,
+			     in->sent);
+	if (n >= sizeof(v->text))
+		return;
+	if (v->responder_answered > 0)
+		n += (size_t)snprintf(v->text + n, sizeof(v->text) - n,
+				      "%lld answered after",
+				      (long long)v->responder_answered);
+	else
+		n += (size_t)snprintf(v->text + n, sizeof(v->text) - n,
+				      "none answered yet (a rerun finds its "
+				      "reply AH made)");
+	if (v->unanswered > v->resolving && n < sizeof(v->text))
+		snprintf(v->text + n, sizeof(v->text) - n, "; %lld more not "
+			 "answered (its --max-rate: serve -v says)",
+			 (long long)(v->unanswered - v->resolving));
+}
+
 /* Counts of the whole set: what never arrived there, what the
  * responder did not answer, what did not come back. Replies that
  * arrived more often than sent (duplicates) never make loss negative. */
@@ -74,6 +103,8 @@ static void judge_counts(const struct oneway_input *in, uint32_t received,
 	v->lost_there = in->sent - saw;
 	v->unanswered = saw - posted;
 	v->lost_back = posted - back;
+	if (answered_known && in->final_reasons_known)
+		v->resolving = at_most(in->final_resolving, v->unanswered);
 	if (v->lost_there && v->lost_back)
 		v->direction = ONEWAY_BOTH;
 	else if (v->lost_there)
@@ -115,6 +146,10 @@ static void judge_counts(const struct oneway_input *in, uint32_t received,
 						     "replies"));
 		break;
 	case ONEWAY_AT_RESPONDER:
+		if (v->resolving > 0) {
+			say_resolving(in, v);
+			return;
+		}
 		n = (size_t)snprintf(v->text, sizeof(v->text),
 				     "not answered: the responder saw %u of "
 				     "%u and answered %u", saw, in->sent,
@@ -128,10 +163,18 @@ static void judge_counts(const struct oneway_input *in, uint32_t received,
 	}
 	/* Seen but not answered, besides loss on the way: serve's --max-rate
 	 * or a reverse AH it could not create (serve -v names which). */
-	if (v->unanswered && v->direction != ONEWAY_AT_RESPONDER &&
-	    n < sizeof(v->text))
+	if (v->resolving > 0 && n < sizeof(v->text))
+		n += (size_t)snprintf(v->text + n, sizeof(v->text) - n,
+				      "; %lld not answered while the responder "
+				      "was still resolving its way back to you "
+				      "(first contact)",
+				      (long long)v->resolving);
+	if (v->unanswered > (v->resolving > 0 ? v->resolving : 0) &&
+	    v->direction != ONEWAY_AT_RESPONDER && n < sizeof(v->text))
 		snprintf(v->text + n, sizeof(v->text) - n, "; %lld seen but "
-			 "not answered", (long long)v->unanswered);
+			 "not answered",
+			 (long long)(v->unanswered -
+				     (v->resolving > 0 ? v->resolving : 0)));
 	if (v->direction == ONEWAY_AT_RESPONDER && n < sizeof(v->text))
 		snprintf(v->text + n, sizeof(v->text) - n, " (its --max-rate, "
 			 "or no reverse path: serve -v says which)");
@@ -142,6 +185,7 @@ void oneway_judge(const struct oneway_input *in, struct oneway_verdict *v)
 	memset(v, 0, sizeof(*v));
 	v->responder_saw = v->responder_answered = v->of = -1;
 	v->lost_there = v->lost_back = v->unanswered = -1;
+	v->resolving = -1;
 	if (in->arrived >= in->sent) {
 		v->direction = ONEWAY_NO_LOSS;
 		v->lost_there = v->lost_back = 0;

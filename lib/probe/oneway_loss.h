@@ -25,6 +25,11 @@ struct oneway_input {
 	uint32_t arrived;	/* their replies that came back (late too) */
 	enum oneway_final final;
 	uint32_t final_received, final_answered;	/* FINAL_KNOWN */
+	/* FINAL_KNOWN from a serve that says why it did not answer: how
+	 * many for want of a reply AH to us (parked while its neighbour
+	 * resolved, or its creation failed: first contact). */
+	bool final_reasons_known;
+	uint32_t final_resolving;
 	/* The largest count a reply carried (0: none, or an older
 	 * responder's reply), and which probe of the set (1-based) that
 	 * reply answered: the responder had then seen that many of the
@@ -48,6 +53,9 @@ struct oneway_verdict {
 	 * whole set when final, else the first reply_ordinal). */
 	int64_t responder_saw, responder_answered, of;
 	int64_t lost_there, lost_back, unanswered;
+	/* Of the unanswered, those for want of a reply AH (first
+	 * contact); -1: unknown. */
+	int64_t resolving;
 	bool final;		/* counts cover the whole set */
 	char text[240];		/* one finding; "" with no loss */
 };

@@ -714,6 +714,8 @@ void probe_cell_judge(const struct probe_session *s,
 			.final = s->run_over ? c->final : ONEWAY_FINAL_LATER,
 			.final_received = c->final_received,
 			.final_answered = c->final_answered,
+			.final_reasons_known = c->final_reasons_known,
+			.final_resolving = c->final_resolving,
 			.reply_count = c->reply_count,
 			.reply_ordinal = c->reply_ordinal,
 			.replies_seen = c->received + c->late > 0,
@@ -995,6 +997,8 @@ void probe_cell_restart(struct probe_cell *c)
 	c->reply_count = c->reply_ordinal = 0;
 	c->final = ONEWAY_FINAL_NOT_ASKED;
 	c->final_received = c->final_answered = 0;
+	c->final_reasons_known = false;
+	c->final_resolving = 0;
 	c->reported = c->judged = false;
 	memset(&c->verdict, 0, sizeof(c->verdict));
 }
@@ -1246,6 +1250,9 @@ static void ask_counts(struct probe_session *s, size_t first,
 			c->final = ONEWAY_FINAL_KNOWN;
 			c->final_received = a.received;
 			c->final_answered = a.answered;
+			c->final_reasons_known = a.reasons_known;
+			c->final_resolving =
+				a.unanswered[UNANSWERED_RESOLVING];
 			break;
 		case RENDEZVOUS_COUNT_FORGOTTEN:
 			c->final = ONEWAY_FINAL_FORGOTTEN;
@@ -1286,6 +1293,21 @@ static void recheck_run(size_t i, void *arg)
 	}
 	ask_counts(s, i, host, t->dest->has_port ? t->dest->port
 						  : RENDEZVOUS_DEFAULT_PORT);
+}
+
+int probe_session_ask_count(const struct probe_session *s,
+			    const struct probe_target *t,
+			    const struct rendezvous_count_question *q,
+			    struct rendezvous_count_answer *a, char *err,
+			    size_t errlen)
+{
+	char host[GID_TEXT_MAX + IF_NAMESIZE + 1];
+
+	rendezvous_host(t->dest, host, sizeof(host));
+	return rendezvous_ask_count(host, t->dest->has_port
+						  ? t->dest->port
+						  : RENDEZVOUS_DEFAULT_PORT,
+				    s->settings.timeout_ms, q, a, err, errlen);
 }
 
 void probe_session_recheck(struct probe_session *s)

@@ -24,6 +24,7 @@
 #include "wire/probe_wire.h"
 #include "verbs/provider.h"
 #include "peer/rendezvous.h"
+#include "peer/rendezvous_count.h"
 #include "verbs/route_info.h"
 #include "probe/rtt_join.h"
 #include "probe/rtt_stats.h"
@@ -145,6 +146,8 @@ struct probe_cell {
 	 * (probe_session_recheck). */
 	enum oneway_final final;
 	uint32_t final_received, final_answered;
+	bool final_reasons_known;	/* the count said why (newer serve) */
+	uint32_t final_resolving;	/* unanswered for want of a reply AH */
 	bool reported;		/* given to on_done already */
 	bool judged;
 	struct verdict verdict;
@@ -301,6 +304,14 @@ void probe_session_progress_clear(struct probe_session *s);
  * for each lossy set's final count (which way the probes were lost).
  * Cells already streamed (on_done) were judged without it. */
 void probe_session_recheck(struct probe_session *s);
+/* Asks target t's rendezvous for the count of one set of requests sent
+ * from this session (q); 0 with *a, -1 with err. trace asks it for the
+ * datagrams of its silent hops. */
+int probe_session_ask_count(const struct probe_session *s,
+			    const struct probe_target *t,
+			    const struct rendezvous_count_question *q,
+			    struct rendezvous_count_answer *a, char *err,
+			    size_t errlen);
 
 /* Judges the cells not judged yet: those that answered first, since
  * their hop counts explain the losses of other sets to the same target. */

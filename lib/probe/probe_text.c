@@ -604,6 +604,7 @@ static const char *flag_summary_name(enum verdict_flag flag)
 	case VERDICT_LOST_THERE: return "lost on the way there";
 	case VERDICT_LOST_BACK: return "lost on the way back";
 	case VERDICT_ASYMMETRIC_HOPS: return "asymmetric hops";
+	case VERDICT_FIRST_CONTACT: return "first contact";
 	}
 	return "?";
 }

@@ -38,6 +38,7 @@ const char *verdict_flag_name(enum verdict_flag flag)
 	case VERDICT_LOST_THERE: return PROBE_VERDICT_LOST_THERE;
 	case VERDICT_LOST_BACK: return PROBE_VERDICT_LOST_BACK;
 	case VERDICT_ASYMMETRIC_HOPS: return PROBE_VERDICT_ASYMMETRIC_HOPS;
+	case VERDICT_FIRST_CONTACT: return PROBE_VERDICT_FIRST_CONTACT;
 	}
 	return "?";
 }
@@ -206,6 +207,8 @@ static void judge_direction(const struct verdict_input *in, struct verdict *v)
 		v->flags |= VERDICT_LOST_THERE;
 	if (v->oneway.lost_back > 0)
 		v->flags |= VERDICT_LOST_BACK;
+	if (v->oneway.resolving > 0)
+		v->flags |= VERDICT_FIRST_CONTACT;
 	if (v->oneway.text[0])
 		say(v, "%s", v->oneway.text);
 }
@@ -277,7 +280,11 @@ static void judge_loss_cause(const struct verdict_input *in, struct verdict *v)
 		say(v, "--qpn %u --qkey 0x%08x must both match the responder's "
 		       "(serve prints them when ready): a wrong Q_Key drops "
 		       "every probe unseen", in->given_qpn, in->given_qkey);
-	if (in->rendezvous_answered) {
+	/* Every probe arrived and none was lost on the way back: the
+	 * responder did not answer (first contact, its rate), nothing on
+	 * the way is blocked. */
+	if (in->rendezvous_answered &&
+	    v->oneway.direction != ONEWAY_AT_RESPONDER) {
 		v->flags |= VERDICT_DATA_PATH_BLOCKED;
 		say(v, "the responder is up (its rendezvous answered over "
 		       "TCP); RoCE v2 (UDP 4791) or the IB data path is "

@@ -84,8 +84,10 @@ enum verdict_flag {
 	VERDICT_LOST_THERE = 1u << 11,	/* the responder never saw some */
 	VERDICT_LOST_BACK = 1u << 12,	/* it answered; replies lost */
 	VERDICT_ASYMMETRIC_HOPS = 1u << 13,	/* hops there != hops back */
+	/* seen, unanswered: its reply AH to us was still being made */
+	VERDICT_FIRST_CONTACT = 1u << 14,
 };
-#define VERDICT_FLAG_LAST VERDICT_ASYMMETRIC_HOPS
+#define VERDICT_FLAG_LAST VERDICT_FIRST_CONTACT
 
 #define VERDICT_TEXT_MAX 8
 struct verdict {

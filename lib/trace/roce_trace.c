@@ -48,6 +48,9 @@ static void advance(struct roce_trace *t)
 	t->waiting = false;
 	if (h->sent < t->settings.queries)
 		return;
+	for (unsigned q = 0; q < t->settings.queries; q++)
+		if (h->answered[q])
+			t->last_answered_hop = h->hop_limit;
 	/* The hop is done: every query of it was sent and resolved. Like
 	 * traceroute, the hop that reached the destination is asked as
 	 * many times as the others, and ends the trace. */
@@ -59,6 +62,35 @@ static void advance(struct roce_trace *t)
 				 : ROCE_TRACE_UNREACHABLE;
 	else if (h->hop_limit >= t->settings.max_hops)
 		t->end = ROCE_TRACE_MAX_HOPS_END;
+	else if (t->settings.silent_after && t->last_answered_hop &&
+		 h->hop_limit - t->last_answered_hop >=
+			 t->settings.silent_after)
+		t->end = ROCE_TRACE_SILENT_END;
+}
+
+bool roce_trace_silent_tail(const struct roce_trace *t, unsigned *first,
+			    unsigned *last)
+{
+	if ((t->end != ROCE_TRACE_SILENT_END &&
+	     t->end != ROCE_TRACE_MAX_HOPS_END &&
+	     t->end != ROCE_TRACE_ANSWERS_LOST) ||
+	    !t->last_answered_hop || !t->hop_count ||
+	    t->hops[t->hop_count - 1].hop_limit <= t->last_answered_hop)
+		return false;
+	*first = t->last_answered_hop + 1;
+	*last = t->hops[t->hop_count - 1].hop_limit;
+	return true;
+}
+
+void roce_trace_note_responder_count(struct roce_trace *t, uint32_t received)
+{
+	if (t->end != ROCE_TRACE_SILENT_END &&
+	    t->end != ROCE_TRACE_MAX_HOPS_END)
+		return;
+	t->responder_count_known = true;
+	t->responder_received = received;
+	if (received)
+		t->end = ROCE_TRACE_ANSWERS_LOST;
 }
 
 struct roce_step roce_trace_next(struct roce_trace *t, uint64_t now_ns)

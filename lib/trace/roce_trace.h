@@ -26,6 +26,11 @@
 #define ROCE_TRACE_DEFAULT_MAX_HOPS 16
 #define ROCE_TRACE_DEFAULT_QUERIES 3
 #define ROCE_TRACE_DEFAULT_WAIT_MS 1000
+/* Silent hops after the last that answered which end a trace without
+ * --max-hops: the responder's own hop (it answers there unless its
+ * answers are lost on the way back) and 2 more, for a router that does
+ * not say time exceeded. A sweep to 16 hops would only print '*'. */
+#define ROCE_TRACE_SILENT_AFTER 3
 /* Flows (flow labels x traffic classes) one destination is traced with:
  * an ECMP sweep of 64 labels is the common case. */
 #define ROCE_TRACE_MAX_FLOWS 1024
@@ -65,6 +70,12 @@ enum roce_trace_end {
 	ROCE_TRACE_REFUSED,	/* port unreachable from the destination host */
 	ROCE_TRACE_UNREACHABLE,	/* another unreachable, or too big */
 	ROCE_TRACE_MAX_HOPS_END,	/* the most hops, never reached */
+	/* silent_after silent hops after the last that answered */
+	ROCE_TRACE_SILENT_END,
+	/* Silent after the last router, but the responder says it received
+	 * datagrams of the silent hops (roce_trace_note_responder_count):
+	 * its answers were lost on the way back. */
+	ROCE_TRACE_ANSWERS_LOST,
 };
 
 struct roce_trace_settings {
@@ -72,6 +83,9 @@ struct roce_trace_settings {
 	unsigned max_hops;	/* the last hop limit tried (<= MAX_HOPS) */
 	unsigned queries;	/* per hop, 1..MAX_QUERIES */
 	uint64_t wait_ns;	/* a query's deadline after its send */
+	/* After a hop something answered, this many silent hops end the
+	 * trace (ROCE_TRACE_SILENT_END); 0: on to max_hops. */
+	unsigned silent_after;
 };
 
 struct roce_trace_hop {
@@ -90,6 +104,12 @@ struct roce_trace {
 	uint32_t tag;
 	uint64_t deadline_ns;
 	enum roce_trace_end end;
+	/* The hop limit of the last hop anything answered; 0: none. */
+	unsigned last_answered_hop;
+	/* The responder's count of the silent tail's datagrams, when it
+	 * was asked and answered (roce_trace_note_responder_count). */
+	bool responder_count_known;
+	uint32_t responder_received;
 };
 
 enum roce_step_kind {
@@ -116,6 +136,17 @@ struct roce_step roce_trace_next(struct roce_trace *t, uint64_t now_ns);
  * else ignored (a late answer to a silent query, or a stray). */
 bool roce_trace_answer(struct roce_trace *t, uint32_t tag,
 		       const struct roce_answer *answer);
+/* The silent hops a trace that ended without reaching the responder
+ * (SILENT_END, MAX_HOPS_END; ANSWERS_LOST once asked) can ask the
+ * responder about: from the hop
+ * after the last that answered (a router) to its last hop. false when
+ * there are none, or nothing answered (no router said the way goes on). */
+bool roce_trace_silent_tail(const struct roce_trace *t, unsigned *first,
+			    unsigned *last);
+/* The responder's count of the datagrams of the silent tail it received:
+ * above 0, the trace reached it and its answers were lost on the way back
+ * (ROCE_TRACE_ANSWERS_LOST). */
+void roce_trace_note_responder_count(struct roce_trace *t, uint32_t received);
 /* The answer of a hop that ended the trace (REPLY first), or NULL. */
 const struct roce_answer *roce_trace_hop_final(const struct roce_trace_hop *h,
 						unsigned queries);

@@ -19,9 +19,46 @@ static const char *end_key(enum roce_trace_end end)
 	case ROCE_TRACE_REFUSED: return "no_roce_listener";
 	case ROCE_TRACE_UNREACHABLE: return "unreachable";
 	case ROCE_TRACE_MAX_HOPS_END: return "max_hops";
+	case ROCE_TRACE_SILENT_END: return "silent";
+	case ROCE_TRACE_ANSWERS_LOST: return "answers_lost";
 	case ROCE_TRACE_RUNNING: break;
 	}
 	return "error";
+}
+
+/* How a trace that did not reach ended, under its hops; and the
+ * responder's count of the silent hops' datagrams (null: not asked, or
+ * it did not answer). */
+static void print_silent_end(const struct roce_trace *t)
+{
+	unsigned first = 0, last = 0;
+	bool tail = roce_trace_silent_tail(t, &first, &last);
+
+	if (t->responder_count_known)
+		out_uint("responder_received", NULL, t->responder_received);
+	else
+		out_null("responder_received", NULL);
+	switch (t->end) {
+	case ROCE_TRACE_MAX_HOPS_END:
+		out_text("  not reached within %u hops", t->hop_count);
+		break;
+	case ROCE_TRACE_SILENT_END:
+		out_text("  not reached: nothing answered after hop %u "
+			 "(stopped there; --max-hops goes further)",
+			 t->last_answered_hop);
+		break;
+	case ROCE_TRACE_ANSWERS_LOST:
+		out_text("  reached the responder: it received %u datagrams "
+			 "of hops %u-%u; its answers were lost on the way "
+			 "back\n", t->responder_received, first, last);
+		return;
+	default:
+		return;
+	}
+	if (tail && t->responder_count_known)
+		out_text(" (the responder received none of hops %u-%u)", first,
+			 last);
+	out_text("\n");
 }
 
 static const char *answer_key(enum roce_answer_kind kind)
@@ -352,6 +389,7 @@ static void print_flow(const struct roce_trace_printer *p,
 		out_null("per_hop_traffic_class", NULL);
 		out_open_array("traffic_class_changes");
 		out_close_array();
+		out_null("responder_received", NULL);
 	} else {
 		out_string("status", NULL, end_key(f->trace.end));
 		out_null("error", NULL);
@@ -361,9 +399,7 @@ static void print_flow(const struct roce_trace_printer *p,
 				  tclass);
 		out_close_array();
 		print_tclass_changes(f, tclass);
-		if (f->trace.end == ROCE_TRACE_MAX_HOPS_END)
-			out_text("  not reached within %u hops\n",
-				 f->trace.hop_count);
+		print_silent_end(&f->trace);
 	}
 	print_path(f);
 	out_close_object();
@@ -375,7 +411,10 @@ static const char *end_words(enum roce_trace_end end)
 	case ROCE_TRACE_REACHED: return "responder";
 	case ROCE_TRACE_REFUSED: return "no RoCE listener";
 	case ROCE_TRACE_UNREACHABLE: return "unreachable";
-	case ROCE_TRACE_MAX_HOPS_END: return "not reached";
+	case ROCE_TRACE_MAX_HOPS_END:
+	case ROCE_TRACE_SILENT_END: return "not reached";
+	case ROCE_TRACE_ANSWERS_LOST:
+		return "responder (its answers lost on the way back)";
 	case ROCE_TRACE_RUNNING: break;
 	}
 	return "error";

@@ -368,6 +368,7 @@ int roce_tracer_trace_flow(struct roce_tracer *tr, struct roce_flow *f)
 		.first_hop = 1, .max_hops = tr->max_hops,
 		.queries = tr->queries,
 		.wait_ns = (uint64_t)tr->wait_ms * 1000000u,
+		.silent_after = tr->silent_after,
 	};
 	struct roce_sock_params sp;
 	struct roce_step step;

@@ -72,6 +72,9 @@ struct roce_tracer {
 	 * ICMP is not taken for ours. */
 	uint8_t nonce;
 	unsigned max_hops, queries;
+	/* Silent hops after the last that answered that end a flow's
+	 * trace (roce_trace_settings); 0: on to max_hops. */
+	unsigned silent_after;
 	uint32_t wait_ms;	/* a query's deadline */
 	/* Raw ICMP sockets (IPv4, IPv6) for the routers' quotes; -1 when
 	 * not open (yet, or refused). */

@@ -288,10 +288,61 @@ static void test_long_words(void)
 	is_str(fit, "...", "a single word too long leaves only '...'");
 }
 
+/* isolated (issue 26): the way to check a partition or an ACL. Passes
+ * only when the responder is up and its own count says no probe arrived;
+ * a reply, a count above 0, no count, no responder all fail, each with
+ * its reason. */
+static void test_isolated(void)
+{
+	struct check_measured m = probed();
+	struct expectation e = expect("isolated");
+	struct check_outcome o;
+	const char *want = "the responder up, 0 probes arriving";
+
+	m.via_rendezvous = true;
+	m.received = 0;
+	m.responder_received = 0;
+	judged("isolated", &m, true, "the responder is up and saw 0 of 5",
+	       want);
+	check_expect_judge(&e, &m, &o);
+	ok(o.got_value.known && o.got_value.value == 0 &&
+		   !strcmp(o.got_value.unit, "requests") &&
+		   o.expected_value.has_max && o.expected_value.max == 0,
+	   "as numbers: 0 requests, at most 0");
+
+	m.responder_received = 3;
+	judged("isolated", &m, false, "the responder saw 3 of 5: the "
+	       "datagrams arrive (its replies were lost on the way back)",
+	       want);
+	m.received = 2;
+	judged("isolated", &m, false, "2 of 5 answered: the datagrams arrive",
+	       want);
+	m.received = 0;
+	m.responder_received = -1;
+	judged("isolated", &m, false, "no reply, but whether the probes "
+	       "arrived is not known: the responder's count could not be had",
+	       want);
+	check_expect_judge(&e, &m, &o);
+	ok(!o.got_value.known, "no count: no value");
+
+	m.responder_received = 0;
+	m.probe_error = "no answer from the rendezvous at c:18517 "
+			"(connection refused)";
+	judged("isolated", &m, false, "no responder to ask: no answer from "
+	       "the rendezvous at c:18517 (connection refused)", want);
+	m.probe_error = NULL;
+	m.via_rendezvous = false;
+	judged("isolated", &m, false, "not known: qpn= skips the rendezvous, "
+	       "so the responder's count cannot be asked", want);
+	m = (struct check_measured){ .responder_received = -1 };
+	judged("isolated", &m, false, "not probed", want);
+}
+
 int main(void)
 {
 	test_structured();
 	test_long_words();
+	test_isolated();
 	test_probe_kinds();
 	test_nothing_answered();
 	test_not_measured();

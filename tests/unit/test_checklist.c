@@ -247,7 +247,7 @@ static void test_read(void)
 	fclose(in);
 	is_str(err, "r.chk:1:12: hops 'one' is not a number: expected 0-255\n"
 		    "r.chk:3:7: unknown word 'fast': expected reachable, "
-		    "unreachable, hops, loss, rtt_median, rtt_p99, "
+		    "unreachable, isolated, hops, loss, rtt_median, rtt_p99, "
 		    "network_rtt_median, network_rtt_p99, "
 		    "tclass_preserved, tclass_seen, flow_label_preserved, "
 		    "path_mtu, path_sl, grh_required, or what to send: "

@@ -93,6 +93,73 @@ static void test_final_count(void)
 	   "one lost there");
 }
 
+/* First contact: the responder saw every probe and could not answer
+ * them yet, its reply AH to us still being made (the count answer's
+ * "unanswered":{"resolving":N}); not a blocked path. */
+static void test_first_contact(void)
+{
+	struct oneway_verdict v;
+
+	v = judge((struct oneway_input){ .sent = 5, .arrived = 0,
+					 .final = ONEWAY_FINAL_KNOWN,
+					 .final_received = 5,
+					 .final_answered = 0,
+					 .final_reasons_known = true,
+					 .final_resolving = 5 });
+	is_int(v.direction, ONEWAY_AT_RESPONDER, "seen, not answered");
+	is_int(v.resolving, 5, "5 waited for the reply AH");
+	is_str(v.text, "not answered: the responder was still resolving its "
+		       "way back to you (first contact): it saw 5 of 5, none "
+		       "answered yet (a rerun finds its reply AH made)",
+	       "first contact, nothing answered");
+
+	v = judge((struct oneway_input){ .sent = 5, .arrived = 3,
+					 .final = ONEWAY_FINAL_KNOWN,
+					 .final_received = 5,
+					 .final_answered = 3,
+					 .final_reasons_known = true,
+					 .final_resolving = 2 });
+	is_str(v.text, "not answered: the responder was still resolving its "
+		       "way back to you (first contact): it saw 5 of 5, 3 "
+		       "answered after", "first contact, the rest answered");
+
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 6,
+					 .final = ONEWAY_FINAL_KNOWN,
+					 .final_received = 10,
+					 .final_answered = 6,
+					 .final_reasons_known = true,
+					 .final_resolving = 2 });
+	is_str(v.text, "not answered: the responder was still resolving its "
+		       "way back to you (first contact): it saw 10 of 10, 6 "
+		       "answered after; 2 more not answered (its --max-rate: "
+		       "serve -v says)", "and the rate limit beside it");
+
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 5,
+					 .final = ONEWAY_FINAL_KNOWN,
+					 .final_received = 10,
+					 .final_answered = 8,
+					 .final_reasons_known = true,
+					 .final_resolving = 2 });
+	is_str(v.text, "lost on the way back: the responder answered 8 of 10, "
+		       "3 replies lost; 2 not answered while the responder was "
+		       "still resolving its way back to you (first contact)",
+	       "back, with first contact beside it");
+
+	v = judge((struct oneway_input){ .sent = 5, .arrived = 0,
+					 .final = ONEWAY_FINAL_KNOWN,
+					 .final_received = 5,
+					 .final_answered = 0,
+					 .final_reasons_known = true });
+	is_int(v.resolving, 0, "a newer serve, no AH waited: not first "
+	       "contact");
+	ok(strstr(v.text, "first contact") == NULL, "and not said");
+	v = judge((struct oneway_input){ .sent = 5, .arrived = 0,
+					 .final = ONEWAY_FINAL_KNOWN,
+					 .final_received = 5,
+					 .final_answered = 0 });
+	is_int(v.resolving, -1, "an older serve: not known why");
+}
+
 static void test_no_loss(void)
 {
 	struct oneway_verdict v;
@@ -193,6 +260,7 @@ static void test_unknown(void)
 int main(void)
 {
 	test_final_count();
+	test_first_contact();
 	test_no_loss();
 	test_reply_counts();
 	test_unknown();

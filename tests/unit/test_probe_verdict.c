@@ -191,6 +191,46 @@ static void test_loss_causes(void)
 	   "nothing lost: no cause named");
 }
 
+/* First contact (issue 26): a fresh responder saw all 5 and answered
+ * none, its reply AH still being made; the rendezvous answered. Not
+ * "blocked": that contradicts its own count. */
+static void test_first_contact(void)
+{
+	struct verdict_input in;
+	struct verdict v;
+
+	memset(&in, 0, sizeof(in));
+	in.sent = 5;
+	in.known_hops = -1;
+	in.size = 136;
+	in.rendezvous_answered = true;
+	in.oneway = (struct oneway_input){
+		.sent = 5, .final = ONEWAY_FINAL_KNOWN, .final_received = 5,
+		.final_reasons_known = true, .final_resolving = 5,
+	};
+	verdict_judge(&in, &v);
+	is_int(v.reach, PROBE_STATUS_UNREACHABLE, "still unreachable: none "
+	       "came back");
+	ok(v.flags & VERDICT_FIRST_CONTACT, "first contact named");
+	ok(!(v.flags & VERDICT_DATA_PATH_BLOCKED), "and no blocked path");
+	ok(said(&v, "still resolving its way back to you (first contact)"),
+	   "in those words");
+	ok(!said(&v, "UDP 4791"), "UDP 4791 not blamed");
+	is_str(verdict_flag_name(VERDICT_FIRST_CONTACT), "first_contact",
+	       "JSON name");
+	/* The same 5 seen and not answered, from an older serve that
+	 * cannot say why: still no "blocked" (it saw them all). */
+	in.oneway.final_reasons_known = false;
+	in.oneway.final_resolving = 0;
+	verdict_judge(&in, &v);
+	ok(!(v.flags & (VERDICT_DATA_PATH_BLOCKED | VERDICT_FIRST_CONTACT)),
+	   "seen but not answered, no reason: neither");
+	/* Seen none: that is a blocked path. */
+	in.oneway.final_received = 0;
+	verdict_judge(&in, &v);
+	ok(v.flags & VERDICT_DATA_PATH_BLOCKED, "seen none: blocked");
+}
+
 /* --qpn/--qkey skip the responder's word on both: when nothing answers,
  * the hint points at them (a wrong Q_Key is dropped unseen), and only
  * then. */
@@ -449,6 +489,7 @@ int main(void)
 	test_provider_rules();
 	test_sl();
 	test_loss_causes();
+	test_first_contact();
 	test_given_qkey();
 	test_grh_changes();
 	test_loss();

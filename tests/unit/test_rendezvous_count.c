@@ -48,7 +48,8 @@ static struct rendezvous_count_question question(void)
 static void test_codec(void)
 {
 	struct rendezvous_count_question q = question(), back;
-	struct rendezvous_count_answer a = { RENDEZVOUS_COUNT_KNOWN, 7, 6 }, ab;
+	struct rendezvous_count_answer a = { .state = RENDEZVOUS_COUNT_KNOWN,
+					     .received = 7, .answered = 6 }, ab;
 	struct responder_info info = sample();
 	char *line = rendezvous_count_question_encode(&q), err[256];
 
@@ -93,6 +94,43 @@ static void test_codec(void)
 	       "a count without known refused");
 	is_int(rendezvous_count_answer_decode("hello", &ab, err, sizeof(err)),
 	       -1, "not JSON refused");
+}
+
+/* Why the responder did not answer: carried when it knows, absent from
+ * an older serve's answer (then not known, never 0 of each). */
+static void test_reasons(void)
+{
+	struct rendezvous_count_answer a = {
+		.state = RENDEZVOUS_COUNT_KNOWN, .received = 5,
+		.reasons_known = true,
+		.unanswered = { [UNANSWERED_RESOLVING] = 5 },
+	}, ab;
+	char *line = rendezvous_count_answer_encode(&a), err[256];
+
+	ok(line && strstr(line, "\"unanswered\":{\"resolving\":5"),
+	   "the reasons are in the answer");
+	is_int(rendezvous_count_answer_decode(line, &ab, err, sizeof(err)), 0,
+	       "decodes");
+	ok(ab.reasons_known && ab.unanswered[UNANSWERED_RESOLVING] == 5 &&
+		   ab.unanswered[UNANSWERED_RATE_LIMIT] == 0,
+	   "5 not answered for want of a reply AH");
+	free(line);
+	is_int(rendezvous_count_answer_decode(
+		       "{\"version\":1,\"count\":{\"known\":true,"
+		       "\"received\":5,\"answered\":0}}", &ab, err,
+		       sizeof(err)), 0, "an older serve's count decodes");
+	ok(!ab.reasons_known, "without reasons: not known");
+	is_int(rendezvous_count_answer_decode(
+		       "{\"version\":1,\"count\":{\"known\":true,"
+		       "\"received\":5,\"answered\":0,\"unanswered\":"
+		       "{\"resolving\":-1}}}", &ab, err, sizeof(err)), -1,
+	       "a negative reason count is refused");
+	is_int(rendezvous_count_answer_decode(
+		       "{\"version\":1,\"count\":{\"known\":true,"
+		       "\"received\":5,\"answered\":0,\"unanswered\":"
+		       "{\"resolving\":2,\"new_reason\":3}}}", &ab, err,
+		       sizeof(err)), 0, "a reason of a newer serve is ignored");
+	is_int(ab.unanswered[UNANSWERED_RESOLVING], 2, "the known one read");
 }
 
 static void count_fn(void *ctx, const struct rendezvous_count_question *q,
@@ -222,6 +260,7 @@ int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
 	test_codec();
+	test_reasons();
 	test_loopback();
 	test_silent_client();
 	return tap_done();

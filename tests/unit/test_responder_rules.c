@@ -299,6 +299,43 @@ static void test_count_answer(void)
 	request_counts_free(&t);
 }
 
+/* First contact: of 5 requests, 2 were dropped while the reply AH was
+ * made (parking full or creation failed), 2 are still parked when the
+ * prober asks, 1 went over --max-rate: the answer says so by reason. */
+static void test_count_reasons(void)
+{
+	struct request_counts t;
+	struct request_set_key k = set_key(7, 3);
+	struct rendezvous_count_question q = question(7, 3, 1000);
+	struct rendezvous_count_answer a;
+	uint64_t now = 100 * S;
+
+	request_counts_init(&t, 4, 1);
+	for (int i = 0; i < 5; i++)
+		request_counts_note(&t, &k, now - 10 * MS);
+	responder_count_answer(&t, true, &q, now, &a);
+	ok(a.reasons_known && a.unanswered[UNANSWERED_RESOLVING] == 0,
+	   "nothing parked or dropped: no reason yet");
+	for (int i = 0; i < 3; i++)
+		request_counts_note_parked(&t, &k, true);
+	request_counts_note_parked(&t, &k, false);
+	request_counts_note_unanswered(&t, &k, UNANSWERED_RESOLVING);
+	request_counts_note_unanswered(&t, &k, UNANSWERED_RESOLVING);
+	request_counts_note_unanswered(&t, &k, UNANSWERED_RATE_LIMIT);
+	responder_count_answer(&t, true, &q, now, &a);
+	ok(a.state == RENDEZVOUS_COUNT_KNOWN && a.received == 5 &&
+		   a.answered == 0, "5 seen, none answered");
+	is_int(a.unanswered[UNANSWERED_RESOLVING], 4,
+	       "2 dropped and 2 still parked: 4 waiting for the reply AH");
+	is_int(a.unanswered[UNANSWERED_RATE_LIMIT], 1, "1 over --max-rate");
+	for (int i = 0; i < 5; i++)
+		request_counts_note_parked(&t, &k, false);
+	responder_count_answer(&t, true, &q, now, &a);
+	is_int(a.unanswered[UNANSWERED_RESOLVING], 2,
+	       "the park never goes below empty");
+	request_counts_free(&t);
+}
+
 int main(void)
 {
 	test_drop_for();
@@ -308,5 +345,6 @@ int main(void)
 	test_events();
 	test_stop();
 	test_count_answer();
+	test_count_reasons();
 	return tap_done();
 }

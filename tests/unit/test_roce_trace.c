@@ -225,6 +225,66 @@ static void test_settings(void)
 	is_int(t.hop_count, ROCE_TRACE_MAX_HOPS, "the most hops fit");
 }
 
+/* The way back broken (issue 26): routers at 1 and 2 answer, the
+ * responder's answers never come back. Without --max-hops the sweep ends
+ * 3 silent hops after the last router; the silent tail is what the
+ * responder is asked about; its count above 0 says the trace reached it. */
+static bool way_back_lost(unsigned hl, unsigned query, struct roce_answer *a)
+{
+	if (hl <= 2)
+		return two_routers(hl, query, a);
+	return false;
+}
+
+static void test_silent_end(void)
+{
+	struct roce_trace_settings st = defaults;
+	struct roce_trace t;
+	unsigned sends, first = 0, last = 0;
+
+	st.silent_after = ROCE_TRACE_SILENT_AFTER;
+	roce_trace_init(&t, &st);
+	run(&t, way_back_lost, &sends);
+	is_int(t.end, ROCE_TRACE_SILENT_END, "silent after the last router: "
+	       "ended");
+	is_int(t.hop_count, 5, "at hop 2 + 3, not 16");
+	is_int(t.last_answered_hop, 2, "the last router at hop 2");
+	ok(roce_trace_silent_tail(&t, &first, &last) && first == 3 &&
+		   last == 5, "the silent tail: hops 3-5");
+	roce_trace_note_responder_count(&t, 0);
+	is_int(t.end, ROCE_TRACE_SILENT_END, "the responder saw none: still "
+	       "not reached");
+	roce_trace_note_responder_count(&t, 9);
+	is_int(t.end, ROCE_TRACE_ANSWERS_LOST, "it saw 9: reached, its answers "
+	       "lost on the way back");
+	is_int(t.responder_received, 9, "9 kept");
+	ok(roce_trace_silent_tail(&t, &first, &last) && first == 3 &&
+		   last == 5, "the tail still named once reached");
+
+	/* --max-hops given: the sweep goes on to it. */
+	roce_trace_init(&t, &defaults);
+	run(&t, way_back_lost, &sends);
+	ok(t.end == ROCE_TRACE_MAX_HOPS_END && t.hop_count == 16,
+	   "silent_after 0: on to max_hops");
+	ok(roce_trace_silent_tail(&t, &first, &last) && first == 3 &&
+		   last == 16, "the tail: hops 3-16");
+
+	/* A silent router between two that answer: not the end. */
+	roce_trace_init(&t, &st);
+	run(&t, second_silent, &sends);
+	is_int(t.end, ROCE_TRACE_REACHED, "one silent router: still reached");
+	ok(!roce_trace_silent_tail(&t, &first, &last), "no silent tail");
+
+	/* Nothing answers at all: no router said the way goes on. */
+	roce_trace_init(&t, &st);
+	run(&t, black_hole, &sends);
+	is_int(t.end, ROCE_TRACE_SILENT_END, "a black hole after hop 1: ended "
+	       "at hop 4");
+	is_int(t.hop_count, 4, "4 hops");
+	roce_trace_note_responder_count(&t, 0);
+	is_int(t.end, ROCE_TRACE_SILENT_END, "none received: not reached");
+}
+
 int main(void)
 {
 	test_reached();
@@ -232,5 +292,6 @@ int main(void)
 	test_refusals();
 	test_answers_matched();
 	test_settings();
+	test_silent_end();
 	return tap_done();
 }

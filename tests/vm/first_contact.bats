@@ -1,0 +1,46 @@
+#!/usr/bin/env bats
+# First contact (issue 26): a fresh responder parks its first replies to
+# a new sender while its reply AH is made (on rxe the kernel resolves the
+# neighbour toward the prober); probes lost that way are the responder's
+# first contact, named so, never a blocked data path. Rendezvous port
+# 18697, serve on d.
+
+bats_require_minimum_version 1.5.0
+load lib
+
+IBAHPROBE=${IBAHPROBE:-$BATS_TEST_DIRNAME/../../ibahprobe}
+
+setup_file() {
+	require_vm_fabric || return 1
+}
+
+teardown_file() {
+	stop_serves "$BATS_FILE_TMPDIR"
+	true
+}
+
+probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe "$@"; }
+
+@test "first contact: a fresh serve's unanswered probes are named first contact, not a blocked path" {
+	local d=$BATS_FILE_TMPDIR
+	# No neighbour known on D's side: its reply AH has to resolve one.
+	ip neigh flush dev "$FABRIC_D_NETDEV"
+	start_serve d "$d/serve.d" 18697 -v
+	run -1 probe_a -c 5 -j d6:18697
+	echo "$output"
+	cat "$d/serve.d"
+	# What the responder says it did, with the reason (serve -v).
+	grep -q "parked the reply to seq 0 from qp 0x[0-9a-f]*: its reply AH is being made" "$d/serve.d" ||
+		fail "serve -v did not log the parked reply"
+	echo "$output" | jq -e '.[0] | .status == "unreachable" and
+		.responder_received == 5 and .responder_answered == 0 and
+		.lost_there == 0 and
+		(.verdicts | index("first_contact")) and
+		(.verdicts | index("data_path_blocked") | not) and
+		any(.findings[]; test("the responder was still resolving its way back to you [(]first contact[)]: it saw 5 of 5")) and
+		all(.findings[]; test("UDP 4791") | not)' >/dev/null ||
+		fail "not named first contact"
+	# Its AH made meanwhile, a rerun at once is answered in full.
+	run -0 probe_a -c 5 -j d6:18697
+	echo "$output" | jq -e '.[0].status == "reachable"' >/dev/null || fail "$output"
+}
