@@ -67,7 +67,26 @@ static size_t build(const char *kind, uint8_t *buf)
 	return len;
 }
 
-/* What came back within 2 s: each message's kind and length. */
+/* One answer: its kind and length. */
+static void print_answer(void *ctx, const struct ibv_wc *wc)
+{
+	struct ud_endpoint *ep = ctx;
+	struct probe_header h;
+	const uint8_t *b;
+
+	if (!ud_wc_is_recv(wc) || wc->status != IBV_WC_SUCCESS ||
+	    wc->byte_len < UD_GRH_BYTES)
+		return;
+	b = ud_recv_buffer(ep, wc) + UD_GRH_BYTES;
+	if (probe_decode_header(b, wc->byte_len - UD_GRH_BYTES, &h) != PROBE_OK)
+		return;
+	printf("%s %u\n", h.kind == PROBE_REPLY ? "reply"
+			   : h.kind == PROBE_STAMPS ? "stamps" : "request",
+	       h.length);
+}
+
+/* What came back within 2 s (after those print_answer took while the
+ * sends drained). */
 static void print_answers(struct ud_endpoint *ep, struct ibv_wc *wcs)
 {
 	uint64_t end = monotonic_ns() + 2000000000ull;
@@ -76,21 +95,9 @@ static void print_answers(struct ud_endpoint *ep, struct ibv_wc *wcs)
 	while (monotonic_ns() < end &&
 	       (n = ud_poll(ep, wcs, 16, 100)) >= 0) {
 		for (int i = 0; i < n; i++) {
-			struct probe_header h;
-			const uint8_t *b;
-
-			if (!ud_wc_is_recv(&wcs[i]) ||
-			    wcs[i].status != IBV_WC_SUCCESS ||
-			    wcs[i].byte_len < UD_GRH_BYTES)
+			if (!ud_wc_is_recv(&wcs[i]))
 				continue;
-			b = ud_recv_buffer(ep, &wcs[i]) + UD_GRH_BYTES;
-			if (probe_decode_header(b, wcs[i].byte_len -
-						UD_GRH_BYTES, &h) != PROBE_OK)
-				continue;
-			printf("%s %u\n", h.kind == PROBE_REPLY ? "reply"
-					   : h.kind == PROBE_STAMPS ? "stamps"
-								    : "request",
-			       h.length);
+			print_answer(ep, &wcs[i]);
 			ud_repost_recv(ep, &wcs[i]);
 		}
 	}
@@ -152,7 +159,8 @@ int main(int argc, char **argv)
 		if (rc)
 			failed++;
 	}
-	if (ud_drain_sends(&ep, 2000, NULL, NULL))
+	/* An answer that comes while the sends drain is printed too. */
+	if (ud_drain_sends(&ep, 2000, answers ? print_answer : NULL, &ep))
 		failed++;
 	if (answers)
 		print_answers(&ep, wcs);
