@@ -6,8 +6,6 @@
 
 load helpers
 
-RENDEZVOUS_PEER=$(dirname "$IBAHPROBE")/tests/tools/rendezvous_peer
-[ -x "$RENDEZVOUS_PEER" ] || RENDEZVOUS_PEER=$TOP/build/tests/tools/rendezvous_peer
 
 # A rendezvous peer on ADDR; its ADDR:PORT on stdout.
 golden_peer() {	# ADDR RENDEZVOUS_PEER_ARGS...

@@ -11,6 +11,39 @@ export IBAHPROBE
 # shellcheck source=tests/missing.bash
 . "$TOP/tests/missing.bash"
 
+# Rendezvous peers (tests/tools/rendezvous_peer) answer as a responder's
+# rendezvous would; a test starts them, sim_stop_peers (its teardown)
+# stops them.
+RENDEZVOUS_PEER=$(dirname "$IBAHPROBE")/tests/tools/rendezvous_peer
+[ -x "$RENDEZVOUS_PEER" ] || RENDEZVOUS_PEER=$TOP/build/tests/tools/rendezvous_peer
+SIM_PEERS=()
+
+# A peer on ADDR (port chosen by the kernel) answering with the given
+# options and GIDs; its ADDR:PORT lands in PEER.
+sim_start_peer() {	# ADDR RENDEZVOUS_PEER_ARGS...
+	local addr=$1 name i
+	shift
+	name=peer${#SIM_PEERS[@]}
+	"$RENDEZVOUS_PEER" -l "$addr:0" -p "$SIM_DIR/$name.pid" "$@" \
+		>"$SIM_DIR/$name.out" 2>&1 &
+	SIM_PEERS+=("$name")
+	for ((i = 0; i < 50; i++)); do
+		PEER=$(sed -n 's/^listening //p' "$SIM_DIR/$name.out" 2>/dev/null || true)
+		[ -n "$PEER" ] && return 0
+		sleep 0.1
+	done
+	fail "rendezvous_peer on $addr did not start: $(cat "$SIM_DIR/$name.out")"
+}
+
+sim_stop_peers() {
+	local name
+	for name in "${SIM_PEERS[@]}"; do
+		[ -f "$SIM_DIR/$name.pid" ] && kill "$(cat "$SIM_DIR/$name.pid")" 2>/dev/null
+		rm -f "$SIM_DIR/$name.pid"
+	done
+	SIM_PEERS=()
+}
+
 # Starts the file's subnet, or skips (strict: fails) every test of the file
 # with the reason.
 sim_setup_file() {	# TOPOLOGY [OPENSM_ARGS...]

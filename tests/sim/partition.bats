@@ -8,8 +8,6 @@
 # limited, not even itself (match_pkey needs one full member).
 load helpers
 
-RENDEZVOUS_PEER=$(dirname "$IBAHPROBE")/tests/tools/rendezvous_peer
-[ -x "$RENDEZVOUS_PEER" ] || RENDEZVOUS_PEER=$TOP/build/tests/tools/rendezvous_peer
 
 setup_file() {
 	[ -x "$RENDEZVOUS_PEER" ] || missing "tests/tools/rendezvous_peer is not built (make check-build)"
@@ -21,36 +19,12 @@ setup_file() {
 }
 teardown_file() { sim_stop; }
 
-PEERS=()
-
-start_peer() {	# ADDR RENDEZVOUS_PEER_ARGS...
-	local addr=$1 name i
-	shift
-	name=peer${#PEERS[@]}
-	"$RENDEZVOUS_PEER" -l "$addr:0" -p "$SIM_DIR/$name.pid" "$@" \
-		>"$SIM_DIR/$name.out" 2>&1 &
-	PEERS+=("$name")
-	for ((i = 0; i < 50; i++)); do
-		PEER=$(sed -n 's/^listening //p' "$SIM_DIR/$name.out" 2>/dev/null || true)
-		[ -n "$PEER" ] && return 0
-		sleep 0.1
-	done
-	fail "rendezvous_peer on $addr did not start: $(cat "$SIM_DIR/$name.out")"
-}
-
-teardown() {
-	local name
-	for name in "${PEERS[@]}"; do
-		[ -f "$SIM_DIR/$name.pid" ] && kill "$(cat "$SIM_DIR/$name.pid")" 2>/dev/null
-		rm -f "$SIM_DIR/$name.pid"
-	done
-	PEERS=()
-}
+teardown() { sim_stop_peers; }
 
 @test "two limited members: no path in their partition, and the error says why (osm_physp_share_this_pkey)" {
-	start_peer 127.0.0.1 "$(sim_gid H3)"
+	sim_start_peer 127.0.0.1 "$(sim_gid H3)"
 	local h3=$PEER
-	start_peer 127.0.0.2 "$(sim_gid H1)"
+	sim_start_peer 127.0.0.2 "$(sim_gid H1)"
 	local h1=$PEER
 	run -1 --separate-stderr iba_on H4 probe --dry-run -j --pkey 0x0012 "$h3" "$h1"
 	echo "$output" | jq -e '

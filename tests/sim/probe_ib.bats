@@ -10,8 +10,6 @@
 
 load helpers
 
-RENDEZVOUS_PEER=$(dirname "$IBAHPROBE")/tests/tools/rendezvous_peer
-[ -x "$RENDEZVOUS_PEER" ] || RENDEZVOUS_PEER=$TOP/build/tests/tools/rendezvous_peer
 
 setup_file() {
 	[ -x "$RENDEZVOUS_PEER" ] || missing "tests/tools/rendezvous_peer is not built (make check-build)"
@@ -19,33 +17,7 @@ setup_file() {
 }
 teardown_file() { sim_stop; }
 
-PEERS=()
-
-# A rendezvous peer on ADDR (port chosen by the kernel) answering with the
-# given options and GIDs; its ADDR:PORT lands in PEER.
-start_peer() {	# ADDR RENDEZVOUS_PEER_ARGS...
-	local addr=$1 name i
-	shift
-	name=peer${#PEERS[@]}
-	"$RENDEZVOUS_PEER" -l "$addr:0" -p "$SIM_DIR/$name.pid" "$@" \
-		>"$SIM_DIR/$name.out" 2>&1 &
-	PEERS+=("$name")
-	for ((i = 0; i < 50; i++)); do
-		PEER=$(sed -n 's/^listening //p' "$SIM_DIR/$name.out" 2>/dev/null || true)
-		[ -n "$PEER" ] && return 0
-		sleep 0.1
-	done
-	fail "rendezvous_peer on $addr did not start: $(cat "$SIM_DIR/$name.out")"
-}
-
-teardown() {
-	local name
-	for name in "${PEERS[@]}"; do
-		[ -f "$SIM_DIR/$name.pid" ] && kill "$(cat "$SIM_DIR/$name.pid")" 2>/dev/null
-		rm -f "$SIM_DIR/$name.pid"
-	done
-	PEERS=()
-}
+teardown() { sim_stop_peers; }
 
 # The PathRecord fields both show, from saquery -p H1 -> LID.
 saquery_fields() {	# DLID
@@ -56,9 +28,9 @@ saquery_fields() {	# DLID
 @test "by name and address: the responder's IB GID, the PathRecord's DLID and SL, as saquery says" {
 	local h3 h4
 	# The rendezvous LIDs are wrong on purpose: the DLID is the SA's.
-	start_peer 127.0.0.1 -L 999 -q 0x33 "$(sim_gid H3)" "::ffff:10.0.0.3,RoCE v2,1"
+	sim_start_peer 127.0.0.1 -L 999 -q 0x33 "$(sim_gid H3)" "::ffff:10.0.0.3,RoCE v2,1"
 	h3=localhost:${PEER##*:}
-	start_peer 127.0.0.2 -L 998 -q 0x44 "::ffff:10.0.0.4,IB,0" "$(sim_gid H4),IB,1"
+	sim_start_peer 127.0.0.2 -L 998 -q 0x44 "::ffff:10.0.0.4,IB,0" "$(sim_gid H4),IB,1"
 	h4=$PEER
 	run -0 --separate-stderr iba_on H1 probe --dry-run -j "$h3" "$h4"
 	echo "$output" | jq -e --arg g3 "$(sim_gid H3)" --arg g4 "$(sim_gid H4)" \
@@ -83,7 +55,7 @@ saquery_fields() {	# DLID
 }
 
 @test "-g N naming no GID of the port (its table has one entry): exit 2, one message, nothing resolved; -g 0 resolves" {
-	start_peer 127.0.0.20 -L "$(sim_lid H3)" "$(sim_gid H3)"
+	sim_start_peer 127.0.0.20 -L "$(sim_lid H3)" "$(sim_gid H3)"
 	run -2 --separate-stderr iba_on H1 probe --dry-run -g 9 "$PEER" "$PEER"
 	[ -z "$output" ] || fail "stdout: $output"
 	[ "$stderr" = "ibahprobe: error: sgid_index 9 is beyond the GID table of ibsim0 port 1 (1 entry); 'ibahprobe ports' lists the valid ones" ] ||
@@ -95,7 +67,7 @@ saquery_fields() {	# DLID
 }
 
 @test "a destination that does not parse is that row's error, exit 1; the others resolve; -f names its line; options stay exit 2" {
-	start_peer 127.0.0.21 -L "$(sim_lid H3)" "$(sim_gid H3)"
+	sim_start_peer 127.0.0.21 -L "$(sim_lid H3)" "$(sim_gid H3)"
 	run -1 --separate-stderr iba_on H1 probe --dry-run -j "$PEER" c:185170 lid:0
 	echo "$output" | jq -e --arg p "$PEER" '
 		length == 3 and (.[0] | .dest == $p and .status == "resolved") and
@@ -118,16 +90,16 @@ saquery_fields() {	# DLID
 }
 
 @test "--sl overrides the path's SL; the other parameters sweep as given" {
-	start_peer 127.0.0.3 -L "$(sim_lid H4)" "$(sim_gid H4)"
+	sim_start_peer 127.0.0.3 -L "$(sim_lid H4)" "$(sim_gid H4)"
 	run -0 --separate-stderr iba_on H1 probe --dry-run -j --sl 0,7 "$PEER"
 	echo "$output" | jq -e '.[0].path.sl == 5 and
 		([.[0].ahs[].ah_attr.sl] == [0, 7]) and ([.[0].ahs[].params.sl] == [0, 7])'
 }
 
 @test "a destination whose PathRecord fails is that row's error, exit 1; the others resolve" {
-	start_peer 127.0.0.4 -L 77 fe80::dead:beef
+	sim_start_peer 127.0.0.4 -L 77 fe80::dead:beef
 	local bad=$PEER
-	start_peer 127.0.0.5 -L "$(sim_lid H2)" "$(sim_gid H2)"
+	sim_start_peer 127.0.0.5 -L "$(sim_lid H2)" "$(sim_gid H2)"
 	# -t 5000: on a busy machine (the ASan build) the SA answer is slow
 	run -1 --separate-stderr iba_on H1 -t 5000 probe --dry-run -j "$bad" "$PEER"
 	echo "$output" | jq -e '(.[0] | .status == "error" and
@@ -138,7 +110,7 @@ saquery_fields() {	# DLID
 }
 
 @test "a RoCE responder has no DGID for an IB port; the IPv4-mapped entry is never used" {
-	start_peer 127.0.0.6 -t Ethernet "fe80::1,RoCE v1,0" "::ffff:127.0.0.6,RoCE v2,1"
+	sim_start_peer 127.0.0.6 -t Ethernet "fe80::1,RoCE v1,0" "::ffff:127.0.0.6,RoCE v2,1"
 	run -1 --separate-stderr iba_on H1 probe --dry-run -j "$PEER"
 	echo "$output" | jq . >/dev/null || fail "stdout is not JSON: $output; stderr: $stderr"
 	echo "$output" | jq -e '.[0].status == "error" and .[0].dgid == null and
@@ -146,9 +118,9 @@ saquery_fields() {	# DLID
 }
 
 @test "partition: the first path's P_Key sets the QP's P_Key index; another partition is that row's error; --pkey chooses" {
-	start_peer 127.0.0.7 "$(sim_gid H3)"
+	sim_start_peer 127.0.0.7 "$(sim_gid H3)"
 	local h3=$PEER
-	start_peer 127.0.0.8 "$(sim_gid H2)"
+	sim_start_peer 127.0.0.8 "$(sim_gid H2)"
 	# opensm answers H1 -> H3 in 0x8012 (both full members), H1 -> H2
 	# in the default partition: one QP cannot be in both.
 	run -1 --separate-stderr iba_on H1 probe --dry-run -j "$h3" "$PEER"

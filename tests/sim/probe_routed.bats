@@ -6,8 +6,6 @@
 
 load helpers
 
-RENDEZVOUS_PEER=$(dirname "$IBAHPROBE")/tests/tools/rendezvous_peer
-[ -x "$RENDEZVOUS_PEER" ] || RENDEZVOUS_PEER=$TOP/build/tests/tools/rendezvous_peer
 
 setup_file() {
 	[ -x "$RENDEZVOUS_PEER" ] || missing "tests/tools/rendezvous_peer is not built (make check-build)"
