@@ -40,15 +40,8 @@ static void observe(const struct responder *r, const struct ibv_wc *wc,
 	o->dgid = grh->dgid;
 }
 
-/* The send slot a tag names (tag 0: no stamps message due). */
-static uint64_t stamps_tag(const struct responder *r, size_t i)
-{
-	(void)r;
-	return (uint64_t)i + 1;
-}
-
-/* Keeps what the stamps message needs until the reply's send completes;
- * 0 when nothing is due or no place is free. */
+/* Keeps what the stamps message needs until the reply's send completes.
+ * Returns the send's tag, place i + 1 (0: no place free, none due). */
 static uint64_t stamps_reserve(struct responder *r,
 			       const struct reverse_entry *e,
 			       const struct reverse_parked *p)
@@ -66,7 +59,7 @@ static uint64_t stamps_reserve(struct responder *r,
 			.entry = reverse_cache_index(&r->reverse, e),
 			.generation = e->generation,
 		};
-		return stamps_tag(r, i);
+		return (uint64_t)i + 1;
 	}
 	return 0;
 }
