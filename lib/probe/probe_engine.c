@@ -214,7 +214,8 @@ static void finish_cell_if_done(struct probe_session *s, struct probe_cell *c);
 
 /* A round trip split: its network share and the responder's dwell join
  * the cell's samples. */
-static void timing_done(void *ctx, uint32_t cell, const struct rtt_split *t)
+static void timing_done(void *ctx, uint32_t cell, const struct rtt_split *t,
+			bool waited)
 {
 	struct probe_session *s = ctx;
 	struct probe_cell *c;
@@ -222,7 +223,7 @@ static void timing_done(void *ctx, uint32_t cell, const struct rtt_split *t)
 	if (cell >= s->cell_count)
 		return;
 	c = &s->cells[cell];
-	if (c->timing_waiting)
+	if (waited && c->timing_waiting)
 		c->timing_waiting--;
 	if (!t->network_known) {
 		c->dwell_unknown++;

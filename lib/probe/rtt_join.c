@@ -38,8 +38,10 @@ static struct rtt_join_entry *find(struct rtt_join *j, uint32_t sequence)
 }
 
 /* The prober's device stamps count only when both of its completions
- * had them: t4 - t1 on one clock. */
-static void split_and_free(struct rtt_join *j, struct rtt_join_entry *e)
+ * had them: t4 - t1 on one clock. `waited`: the caller was told to wait
+ * for a stamps message for it. */
+static void split_entry(struct rtt_join *j, struct rtt_join_entry *e,
+			bool waited)
 {
 	struct rtt_split split;
 
@@ -49,11 +51,18 @@ static void split_and_free(struct rtt_join *j, struct rtt_join_entry *e)
 			j->delta(j->clock, e->sent_stamp, e->recv_stamp);
 	}
 	rtt_split(&e->stamps, &split);
-	if (e->replied && e->wait_until_ns && j->waiting)
-		j->waiting--;
 	e->used = false;
 	if (j->done)
-		j->done(j->ctx, e->cell, &split);
+		j->done(j->ctx, e->cell, &split, waited);
+}
+
+static void split_and_free(struct rtt_join *j, struct rtt_join_entry *e)
+{
+	bool waited = e->replied && e->wait_until_ns;
+
+	if (waited && j->waiting)
+		j->waiting--;
+	split_entry(j, e, waited);
 }
 
 void rtt_join_sent(struct rtt_join *j, uint32_t sequence, uint32_t cell)
@@ -89,18 +98,19 @@ void rtt_join_reply(struct rtt_join *j, uint32_t sequence, uint32_t cell,
 	struct rtt_join_entry *e = find(j, sequence), lone;
 
 	if (!e || e->replied) {
-		/* Out of the join (it came round): split what there is. */
+		/* Out of the join (it came round): split what there is at
+		 * once; a caller told to wait is told it is over. */
 		memset(&lone, 0, sizeof(lone));
 		lone.cell = cell;
 		lone.stamps = *stamps;
-		lone.used = true;
-		e = &lone;
+		split_entry(j, &lone, stamps_follow);
+		return;
 	}
 	e->replied = true;
 	e->stamps = *stamps;
 	e->recv_hw = recv_hw;
 	e->recv_stamp = recv_stamp;
-	if (!stamps_follow || e == &lone) {
+	if (!stamps_follow) {
 		split_and_free(j, e);
 		return;
 	}

@@ -17,9 +17,10 @@
  * endpoint's, with its wrap; a test's own). */
 typedef uint64_t (*rtt_join_delta_fn)(const void *clock, uint64_t from,
 				      uint64_t to);
-/* A round trip split: the cell it belongs to and its figures. */
+/* A round trip split: the cell it belongs to, its figures, and whether
+ * it had waited for a stamps message (rtt_join_reply's stamps_follow). */
 typedef void (*rtt_join_done_fn)(void *ctx, uint32_t cell,
-				 const struct rtt_split *split);
+				 const struct rtt_split *split, bool waited);
 
 struct rtt_join_entry {
 	bool used, replied;

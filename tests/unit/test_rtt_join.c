@@ -10,15 +10,18 @@ struct seen {
 	unsigned count;
 	uint32_t cell;
 	struct rtt_split split;
+	bool waited;
 };
 
-static void done(void *ctx, uint32_t cell, const struct rtt_split *split)
+static void done(void *ctx, uint32_t cell, const struct rtt_split *split,
+		 bool waited)
 {
 	struct seen *s = ctx;
 
 	s->count++;
 	s->cell = cell;
 	s->split = *split;
+	s->waited = waited;
 }
 
 /* A 48-bit device clock counting ns, for the wrap. */
@@ -51,6 +54,7 @@ int main(void)
 	ok(s.count == 1 && s.cell == 3 && s.split.network_ns == 10000 &&
 		   s.split.source == STAMP_SW_EVENT,
 	   "software: split at the reply, 50 - 40 us");
+	ok(!s.waited, "it did not wait");
 
 	/* Hardware at both ends, the stamps message last; the device
 	 * clock wraps between t1 and t4. */
@@ -64,6 +68,7 @@ int main(void)
 		   s.split.network_ns == 1700,
 	   "hw: t4 - t1 across the wrap is 3.7 us, minus 2 us: 1.7 us");
 	is_int(j.waiting, 0, "none waiting");
+	ok(s.waited, "it had waited: the cell's waiting count goes down");
 	rtt_join_stamps(&j, 2, true, 2000);
 	is_int(s.count, 2, "a second stamps message splits nothing");
 
@@ -97,6 +102,8 @@ int main(void)
 	rtt_join_reply(&j, 5, 7, &st, false, 0, true, 100, 1000);
 	ok(s.count == 5 && s.cell == 7 && s.split.network_ns == 10000,
 	   "out of the join: split at once");
+	ok(s.waited, "and the caller told to wait is told it is over");
+	is_int(j.waiting, 0, "nothing waits in the join for it");
 
 	/* A waiting reply whose slot comes round is split first. */
 	rtt_join_sent(&j, 6, 9);
@@ -106,11 +113,23 @@ int main(void)
 	   "waiting reply");
 	is_int(j.waiting, 0, "and it waits no more");
 
+	/* One reply waits, another of the same cell needs no stamps: only
+	 * the waiting one counts as waited when it is split. */
+	rtt_join_sent(&j, 15, 12);
+	rtt_join_sent(&j, 16, 12);
+	rtt_join_reply(&j, 15, 12, &st, false, 0, true, 100, 1000);
+	rtt_join_reply(&j, 16, 12, &st, false, 0, false, 100, 1000);
+	ok(s.count == 7 && !s.waited && j.waiting == 1,
+	   "the reply without stamps is split, not waited; the other waits");
+	rtt_join_stamps(&j, 15, false, 0);
+	ok(s.count == 8 && s.waited && j.waiting == 0,
+	   "the waiting one, when its stamps message comes, had waited");
+
 	/* The run is over: every waiting reply is split. */
 	rtt_join_sent(&j, 7, 11);
 	rtt_join_reply(&j, 7, 11, &st, false, 0, true, 100, 1000000);
 	rtt_join_expire(&j, 200, true);
-	ok(s.count == 7 && s.cell == 11, "all: split at the end of the run");
+	ok(s.count == 9 && s.cell == 11, "all: split at the end of the run");
 	rtt_join_free(&j);
 	return tap_done();
 }
