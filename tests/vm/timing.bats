@@ -31,9 +31,12 @@ probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe "$@"; }
 		.responder_us.reply_ah_wait_max > 0 and
 		# the wait is the responder'"'"'s: the largest dwell is it
 		.responder_us.max >= .responder_us.reply_ah_wait_max and
-		# end to end holds the wait, the network share does not
+		# end to end holds the wait, the network share does not: the
+		# longest round trip is mostly the wait, and no network
+		# figure comes near it
 		.rtt_us.max >= .responder_us.max and
-		.network_rtt_us.max < .rtt_us.max - .responder_us.reply_ah_wait_max + 1000 and
+		.responder_us.reply_ah_wait_max > .rtt_us.max / 2 and
+		.network_rtt_us.max < .rtt_us.max / 2 and
 		.dwell_unknown == 0'
 }
 
