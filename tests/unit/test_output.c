@@ -9,28 +9,8 @@
 #include <json-c/json.h>
 
 #include "out/output.h"
+#include "capture.h"
 #include "tap.h"
-
-/* Runs fn with stdout going to a file; returns what it wrote. */
-static char *capture(void (*fn)(void))
-{
-	static char text[4096];
-	FILE *tmp = tmpfile();
-	int saved = dup(STDOUT_FILENO);
-	size_t n;
-
-	fflush(stdout);
-	dup2(fileno(tmp), STDOUT_FILENO);
-	fn();
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	rewind(tmp);
-	n = fread(text, 1, sizeof(text) - 1, tmp);
-	text[n] = '\0';
-	fclose(tmp);
-	return text;
-}
 
 /* One destination record, the way the commands write them. */
 static void emit_record(void)

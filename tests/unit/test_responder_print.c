@@ -11,6 +11,7 @@
 #include "out/output.h"
 #include "peer/responder.h"
 #include "peer/responder_print.h"
+#include "capture.h"
 #include "tap.h"
 
 static struct responder responder;
@@ -34,32 +35,9 @@ static void print_ready(void)
 			      &timing);
 }
 
-/* What print writes in the given form, as stdout receives it. */
-static char *captured(enum out_format format, void (*print)(void))
-{
-	static char text[4096];
-	FILE *tmp = tmpfile();
-	int saved = dup(STDOUT_FILENO);
-	size_t n;
-
-	fflush(stdout);
-	dup2(fileno(tmp), STDOUT_FILENO);
-	out_init(format, false);
-	print();
-	out_finish();
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	rewind(tmp);
-	n = fread(text, 1, sizeof(text) - 1, tmp);
-	text[n] = '\0';
-	fclose(tmp);
-	return text;
-}
-
 static char *summary(enum out_format format)
 {
-	return captured(format, print_summary);
+	return capture_out(format, print_summary);
 }
 
 static void test_ready(void)
@@ -81,7 +59,7 @@ static void test_ready(void)
 	info.gids[1].gid.raw[0] = 0xfe;
 	info.gids[1].gid.raw[1] = 0x80;
 	snprintf(info.gids[1].type, sizeof(info.gids[1].type), "RoCE v2");
-	text = captured(OUT_TEXT, print_ready);
+	text = capture_out(OUT_TEXT, print_ready);
 	for (line = text; *line;) {
 		size_t n = strcspn(line, "\n");
 
@@ -103,7 +81,7 @@ static void test_ready(void)
 			  "\n  gid 3 ")) == 0,
 	   "the port's facts, where to find it, its pidfile, how it waits "
 	   "and stamps, the GIDs");
-	o = json_tokener_parse(captured(OUT_JSONL, print_ready));
+	o = json_tokener_parse(capture_out(OUT_JSONL, print_ready));
 	ok(o && json_object_object_get_ex(o, "rendezvous", &v) &&
 	   strcmp(json_object_get_string(v),
 		  "[fe80::1234:5678:9abc:def0%eth1]:18515") == 0 &&

@@ -10,6 +10,7 @@
 
 #include "out/output.h"
 #include "trace/roce_trace_print.h"
+#include "capture.h"
 #include "tap.h"
 
 static struct roce_flow flow;
@@ -26,29 +27,6 @@ static void print_one(void)
 	roce_trace_printer_free(&p);
 }
 
-/* What print_one writes in the given form. */
-static char *captured(enum out_format format)
-{
-	static char text[8192];
-	FILE *tmp = tmpfile();
-	int saved = dup(STDOUT_FILENO);
-	size_t n;
-
-	fflush(stdout);
-	dup2(fileno(tmp), STDOUT_FILENO);
-	out_init(format, false);
-	print_one();
-	out_finish();
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	rewind(tmp);
-	n = fread(text, 1, sizeof(text) - 1, tmp);
-	text[n] = '\0';
-	fclose(tmp);
-	return text;
-}
-
 int main(void)
 {
 	json_object *o, *f, *v;
@@ -58,7 +36,7 @@ int main(void)
 	flow.udp_sport = 49152;
 	snprintf(flow.error, sizeof(flow.error), "rendezvous with c port "
 		 "18599: connection refused");
-	text = captured(OUT_TEXT);
+	text = capture_out(OUT_TEXT, print_one);
 	ok(strncmp(text, "c:18599 (address unknown, QPN unknown): ",
 		   strlen("c:18599 (address unknown, QPN unknown): ")) == 0,
 	   "a name never resolved: address and QPN unknown");
@@ -69,11 +47,11 @@ int main(void)
 	flow.dgid.raw[12] = 10;
 	flow.dgid.raw[15] = 3;
 	flow.dgid_known = true;
-	text = captured(OUT_TEXT);
+	text = capture_out(OUT_TEXT, print_one);
 	ok(strncmp(text, "c:18599 (10.0.0.3, QPN unknown): ",
 		   strlen("c:18599 (10.0.0.3, QPN unknown): ")) == 0,
 	   "the responder down: the address, the QPN unknown");
-	o = json_tokener_parse(captured(OUT_JSON));
+	o = json_tokener_parse(capture_out(OUT_JSON, print_one));
 	f = o ? json_object_array_get_idx(o, 0) : NULL;
 	ok(f && json_object_object_get_ex(f, "qpn", &v) && v == NULL &&
 	   json_object_object_get_ex(f, "dest_address", &v) &&
@@ -83,7 +61,7 @@ int main(void)
 
 	flow.qpn_known = true;
 	flow.dest_qpn = 17;
-	text = captured(OUT_TEXT);
+	text = capture_out(OUT_TEXT, print_one);
 	ok(strncmp(text, "c:18599 (10.0.0.3, QPN 17): ",
 		   strlen("c:18599 (10.0.0.3, QPN 17): ")) == 0,
 	   "both known: as before");
