@@ -187,7 +187,7 @@ static void send_reply(struct responder *r, struct reverse_entry *e,
 	}
 	e->last_send = r->ep.sends_posted;
 	r->answered++;
-	request_set_key_of(&reply, r->port->link_layer == LINK_LAYER_IB, &key);
+	set_key_of(r, p, &key);
 	request_counts_note_answer(&r->counts, &key);
 	diag_verbose(2, "answered seq %u from qp 0x%x after %llu us%s",
 		     reply.header.sequence, p->remote_qpn,
@@ -341,8 +341,7 @@ static void answer(struct responder *r, const struct ud_completion *c,
 	reply->responder_time_ns = c->polled_ns;
 	/* Counted before the rate limit: a request that arrived was not
 	 * lost on the way there, answered or not. */
-	request_set_key_of(reply, r->port->link_layer == LINK_LAYER_IB,
-			   &set_key);
+	set_key_of(r, &p, &set_key);
 	reply->responder_received =
 		request_counts_note(&r->counts, &set_key,
 				    reply->responder_time_ns)->received;
