@@ -12,6 +12,7 @@
 #include "out/output.h"
 #include "probe/probe_print.h"
 #include "probe/probe_text.h"
+#include "capture.h"
 #include "tap.h"
 
 static int fake_ah;
@@ -120,31 +121,24 @@ static void test_text(void)
 	is_str(buf, "", "RoCE v1: no -v line");
 }
 
-/* probe_cell_print's JSON record for f, parsed; NULL when not JSON. */
-static json_object *record_of(const struct fixture *f)
+/* The fixture record_of prints (capture_out takes no argument). */
+static const struct fixture *printed;
+
+static void print_record(void)
 {
 	struct probe_run run;
-	FILE *tmp = tmpfile();
-	int saved = dup(STDOUT_FILENO);
-	char text[16384];
-	size_t n;
 
 	memset(&run, 0, sizeof(run));
 	run_info_start(&run.info);
-	fflush(stdout);
-	dup2(fileno(tmp), STDOUT_FILENO);
-	out_init(OUT_JSON, false);
-	probe_cell_print(&run, &f->s, &f->cell, &f->cell.verdict, 1, false,
-			 NULL);
-	out_finish();
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	rewind(tmp);
-	n = fread(text, 1, sizeof(text) - 1, tmp);
-	text[n] = '\0';
-	fclose(tmp);
-	return json_tokener_parse(text);
+	probe_cell_print(&run, &printed->s, &printed->cell,
+			 &printed->cell.verdict, 1, false, NULL);
+}
+
+/* probe_cell_print's JSON record for f, parsed; NULL when not JSON. */
+static json_object *record_of(const struct fixture *f)
+{
+	printed = f;
+	return json_tokener_parse(capture_out(OUT_JSON, print_record));
 }
 
 /* params.KEY of the record: its value, -1 for null, -2 absent. */
