@@ -412,6 +412,8 @@ static int trace_exec(const struct common_opts *common, void *ctx,
 	}
 	diag_verbose(1, "trace: %zu SA record queries in %u rounds for %zu "
 		  "destinations", stats.queries, stats.rounds, dests.count);
+	diag_verbose(1, "trace: the hops are the static route of the SM's "
+		     "forwarding tables (adaptive routing may deviate)");
 	out_open_array(NULL);
 	for (size_t i = 0; i < dests.count; i++) {
 		bool fine;

@@ -93,9 +93,11 @@ int trace_store_put(struct trace_store *s, const struct trace_record *rec)
 	return 0;
 }
 
-int trace_store_put_table(struct trace_store *s, enum trace_record_kind kind,
-			  const uint8_t *msg, size_t len, bool *truncated,
-			  char *err, size_t errlen)
+/* Puts the records of a GetTableResp of kind into the store; 0 with
+ * *truncated when the message is a cut first packet (nothing put). */
+static int put_records(struct trace_store *s, enum trace_record_kind kind,
+		       const uint8_t *msg, size_t len, bool *truncated,
+		       char *err, size_t errlen)
 {
 	size_t bytes = kind == TRACE_REC_LINK ? LINK_RECORD_BYTES
 					      : LFT_RECORD_BYTES;
@@ -142,8 +144,43 @@ int trace_store_put_table(struct trace_store *s, enum trace_record_kind kind,
 			return -1;
 		}
 	}
-	s->complete[kind] = true;
 	return 0;
+}
+
+int trace_store_put_table(struct trace_store *s, enum trace_record_kind kind,
+			  const uint8_t *msg, size_t len, bool *truncated,
+			  char *err, size_t errlen)
+{
+	if (put_records(s, kind, msg, len, truncated, err, errlen))
+		return -1;
+	if (!*truncated)
+		s->complete[kind] = true;
+	return 0;
+}
+
+int trace_store_put_lft_block(struct trace_store *s, uint16_t block,
+			      const uint8_t *msg, size_t len, bool *truncated,
+			      char *err, size_t errlen)
+{
+	if (block >= TRACE_LFT_BLOCKS) {
+		snprintf(err, errlen, "LFT block %u is past the unicast LIDs",
+			 block);
+		return -1;
+	}
+	if (put_records(s, TRACE_REC_LFT, msg, len, truncated, err, errlen))
+		return -1;
+	if (!*truncated)
+		s->lft_block_complete[block / 64] |= 1ull << (block % 64);
+	return 0;
+}
+
+bool trace_store_covers(const struct trace_store *s,
+			const struct trace_key *key)
+{
+	if (s->complete[key->kind])
+		return true;
+	return key->kind == TRACE_REC_LFT && key->arg < TRACE_LFT_BLOCKS &&
+	       (s->lft_block_complete[key->arg / 64] >> (key->arg % 64)) & 1;
 }
 
 /* One walk's state. */
@@ -179,7 +216,7 @@ static const struct trace_record *lookup(struct walk *w,
 	struct trace_key key = { kind, lid, arg };
 	const struct trace_record *r = trace_store_find(w->store, &key);
 
-	if (!r && w->store->complete[kind])
+	if (!r && trace_store_covers(w->store, &key))
 		return &absent;	/* not in the SA's whole table */
 	if (!r) {
 		w->res->status = TRACE_PENDING;

@@ -61,13 +61,18 @@ struct trace_record {
 	} u;
 };
 
+/* LFT blocks of the unicast LID space (0x0001-0xBFFF, IBA 4.1.3). */
+#define TRACE_LFT_BLOCKS (0xC000 / LFT_BLOCK_LIDS)
+
 /* What the SA answered, by key (open addressing; grows). complete[kind]:
  * the SA's whole table of that kind is in the store (a GetTable of every
- * record arrived whole), so a key of that kind not in it is absent. */
+ * record arrived whole), so a key of that kind not in it is absent;
+ * lft_block_complete: the same for one LFT block of every switch. */
 struct trace_store {
 	struct trace_record *slots;
 	size_t capacity, count;
 	bool complete[TRACE_REC_KINDS];
+	uint64_t lft_block_complete[TRACE_LFT_BLOCKS / 64];
 };
 
 void trace_store_init(struct trace_store *s);
@@ -85,6 +90,15 @@ int trace_store_put(struct trace_store *s, const struct trace_record *rec);
 int trace_store_put_table(struct trace_store *s, enum trace_record_kind kind,
 			  const uint8_t *msg, size_t len, bool *truncated,
 			  char *err, size_t errlen);
+/* The same for the GetTableResp of one LFT block of every switch
+ * (sa_encode_lft_block_table()): marks that block complete. */
+int trace_store_put_lft_block(struct trace_store *s, uint16_t block,
+			      const uint8_t *msg, size_t len, bool *truncated,
+			      char *err, size_t errlen);
+/* Whether a record of key not in the store is known absent: its kind's
+ * whole table, or (LFTRecord) its block's table, arrived whole. */
+bool trace_store_covers(const struct trace_store *s,
+			const struct trace_key *key);
 
 struct trace_hop {
 	uint16_t lid;

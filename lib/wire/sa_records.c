@@ -82,6 +82,16 @@ void sa_encode_lft_get(uint8_t *mad, uint16_t lid, uint16_t block)
 			  LFTR_COMP_LID | LFTR_COMP_BLOCK, data, sizeof(data));
 }
 
+void sa_encode_lft_block_table(uint8_t *mad, uint16_t block)
+{
+	uint8_t data[LFT_RECORD_BYTES] = { 0 };
+
+	wire_put16(data, LFTR_BLOCK, block);
+	sa_encode_request(mad, SA_METHOD_GET_TABLE,
+			  (enum sa_attribute)SA_ATTR_LFT_RECORD_ID, 0,
+			  LFTR_COMP_BLOCK, data, sizeof(data));
+}
+
 void sa_encode_portinfo_get(uint8_t *mad, uint16_t lid, uint8_t port)
 {
 	uint8_t data[PORTINFO_RECORD_BYTES] = { 0 };

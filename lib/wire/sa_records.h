@@ -102,6 +102,10 @@ void sa_encode_link_get(uint8_t *mad, uint16_t from_lid, uint8_t from_port);
 void sa_encode_lft_get(uint8_t *mad, uint16_t lid, uint16_t block);
 void sa_encode_portinfo_get(uint8_t *mad, uint16_t lid, uint8_t port);
 void sa_encode_node_get(uint8_t *mad, uint16_t lid);
+/* A SubnAdmGetTable of one LFT block of every switch (component mask
+ * BlockNum alone: opensm's lftr_rcv_by_comp_mask() then answers that
+ * block of each switch, one 72-byte record a switch). */
+void sa_encode_lft_block_table(uint8_t *mad, uint16_t block);
 
 /* Words for link width, speed and port states: "4x", "QDR", "ACTIVE",
  * "LinkUp"; "?" for codes the IBA does not define. */

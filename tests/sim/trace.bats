@@ -165,17 +165,59 @@ assert_every_pair_matches_ibtracert() {	# TOPOLOGY
 	[[ $stderr =~ trace:\ ([0-9]+)\ SA\ record\ queries ]] || fail "$stderr"
 	local q15=${BASH_REMATCH[1]}
 	# Three times the destinations (past the prefetch threshold): the
-	# same records serve them all, plus the two whole-table GetTables,
-	# which the simulator (no RMPP) delivers cut: nothing of them is
-	# trusted, the walks ask record by record and agree.
+	# same records serve them all, plus two GetTables (the whole
+	# LinkRecord table, the LFTRecord table of block 0 where every LID of
+	# this subnet is), which the simulator (no RMPP) delivers cut:
+	# nothing of them is trusted, the walks ask record by record and agree.
 	run -0 --separate-stderr iba_on A1 -v trace -j $lids $lids $lids
 	many=$output
 	[[ $stderr == *"whole LinkRecord table arrived cut"* ]] || fail "$stderr"
-	[[ $stderr == *"whole LFTRecord table arrived cut"* ]] || fail "$stderr"
+	[[ $stderr == *"LFTRecord table of block 0 (LIDs 0-63) arrived cut"* ]] ||
+		fail "$stderr"
+	[[ $stderr != *"whole LFTRecord"* ]] || fail "$stderr"
 	[[ $stderr =~ trace:\ ([0-9]+)\ SA\ record\ queries ]] || fail "$stderr"
 	[ "${BASH_REMATCH[1]}" -eq $((q15 + 2)) ] ||
 		fail "45 destinations took ${BASH_REMATCH[1]} queries, 15 took $q15"
 	[ "$(jq -c '[.[].hops]' <<<"$one")" = "$(jq -c '[.[0:15][].hops]' <<<"$many")" ]
 	[ "$(jq -c '[.[].hops]' <<<"$one")" = "$(jq -c '[.[30:45][].hops]' <<<"$many")" ]
 	jq -e 'length == 45 and all(.status == "complete")' <<<"$many"
+}
+
+@test "a subnet of several LFT blocks: only the destinations' blocks are asked, never the whole LFT table" {
+	local topo=$BATS_TEST_TMPDIR/leaf-spine.topo src slid lid want got
+	local -a all far blocks
+	sim_write_leaf_spine "$topo" 8 24
+	SIM_SM_NODE=H1_1 sim_setup_file "$topo"
+	mapfile -t all < <(sim_all_lids | sort -n)
+	[ "${all[-1]}" -ge 192 ] || fail "the subnet's LIDs end at ${all[-1]}: too few blocks"
+	# 40 destinations (past the prefetch threshold) in blocks 1 and 3 only.
+	local in1=0
+	for lid in "${all[@]}"; do
+		if ((lid / 64 == 1 && in1 < 30)); then
+			far+=("$lid")
+			in1=$((in1 + 1))
+		elif ((lid / 64 == 3 && ${#far[@]} < 40)); then
+			far+=("$lid")
+		fi
+	done
+	[ "${#far[@]}" -ge 32 ] || fail "only ${#far[@]} LIDs in blocks 1 and 3"
+	slid=$(sim_lid H1_1)
+	run -0 --separate-stderr iba_on H1_1 -v trace -j "${far[@]}"
+	mapfile -t blocks < <(grep -o 'LFTRecord table of block [0-9]*' <<<"$stderr" | sort -u)
+	[ "${#blocks[@]}" -eq 2 ] || fail "blocks asked: ${blocks[*]}; $stderr"
+	[[ ${blocks[0]} == *"block 1" && ${blocks[1]} == *"block 3" ]] ||
+		fail "blocks asked: ${blocks[*]}"
+	[[ $stderr != *"whole LFTRecord"* ]] || fail "$stderr"
+	[[ $stderr == *"static route of the SM's forwarding tables (adaptive routing may deviate)"* ]] ||
+		fail "$stderr"
+	jq -e --argjson n "${#far[@]}" 'length == $n and all(.status == "complete")' <<<"$output"
+	# The walks, fed record by record where the cut tables left them,
+	# agree with ibtracert (every fourth destination, both blocks).
+	for ((i = 0; i < ${#far[@]}; i += 4)); do
+		want=$(ibtracert_hops H1_1 "$slid" "${far[i]}")
+		[ -n "$want" ] || fail "ibtracert $slid ${far[i]} gave no hops"
+		got=$(trace_hops "$(jq -c ".[$i]" <<<"$output")")
+		[ "$want" = "$got" ] ||
+			fail "LID ${far[i]}: ibtracert says '$want', trace says '$got'"
+	done
 }
