@@ -109,6 +109,17 @@ static void test_requests(void)
 	is_int(mad[59], 0x02, "block low byte");
 	is_mem(mad + 60, zero, SA_DATA_BYTES - 4, "nothing else set");
 
+	/* One block of every switch: a GetTable (method 0x12), BlockNum. */
+	sa_encode_lft_block_table(mad, 0x0203);
+	is_int(mad[3], 0x12, "LFT block table: SubnAdmGetTable");
+	is_int(mad[17], 0x15, "LFTRecord");
+	is_int(mad[55], 0x2, "component mask BlockNum alone");
+	is_mem(mad + 48, zero, 7, "no other mask bit");
+	is_int(mad[56] | mad[57], 0, "no switch LID");
+	is_int(mad[58], 0x02, "block high byte");
+	is_int(mad[59], 0x03, "block low byte");
+	is_mem(mad + 60, zero, SA_DATA_BYTES - 4, "nothing else set");
+
 	sa_encode_portinfo_get(mad, 0x0a0b, 3);
 	expect_get(mad, 0x0012, 0x3, "PortInfoRecord");
 	is_int(mad[56], 0x0a, "endport LID high byte");
