@@ -95,6 +95,23 @@ int trace_store_put_table(struct trace_store *s, enum trace_record_kind kind,
 int trace_store_put_lft_block(struct trace_store *s, uint16_t block,
 			      const uint8_t *msg, size_t len, bool *truncated,
 			      char *err, size_t errlen);
+/* Whether opensm answers a LinkRecord Get by FromLID for a node of LID
+ * lid, lmc being this (CA) port's LMC, which opensm gives every CA port
+ * (its opt.lmc). With an LMC above 0 opensm masks the FromLID with the
+ * subnet's LMC and compares it with the node's base LID
+ * (osm_sa_link_record.c lr_rcv_get_physp_link(): lmc_mask from opt.lmc),
+ * though a switch's port 0 has LMC 0 (unless lmc_esp0) and its LID need
+ * not be aligned: the link out of a switch of LID 9 under LMC 2 is never
+ * found by FromLID 9 (9 & ~3 is 8, another node's). Such links are asked
+ * by FromPort alone and picked out of the table. */
+bool trace_link_get_answerable(uint16_t lid, uint8_t lmc);
+/* Looks for the LinkRecord out of (from_lid, from_port) in a
+ * GetTableResp of LinkRecords (one MAD, or a whole RMPP message): *found,
+ * with *link filled; *cut when the table arrived cut, so that a record not
+ * found may still exist. Returns 0, or -1 with err set (malformed). */
+int trace_link_from_table(const uint8_t *msg, size_t len, uint16_t from_lid,
+			  uint8_t from_port, struct link_record *link,
+			  bool *found, bool *cut, char *err, size_t errlen);
 /* Whether a record of key not in the store is known absent: its kind's
  * whole table, or (LFTRecord) its block's table, arrived whole. */
 bool trace_store_covers(const struct trace_store *s,

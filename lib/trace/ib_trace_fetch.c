@@ -13,14 +13,17 @@
 /* Enough for the longest walk: four records a hop. */
 #define MAX_ROUNDS (4 * (IB_TRACE_MAX_HOPS + 4))
 
-static void encode(const struct trace_key *k, uint8_t *mad)
+static void encode(const struct trace_key *k, uint8_t lmc, uint8_t *mad)
 {
 	switch (k->kind) {
 	case TRACE_REC_NODE:
 		sa_encode_node_get(mad, k->lid);
 		break;
 	case TRACE_REC_LINK:
-		sa_encode_link_get(mad, k->lid, (uint8_t)k->arg);
+		if (trace_link_get_answerable(k->lid, lmc))
+			sa_encode_link_get(mad, k->lid, (uint8_t)k->arg);
+		else
+			sa_encode_link_port_table(mad, (uint8_t)k->arg);
 		break;
 	case TRACE_REC_LFT:
 		sa_encode_lft_get(mad, k->lid, k->arg);
@@ -31,9 +34,37 @@ static void encode(const struct trace_key *k, uint8_t *mad)
 	}
 }
 
+/* The link of r's key from the answer to a FromPort table (encode()). */
+static void take_link_from_table(const struct sa_query *q,
+				 struct trace_record *r)
+{
+	const uint8_t *msg;
+	char why[96];
+	bool found, cut;
+	size_t len;
+
+	msg = sa_query_answer(q, &len);
+	if (trace_link_from_table(msg, len, r->key.lid, (uint8_t)r->key.arg,
+				  &r->u.link, &found, &cut, why, sizeof(why))) {
+		r->state = TRACE_REC_FAILED;
+		snprintf(r->error, sizeof(r->error), "the links out of port "
+			 "%u: %s", r->key.arg, why);
+	} else if (found) {
+		r->state = TRACE_REC_PRESENT;
+	} else if (cut) {
+		r->state = TRACE_REC_FAILED;
+		snprintf(r->error, sizeof(r->error), "the SA answers no "
+			 "LinkRecord by this switch's LID under the subnet's "
+			 "LMC, and the table of links out of port %u arrived "
+			 "cut (no RMPP) before it", r->key.arg);
+	} else {
+		r->state = TRACE_REC_ABSENT;
+	}
+}
+
 /* The answer to one Get as a record of the store. A Get is answered
  * with one record right after the SA header. */
-static void take(const struct sa_query *q, uint32_t timeout_ms,
+static void take(const struct sa_query *q, uint8_t lmc, uint32_t timeout_ms,
 		 struct trace_record *r)
 {
 	const uint8_t *data = q->response + SA_HEADER_BYTES;
@@ -52,6 +83,11 @@ static void take(const struct sa_query *q, uint32_t timeout_ms,
 		sa_query_describe(q, trace_record_kind_str(r->key.kind), timeout_ms, why,
 				  sizeof(why));
 		snprintf(r->error, sizeof(r->error), "%s", why);
+		return;
+	}
+	if (r->key.kind == TRACE_REC_LINK &&
+	    !trace_link_get_answerable(r->key.lid, lmc)) {
+		take_link_from_table(q, r);
 		return;
 	}
 	r->state = TRACE_REC_PRESENT;
@@ -100,7 +136,7 @@ static bool file_table(struct trace_store *store, const struct sa_query *q,
 {
 	enum trace_record_kind kind = links ? TRACE_REC_LINK : TRACE_REC_LFT;
 	const uint8_t *msg;
-	char what[48], why[160];
+	char what[64], why[160];
 	bool cut = false;
 	size_t len;
 	int rc;
@@ -276,7 +312,7 @@ int ib_trace_fetch_all(struct sa_client *sa, struct trace_job *jobs,
 			return -1;
 		}
 		for (size_t i = 0; i < count; i++)
-			encode(&keys[i], q[i].request);
+			encode(&keys[i], sa->lmc, q[i].request);
 		stats->rounds++;
 		stats->queries += count;
 		if (sa_client_run(sa, q, count, window, timeout_ms, retries,
@@ -285,7 +321,7 @@ int ib_trace_fetch_all(struct sa_client *sa, struct trace_job *jobs,
 		for (size_t i = 0; rc == 0 && i < count; i++) {
 			struct trace_record r = { .key = keys[i] };
 
-			take(&q[i], timeout_ms, &r);
+			take(&q[i], sa->lmc, timeout_ms, &r);
 			if (trace_store_put(store, &r)) {
 				snprintf(err, errlen, "out of memory");
 				rc = -1;

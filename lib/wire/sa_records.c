@@ -71,6 +71,16 @@ void sa_encode_link_get(uint8_t *mad, uint16_t from_lid, uint8_t from_port)
 			  sizeof(data));
 }
 
+void sa_encode_link_port_table(uint8_t *mad, uint8_t from_port)
+{
+	uint8_t data[8] = { 0 };
+
+	data[LR_FROM_PORT] = from_port;
+	sa_encode_request(mad, SA_METHOD_GET_TABLE,
+			  (enum sa_attribute)SA_ATTR_LINK_RECORD_ID, 0,
+			  LR_COMP_FROM_PORT, data, sizeof(data));
+}
+
 void sa_encode_lft_get(uint8_t *mad, uint16_t lid, uint16_t block)
 {
 	uint8_t data[LFT_RECORD_BYTES] = { 0 };

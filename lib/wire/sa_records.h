@@ -102,6 +102,9 @@ void sa_encode_link_get(uint8_t *mad, uint16_t from_lid, uint8_t from_port);
 void sa_encode_lft_get(uint8_t *mad, uint16_t lid, uint16_t block);
 void sa_encode_portinfo_get(uint8_t *mad, uint16_t lid, uint8_t port);
 void sa_encode_node_get(uint8_t *mad, uint16_t lid);
+/* A SubnAdmGetTable of the links out of port from_port of every node
+ * (component mask FromPort alone). */
+void sa_encode_link_port_table(uint8_t *mad, uint8_t from_port);
 /* A SubnAdmGetTable of one LFT block of every switch (component mask
  * BlockNum alone: opensm's lftr_rcv_by_comp_mask() then answers that
  * block of each switch, one 72-byte record a switch). */

@@ -23,17 +23,22 @@ trace_hops() {	# JSON-object
 		"\($h[. - 1].out_port)>\($h[.].port_guid)[\($h[.].in_port)]"] | join(" ")' <<<"$1"
 }
 
-# For every HCA of the topology: one trace to every other HCA, each
-# destination compared with ibtracert.
-assert_every_pair_matches_ibtracert() {	# TOPOLOGY
-	local topo=$1 src dst slid lids answers i want got pairs=0
+# For every HCA of the topology: one trace to every other HCA, to each of
+# its 2^LMC DLIDs (the subnet's LMC, default 0), each compared with
+# ibtracert.
+assert_every_pair_matches_ibtracert() {	# TOPOLOGY [LMC]
+	local topo=$1 lmc=${2:-0} src dst slid lids answers i want got pairs=0 base k
 	local -a hcas
 	mapfile -t hcas < <(sim_hcas "$topo")
 	for src in "${hcas[@]}"; do
 		slid=$(sim_lid "$src")
 		lids=()
 		for dst in "${hcas[@]}"; do
-			[ "$dst" = "$src" ] || lids+=("$(sim_lid "$dst")")
+			[ "$dst" != "$src" ] || continue
+			base=$(sim_lid "$dst")
+			for ((k = 0; k < 1 << lmc; k++)); do
+				lids+=($((base + k)))
+			done
 		done
 		answers=$(iba_on "$src" trace -j "${lids[@]}") ||
 			fail "trace from $src failed: $answers"
@@ -50,8 +55,8 @@ assert_every_pair_matches_ibtracert() {	# TOPOLOGY
 			pairs=$((pairs + 1))
 		done
 	done
-	echo "# $topo: $pairs pairs agree" >&3
-	[ "$pairs" -eq $(( ${#hcas[@]} * (${#hcas[@]} - 1) )) ]
+	echo "# $topo (LMC $lmc): $pairs DLIDs agree" >&3
+	[ "$pairs" -eq $(( ${#hcas[@]} * (${#hcas[@]} - 1) << lmc )) ]
 }
 
 @test "two-switch: every ordered pair of HCAs agrees with ibtracert" {
@@ -62,6 +67,19 @@ assert_every_pair_matches_ibtracert() {	# TOPOLOGY
 @test "mixed (three switches in a line): every ordered pair agrees with ibtracert" {
 	sim_setup_file mixed.topo
 	assert_every_pair_matches_ibtracert mixed.topo
+}
+
+# opensm masks a LinkRecord's FromLID with the subnet's LMC (a switch's
+# LID is not aligned to it): the links out of such switches are read from
+# the SA another way, and every DLID of every port agrees with ibtracert.
+@test "mixed under LMC 1: every DLID of every pair agrees with ibtracert" {
+	sim_setup_file mixed.topo -l 1
+	assert_every_pair_matches_ibtracert mixed.topo 1
+}
+
+@test "ring under LMC 2: every DLID of every pair agrees with ibtracert" {
+	sim_setup_file ring.topo -l 2
+	assert_every_pair_matches_ibtracert ring.topo 2
 }
 
 @test "ring (four switches, two equal ways between opposite ones): every pair agrees" {

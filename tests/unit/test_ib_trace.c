@@ -628,6 +628,47 @@ static void test_lft_block_tables(void)
 	trace_store_free(&store);
 }
 
+static void test_links_under_lmc(void)
+{
+	struct link_record link;
+	uint8_t msg[256];
+	char err[128];
+	bool found, cut;
+	size_t len;
+
+	ok(trace_link_get_answerable(9, 0), "LMC 0: every LID by FromLID");
+	ok(trace_link_get_answerable(8, 2) && trace_link_get_answerable(12, 2),
+	   "LMC 2: LIDs aligned to 4 by FromLID");
+	ok(!trace_link_get_answerable(9, 2) && !trace_link_get_answerable(10, 2) &&
+	   !trace_link_get_answerable(9, 1),
+	   "a switch LID not aligned to the subnet's LMC: not by FromLID");
+	ok(trace_link_get_answerable(10, 1), "LID 10 under LMC 1: aligned");
+
+	two_switches();
+	/* The links out of every node's port 7 (here S1's, LID 2, and S2's,
+	 * LID 3): whole, one MAD without RMPP. */
+	len = link_table(msg, 8, 0);
+	is_int(trace_link_from_table(msg, len, 3, 7, &link, &found, &cut, err,
+				     sizeof(err)), 0, "a FromPort table");
+	ok(found && !cut && link.to_lid == 2 && link.to_port == 7,
+	   "S2 port 7 -> S1 port 7 picked out of it");
+	trace_link_from_table(msg, len, 3, 5, &link, &found, &cut, err,
+			      sizeof(err));
+	ok(!found && !cut, "a link not in a whole table: absent");
+	/* What ibsim delivers: a first packet no one reassembled. */
+	msg[24] = 1;
+	msg[25] = 1;
+	msg[26] = 0x1;
+	trace_link_from_table(msg, len, 3, 7, &link, &found, &cut, err,
+			      sizeof(err));
+	ok(found && cut, "found in a cut table: still the SA's word");
+	trace_link_from_table(msg, len, 3, 5, &link, &found, &cut, err,
+			      sizeof(err));
+	ok(!found && cut, "not found in a cut table: unknown, not absent");
+	is_int(trace_link_from_table(msg, 20, 3, 7, &link, &found, &cut, err,
+				     sizeof(err)), -1, "a short message is malformed");
+}
+
 int main(void)
 {
 	test_two_switch_hops();
@@ -640,5 +681,6 @@ int main(void)
 	test_store();
 	test_whole_tables();
 	test_lft_block_tables();
+	test_links_under_lmc();
 	return tap_done();
 }
