@@ -275,6 +275,74 @@ static int collect(struct trace_job *jobs, size_t n,
 	return rc;
 }
 
+/* Asks the SA for each of keys (count) in one windowed batch and files
+ * the answers in the store. */
+static int ask(struct sa_client *sa, const struct trace_key *keys,
+	       size_t count, struct trace_store *store, unsigned window,
+	       uint32_t timeout_ms, unsigned retries, char *err,
+	       size_t errlen)
+{
+	struct sa_query *q = calloc(count ? count : 1, sizeof(*q));
+	int rc = 0;
+
+	if (!q) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < count; i++)
+		encode(&keys[i], sa->lmc, q[i].request);
+	if (sa_client_run(sa, q, count, window, timeout_ms, retries, err,
+			  errlen))
+		rc = -1;
+	for (size_t i = 0; rc == 0 && i < count; i++) {
+		struct trace_record r = { .key = keys[i] };
+
+		take(&q[i], sa->lmc, timeout_ms, &r);
+		if (trace_store_put(store, &r)) {
+			snprintf(err, errlen, "out of memory");
+			rc = -1;
+		}
+	}
+	sa_queries_release(q, count);
+	free(q);
+	return rc;
+}
+
+int ib_trace_fetch_records(struct sa_client *sa, const struct trace_key *keys,
+			   size_t n, struct trace_store *store,
+			   unsigned window, uint32_t timeout_ms,
+			   unsigned retries, struct trace_fetch_stats *stats,
+			   char *err, size_t errlen)
+{
+	struct trace_key *missing = calloc(n ? n : 1, sizeof(*missing));
+	size_t count = 0;
+	int rc;
+
+	if (!missing) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		bool again = trace_store_find(store, &keys[i]) != NULL;
+
+		for (size_t k = 0; k < count && !again; k++)
+			again = missing[k].kind == keys[i].kind &&
+				missing[k].lid == keys[i].lid &&
+				missing[k].arg == keys[i].arg;
+		if (!again)
+			missing[count++] = keys[i];
+	}
+	if (count) {
+		stats->rounds++;
+		stats->queries += count;
+	}
+	rc = count ? ask(sa, missing, count, store, window, timeout_ms,
+			 retries, err, errlen)
+		   : 0;
+	free(missing);
+	return rc;
+}
+
 int ib_trace_fetch_all(struct sa_client *sa, struct trace_job *jobs,
 		       size_t n, struct trace_store *store, unsigned window,
 		       uint32_t timeout_ms, unsigned retries,
@@ -292,9 +360,8 @@ int ib_trace_fetch_all(struct sa_client *sa, struct trace_job *jobs,
 		return -1;
 	for (unsigned round = 0;; round++) {
 		struct trace_key *keys;
-		struct sa_query *q;
 		size_t count;
-		int rc = 0;
+		int rc;
 
 		if (collect(jobs, n, store, &keys, &count)) {
 			free(keys);
@@ -305,30 +372,10 @@ int ib_trace_fetch_all(struct sa_client *sa, struct trace_job *jobs,
 			free(keys);
 			return 0;
 		}
-		q = calloc(count, sizeof(*q));
-		if (!q) {
-			free(keys);
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		for (size_t i = 0; i < count; i++)
-			encode(&keys[i], sa->lmc, q[i].request);
 		stats->rounds++;
 		stats->queries += count;
-		if (sa_client_run(sa, q, count, window, timeout_ms, retries,
-				  err, errlen))
-			rc = -1;
-		for (size_t i = 0; rc == 0 && i < count; i++) {
-			struct trace_record r = { .key = keys[i] };
-
-			take(&q[i], sa->lmc, timeout_ms, &r);
-			if (trace_store_put(store, &r)) {
-				snprintf(err, errlen, "out of memory");
-				rc = -1;
-			}
-		}
-		sa_queries_release(q, count);
-		free(q);
+		rc = ask(sa, keys, count, store, window, timeout_ms, retries,
+			 err, errlen);
 		free(keys);
 		if (rc)
 			return -1;

@@ -44,4 +44,13 @@ int ib_trace_fetch_all(struct sa_client *sa, struct trace_job *jobs,
 		       struct trace_fetch_stats *stats, char *err,
 		       size_t errlen);
 
+/* Asks for each of keys (n) that the store does not hold yet, in one
+ * windowed batch, adding to stats. Returns 0; -1 with err set as
+ * ib_trace_fetch_all. */
+int ib_trace_fetch_records(struct sa_client *sa, const struct trace_key *keys,
+			   size_t n, struct trace_store *store,
+			   unsigned window, uint32_t timeout_ms,
+			   unsigned retries, struct trace_fetch_stats *stats,
+			   char *err, size_t errlen);
+
 #endif

@@ -15,6 +15,7 @@ bad_values() {
 --max-hops|0|65|x||max-hops
 --queries|0|11|x||queries
 --udp-sport|0|65536|x|5-1||UDP source port
+--paths|some|ALL||paths
 TABLE
 }
 

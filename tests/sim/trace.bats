@@ -82,6 +82,81 @@ assert_every_pair_matches_ibtracert() {	# TOPOLOGY [LMC]
 	assert_every_pair_matches_ibtracert ring.topo 2
 }
 
+@test "--paths all under LMC 2: a row per DLID of each port, each as ibtracert walks it" {
+	sim_setup_file ring.topo -l 2
+	local slid dst lids=() rows n i want got
+	slid=$(sim_lid H11)
+	for dst in $(sim_hcas ring.topo); do
+		[ "$dst" = H11 ] || lids+=("$(sim_lid "$dst")")
+	done
+	run -0 iba_on H11 trace -j --paths all "${lids[@]}"
+	rows=$output
+	n=$(jq length <<<"$rows")
+	[ "$n" -eq $((4 * ${#lids[@]})) ] || fail "$n rows for ${#lids[@]} destinations"
+	# Each destination's four DLIDs, base first, each with its own row.
+	jq -e '[.[] | .dlid_path] == ([range(0; length / 4)] | map(1, 2, 3, 4)) and
+		all(.dlid_paths == 4 and .status == "complete")' <<<"$rows"
+	jq -e '[.[] | .dlid - .dlid_path + 1] as $b | [range(0; length; 4) as $i |
+		$b[$i:$i + 4] | unique | length] | all(. == 1)' <<<"$rows"
+	for ((i = 0; i < n; i++)); do
+		local obj
+		obj=$(jq -c ".[$i]" <<<"$rows")
+		want=$(ibtracert_hops H11 "$slid" "$(jq .dlid <<<"$obj")")
+		got=$(trace_hops "$obj")
+		[ "$want" = "$got" ] || fail "DLID $(jq .dlid <<<"$obj"): ibtracert '$want', trace '$got'"
+	done
+	# The SM spreads a port's DLIDs over both ways around the ring.
+	jq -e 'group_by(.dest) | any(map(.hops | map(.node_description) | join(" ")) | unique | length > 1)' <<<"$rows"
+	run -0 iba_on H11 trace --paths all "${lids[0]}"
+	[[ $output == *"(path 2 of 4)"* && $output == *"paths of ${lids[0]}: all 4 complete"* ]] ||
+		fail "$output"
+	[[ $output == *"1 destination, 4 paths: 4 complete, 0 broken"* ]] || fail "$output"
+}
+
+@test "--paths all: a link that carries only some of a port's paths is named for exactly those" {
+	# The SM's own routes, computed once with the link up, then kept as a
+	# file (opensm's file routing engine) while the link goes down: the
+	# DLIDs routed over it break, the others of the same port do not.
+	sim_setup_file ring.topo -l 2 -D 0x43
+	local lfts=$BATS_TEST_TMPDIR/lfts.dump dlid over=() other=() i
+	cp "$SIM_DIR/osm/opensm-lfts.dump" "$lfts"
+	local h31
+	h31=$(sim_lid H31)
+	# Which of H31's DLIDs leave S1 by port 8 (towards S4), by the dump.
+	for ((i = 0; i < 4; i++)); do
+		dlid=$((h31 + i))
+		if awk -v l="$(printf '0x%04x' "$dlid")" '
+			/^Unicast lids/ { s1 = /\(.S1.\)/ } s1 && $1 == l { print $2; exit }' "$lfts" |
+			grep -qx 008; then
+			over+=("$dlid")
+		else
+			other+=("$dlid")
+		fi
+	done
+	[ "${#over[@]}" -gt 0 ] && [ "${#other[@]}" -gt 0 ] ||
+		fail "H31's DLIDs do not split over S1's ports: over ${over[*]}, other ${other[*]}"
+	sim_kill_sm
+	printf '%s\0' -l 2 -R file -U "$lfts" >"$SIM_DIR/opensm.args"
+	sim_restart_sm
+	sim_console 'Unlink "S1"[8]'
+	for ((i = 0; i < 50; i++)); do
+		iba_on H11 trace -j --paths all "$h31" 2>/dev/null |
+			jq -e 'any(.status == "dead_end")' >/dev/null && break
+		sleep 0.2
+	done
+	run -1 iba_on H11 trace -j --paths all "$h31"
+	jq -e --argjson over "$(printf '%s\n' "${over[@]}" | jq -s .)" '
+		[.[] | select(.status != "complete") | .dlid] == $over and
+		all(.[] | select(.status != "complete");
+			.status == "dead_end" and (.error | test("S1 \\(LID [0-9]+\\) port 8")))' <<<"$output" ||
+		fail "$output"
+	run -1 iba_on H11 trace --paths all "$h31"
+	[[ $output == *"paths of $h31: DLID ${over[0]} (path $((over[0] - h31 + 1)) of 4) dead end"* ]] ||
+		fail "$output"
+	[[ $output == *"the other ${#other[@]} complete"* ]] || fail "$output"
+	sim_console 'ReLink "S1"[8]'
+}
+
 @test "ring (four switches, two equal ways between opposite ones): every pair agrees" {
 	sim_setup_file ring.topo
 	assert_every_pair_matches_ibtracert ring.topo
