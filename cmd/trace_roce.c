@@ -213,6 +213,7 @@ static int trace_all(struct trace_roce *r)
 	size_t cells = r->s->cell_count, reached = 0;
 
 	r->printer.provider = r->s->provider;
+	r->tracer.provider = r->s->provider;
 	out_open_array(NULL);
 	for (size_t k = 0; k < cells; k++) {
 		reached += trace_one(r, k);
