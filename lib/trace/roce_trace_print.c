@@ -427,8 +427,15 @@ static void print_flow(const struct roce_trace_printer *p,
 	}
 	out_uint("traffic_class", ", tclass 0x%02" PRIx64, tclass);
 	out_newline();
-	if (!roce_trace_label_followed(p->provider, f->port_given,
-				       f->flow_label, note, sizeof(note)))
+	if (roce_trace_label_followed(p->provider, f->port_given,
+				      f->flow_label, note, sizeof(note)))
+		;
+	else if (f->fidelity.method == TRACE_METHOD_NIC)
+		out_text("  note: flow label 0: %s picks a random UDP source "
+			 "port per AH, and --nic makes one AH per hop limit, "
+			 "so hops may take different ECMP paths; give a "
+			 "nonzero --flow-label\n", provider_name(p->provider));
+	else
 		out_text("  note: %s\n", note);
 	print_fidelity(&f->fidelity, f->error[0] != 0);
 	if (f->error[0]) {

@@ -483,3 +483,8 @@ const struct value_list *roce_flow_keys(const struct value_list *udp_sports,
 	*by_port = udp_sports && udp_sports->count;
 	return *by_port ? udp_sports : flow_labels;
 }
+
+void roce_tracer_take_replies(const struct roce_tracer *tr, struct roce_flow *f)
+{
+	take_replies(tr, f);
+}

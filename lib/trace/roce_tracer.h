@@ -101,6 +101,11 @@ void roce_tracer_close(struct roce_tracer *tr);
  * netdev to send from, no socket, a send that failed). */
 int roce_tracer_trace_flow(struct roce_tracer *tr, struct roce_flow *f);
 
+/* Takes every reply waiting on our QP: serve's answer to the query under
+ * way is the flow's destination line (any send backend: the socket's
+ * here, lib/trace/nic_tracer.h's). */
+void roce_tracer_take_replies(const struct roce_tracer *tr, struct roce_flow *f);
+
 /* The flow's router path (f->path): per hop the first address that
  * answered; when the responder's hop limit tells that the silent hops
  * before its line were the responder's own, the path ends at the
