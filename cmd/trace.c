@@ -33,7 +33,8 @@
 enum trace_option {
 	TRACE_OPT_WINDOW, TRACE_OPT_RETRIES, TRACE_OPT_FILE,
 	TRACE_OPT_FLOW_LABEL, TRACE_OPT_TCLASS, TRACE_OPT_MAX_HOPS,
-	TRACE_OPT_QUERIES, TRACE_OPT_UDP_SPORT, TRACE_OPT_PATHS, TRACE_OPT_END,
+	TRACE_OPT_QUERIES, TRACE_OPT_UDP_SPORT, TRACE_OPT_PATHS, TRACE_OPT_NIC,
+	TRACE_OPT_END,
 };
 
 static const struct opt_spec trace_options[] = {
@@ -66,6 +67,10 @@ static const struct opt_spec trace_options[] = {
 			      "walks every DLID of each destination's LMC "
 			      "range, one row a path (default base)",
 			      COMPLETE_WORDS, "base all" },
+	[TRACE_OPT_NIC] = { "nic", 0, NULL, "RoCE: trace with the probes' own "
+			    "packets, UD sends from our QP with the AH's hop "
+			    "limit per hop (mlx4, mlx5, hns; needs "
+			    "CAP_NET_RAW)", COMPLETE_NONE, NULL },
 	[TRACE_OPT_END] = OPT_END,
 };
 
@@ -77,6 +82,7 @@ struct trace_opts {
 	uint32_t max_hops, queries;
 	bool max_hops_given;
 	bool paths_all;		/* --paths all */
+	bool nic;	/* --nic */
 };
 
 static const struct trace_opts trace_defaults = {
@@ -126,6 +132,9 @@ static int trace_option(void *ctx, int index, const char *arg)
 		rc = parse_value_list(arg, "UDP source port", 1, 0xffff,
 				      ROCE_TRACE_MAX_FLOWS, &opts->udp_sports,
 				      err, sizeof(err));
+		break;
+	case TRACE_OPT_NIC:
+		opts->nic = true;
 		break;
 	case TRACE_OPT_QUERIES:
 		rc = parse_u32(arg, "queries", 1, ROCE_TRACE_MAX_QUERIES,
@@ -613,6 +622,12 @@ static int trace_exec(const struct common_opts *common, void *ctx,
 				     "one of them");
 		goto out;
 	}
+	if (opts->nic && opts->udp_sports.count) {
+		rc = cli_usage_error("--nic sends from our QP, whose UDP source "
+				     "port the provider picks: give "
+				     "--flow-label, not --udp-sport");
+		goto out;
+	}
 	rc = cli_collect_dests("trace", argc, argv, opts->file, &dests);
 	if (rc)
 		goto out;
@@ -639,11 +654,18 @@ static int trace_exec(const struct common_opts *common, void *ctx,
 				       .flow_labels = &opts->flow_labels,
 				       .traffic_classes = &opts->tclasses,
 				       .udp_sports = &opts->udp_sports,
+				       .nic = opts->nic,
 			       })
 			     : cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out;
 	}
 	open = true;
+	if (opts->nic) {
+		rc = cli_fail(EXIT_USAGE, "--nic traces RoCE routers; on "
+			      "InfiniBand the switch path comes from SA "
+			      "records: leave --nic out");
+		goto out;
+	}
 	paths = calloc(dests.count, sizeof(*paths));
 	jobs = calloc(dests.count, sizeof(*jobs));
 	rows = calloc(dests.count, sizeof(*rows));

@@ -304,9 +304,13 @@ static void take_errors(const struct roce_tracer *tr, struct roce_flow *f,
 }
 
 /* The flow's UDP socket: from the source GID's address and netdev to the
- * destination's address; -1 with f->error. */
-static int open_flow_socket(struct roce_flow *f, struct roce_sock_params *sp)
+ * destination's address, carrying the flow label of the provider's own
+ * packets where it can (f->fidelity says); -1 with f->error. */
+static int open_flow_socket(struct roce_flow *f, enum provider provider,
+			    struct roce_sock_params *sp)
 {
+	int fd;
+
 	*sp = (struct roce_sock_params){
 		.udp_sport = f->udp_sport,
 		.traffic_class = f->asked.traffic_class,
@@ -325,7 +329,19 @@ static int open_flow_socket(struct roce_flow *f, struct roce_sock_params *sp)
 	}
 	sp->ifname = f->sgid->netdev;
 	sp->ifindex = if_nametoindex(f->sgid->netdev);
-	return roce_sock_open(sp, f->error, sizeof(f->error));
+	fd = roce_sock_open(sp, f->error, sizeof(f->error));
+	if (fd >= 0)
+		trace_fidelity_socket(fd, &sp->dest,
+				      &(struct trace_fidelity_input){
+					      .provider = provider,
+					      .ah_flow_label = f->flow_label,
+					      .port_given = f->port_given,
+					      .netdev = f->sgid->netdev,
+					      .traffic_class =
+						      f->asked.traffic_class,
+				      },
+				      &f->fidelity);
+	return fd;
 }
 
 /* Waits for the answer to the query under way, until step->until_ns at
@@ -374,7 +390,7 @@ int roce_tracer_trace_flow(struct roce_tracer *tr, struct roce_flow *f)
 	struct roce_step step;
 	int fd, raw_fd;
 
-	fd = open_flow_socket(f, &sp);
+	fd = open_flow_socket(f, tr->provider, &sp);
 	if (fd < 0)
 		return -1;
 	raw_fd = raw_socket(tr, sp.dest.ss_family);
@@ -466,4 +482,9 @@ const struct value_list *roce_flow_keys(const struct value_list *udp_sports,
 {
 	*by_port = udp_sports && udp_sports->count;
 	return *by_port ? udp_sports : flow_labels;
+}
+
+void roce_tracer_take_replies(const struct roce_tracer *tr, struct roce_flow *f)
+{
+	take_replies(tr, f);
 }

@@ -21,9 +21,11 @@
 #include "wire/probe_wire.h"
 #include "wire/roce_packet.h"
 #include "verbs/device.h"
+#include "verbs/provider.h"
 #include "verbs/ud_endpoint.h"
 #include "trace/roce_trace.h"
 #include "trace/tclass_locate.h"
+#include "trace/trace_fidelity.h"
 #include "trace/trace_paths.h"
 
 /* One flow of one destination. */
@@ -60,6 +62,9 @@ struct roce_flow {
 	 * answered it, from the raw ICMP socket (per hop, per query). */
 	struct tclass_seen quoted[ROCE_TRACE_MAX_HOPS][ROCE_TRACE_MAX_QUERIES];
 	bool per_hop;	/* the raw socket was read: routers' quotes known */
+	/* How it was traced, and what of the NIC's packets it could not
+	 * reproduce (lib/trace/trace_fidelity.h). */
+	struct trace_fidelity fidelity;
 };
 
 /* What a run traces with, the same for all its flows. */
@@ -80,6 +85,9 @@ struct roce_tracer {
 	 * not open (yet, or refused). */
 	int raw_fd[2];
 	bool raw_tried[2];
+	/* The probing device's provider: the flow label its packets carry
+	 * (trace_fidelity_socket). */
+	enum provider provider;
 };
 
 /* A tracer on ep that opened no socket yet. */
@@ -92,6 +100,11 @@ void roce_tracer_close(struct roce_tracer *tr);
 /* Runs flow f's trace to its end. Returns 0, or -1 with f->error (no
  * netdev to send from, no socket, a send that failed). */
 int roce_tracer_trace_flow(struct roce_tracer *tr, struct roce_flow *f);
+
+/* Takes every reply waiting on our QP: serve's answer to the query under
+ * way is the flow's destination line (any send backend: the socket's
+ * here, lib/trace/nic_tracer.h's). */
+void roce_tracer_take_replies(const struct roce_tracer *tr, struct roce_flow *f);
 
 /* The flow's router path (f->path): per hop the first address that
  * answered; when the responder's hop limit tells that the silent hops
