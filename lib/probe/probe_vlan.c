@@ -46,16 +46,14 @@ const struct vlan_netdev *probe_vlans_of(const struct probe_vlans *pv,
 	return NULL;
 }
 
-/* Why the responder's view is not known, or "" when it is. */
-static void seen_why(const struct probe_vlan_input *in,
-		     struct probe_vlan_judgement *out)
+const char *probe_vlan_seen_why(bool roce, bool replied,
+				const struct probe_observed *o)
 {
-	const struct probe_observed *o = in->observed;
 	const char *why = "";
 
-	if (!in->roce)
+	if (!roce)
 		why = "InfiniBand has no VLANs";
-	else if (!in->replied || !o)
+	else if (!replied || !o)
 		why = "no reply";
 	else if (!o->vlan_reporter)
 		why = "the responder does not report VLAN tags (an older "
@@ -66,7 +64,7 @@ static void seen_why(const struct probe_vlan_input *in,
 	else if (!o->pcp_known)
 		why = "the responder's device reports the VLAN id but not the "
 		      "priority";
-	snprintf(out->seen_why, sizeof(out->seen_why), "%s", why);
+	return why;
 }
 
 void probe_vlan_judge(const struct probe_vlan_input *in,
@@ -82,7 +80,8 @@ void probe_vlan_judge(const struct probe_vlan_input *in,
 	else
 		snprintf(out->sent.why, sizeof(out->sent.why),
 			 "InfiniBand has no VLANs: the SL is the class");
-	seen_why(in, out);
+	snprintf(out->seen_why, sizeof(out->seen_why), "%s",
+		 probe_vlan_seen_why(in->roce, in->replied, o));
 	if (in->roce && in->replied && o && o->vlan_reporter &&
 	    o->vlan_known) {
 		out->vlan_seen_known = true;

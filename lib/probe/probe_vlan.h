@@ -56,6 +56,12 @@ struct probe_vlan_input {
 	int hops;		/* routers on the way; -1 unknown */
 };
 
+/* Why the VLAN or PCP the responder saw is not known, "" when both are:
+ * InfiniBand, no reply, an older responder, a device without CVLAN, a
+ * device that reports the VID alone. */
+const char *probe_vlan_seen_why(bool roce, bool replied,
+				const struct probe_observed *o);
+
 void probe_vlan_judge(const struct probe_vlan_input *in,
 		      struct probe_vlan_judgement *out);
 
