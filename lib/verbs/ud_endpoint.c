@@ -189,7 +189,8 @@ no_cvlan:
 	if (cvlan)
 		snprintf(ep->cvlan_why_not, sizeof(ep->cvlan_why_not),
 			 "%s does not report the VLAN tag of a receive (its "
-			 "CQ refused IBV_WC_EX_WITH_CVLAN)", ep->config.device);
+			 "CQ refused IBV_WC_EX_WITH_CVLAN%s)", ep->config.device,
+			 ep->clock.hw ? " beside completion timestamps" : "");
 	return 0;
 }
 
