@@ -1,7 +1,11 @@
 /* Unit tests of serve's VLAN handling: the request's tag from mlx5-shaped,
  * hns-shaped and rxe-shaped completions into the reply, and the reply's
  * source among fe80::1 on eth0 and eth0.100 by the request's VLAN. */
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "base/diag.h"
 
 #include "peer/responder_vlan.h"
 #include "verbs/vlan_egress.h"
@@ -85,8 +89,68 @@ static void test_reply_gid(void)
 	       "a GID not ours: -1");
 }
 
+/* What serve -v says of a reply's source: stderr of one call. */
+static void said(const struct responder_vlan *rv,
+		 const struct probe_observed *o, char *text, size_t len)
+{
+	FILE *err = tmpfile();
+	bool by_vlan;
+	size_t n;
+	int saved;
+
+	text[0] = '\0';
+	if (!err)
+		return;
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	dup2(fileno(err), STDERR_FILENO);
+	diag_verbosity = 1;
+	responder_vlan_reply_gid(rv, o, 17, &by_vlan);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	diag_verbosity = 0;
+	rewind(err);
+	n = fread(text, 1, len - 1, err);
+	text[n] = '\0';
+	fclose(err);
+	if (text[0])
+		printf("# %s", text);
+}
+
+static void test_verbose(void)
+{
+	union ibv_gid ll = { .raw = { 0xfe, 0x80, [15] = 1 } };
+	struct gid_vlan_entry t[] = {
+		{ 1, ll, GID_KIND_ROCE_V2, "eth0", VLAN_ID_NONE },
+		{ 3, ll, GID_KIND_ROCE_V2, "eth0.100", 100 },
+	};
+	struct responder_vlan rv = {
+		.gids = t, .count = 2,
+		.why_not = "mlx4_0 does not report the VLAN tag of a receive",
+	};
+	struct probe_observed o = { .grh_present = true, .dgid = ll,
+				    .vlan_reporter = true, .src_qp = 0x11 };
+	char text[1024];
+
+	said(&rv, &o, text, sizeof(text));
+	ok(strstr(text, "fe80::1 is on eth0, eth0.100") &&
+		   strstr(text, "not known (mlx4_0 does not report") &&
+		   strstr(text, "answering from eth0 (index 1)"),
+	   "-v: VLAN unknown, the GID on two netdevs, the first kept");
+	o.vlan_known = true;
+	o.vlan_id = 200;
+	said(&rv, &o, text, sizeof(text));
+	ok(strstr(text, "came on VLAN 200") != NULL,
+	   "-v: a VLAN no netdev has is named");
+	o.vlan_id = 100;
+	said(&rv, &o, text, sizeof(text));
+	is_str(text, "", "-v: a matched VLAN is not news at -v");
+}
+
 int main(void)
 {
+	test_verbose();
 	test_observe();
 	test_reply_gid();
 	return tap_done();
