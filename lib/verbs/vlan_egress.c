@@ -126,6 +126,9 @@ int vlan_netdev_read(const char *netdev, struct vlan_netdev *out, char *err,
 	if (vlan_proc_parse(text, out, err, errlen)) {
 		char why[160];
 
+		/* Half a parse is no VLAN: nothing is claimed from it. */
+		memset(out, 0, sizeof(*out));
+		out->vid = VLAN_ID_NONE;
 		snprintf(why, sizeof(why), "%s", err);
 		snprintf(err, errlen, "%s: %s", path, why);
 		return -1;

@@ -38,8 +38,8 @@ int vlan_proc_parse(const char *text, struct vlan_netdev *out, char *err,
 		    size_t errlen);
 
 /* Reads /proc/net/vlan/NETDEV; a netdev without that file is no VLAN
- * (is_vlan false, return 0). -1 with err for a name that cannot be a
- * netdev or a file that does not parse. */
+ * (is_vlan false, return 0). -1 with err, and out left as no VLAN, for a
+ * name that cannot be a netdev or a file that does not parse. */
 int vlan_netdev_read(const char *netdev, struct vlan_netdev *out, char *err,
 		     size_t errlen);
 
