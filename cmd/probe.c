@@ -323,6 +323,7 @@ struct probe_cmd {
 	struct discovery disc;	/* --discover: the SA's records */
 	struct cli_port local;
 	struct probe_target *targets;	/* one per destination */
+	struct probe_vlans vlans;	/* the GIDs' VLAN netdevs */
 	char host[256];
 };
 
@@ -353,6 +354,9 @@ static void print_cell_text(const struct probe_cmd *pc,
 	probe_text_round_row(&pc->view.layout, c,
 			     c->judged ? &c->verdict : NULL, c->sent, true,
 			     cell_round(pc, c), row, sizeof(row));
+	out_text("%s", row);
+	probe_text_vlan(s, &pc->vlans, c, diag_verbosity > 0, row,
+			sizeof(row));
 	out_text("%s", row);
 	if (diag_verbosity <= 0 || !c->ah)
 		return;
@@ -1052,6 +1056,9 @@ static int probe_and_report(struct probe_cmd *pc, size_t ready,
 	if (ready) {
 		probe_session_prepare(s);
 		probe_warnings_print(s);
+		if (probe_vlans_read(&pc->vlans, &s->facts))
+			return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+		pc->view.run.vlans = &pc->vlans;
 	}
 	if (opts->mtu)
 		return run_mtu(pc, ready);
@@ -1140,6 +1147,7 @@ static void probe_cmd_free(struct probe_cmd *pc)
 {
 	discovery_free(&pc->disc);
 	probe_session_close(&pc->s);
+	probe_vlans_free(&pc->vlans);
 	free(pc->view.rounds);
 	free(pc->view.series);
 	free(pc->targets);

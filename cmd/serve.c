@@ -251,6 +251,12 @@ static int serve_responder(const struct common_opts *common,
 				      .hw_stamps = s.ep.clock.hw,
 				      .why_not = s.ep.clock.why_not,
 			      });
+	if (s.vlan.cvlan)
+		diag_verbose(1, "requests' VLAN tags: reported in the replies");
+	else
+		diag_verbose(1, "requests' VLAN tags: not known (%s)",
+			     s.vlan.why_not && s.vlan.why_not[0]
+				     ? s.vlan.why_not : "not asked");
 	if (pidfile->fd >= 0 &&
 	    pidfile_write(pidfile, getpid(), err, sizeof(err))) {
 		responder_registrar_remove(&reg);

@@ -68,6 +68,8 @@ void ah_job_run(struct ibv_context *context, struct ibv_pd *pd,
 		job->init_failed = true;
 		return;
 	}
+	if (job->sgid_by_vlan)
+		job->attr.grh.sgid_index = job->sgid_index;
 	reverse_ah_finish(&job->attr, link_layer, job->asked_sl);
 	errno = 0;
 	job->ah = ibv_create_ah(pd, &job->attr);

@@ -36,6 +36,11 @@ struct ah_job {
 	enum provider provider;
 	bool sgid_roce_v1;
 	char netdev[IF_NAMESIZE];
+	/* The reply's source GID index where the request's VLAN chose
+	 * another than ibv_init_ah_from_wc's first equal GID
+	 * (responder_vlan_reply_gid). */
+	bool sgid_by_vlan;
+	uint8_t sgid_index;
 	/* Output. */
 	struct ibv_ah_attr attr;
 	struct ibv_ah *ah;	/* NULL: failed */

@@ -234,20 +234,22 @@ static void send_stamps(struct responder *r, const struct ud_completion *c)
 static void reached_gid(const struct responder *r,
 			const struct probe_observed *o, struct ah_job *job)
 {
+	const struct gid_info *g;
+	long at;
+
 	job->sgid_roce_v1 = false;
 	job->netdev[0] = '\0';
-	if (!o->grh_present)
+	/* Of a link-local GID on several VLAN netdevs, the one of the
+	 * request's VLAN (responder_vlan_reply_gid); the received IPv6
+	 * header's next header (byte 6) tells RoCE v2 from v1. */
+	at = responder_vlan_reply_gid(&r->vlan, o, job->grh[6],
+				      &job->sgid_by_vlan);
+	if (at < 0 || (size_t)at >= r->port->gid_count)
 		return;
-	for (size_t i = 0; i < r->port->gid_count; i++) {
-		const struct gid_info *g = &r->port->gids[i];
-
-		if (memcmp(g->gid.raw, o->dgid.raw, 16) == 0) {
-			job->sgid_roce_v1 = g->kind == GID_KIND_ROCE_V1;
-			snprintf(job->netdev, sizeof(job->netdev), "%s",
-				 g->netdev);
-			return;
-		}
-	}
+	g = &r->port->gids[at];
+	job->sgid_roce_v1 = g->kind == GID_KIND_ROCE_V1;
+	snprintf(job->netdev, sizeof(job->netdev), "%s", g->netdev);
+	job->sgid_index = (uint8_t)g->index;
 }
 
 /* Hands a PENDING entry's AH to a worker; the reply waits parked. */
@@ -338,6 +340,7 @@ static void answer(struct responder *r, const struct ud_completion *c,
 		return;
 	}
 	observe(r, wc, &grh, &reply->observed);
+	responder_vlan_observe(&r->vlan, c, &reply->observed);
 	reply->responder_time_ns = c->polled_ns;
 	/* Counted before the rate limit: a request that arrived was not
 	 * lost on the way there, answered or not. */
@@ -354,6 +357,7 @@ static void answer(struct responder *r, const struct ud_completion *c,
 	 * wait for a neighbour; neither belongs in every round trip. */
 	reverse_key_build(wc, &grh, r->port->link_layer,
 			  reply->header.asked.sl, &key);
+	key.vlan_id = responder_vlan_key(&reply->observed);
 	e = reverse_cache_find(&r->reverse, &key);
 	switch (reply_route_for(e, reply->responder_time_ns)) {
 	case REPLY_START:
@@ -555,7 +559,7 @@ int responder_load_local_gids(struct responder *r)
 	free(r->local_gids);
 	r->local_gids = gids;
 	r->local_gid_count = r->port->gid_count;
-	return 0;
+	return responder_vlan_load(&r->vlan, r->port, &r->ep, r->provider);
 }
 
 static void reap_retired(struct responder *r)
@@ -686,6 +690,8 @@ int responder_open(struct responder *r, char *err, size_t len)
 		.max_payload = PROBE_MAX_SIZE,
 		.busy_poll = r->config.busy_poll,
 		.hw_stamps = true,
+		/* VLANs exist on Ethernet only. */
+		.want_cvlan = r->port->link_layer == LINK_LAYER_ETHERNET,
 	};
 	struct ibv_device_attr attr;
 	struct provider_facts facts;
@@ -770,5 +776,6 @@ void responder_close(struct responder *r)
 	ud_endpoint_close(&r->ep);
 	free(r->local_gids);
 	r->local_gids = NULL;
+	responder_vlan_free(&r->vlan);
 	request_counts_free(&r->counts);
 }

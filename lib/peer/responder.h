@@ -19,6 +19,7 @@
 #include "peer/rendezvous_server.h"
 #include "peer/request_counts.h"
 #include "peer/responder_rules.h"
+#include "peer/responder_vlan.h"
 #include "peer/reverse_cache.h"
 #include "verbs/device.h"
 #include "verbs/provider.h"
@@ -86,6 +87,8 @@ struct responder {
 	/* The port's GIDs, as the GRH decoder compares them. */
 	union ibv_gid *local_gids;
 	size_t local_gid_count;
+	/* The GIDs' VLANs, for the reply's source and the VLAN report. */
+	struct responder_vlan vlan;
 	struct responder_info info;	/* what the rendezvous tells */
 	struct reply_rate rate;	/* --max-rate, from responder_run() on */
 	/* By send slot: replies whose stamps message is due (hw stamps). */

@@ -110,19 +110,24 @@ static void decide_clock(struct ud_endpoint *ep)
 }
 
 /*
- * An extended CQ that reports the standard fields and the raw completion
- * timestamp (the free-running counter: see completion_clock.c on why not
- * _WALLCLOCK). Providers refuse flags they lack with EOPNOTSUPP (rxe's
- * rxe_create_cq_ex, irdma_ucreate_cq_ex); irdma takes the standard flags
- * except IBV_WC_EX_WITH_DLID_PATH_BITS, a field that has no meaning on
- * its RoCE/iWARP ports, so that one is asked again without it.
+ * An extended CQ that reports the standard fields and what extra asks for:
+ * the raw completion timestamp (the free-running counter: see
+ * completion_clock.c on why not _WALLCLOCK) and/or the VLAN tag of each
+ * receive (IBV_WC_EX_WITH_CVLAN). Providers refuse flags they lack with
+ * EOPNOTSUPP (rxe's rxe_create_cq_ex against RXE_SUP_WC_FLAGS, mlx5's
+ * against CREATE_CQ_SUPPORTED_WC_FLAGS, hns's verify_cq_create_attr,
+ * irdma_ucreate_cq_ex): the refusal is the device's answer to whether it
+ * can. irdma takes the standard flags except
+ * IBV_WC_EX_WITH_DLID_PATH_BITS, a field that has no meaning on its
+ * RoCE/iWARP ports, so that one is asked again without it. Returns 0 or
+ * the errno of the last refusal.
  */
-static int create_stamping_cq(struct ud_endpoint *ep, int cqe)
+static int create_cq_ex(struct ud_endpoint *ep, int cqe, uint64_t extra)
 {
-	static const uint64_t wanted[] = {
-		IBV_WC_STANDARD_FLAGS | IBV_WC_EX_WITH_COMPLETION_TIMESTAMP,
+	const uint64_t wanted[] = {
+		IBV_WC_STANDARD_FLAGS | extra,
 		(IBV_WC_STANDARD_FLAGS & ~IBV_WC_EX_WITH_DLID_PATH_BITS) |
-			IBV_WC_EX_WITH_COMPLETION_TIMESTAMP,
+			extra,
 	};
 	int rc = 0;
 
@@ -143,21 +148,50 @@ static int create_stamping_cq(struct ud_endpoint *ep, int cqe)
 		if (rc != EOPNOTSUPP && rc != EINVAL)
 			break;
 	}
-	snprintf(ep->clock.why_not, sizeof(ep->clock.why_not),
-		 "ibv_create_cq_ex with completion timestamps failed: %s",
-		 strerror(rc));
-	return -1;
+	return rc;
 }
 
-/* A stamping CQ where the clock allows one, else today's plain CQ; on the
- * way back clock.hw is true only for a CQ that really stamps. */
-static int create_cq(struct ud_endpoint *ep, int cqe)
+/* The CQ with as much as the device gives of what was asked: stamps and
+ * VLAN tags, stamps alone, VLAN tags alone, then today's plain CQ; on the
+ * way back clock.hw and cvlan are true only for what the CQ really
+ * reports, and each why_not says why not. extended_ok false: a plain CQ
+ * (the QP refused an extended one). */
+static int create_cq(struct ud_endpoint *ep, int cqe, bool extended_ok)
 {
-	if (ep->clock.hw && create_stamping_cq(ep, cqe) == 0)
+	uint64_t stamps = extended_ok && ep->clock.hw
+				  ? IBV_WC_EX_WITH_COMPLETION_TIMESTAMP : 0;
+	uint64_t cvlan = extended_ok && ep->config.want_cvlan
+				 ? IBV_WC_EX_WITH_CVLAN : 0;
+	int rc;
+
+	ep->cvlan = false;
+	if (stamps && cvlan && create_cq_ex(ep, cqe, stamps | cvlan) == 0) {
+		ep->cvlan = true;
 		return 0;
+	}
+	if (stamps) {
+		rc = create_cq_ex(ep, cqe, stamps);
+		if (rc == 0)
+			goto no_cvlan;
+		snprintf(ep->clock.why_not, sizeof(ep->clock.why_not),
+			 "ibv_create_cq_ex with completion timestamps failed: "
+			 "%s", strerror(rc));
+	}
 	ep->clock.hw = false;
+	if (cvlan && create_cq_ex(ep, cqe, cvlan) == 0) {
+		ep->cvlan = true;
+		return 0;
+	}
 	ep->cq = ibv_create_cq(ep->context, cqe, NULL, ep->channel, 0);
-	return ep->cq ? 0 : -1;
+	if (!ep->cq)
+		return -1;
+no_cvlan:
+	if (cvlan)
+		snprintf(ep->cvlan_why_not, sizeof(ep->cvlan_why_not),
+			 "%s does not report the VLAN tag of a receive (its "
+			 "CQ refused IBV_WC_EX_WITH_CVLAN%s)", ep->config.device,
+			 ep->clock.hw ? " beside completion timestamps" : "");
+	return 0;
 }
 
 static struct ibv_qp *create_qp(struct ud_endpoint *ep)
@@ -198,8 +232,11 @@ static int create_qp_falling_back(struct ud_endpoint *ep, int cqe)
 	snprintf(ep->clock.why_not, sizeof(ep->clock.why_not),
 		 "the UD QP refused a CQ with completion timestamps: %s",
 		 strerror(rc));
-	if (create_cq(ep, cqe))
+	if (create_cq(ep, cqe, false))
 		return -1;
+	if (ep->config.want_cvlan)
+		snprintf(ep->cvlan_why_not, sizeof(ep->cvlan_why_not),
+			 "the UD QP refused an extended CQ: no VLAN tags");
 	ep->qp = create_qp(ep);
 	return ep->qp ? 0 : -1;
 }
@@ -240,7 +277,7 @@ int ud_endpoint_open(struct ud_endpoint *ep, const struct ud_config *config,
 	decide_clock(ep);
 	ep->pd = ibv_alloc_pd(ep->context);
 	ep->channel = ep->pd ? ibv_create_comp_channel(ep->context) : NULL;
-	if (!ep->channel || create_cq(ep, (int)slots)) {
+	if (!ep->channel || create_cq(ep, (int)slots, true)) {
 		snprintf(err, errlen, "cannot create PD/CQ on %s: %s",
 			 config->device, strerror(errno));
 		goto fail;
@@ -437,6 +474,14 @@ static void account(struct ud_endpoint *ep, struct ud_completion *c)
 	}
 }
 
+/* The VLAN tag of a receive, where the CQ was created to report it. */
+static void read_cvlan(struct ud_endpoint *ep, struct ud_completion *c)
+{
+	c->cvlan_valid = ep->cvlan && c->wc.status == IBV_WC_SUCCESS &&
+			 ud_wc_is_recv(&c->wc);
+	c->cvlan = c->cvlan_valid ? ibv_wc_read_cvlan(ep->cq_ex) : 0;
+}
+
 /* The extended CQ: ibv_start_poll, ibv_next_poll, ibv_end_poll, as in
  * rc_pingpong.c's main loop (-t, timestamps); each completion stamped as
  * it is made current. ENOENT from start_poll means empty, and after a
@@ -461,6 +506,7 @@ static int take_completions_ex(struct ud_endpoint *ep,
 		c->hw_valid = c->wc.status == IBV_WC_SUCCESS;
 		c->hw_stamp = c->hw_valid ?
 			ibv_wc_read_completion_ts(ep->cq_ex) : 0;
+		read_cvlan(ep, c);
 		account(ep, c);
 		if (n == max)
 			break;
@@ -493,6 +539,8 @@ static int take_completions(struct ud_endpoint *ep, struct ud_completion *out,
 		c->polled_ns = monotonic_ns();
 		c->hw_valid = false;
 		c->hw_stamp = 0;
+		c->cvlan_valid = false;
+		c->cvlan = 0;
 		account(ep, c);
 		n++;
 	}

@@ -36,6 +36,10 @@ struct ud_config {
 	/* Ask for device completion timestamps where the device has them;
 	 * clock.why_not says why not when it has none. */
 	bool hw_stamps;
+	/* Ask the CQ for each receive's VLAN tag (IBV_WC_EX_WITH_CVLAN)
+	 * where the device gives it (Ethernet ports); cvlan_why_not says
+	 * why not when it does not. */
+	bool want_cvlan;
 };
 
 struct ud_endpoint {
@@ -57,6 +61,9 @@ struct ud_endpoint {
 	bool cq_armed;
 	/* hw only when the CQ really was created with timestamps. */
 	struct completion_clock clock;
+	/* Receives carry their VLAN tag (ud_completion.cvlan). */
+	bool cvlan;
+	char cvlan_why_not[160];
 };
 
 /* One completion and when it was taken. */
@@ -68,6 +75,10 @@ struct ud_completion {
 	bool hw_valid;
 	uint64_t hw_stamp;	/* device units; differences: ud_stamp_delta_ns */
 	uint64_t tag;		/* a send: ud_send_tagged's tag; 0 otherwise */
+	/* A receive's VLAN tag as ibv_wc_read_cvlan gives it (wc_vlan.h
+	 * decodes it), where the endpoint's CQ reports it. */
+	bool cvlan_valid;
+	uint16_t cvlan;
 };
 
 int ud_endpoint_open(struct ud_endpoint *ep, const struct ud_config *config,
