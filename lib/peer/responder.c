@@ -12,6 +12,7 @@
 #include "base/gid.h"
 #include "base/monotonic.h"
 #include "peer/responder.h"
+#include "verbs/hw_counters.h"
 #include "verbs/wc_failure.h"
 #include "wire/grh.h"
 
@@ -484,6 +485,29 @@ static void completion_failed(struct responder *r, const struct ibv_wc *wc)
 		r->send_errors++;
 }
 
+/* Receive drops (rq_drops.h): how many receives a poll took before any
+ * was posted again, and a sample of the port's counter once a second. */
+static void note_receives_taken(struct responder *r,
+				const struct ud_completion *comps, int n)
+{
+	uint64_t taken = 0;
+
+	for (int i = 0; i < n; i++)
+		taken += ud_wc_is_recv(&comps[i].wc);
+	rq_drop_note_taken(&r->rq_drops, taken);
+}
+
+static void sample_rq_drops(struct responder *r, uint64_t now)
+{
+	uint64_t counter = 0;
+	bool read = r->rq_drops.counter_name &&
+		    hw_counter_read(HW_COUNTERS_ROOT, r->dev->name,
+				    r->port->port_num,
+				    r->rq_drops.counter_name, &counter) == 0;
+
+	rq_drop_sample_add(&r->rq_drops, now, read, counter);
+}
+
 static bool count_reached(const struct responder *r)
 {
 	return r->config.count && r->answered >= r->config.count;
@@ -497,6 +521,7 @@ static void handle_completions(struct responder *r)
 	while (!r->fatal[0] &&
 	       (n = ud_poll_stamped(&r->ep, comps, RESPONDER_POLL_BATCH, 0)) >
 		       0) {
+		note_receives_taken(r, comps, n);
 		for (int i = 0; i < n; i++) {
 			const struct ibv_wc *wc = &comps[i].wc;
 			bool recv = ud_wc_is_recv(wc);
@@ -512,6 +537,8 @@ static void handle_completions(struct responder *r)
 			}
 			if (recv && ud_repost_recv(&r->ep, wc))
 				r->repost_failed++;
+			else if (recv)
+				rq_drop_note_posted(&r->rq_drops);
 		}
 		if (count_reached(r))
 			return;
@@ -647,6 +674,8 @@ int responder_run(struct responder *r, const volatile sig_atomic_t *stop_signal,
 		handle_completions(r);
 		take_reverse_results(r);
 		reap_retired(r);
+		if (rq_drop_sample_due(&r->rq_drops, monotonic_ns()))
+			sample_rq_drops(r, monotonic_ns());
 		if (r->fatal[0] || count_reached(r))
 			continue;
 		nfds += rendezvous_server_pollfds(&r->rendezvous, fds + 3,
@@ -674,6 +703,58 @@ int responder_run(struct responder *r, const volatile sig_atomic_t *stop_signal,
 	}
 }
 
+/* The device's max_qp_wr, asked before the QP exists (0: unknown). */
+static uint32_t device_max_qp_wr(const char *name)
+{
+	struct ibv_device **devs;
+	struct ibv_device_attr attr;
+	uint32_t max = 0;
+	int n;
+
+	devs = ibv_get_device_list(&n);
+	for (int i = 0; devs && i < n && !max; i++) {
+		struct ibv_context *ctx;
+
+		if (strcmp(ibv_get_device_name(devs[i]), name) != 0)
+			continue;
+		ctx = ibv_open_device(devs[i]);
+		if (ctx && ibv_query_device(ctx, &attr) == 0 &&
+		    attr.max_qp_wr > 0)
+			max = (uint32_t)attr.max_qp_wr;
+		if (ctx)
+			ibv_close_device(ctx);
+	}
+	if (devs)
+		ibv_free_device_list(devs);
+	return max;
+}
+
+static int responder_pick_rq_depth(struct responder *r, char *err, size_t len)
+{
+	return responder_rq_depth_for(r->config.rq_depth,
+				      device_max_qp_wr(r->dev->name),
+				      r->dev->name, &r->rq_depth, err, len);
+}
+
+/* The receive-drop counter of our port, said at -v either way. */
+static const char *responder_rq_drop_counter(const struct responder *r)
+{
+	const struct rq_drop_counter *c =
+		rq_drop_counter_find(HW_COUNTERS_ROOT, r->dev->name,
+				     r->port->port_num);
+
+	if (c)
+		diag_verbose(1, "receive-queue drops of %s port %u: counted "
+			     "by hw_counters/%s (%s)", r->dev->name,
+			     r->port->port_num, c->name, c->source);
+	else
+		diag_verbose(1, "receive-queue drops of %s port %u: no "
+			     "counter for them under hw_counters/; only the "
+			     "times serve finds its receive queue empty are "
+			     "told", r->dev->name, r->port->port_num);
+	return c ? c->name : NULL;
+}
+
 int responder_open(struct responder *r, char *err, size_t len)
 {
 	struct ud_config config = {
@@ -681,7 +762,7 @@ int responder_open(struct responder *r, char *err, size_t len)
 		.port_num = r->port->port_num,
 		.pkey_index = r->pkey_index,
 		.qkey = r->config.qkey,
-		.recv_depth = RESPONDER_RECV_DEPTH,
+		.recv_depth = r->rq_depth,
 		.send_depth = RESPONDER_SEND_DEPTH,
 		.max_payload = PROBE_MAX_SIZE,
 		.busy_poll = r->config.busy_poll,
@@ -693,8 +774,14 @@ int responder_open(struct responder *r, char *err, size_t len)
 	uint32_t seed;
 	int flags;
 
+	if (responder_pick_rq_depth(r, err, len))
+		return -1;
+	config.recv_depth = r->rq_depth;
 	if (ud_endpoint_open(&r->ep, &config, err, len))
 		return -1;
+	rq_drop_history_init(&r->rq_drops,
+			     responder_rq_drop_counter(r), r->rq_depth);
+	sample_rq_drops(r, monotonic_ns());
 	/* Whose hop limit our replies leave with depends on the provider
 	 * (provider_hop_limit_rule), as the prober's does. */
 	if (ibv_query_device(r->ep.context, &attr))
@@ -723,14 +810,20 @@ int responder_open(struct responder *r, char *err, size_t len)
 	return 0;
 }
 
-/* The rendezvous' count question (responder_count_answer). */
+/* The rendezvous' count question (responder_count_answer), with the
+ * receive drops since the run began, read afresh. */
 static void answer_count(void *ctx, const struct rendezvous_count_question *q,
 			 struct rendezvous_count_answer *a)
 {
 	struct responder *r = ctx;
+	uint64_t now = monotonic_ns(), age = q->age_ms * 1000000ull;
 
 	responder_count_answer(&r->counts, r->port->link_layer == LINK_LAYER_IB,
-			       q, monotonic_ns(), a);
+			       q, now, a);
+	sample_rq_drops(r, now);
+	if (a->state == RENDEZVOUS_COUNT_KNOWN)
+		rq_drop_history_since(&r->rq_drops, now > age ? now - age : 0,
+				      &a->rq_drops);
 	diag_verbose(2, "count question for run 0x%08x qp 0x%x: %s %u/%u",
 		     q->probe_id, q->qpn,
 		     a->state == RENDEZVOUS_COUNT_KNOWN ? "received/answered"

@@ -20,11 +20,11 @@
 #include "peer/request_counts.h"
 #include "peer/responder_rules.h"
 #include "peer/reverse_cache.h"
+#include "peer/rq_drops.h"
 #include "verbs/device.h"
 #include "verbs/provider.h"
 #include "verbs/ud_endpoint.h"
 
-#define RESPONDER_RECV_DEPTH 256
 #define RESPONDER_SEND_DEPTH 128
 /* Larger than RESPONDER_SEND_DEPTH: some entry always has no send in
  * flight and can be evicted. */
@@ -40,6 +40,9 @@ struct responder_config {
 	/* Spin on the CQ instead of sleeping on completion events: the
 	 * probers' network RTT loses this host's wake-up; a core spins. */
 	bool busy_poll;
+	/* Receive WQEs kept posted (0: RESPONDER_RECV_DEPTH, within the
+	 * device's max_qp_wr). */
+	uint32_t rq_depth;
 };
 
 /* A reply sent whose stamps message goes out on its send completion:
@@ -75,6 +78,9 @@ struct responder {
 	/* Requests received and answered per prober set, for the count in
 	 * each reply and the rendezvous' count question. */
 	struct request_counts counts;
+	/* The port's receive drops over time, for the count answer. */
+	struct rq_drop_history rq_drops;
+	uint32_t rq_depth;	/* receives posted, as opened */
 	struct rendezvous_server rendezvous;
 	struct reverse_cache reverse;
 	struct ah_workers workers;

@@ -1,5 +1,6 @@
 /* The responder's decisions; see responder_rules.h. */
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "peer/responder_rules.h"
@@ -167,4 +168,20 @@ void responder_count_answer(const struct request_counts *counts,
 	} else {
 		a->state = RENDEZVOUS_COUNT_FORGOTTEN;
 	}
+}
+
+int responder_rq_depth_for(uint32_t asked, uint32_t max_qp_wr,
+			   const char *device, uint32_t *depth, char *err,
+			   size_t errlen)
+{
+	if (asked && max_qp_wr && asked > max_qp_wr) {
+		snprintf(err, errlen, "--rq-depth %u is more than %s allows "
+			 "(max_qp_wr %u): give at most %u", asked, device,
+			 max_qp_wr, max_qp_wr);
+		return -1;
+	}
+	*depth = asked ? asked : RESPONDER_RECV_DEPTH;
+	if (!asked && max_qp_wr && *depth > max_qp_wr)
+		*depth = max_qp_wr;
+	return 0;
 }

@@ -284,7 +284,8 @@ static void judge_loss_cause(const struct verdict_input *in, struct verdict *v)
 	 * responder did not answer (first contact, its rate), nothing on
 	 * the way is blocked. */
 	if (in->rendezvous_answered &&
-	    v->oneway.direction != ONEWAY_AT_RESPONDER) {
+	    v->oneway.direction != ONEWAY_AT_RESPONDER &&
+	    v->oneway.direction != ONEWAY_RQ_FULL) {
 		v->flags |= VERDICT_DATA_PATH_BLOCKED;
 		say(v, "the responder is up (its rendezvous answered over "
 		       "TCP); RoCE v2 (UDP 4791) or the IB data path is "

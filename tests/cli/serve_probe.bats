@@ -14,6 +14,7 @@ serve_bad_values() {
 --duration|0|31536001|x||duration
 --max-rate|0|10000001|x||max rate
 --pkey|0x10000|x|0x8000|0||p_key
+--rq-depth|0|65537|x|-1||rq depth
 TABLE
 }
 
