@@ -30,6 +30,11 @@
  * flight and can be evicted. */
 #define RESPONDER_AH_CACHE 256
 #define RESPONDER_POLL_BATCH 32
+/* The default age bound of a reply AH: a neighbour that moves without
+ * an rtnetlink event this host sees (another namespace's failover, a
+ * peer's NIC swap behind a router that keeps its MAC) costs at most
+ * this long of replies to a dead MAC. */
+#define RESPONDER_AH_MAX_AGE_S 30
 
 /* What the command asked for. */
 struct responder_config {
@@ -43,6 +48,9 @@ struct responder_config {
 	/* Receive WQEs kept posted (0: RESPONDER_RECV_DEPTH, within the
 	 * device's max_qp_wr). */
 	uint32_t rq_depth;
+	/* Reply AHs are made again once this old (0: RESPONDER_AH_MAX_AGE_S;
+	 * see reverse_entry_refresh_due). */
+	uint32_t ah_max_age_s;
 };
 
 /* A reply sent whose stamps message goes out on its send completion:
@@ -85,6 +93,10 @@ struct responder {
 	struct reverse_cache reverse;
 	struct ah_workers workers;
 	uint32_t epoch;		/* bumped when cached reply AHs are dropped */
+	/* The neighbour watch (RoCE; -1: none): a next hop that moves
+	 * marks the reply AHs through it for making again. */
+	int neigh_fd;
+	uint64_t ahs_refreshed, neigh_moves;
 	/* Dropped AHs whose sends are still in flight: destroyed once they
 	 * complete, so a port event never blocks the loop on a drain. */
 	struct reverse_retired retired[RESPONDER_AH_CACHE];

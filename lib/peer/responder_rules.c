@@ -62,6 +62,18 @@ enum reply_route reply_route_for(const struct reverse_entry *e,
 	}
 }
 
+enum ah_refresh_fate ah_refresh_fate_of(const struct reverse_entry *e,
+					uint32_t job_epoch, uint32_t epoch,
+					bool made_ah)
+{
+	if (!e || !e->refreshing || job_epoch != epoch)
+		return AH_REFRESH_STALE;
+	/* A neighbour that cannot be resolved now is no reason to stop
+	 * answering over the AH that worked: it goes on, and the next
+	 * bound (or event) tries again. */
+	return made_ah ? AH_REFRESH_SWAP : AH_REFRESH_KEEP_OLD;
+}
+
 enum ah_result_fate ah_result_fate_of(const struct reverse_entry *e,
 				      uint32_t job_epoch, uint32_t epoch,
 				      bool made_ah)

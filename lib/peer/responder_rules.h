@@ -75,6 +75,19 @@ enum ah_result_fate ah_result_fate_of(const struct reverse_entry *e,
 				      uint32_t job_epoch, uint32_t epoch,
 				      bool made_ah);
 
+/* What a worker's successor for a READY entry's AH means (refresh). */
+enum ah_refresh_fate {
+	AH_REFRESH_STALE,	/* entry reused or port changed: discarded */
+	AH_REFRESH_KEEP_OLD,	/* no AH made: the old one goes on */
+	AH_REFRESH_SWAP,	/* the new AH replaces the old, which retires */
+};
+
+/* e: the READY entry the job names (reverse_cache_ready), NULL when it
+ * was dropped or reused. */
+enum ah_refresh_fate ah_refresh_fate_of(const struct reverse_entry *e,
+					uint32_t job_epoch, uint32_t epoch,
+					bool made_ah);
+
 /* A first failure with replies waiting is tried once more at once: on a
  * first contact the neighbour often answers just after the kernel gave
  * up on it (ARP/ND), and the replies parked meanwhile can still go. */

@@ -15,6 +15,7 @@ serve_bad_values() {
 --max-rate|0|10000001|x||max rate
 --pkey|0x10000|x|0x8000|0||p_key
 --rq-depth|0|65537|x|-1||rq depth
+--ah-max-age|0|86401|x|-1||reply AH age
 TABLE
 }
 
