@@ -33,6 +33,7 @@ probe_bad_values() {
 --interval-round|0|86401|x||round interval
 --color|sometimes|1||colour
 --pkey|0x10000|x|0x8000|0||p_key
+--ah-max-age|0|86401|x||AH age
 TABLE
 }
 
@@ -49,6 +50,12 @@ TABLE
 	[[ $stderr == *"serve takes no arguments"* ]]
 	run -2 --separate-stderr "$IBAHPROBE" serve -l 18516 --no-listen
 	[[ $stderr == *"contradict"* ]]
+}
+
+@test "probe --ah-max-age needs a continuous run" {
+	run -2 --separate-stderr "$IBAHPROBE" probe --ah-max-age 5 h1
+	[ -z "$output" ]
+	[[ $stderr == *"--ah-max-age renews the AHs of a continuous run"* ]]
 }
 
 @test "probe: no destination, bad destinations, --qkey without --qpn" {
