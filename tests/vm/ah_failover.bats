@@ -75,3 +75,23 @@ probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe "$@"; }
 	grep '"event":"summary"' "$BATS_FILE_TMPDIR/serve.c" | jq -e \
 		'.reverse_ahs_remade >= 1 and .next_hop_changes >= 1'
 }
+
+@test "probe --continuous makes its AH again at its age bound, and loses nothing over the swaps" {
+	local out=$BATS_TEST_TMPDIR/out err=$BATS_TEST_TMPDIR/err rc
+	# The serve of the first test was stopped: a fresh one, its reply AH
+	# made before the measured run.
+	start_serve c "$BATS_FILE_TMPDIR/serve.cont" 18762 || return 1
+	probe_a -c 1 -t 3000 c:18762 >/dev/null || true
+	timeout --preserve-status -s INT 6 "$IBAHPROBE" -v -d "$FABRIC_A_RXE" -g auto \
+		probe --continuous --interval-round 1 --ah-max-age 2 -i 50 --jsonl \
+		c:18762 >"$out" 2>"$err" && rc=0 || rc=$?
+	cat "$err"
+	cat "$out"
+	[ "$rc" -eq 0 ] || fail "exit $rc"
+	grep -q "c:18762: AH made again (its age or a round with loss)" "$err" ||
+		fail "the AH was not made again at its 2 s bound"
+	# Every probe of every whole round answered across the swaps (the
+	# old AH is destroyed only after its sends completed).
+	jq -e -s 'map(select(.record == "result" and .running)) |
+		length >= 3 and all(.[]; .round.sent > 0 and .round.lost == 0)' "$out"
+}
