@@ -127,42 +127,40 @@ static size_t say_rq_full(const struct oneway_input *in, uint32_t saw,
 }
 
 /* After a finding of loss on the way there: what serve's receive queue
- * has to do with it. */
-static size_t add_rq_note(const struct oneway_input *in, enum rq_finding f,
-			  struct oneway_verdict *v, size_t n)
+ * has to do with it, a finding of its own (the first one stays as an
+ * older serve's prober reads it). */
+static void rq_note(const struct oneway_input *in, enum rq_finding f,
+		    struct oneway_verdict *v)
 {
-	if (n >= sizeof(v->text))
-		return n;
 	switch (f) {
 	case RQ_ALL:
 	case RQ_SOME:
-		return n + (size_t)snprintf(v->text + n, sizeof(v->text) - n,
-					    "; up to %llu of them dropped at "
-					    "the responder (receive queue full: "
-					    "its %s counter rose by as many)",
-					    (unsigned long long)
-						    in->rq.counter_delta,
-					    in->rq.counter);
+		snprintf(v->note, sizeof(v->note), "up to %llu of the probes "
+			 "the responder never saw were dropped in its receive "
+			 "queue (its %s counter rose by as many during the "
+			 "run)", (unsigned long long)in->rq.counter_delta,
+			 in->rq.counter);
+		break;
 	case RQ_LIKELY:
-		return n + (size_t)snprintf(v->text + n, sizeof(v->text) - n,
-					    "; the responder found its receive "
-					    "queue empty %llu times meanwhile: "
-					    "some may have been dropped there",
-					    (unsigned long long)in->rq.rq_empty);
+		snprintf(v->note, sizeof(v->note), "the responder found its "
+			 "receive queue empty %llu %s during the run: some of "
+			 "the probes it never saw may have been dropped there",
+			 (unsigned long long)in->rq.rq_empty,
+			 in->rq.rq_empty == 1 ? "time" : "times");
+		break;
 	case RQ_RULED_OUT:
-		return n + (size_t)snprintf(v->text + n, sizeof(v->text) - n,
-					    " (not in its receive queue: its %s "
-					    "counter did not move)",
-					    in->rq.counter);
+		snprintf(v->note, sizeof(v->note), "not dropped in the "
+			 "responder's receive queue: its %s counter did not "
+			 "move during the run", in->rq.counter);
+		break;
 	case RQ_CANNOT_TELL:
-		return n + (size_t)snprintf(v->text + n, sizeof(v->text) - n,
-					    "; whether its receive queue "
-					    "dropped them cannot be told (its "
-					    "device has no counter for that)");
+		snprintf(v->note, sizeof(v->note), "whether the responder's "
+			 "receive queue dropped some cannot be told: its device "
+			 "counts no such drops");
+		break;
 	case RQ_NOT_TOLD:
 		break;
 	}
-	return n;
 }
 
 /* Counts of the whole set: what never arrived there, what the
@@ -211,7 +209,7 @@ static void judge_counts(const struct oneway_input *in, uint32_t received,
 		n = (size_t)snprintf(v->text, sizeof(v->text),
 				     "lost on the way there: the responder "
 				     "saw %u of %u", saw, in->sent);
-		n = add_rq_note(in, rq, v, n);
+		rq_note(in, rq, v);
 		break;
 	case ONEWAY_BACK:
 		n = (size_t)snprintf(v->text, sizeof(v->text),
@@ -236,7 +234,7 @@ static void judge_counts(const struct oneway_input *in, uint32_t received,
 					      (long long)v->lost_back,
 					      plural(v->lost_back, "reply",
 						     "replies"));
-		n = add_rq_note(in, rq, v, n);
+		rq_note(in, rq, v);
 		break;
 	case ONEWAY_AT_RESPONDER:
 		if (v->resolving > 0) {

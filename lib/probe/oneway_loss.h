@@ -68,6 +68,9 @@ struct oneway_verdict {
 	int64_t resolving;
 	bool final;		/* counts cover the whole set */
 	char text[360];		/* one finding; "" with no loss */
+	/* What the responder's receive queue has to do with probes lost
+	 * on the way there, a finding of its own; "" when nothing. */
+	char note[200];
 };
 
 void oneway_judge(const struct oneway_input *in, struct oneway_verdict *out);

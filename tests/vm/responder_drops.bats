@@ -57,6 +57,8 @@ teardown_file() {
 	cat "$BATS_TEST_TMPDIR"/burst.[abd] | jq -s -e '[.[][] |
 		select((.lost_there // 0) > 0)] | length > 0 and all(.[];
 		.loss_direction == "responder_queue" and
+		(.verdicts | index("responder_queue")) and
+		(.verdicts | index("lost_there")) == null and
 		any(.findings[]; startswith("dropped at the responder (receive queue full), most likely")))'
 	! grep -h 'lost on the way there' "$BATS_TEST_TMPDIR"/burst.[abd] ||
 		fail "a finding still blames the path"
