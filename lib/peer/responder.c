@@ -13,8 +13,6 @@
 #include "base/gid.h"
 #include "base/monotonic.h"
 #include "peer/responder.h"
-#include "verbs/hw_counters.h"
-#include "verbs/neigh_watch.h"
 #include "verbs/wc_failure.h"
 #include "wire/grh.h"
 
@@ -575,29 +573,6 @@ static void completion_failed(struct responder *r, const struct ibv_wc *wc)
 		r->send_errors++;
 }
 
-/* Receive drops (rq_drops.h): how many receives a poll took before any
- * was posted again, and a sample of the port's counter once a second. */
-static void note_receives_taken(struct responder *r,
-				const struct ud_completion *comps, int n)
-{
-	uint64_t taken = 0;
-
-	for (int i = 0; i < n; i++)
-		taken += ud_wc_is_recv(&comps[i].wc);
-	rq_drop_note_taken(&r->rq_drops, taken);
-}
-
-static void sample_rq_drops(struct responder *r, uint64_t now)
-{
-	uint64_t counter = 0;
-	bool read = r->rq_drops.counter_name &&
-		    hw_counter_read(HW_COUNTERS_ROOT, r->dev->name,
-				    r->port->port_num,
-				    r->rq_drops.counter_name, &counter) == 0;
-
-	rq_drop_sample_add(&r->rq_drops, now, read, counter);
-}
-
 static bool count_reached(const struct responder *r)
 {
 	return r->config.count && r->answered >= r->config.count;
@@ -611,7 +586,7 @@ static void handle_completions(struct responder *r)
 	while (!r->fatal[0] &&
 	       (n = ud_poll_stamped(&r->ep, comps, RESPONDER_POLL_BATCH, 0)) >
 		       0) {
-		note_receives_taken(r, comps, n);
+		responder_note_receives_taken(r, comps, n);
 		for (int i = 0; i < n; i++) {
 			const struct ibv_wc *wc = &comps[i].wc;
 			bool recv = ud_wc_is_recv(wc);
@@ -712,33 +687,6 @@ void responder_drop_reverse_ahs(struct responder *r)
 	r->epoch++;
 }
 
-/* Neighbour changes since the last look: read without waiting on
- * every turn of the loop (which wakes at least once a second, and at
- * once for a probe), so the poll set stays as it is. */
-static void watch_neighbours(struct responder *r)
-{
-	struct neigh_change changes[32];
-	bool overrun;
-	size_t n, moved = 0;
-
-	if (r->neigh_fd < 0)
-		return;
-	do {
-		n = neigh_watch_read(r->neigh_fd, changes, 32, &overrun);
-		if (overrun)
-			moved += reverse_cache_all_moved(&r->reverse);
-		for (size_t i = 0; i < n; i++)
-			moved += reverse_cache_neigh_changed(&r->reverse,
-							     &changes[i]);
-	} while (n == 32);
-	if (moved) {
-		r->neigh_moves += moved;
-		diag_verbose(1, "a next hop's neighbour entry changed: %zu "
-			     "reply AHs made again on their next request",
-			     moved);
-	}
-}
-
 /* How long busy polling spins on the CQ alone before the loop's other
  * duties (AH results, the rendezvous, events, signals) get a look. */
 #define BUSY_SLICE_NS 1000000u
@@ -791,9 +739,9 @@ int responder_run(struct responder *r, const volatile sig_atomic_t *stop_signal,
 		handle_completions(r);
 		take_reverse_results(r);
 		reap_retired(r);
-		watch_neighbours(r);
+		responder_watch_neighbours(r);
 		if (rq_drop_sample_due(&r->rq_drops, monotonic_ns()))
-			sample_rq_drops(r, monotonic_ns());
+			responder_sample_rq_drops(r, monotonic_ns());
 		if (r->fatal[0] || count_reached(r))
 			continue;
 		nfds += rendezvous_server_pollfds(&r->rendezvous, fds + 3,
@@ -819,58 +767,6 @@ int responder_run(struct responder *r, const volatile sig_atomic_t *stop_signal,
 		if (fds[2].revents & POLLIN)
 			responder_handle_async_event(r);
 	}
-}
-
-/* The device's max_qp_wr, asked before the QP exists (0: unknown). */
-static uint32_t device_max_qp_wr(const char *name)
-{
-	struct ibv_device **devs;
-	struct ibv_device_attr attr;
-	uint32_t max = 0;
-	int n;
-
-	devs = ibv_get_device_list(&n);
-	for (int i = 0; devs && i < n && !max; i++) {
-		struct ibv_context *ctx;
-
-		if (strcmp(ibv_get_device_name(devs[i]), name) != 0)
-			continue;
-		ctx = ibv_open_device(devs[i]);
-		if (ctx && ibv_query_device(ctx, &attr) == 0 &&
-		    attr.max_qp_wr > 0)
-			max = (uint32_t)attr.max_qp_wr;
-		if (ctx)
-			ibv_close_device(ctx);
-	}
-	if (devs)
-		ibv_free_device_list(devs);
-	return max;
-}
-
-static int responder_pick_rq_depth(struct responder *r, char *err, size_t len)
-{
-	return responder_rq_depth_for(r->config.rq_depth,
-				      device_max_qp_wr(r->dev->name),
-				      r->dev->name, &r->rq_depth, err, len);
-}
-
-/* The receive-drop counter of our port, said at -v either way. */
-static const char *responder_rq_drop_counter(const struct responder *r)
-{
-	const struct rq_drop_counter *c =
-		rq_drop_counter_find(HW_COUNTERS_ROOT, r->dev->name,
-				     r->port->port_num);
-
-	if (c)
-		diag_verbose(1, "receive-queue drops of %s port %u: counted "
-			     "by hw_counters/%s (%s)", r->dev->name,
-			     r->port->port_num, c->name, c->source);
-	else
-		diag_verbose(1, "receive-queue drops of %s port %u: no "
-			     "counter for them under hw_counters/; only the "
-			     "times serve finds its receive queue empty are "
-			     "told", r->dev->name, r->port->port_num);
-	return c ? c->name : NULL;
 }
 
 int responder_open(struct responder *r, char *err, size_t len)
@@ -902,7 +798,7 @@ int responder_open(struct responder *r, char *err, size_t len)
 		return -1;
 	rq_drop_history_init(&r->rq_drops,
 			     responder_rq_drop_counter(r), r->rq_depth);
-	sample_rq_drops(r, monotonic_ns());
+	responder_sample_rq_drops(r, monotonic_ns());
 	/* Whose hop limit our replies leave with depends on the provider
 	 * (provider_hop_limit_rule), as the prober's does. */
 	if (ibv_query_device(r->ep.context, &attr))
@@ -921,14 +817,7 @@ int responder_open(struct responder *r, char *err, size_t len)
 	if (ah_workers_start(&r->workers, r->ep.context, r->ep.pd,
 			     r->port->port_num, r->port->link_layer, err, len))
 		return -1;
-	if (r->port->link_layer == LINK_LAYER_ETHERNET) {
-		char why[DIAG_MSG_MAX];
-
-		r->neigh_fd = neigh_watch_open(why, sizeof(why));
-		if (r->neigh_fd < 0)
-			diag_verbose(1, "%s: reply AHs are made again only "
-				     "after %u s", why, r->config.ah_max_age_s);
-	}
+	responder_open_neighbour_watch(r);
 	flags = fcntl(r->ep.context->async_fd, F_GETFL);
 	if (flags < 0 ||
 	    fcntl(r->ep.context->async_fd, F_SETFL, flags | O_NONBLOCK) < 0) {
@@ -949,7 +838,7 @@ static void answer_count(void *ctx, const struct rendezvous_count_question *q,
 
 	responder_count_answer(&r->counts, r->port->link_layer == LINK_LAYER_IB,
 			       q, now, a);
-	sample_rq_drops(r, now);
+	responder_sample_rq_drops(r, now);
 	if (a->state == RENDEZVOUS_COUNT_KNOWN)
 		rq_drop_history_since(&r->rq_drops, now > age ? now - age : 0,
 				      &a->rq_drops);

@@ -142,4 +142,16 @@ void responder_handle_async_event(struct responder *r);
 void responder_drop_reverse_ahs(struct responder *r);
 int responder_load_local_gids(struct responder *r);
 
+/* Upkeep beside the loop (responder_upkeep.c): the receive queue's
+ * depth for r->config.rq_depth against the device (-1 with err), the
+ * port's receive-drop counter (NULL: none), the receives a poll took,
+ * a sample of the drops, and the neighbour watch's news. */
+int responder_pick_rq_depth(struct responder *r, char *err, size_t len);
+const char *responder_rq_drop_counter(const struct responder *r);
+void responder_note_receives_taken(struct responder *r,
+				   const struct ud_completion *comps, int n);
+void responder_sample_rq_drops(struct responder *r, uint64_t now);
+void responder_open_neighbour_watch(struct responder *r);
+void responder_watch_neighbours(struct responder *r);
+
 #endif
