@@ -141,6 +141,7 @@ static const char *loss_where(enum oneway_direction d)
 	case ONEWAY_BACK: return " on the way back";
 	case ONEWAY_BOTH: return " both ways";
 	case ONEWAY_AT_RESPONDER: return ", not answered by the responder";
+	case ONEWAY_RQ_FULL: return ", dropped in the responder's receive queue";
 	case ONEWAY_NO_LOSS:
 	case ONEWAY_UNKNOWN:
 		break;

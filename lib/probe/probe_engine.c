@@ -720,6 +720,7 @@ void probe_cell_judge(const struct probe_session *s,
 			.reply_count = c->reply_count,
 			.reply_ordinal = c->reply_ordinal,
 			.replies_seen = c->received + c->late > 0,
+			.rq = c->final_rq,
 		},
 	};
 
@@ -1000,6 +1001,7 @@ void probe_cell_restart(struct probe_cell *c)
 	c->final_received = c->final_answered = 0;
 	c->final_reasons_known = false;
 	c->final_resolving = 0;
+	memset(&c->final_rq, 0, sizeof(c->final_rq));
 	c->reported = c->judged = false;
 	memset(&c->verdict, 0, sizeof(c->verdict));
 }
@@ -1254,6 +1256,7 @@ static void ask_counts(struct probe_session *s, size_t first,
 			c->final_reasons_known = a.reasons_known;
 			c->final_resolving =
 				a.unanswered[UNANSWERED_RESOLVING];
+			c->final_rq = a.rq_drops;
 			break;
 		case RENDEZVOUS_COUNT_FORGOTTEN:
 			c->final = ONEWAY_FINAL_FORGOTTEN;

@@ -605,6 +605,7 @@ static const char *flag_summary_name(enum verdict_flag flag)
 	case VERDICT_LOST_BACK: return "lost on the way back";
 	case VERDICT_ASYMMETRIC_HOPS: return "asymmetric hops";
 	case VERDICT_FIRST_CONTACT: return "first contact";
+	case VERDICT_RESPONDER_QUEUE: return "responder queue full";
 	}
 	return "?";
 }

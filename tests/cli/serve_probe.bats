@@ -14,6 +14,8 @@ serve_bad_values() {
 --duration|0|31536001|x||duration
 --max-rate|0|10000001|x||max rate
 --pkey|0x10000|x|0x8000|0||p_key
+--rq-depth|0|65537|x|-1||rq depth
+--ah-max-age|0|86401|x|-1||reply AH age
 TABLE
 }
 
@@ -31,6 +33,7 @@ probe_bad_values() {
 --interval-round|0|86401|x||round interval
 --color|sometimes|1||colour
 --pkey|0x10000|x|0x8000|0||p_key
+--ah-max-age|0|86401|x||AH age
 TABLE
 }
 
@@ -47,6 +50,12 @@ TABLE
 	[[ $stderr == *"serve takes no arguments"* ]]
 	run -2 --separate-stderr "$IBAHPROBE" serve -l 18516 --no-listen
 	[[ $stderr == *"contradict"* ]]
+}
+
+@test "probe --ah-max-age needs a continuous run" {
+	run -2 --separate-stderr "$IBAHPROBE" probe --ah-max-age 5 h1
+	[ -z "$output" ]
+	[[ $stderr == *"--ah-max-age renews the AHs of a continuous run"* ]]
 }
 
 @test "probe: no destination, bad destinations, --qkey without --qpn" {
