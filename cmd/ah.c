@@ -16,7 +16,9 @@
 #include "base/gid.h"
 #include "out/output.h"
 #include "base/parse.h"
+#include "sa/mcast_target.h"
 #include "sa/path_resolve.h"
+#include "wire/mcmember_print.h"
 #include "verbs/sgid_select.h"
 
 enum ah_option {
@@ -167,7 +169,15 @@ struct ah_outcome {
 	const char *scope;		/* link-local destination's interface */
 	bool auto_sgid;			/* -g auto chose the source GID */
 	struct sgid_choice sgid_choice;
-	const char *source;		/* flags, gid, path */
+	const char *source;		/* flags, gid, path, group */
+	/* mcast: destinations: the group's record and whether this port
+	 * can join it (the SA's rule; an unjoinable group fails the run:
+	 * even a SendOnlyNonMember join is refused). */
+	bool has_group;
+	struct mcmember_record group;
+	bool has_joinability;
+	struct mcast_joinability joinability;
+	char joinable_words[DIAG_MSG_MAX];
 	bool tried;
 	struct ah_trial trial;
 };
@@ -210,6 +220,16 @@ static void measure_columns(const struct ah_outcome *outcomes, size_t n,
 	}
 }
 
+/* The group's record as the SA gave it, and the joinability verdict. */
+static void print_group(const struct ah_outcome *o)
+{
+	mcmember_print("group", "\n    ", &o->group);
+	if (o->has_joinability) {
+		out_bool("joinable", NULL, o->joinability.joinable);
+		out_string("joinable_reason", "\n    %s", o->joinable_words);
+	}
+}
+
 static void print_outcome(const struct ah_outcome *o,
 			  const struct ah_columns *cols)
 {
@@ -232,6 +252,8 @@ static void print_outcome(const struct ah_outcome *o,
 		out_text("    ");
 		ah_attr_print_aligned("ah_attr", &o->attr, &cols->attr);
 		ah_check_print("violations", &o->check);
+		if (o->has_group)
+			print_group(o);
 	}
 	if (o->tried) {
 		out_uint("create_usec",
@@ -301,6 +323,15 @@ static bool build_direct(const struct ah_opts *opts, struct dest *d,
 	if (d->kind == DEST_HOST &&
 	    dest_resolve_host(d, o->error, sizeof(o->error)))
 		return false;
+	if (d->kind == DEST_MCAST && eth) {
+		snprintf(o->error, sizeof(o->error),
+			 "'%s' is an InfiniBand multicast group, known to the "
+			 "SA: a RoCE port has no SA (a RoCE group is an IP "
+			 "multicast address)", d->text);
+		return false;
+	}
+	if (d->kind == DEST_MCAST)
+		return true;
 	if (d->has_gid && (eth || opts->fields.has_dlid)) {
 		o->built = true;
 		o->source = "gid";
@@ -315,6 +346,58 @@ static bool build_direct(const struct ah_opts *opts, struct dest *d,
 		return false;
 	}
 	return true;
+}
+
+/* mcast: destinations when the SA cannot be asked. */
+static void fail_groups(const struct dest_list *dests, const bool *needs_sa,
+			struct ah_outcome *outcomes, const char *err)
+{
+	for (size_t i = 0; i < dests->count; i++)
+		if (needs_sa[i] && dests->items[i].kind == DEST_MCAST)
+			snprintf(outcomes[i].error, sizeof(outcomes[i].error),
+				 "needs the group's MCMemberRecord from the SA: "
+				 "%s", err);
+}
+
+/* mcast: destinations: the group's AH and joinability from the SA. */
+static void build_from_groups(const struct common_opts *common,
+			      const struct ah_opts *opts,
+			      struct path_session *session,
+			      const struct dest_list *dests,
+			      const bool *needs_sa,
+			      const struct ah_port_facts *facts,
+			      struct ah_outcome *outcomes)
+{
+	struct mcast_target *targets = calloc(dests->count, sizeof(*targets));
+
+	if (!targets) {
+		fail_groups(dests, needs_sa, outcomes, "out of memory");
+		return;
+	}
+	mcast_targets_resolve(session, dests, needs_sa, &opts->fields, facts,
+			      common->timeout_ms, targets);
+	for (size_t i = 0; i < dests->count; i++) {
+		const struct mcast_target *t = &targets[i];
+		struct ah_outcome *o = &outcomes[i];
+
+		if (!needs_sa[i] || dests->items[i].kind != DEST_MCAST)
+			continue;
+		if (!t->built) {
+			snprintf(o->error, sizeof(o->error), "%.*s",
+				 (int)sizeof(o->error) - 1, t->error);
+			continue;
+		}
+		o->built = true;
+		o->source = "group";
+		o->attr = t->attr;
+		o->has_group = true;
+		o->group = t->group;
+		o->has_joinability = t->has_joinability;
+		o->joinability = t->joinability;
+		snprintf(o->joinable_words, sizeof(o->joinable_words), "%s",
+			 t->joinable_words);
+	}
+	free(targets);
 }
 
 /* Resolves the destinations that need the SA in one windowed batch. */
@@ -339,14 +422,20 @@ static void build_from_sa(const struct common_opts *common,
 		goto fail;
 	}
 	for (size_t i = 0; i < dests->count; i++)
-		if (needs_sa[i]) {
+		if (needs_sa[i] && dests->items[i].kind != DEST_MCAST) {
 			index[batch.count] = i;
 			batch.items[batch.count++] = dests->items[i];
 		}
 	if (path_session_open(&session, common->device, common->port, err,
-			      sizeof(err)) != SA_CLIENT_OK)
+			      sizeof(err)) != SA_CLIENT_OK) {
+		fail_groups(dests, needs_sa, outcomes, err);
 		goto fail;
+	}
 	open = true;
+	build_from_groups(common, opts, &session, dests, needs_sa, facts,
+			  outcomes);
+	if (batch.count == 0)
+		goto out;
 	if (path_resolve_all(&session, &batch, &want, PATH_DEFAULT_WINDOW,
 			     common->timeout_ms, PATH_DEFAULT_RETRIES, results,
 			     err, sizeof(err)))
@@ -510,7 +599,8 @@ static int ah_exec(const struct common_opts *common, void *ctx,
 		struct ah_outcome *o = &outcomes[i];
 
 		if (strcmp(outcome_status(o), "error") == 0 ||
-		    strcmp(outcome_status(o), "invalid") == 0)
+		    strcmp(outcome_status(o), "invalid") == 0 ||
+		    (o->has_joinability && !o->joinability.joinable))
 			failed++;
 		print_outcome(o, &cols);
 	}
