@@ -209,6 +209,9 @@ void mcast_group_join(struct path_session *s, const struct mcast_join *j,
 	rec.mgid = j->mgid;
 	rec.port_gid = s->sa.port_gid;
 	rec.join_state = j->join_state;
+	/* The record's Scope is the MGID's scope nibble: opensm keeps the
+	 * creator's byte (Scope:4 JoinState:4) in the group's record. */
+	rec.scope = mgid_scope(&j->mgid);
 	if (j->create) {
 		/* REQUIRED_MC_CREATE_COMP_MASK; MTU and rate only when
 		 * asked for, exactly. */
@@ -218,7 +221,7 @@ void mcast_group_join(struct path_session *s, const struct mcast_join *j,
 		rec.traffic_class = j->traffic_class;
 		rec.flow_label = j->flow_label;
 		mask |= MCR_COMP_QKEY | MCR_COMP_PKEY | MCR_COMP_SL |
-			MCR_COMP_TCLASS | MCR_COMP_FLOW_LABEL;
+			MCR_COMP_TCLASS | MCR_COMP_FLOW_LABEL | MCR_COMP_SCOPE;
 		if (j->mtu) {
 			rec.mtu_selector = SA_SELECTOR_EXACTLY;
 			rec.mtu = j->mtu;
