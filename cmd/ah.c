@@ -19,13 +19,14 @@
 #include "sa/mcast_target.h"
 #include "sa/path_resolve.h"
 #include "wire/mcmember_print.h"
+#include "verbs/pkey_table.h"
 #include "verbs/sgid_select.h"
 
 enum ah_option {
 	AH_OPT_DRY_RUN, AH_OPT_DLID, AH_OPT_SL, AH_OPT_SRC_PATH_BITS,
 	AH_OPT_STATIC_RATE, AH_OPT_PORT_NUM, AH_OPT_DGID, AH_OPT_SGID_INDEX,
 	AH_OPT_HOP_LIMIT, AH_OPT_TCLASS, AH_OPT_FLOW_LABEL, AH_OPT_LINK_LAYER,
-	AH_OPT_GRH_REQUIRED, AH_OPT_FILE, AH_OPT_COUNT,
+	AH_OPT_GRH_REQUIRED, AH_OPT_FILE, AH_OPT_IPOIB_GROUPS, AH_OPT_COUNT,
 };
 
 static const struct opt_spec ah_options[] = {
@@ -66,6 +67,10 @@ static const struct opt_spec ah_options[] = {
 	[AH_OPT_FILE] = { "file", 'f', "FILE", "read destinations from FILE "
 			  "('-' for stdin), one per line", COMPLETE_FILE,
 			  NULL },
+	[AH_OPT_IPOIB_GROUPS] = { "ipoib-groups", 0, NULL, "add the IPoIB "
+				  "broadcast group of every P_Key in the "
+				  "port's table: can this port join them?",
+				  COMPLETE_NONE, NULL },
 	[AH_OPT_COUNT] = OPT_END,
 };
 
@@ -77,6 +82,7 @@ struct ah_opts {
 	enum link_layer link_layer;
 	bool grh_required;
 	const char *file;
+	bool ipoib_groups;
 };
 
 static int ah_option(void *ctx, int index, const char *arg)
@@ -154,6 +160,9 @@ static int ah_option(void *ctx, int index, const char *arg)
 		break;
 	case AH_OPT_FILE:
 		opts->file = arg;
+		break;
+	case AH_OPT_IPOIB_GROUPS:
+		opts->ipoib_groups = true;
 		break;
 	}
 	return rc ? cli_usage_error("%s", err) : 0;
@@ -521,6 +530,43 @@ static int establish_facts(const struct common_opts *common,
 	return 0;
 }
 
+/* --ipoib-groups: mcast:ipoib:PKEY for every partition in the port's
+ * P_Key table (empty slots, 0x0000 and 0x8000, name none), once per
+ * partition: a limited and a full entry of one partition name the same
+ * group (base/mgid.h). The joinability audit of issue 23. */
+static int add_ipoib_groups(const struct cli_port *local,
+			    struct dest_list *dests)
+{
+	struct pkey_table table;
+	char err[DIAG_MSG_MAX], spec[32];
+	bool seen[0x8000] = { false };
+
+	if (!local->dev || !local->port)
+		return cli_fail(EXIT_ENVIRONMENT, "--ipoib-groups reads the "
+				"port's P_Key table: %s", local->err[0]
+							  ? local->err
+							  : "no port");
+	if (local->port->link_layer != LINK_LAYER_IB)
+		return cli_usage_error("--ipoib-groups: %s port %u is RoCE, "
+				       "which has no IPoIB and no SA",
+				       local->dev->name, local->port->port_num);
+	if (pkey_table_read(local->dev, local->port->port_num, &table, err,
+			    sizeof(err)))
+		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	for (size_t i = 0; i < table.count; i++) {
+		uint16_t partition = table.keys[i] & 0x7fff;
+
+		if (partition == 0 || seen[partition])
+			continue;
+		seen[partition] = true;
+		snprintf(spec, sizeof(spec), "mcast:ipoib:0x%04x",
+			 partition | 0x8000);
+		if (dest_list_add(dests, spec, err, sizeof(err)))
+			return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	}
+	return 0;
+}
+
 static int ah_exec(const struct common_opts *common, void *ctx,
 		   int argc, char **argv)
 {
@@ -545,6 +591,11 @@ static int ah_exec(const struct common_opts *common, void *ctx,
 	rc = establish_facts(common, opts, &local, &facts);
 	if (rc)
 		goto out_devices;
+	if (opts->ipoib_groups) {
+		rc = add_ipoib_groups(&local, &dests);
+		if (rc)
+			goto out_devices;
+	}
 	dev = local.dev;
 	if (!opts->dry_run) {
 		if (dev->source != DEVICE_FROM_VERBS) {

@@ -221,3 +221,12 @@ TABLE
 	echo "$output" | jq -e '.[0] | .status == "error" and
 		(.error | startswith("needs the group'"'"'s MCMemberRecord from the SA: "))' || fail "$output"
 }
+
+@test "--ipoib-groups without a port, or on an assumed RoCE port: exit 3 or 2, nothing on stdout" {
+	has_rdma_device && skip "this machine has an RDMA device"
+	run -3 --separate-stderr "$IBAHPROBE" ah --dry-run --ipoib-groups
+	[ -z "$output" ] || fail "stdout: $output"
+	[[ $stderr == *"--ipoib-groups reads the port's P_Key table"* ]] || fail "$stderr"
+	run -3 --separate-stderr "$IBAHPROBE" ah --dry-run --link-layer eth --ipoib-groups -j
+	assert_json_error 3
+}

@@ -149,3 +149,19 @@ saquery_group_field() {	# NODE MGID FIELD
 	run -1 --separate-stderr iba_on H1 path mcast:ipoib
 	[[ $output == *"is a multicast group, which has no PathRecord"* ]] || fail "$output"
 }
+
+@test "ah --ipoib-groups: the broadcast group of every partition in the port's P_Key table, and which will not come up" {
+	run -1 --separate-stderr iba_on H1 ah --dry-run --ipoib-groups -j
+	echo "$output" | jq -e --arg b "$BCAST" --arg g "$BIG" '
+		[.[] | .dest] == ["mcast:ipoib:0xffff", "mcast:ipoib:0x8001"] and
+		(.[0] | .group.mgid == $b and .joinable == true) and
+		(.[1] | .group.mgid == $g and .joinable == false and
+		 (.joinable_reason | endswith("IPoIB on partition 0x8001 will not come up here")))' ||
+		fail "$output"
+	run -1 iba_on H3 ah --dry-run --ipoib-groups
+	[[ $output == *"this port (rate 2.5 Gb/s) cannot join $BCAST (rate 10 Gb/s): IPoIB on partition 0xffff will not come up here"* ]] || fail "$output"
+	[[ $output == *"this port (MTU 2048, rate 2.5 Gb/s) cannot join $BIG (MTU 4096, rate 10 Gb/s): IPoIB on partition 0x8001 will not come up here"* ]] || fail "$output"
+	# The groups given come first, then the table's.
+	run -1 --separate-stderr iba_on H1 ah --dry-run --ipoib-groups -j mcast:ff12:1234::404
+	echo "$output" | jq -e 'length == 3 and .[0].dest == "mcast:ff12:1234::404" and .[0].status == "error"' || fail "$output"
+}
