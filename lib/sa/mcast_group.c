@@ -174,7 +174,8 @@ static void explain_refused_join(struct path_session *s,
 		else
 			snprintf(buf, len, "the SA would not create the group "
 				 "(its MGID, or the MTU or rate asked for, is "
-				 "refused)");
+				 "refused), or holds it in a partition this "
+				 "port is not in");
 		return;
 	}
 	if (group.status != MCAST_OK ||
@@ -191,9 +192,15 @@ static void explain_refused_join(struct path_session *s,
 	else if (verdict.rate_short)
 		snprintf(buf, len, "the group's rate %s Gb/s is above this "
 			 "port's %s Gb/s", grate, prate);
-	else if (j->create && j->pkey != group.record.pkey)
-		snprintf(buf, len, "the group is in partition 0x%04x, not "
-			 "0x%04x", group.record.pkey, j->pkey);
+	else if (j->create && j->mtu && j->mtu != group.record.mtu)
+		/* validate_more_comp_fields(): an exact MTU must match. */
+		snprintf(buf, len, "the join asked for MTU %u exactly, the "
+			 "group's is %u", ibrate_mtu_bytes(j->mtu),
+			 ibrate_mtu_bytes(group.record.mtu));
+	else if (j->create && j->rate && j->rate != group.record.rate)
+		snprintf(buf, len, "the join asked for rate %s Gb/s exactly, "
+			 "the group's is %s Gb/s",
+			 ibrate_format_gbps(j->rate, prate, sizeof(prate)), grate);
 }
 
 void mcast_group_join(struct path_session *s, const struct mcast_join *j,

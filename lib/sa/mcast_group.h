@@ -66,10 +66,12 @@ enum mcast_status {
 struct mcast_join {
 	union ibv_gid mgid;
 	uint8_t join_state;	/* MC_JOIN_FULL_MEMBER, _SEND_ONLY_NON_MEMBER */
-	/* What a FullMember join that creates the group gives it (sent
-	 * with every FullMember join: a group that exists ignores them only
-	 * where they match, so they go in the mask only when create is
-	 * set). */
+	/* create: the join may create the group (FullMember only), so it
+	 * names the group's Q_Key, P_Key, SL, TClass and FlowLabel (and MTU
+	 * and rate when not 0) in the component mask. opensm ignores them
+	 * for a group that exists (it copies the group's own, as
+	 * copy_from_create_mc_rec() does), except MTU and rate, which must
+	 * then match the group's exactly: serve leaves them 0. */
 	bool create;
 	uint32_t qkey;
 	uint16_t pkey;

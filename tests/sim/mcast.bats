@@ -74,6 +74,9 @@ saquery_group_field() {	# NODE MGID FIELD
 	[[ $output == *"(status 0x0200, request invalid): the group does not exist, and only a FullMember join creates one (o15-0.1.9)" ]] || fail "$output"
 	run -1 mcast_on H2 join ff12:1234::77 full
 	[[ $output == *"(status 0x0600, insufficient components): the group does not exist, and creating it needs its Q_Key, P_Key, SL, FlowLabel and TClass" ]] || fail "$output"
+	# An exact MTU that is not the group's (validate_more_comp_fields).
+	run -1 mcast_on H2 join "$BCAST" full 0x0b1b 0xffff 0 5 3
+	[ "$output" = "error: the SA refused the join of $BCAST (status 0x0200, request invalid): the join asked for MTU 4096 exactly, the group's is 2048" ] || fail "$output"
 	run -1 mcast_on H2 join ff12:a01b::77 full 0x1234 0xffff 0 4 3
 	[[ $output == *"an MGID with the SA's signature 0xa01b and link-local scope is the SA's own to assign" ]] || fail "$output"
 }
