@@ -23,6 +23,7 @@
 #include "out/output.h"
 #include "base/parse.h"
 #include "verbs/pkey_table.h"
+#include "probe/mcast_dry_run.h"
 #include "probe/probe_dry_run.h"
 #include "probe/probe_engine.h"
 #include "probe/probe_print.h"
@@ -1303,6 +1304,54 @@ static void probe_cmd_free(struct probe_cmd *pc)
 	dest_list_free(&pc->dests);
 }
 
+/* mcast: destinations: --dry-run shows each group's AH from the SA;
+ * sending to a group waits for members that answer (serve --mcast). */
+static int probe_groups(struct probe_cmd *pc)
+{
+	struct ah_port_facts facts;
+	struct mcast_target *targets;
+	struct path_session session;
+	char err[DIAG_MSG_MAX];
+	size_t groups = 0;
+	int rc;
+
+	for (size_t i = 0; i < pc->dests.count; i++)
+		groups += pc->dests.items[i].kind == DEST_MCAST;
+	if (groups == 0)
+		return -1;
+	if (!pc->opts->dry_run)
+		return cli_usage_error("probing a multicast group needs "
+				       "members that answer through it, which "
+				       "serve does not yet: --dry-run shows "
+				       "the AH built for the group");
+	if (groups != pc->dests.count)
+		return cli_usage_error("give mcast: destinations on their own: "
+				       "a group's dry run asks the SA for its "
+				       "MCMemberRecord, not for a path");
+	if (cli_open_port(&pc->local, pc->common->device, pc->common->port,
+			  CLI_PORT_NO_FAIL) == 0)
+		ah_port_facts_from_port(pc->local.port, &facts);
+	else
+		return cli_fail(EXIT_ENVIRONMENT, "%s", pc->local.err);
+	if (path_session_open(&session, pc->common->device, pc->common->port,
+			      err, sizeof(err)) != SA_CLIENT_OK)
+		return cli_fail(EXIT_ENVIRONMENT, "a group's AH needs its "
+				"MCMemberRecord from the SA: %s", err);
+	targets = calloc(pc->dests.count, sizeof(*targets));
+	if (!targets) {
+		path_session_close(&session);
+		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	}
+	mcast_targets_resolve(&session, &pc->dests, NULL,
+			      &(struct ah_fields){ 0 }, &facts,
+			      pc->common->timeout_ms, targets);
+	path_session_close(&session);
+	rc = mcast_dry_run_print(&pc->dests, targets, &facts) ? EXIT_FINE
+							      : EXIT_PROBLEM;
+	free(targets);
+	return rc;
+}
+
 static int probe_exec(const struct common_opts *common, void *ctx,
 		      int argc, char **argv)
 {
@@ -1313,6 +1362,9 @@ static int probe_exec(const struct common_opts *common, void *ctx,
 
 	rc = start_run(&pc, argc, argv, &done);
 	if (rc || done)
+		goto out;
+	rc = probe_groups(&pc);
+	if (rc >= 0)
 		goto out;
 	settings_from_options(&pc);
 	rc = open_local_port(&pc);

@@ -19,6 +19,7 @@ enum {
 	PI_WIDTH_ACTIVE = PIR_INFO + 31, PI_SPEED_SUP_STATE = PIR_INFO + 32,
 	PI_PHYS_STATE = PIR_INFO + 33, PI_LMC = PIR_INFO + 34,
 	PI_SPEED_ACTIVE = PIR_INFO + 35, PI_SPEED_EXT = PIR_INFO + 62,
+	PI_NEIGHBOR_MTU = PIR_INFO + 36, PI_MTU_CAP = PIR_INFO + 41,
 };
 /* NodeRecord: the LID is its first field (pathrec.h). */
 #define NR_LID 0
@@ -57,6 +58,8 @@ void portinforec_decode(const uint8_t *d, struct portinfo_record *r)
 	r->lmc = d[PI_LMC] & 0x7;
 	r->speed_active = d[PI_SPEED_ACTIVE] >> 4;
 	r->speed_ext_active = d[PI_SPEED_EXT] >> 4;
+	r->neighbor_mtu = d[PI_NEIGHBOR_MTU] >> 4;
+	r->mtu_cap = d[PI_MTU_CAP] & 0xf;
 }
 
 void sa_encode_link_get(uint8_t *mad, uint16_t from_lid, uint8_t from_port)

@@ -19,6 +19,7 @@
  * 31 LinkWidthActive, 32 LinkSpeedSupported:4 PortState:4,
  * 33 PortPhysicalState:4 LinkDownDefaultState:4, 34 M_KeyProtectBits:2
  * reserved:3 LMC:3, 35 LinkSpeedActive:4 LinkSpeedEnabled:4,
+ * 36 NeighborMTU:4 MasterSMSL:4, 41 InitTypeReply:4 MTUCap:4,
  * 62 LinkSpeedExtActive:4 LinkSpeedExtSupported:4 (libibmad's fields.c
  * numbers the same bits). */
 #ifndef IBAHPROBE_SA_RECORDS_H
@@ -88,6 +89,9 @@ struct portinfo_record {
 	uint8_t port_state;	/* PORT_STATE_* */
 	uint8_t phys_state;	/* 5 LinkUp, 2 Polling, 3 Disabled, ... */
 	uint8_t lmc;
+	uint8_t neighbor_mtu;	/* the active MTU, code 1..5 */
+	uint8_t mtu_cap;	/* code 1..5: what opensm's SA compares with a
+				 * multicast group's MTU (validate_port_caps) */
 };
 
 void linkrec_decode(const uint8_t *data, struct link_record *rec);

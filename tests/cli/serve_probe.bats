@@ -127,3 +127,14 @@ TABLE
 	run -2 --separate-stderr "$IBAHPROBE" -j probe --count x h1
 	echo "$output" | jq -e 'keys == ["error", "exit_status"]' || fail "$output"
 }
+
+@test "probe mcast: without --dry-run, or mixed with other destinations: exit 2 before any device is opened" {
+	run -2 --separate-stderr "$IBAHPROBE" probe mcast:ipoib
+	[ -z "$output" ] || fail "stdout: $output"
+	[[ $stderr == *"probing a multicast group needs members that answer through it, which serve does not yet: --dry-run shows the AH built for the group"* ]] || fail "$stderr"
+	run -2 --separate-stderr "$IBAHPROBE" probe --dry-run mcast:ipoib lid:3
+	[ -z "$output" ] || fail "stdout: $output"
+	[[ $stderr == *"give mcast: destinations on their own"* ]] || fail "$stderr"
+	run -2 --separate-stderr "$IBAHPROBE" probe -j mcast:ipoib:0x8001
+	assert_json_error 2
+}

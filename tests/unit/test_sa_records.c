@@ -53,7 +53,11 @@ static void test_portinfo_record(void)
 	rec[4 + 33] = 0x52;			/* LinkUp, default Polling */
 	rec[4 + 34] = 0xc2;			/* protect bits 3, LMC 2 */
 	rec[4 + 35] = 0x47;			/* SpeedActive QDR, enabled 7 */
+	rec[4 + 36] = 0x40;			/* NeighborMTU 2048, SM SL 0 */
+	rec[4 + 41] = 0x25;			/* InitTypeReply 2, MTUCap 4096 */
 	portinforec_decode(rec, &r);
+	is_int(r.neighbor_mtu, 4, "NeighborMTU: high nibble of byte 36");
+	is_int(r.mtu_cap, 5, "MTUCap: low nibble of byte 41");
 	is_int(r.lid, 3, "PIR endport LID");
 	is_int(r.port_num, 7, "PIR port number");
 	is_int(r.options, 1, "PIR options");
