@@ -686,6 +686,9 @@ int responder_open(struct responder *r, char *err, size_t len)
 		.max_payload = PROBE_MAX_SIZE,
 		.busy_poll = r->config.busy_poll,
 		.hw_stamps = true,
+		/* Without device stamps a reply's completion is only a slot
+		 * back (an event-driven serve would be woken for each). */
+		.signal_every = RESPONDER_SEND_DEPTH / 4,
 	};
 	struct ibv_device_attr attr;
 	struct provider_facts facts;
