@@ -787,6 +787,9 @@ int responder_open(struct responder *r, char *err, size_t len)
 		.hw_stamps = true,
 		/* VLANs exist on Ethernet only. */
 		.want_cvlan = r->port->link_layer == LINK_LAYER_ETHERNET,
+		/* Without device stamps a reply's completion is only a slot
+		 * back (an event-driven serve would be woken for each). */
+		.signal_every = RESPONDER_SEND_DEPTH / 4,
 	};
 	struct ibv_device_attr attr;
 	struct provider_facts facts;

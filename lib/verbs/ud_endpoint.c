@@ -11,11 +11,15 @@
 #include "wire/grh.h"
 #include "base/monotonic.h"
 #include "verbs/ud_endpoint.h"
+#include "verbs/ud_endpoint_signal.h"
 
 /* wr_id: bit 63 tells receives from sends, the low bits are the slot. */
 #define WR_RECV (1ull << 63)
 /* ud_poll takes completions through a stack batch of this many. */
 #define POLL_CHUNK 16
+/* Inline data asked for at QP creation: a probe of the default size, a
+ * reply and a stamps message fit; the QP may grant more or less. */
+#define UD_INLINE_WANTED 256u
 
 static uint8_t *slot(struct ud_endpoint *ep, unsigned index)
 {
@@ -194,19 +198,33 @@ no_cvlan:
 	return 0;
 }
 
+/* Each send says whether it is signalled (ud_signal_wanted). Inline data
+ * as perftest asks for it (its inline_size): the HCA takes the bytes with
+ * the work request instead of reading the slot; a provider that refuses
+ * the size gets the QP without. max_inline is what was granted. */
 static struct ibv_qp *create_qp(struct ud_endpoint *ep)
 {
-	struct ibv_qp_init_attr init = { 0 };
+	struct ibv_qp_init_attr init;
+	struct ibv_qp *qp = NULL;
+	uint32_t wanted = ep->config.max_payload < UD_INLINE_WANTED
+				  ? (uint32_t)ep->config.max_payload
+				  : UD_INLINE_WANTED;
 
-	init.send_cq = ep->cq;
-	init.recv_cq = ep->cq;
-	init.qp_type = IBV_QPT_UD;
-	init.sq_sig_all = 1;
-	init.cap.max_send_wr = ep->config.send_depth;
-	init.cap.max_recv_wr = ep->config.recv_depth;
-	init.cap.max_send_sge = 1;
-	init.cap.max_recv_sge = 1;
-	return ibv_create_qp(ep->pd, &init);
+	for (int with_inline = 1; with_inline >= 0 && !qp; with_inline--) {
+		memset(&init, 0, sizeof(init));
+		init.send_cq = ep->cq;
+		init.recv_cq = ep->cq;
+		init.qp_type = IBV_QPT_UD;
+		init.sq_sig_all = 0;
+		init.cap.max_send_wr = ep->config.send_depth;
+		init.cap.max_recv_wr = ep->config.recv_depth;
+		init.cap.max_send_sge = 1;
+		init.cap.max_recv_sge = 1;
+		init.cap.max_inline_data = with_inline ? wanted : 0;
+		qp = ibv_create_qp(ep->pd, &init);
+	}
+	ep->max_inline = qp ? init.cap.max_inline_data : 0;
+	return qp;
 }
 
 /*
@@ -324,6 +342,7 @@ void ud_endpoint_destroy_qp(struct ud_endpoint *ep)
 		ibv_destroy_qp(ep->qp);
 	ep->qp = NULL;
 	ep->sends_in_flight = 0;
+	ep->unsignaled_run = 0;
 }
 
 bool ud_qp_state(struct ud_endpoint *ep, enum ibv_qp_state *state)
@@ -385,6 +404,7 @@ int ud_send_tagged(struct ud_endpoint *ep, struct ibv_ah *ah,
 	unsigned index;
 	struct ibv_sge sge;
 	struct ibv_send_wr wr = { 0 }, *bad;
+	bool signaled;
 	int rc;
 
 	if (len > ep->config.max_payload)
@@ -401,7 +421,11 @@ int ud_send_tagged(struct ud_endpoint *ep, struct ibv_ah *ah,
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
 	wr.opcode = IBV_WR_SEND;
-	wr.send_flags = IBV_SEND_SIGNALED;
+	signaled = ud_signal_wanted(ep->clock.hw, ep->config.signal_every,
+				    ep->config.send_depth, ep->unsignaled_run);
+	wr.send_flags = signaled ? IBV_SEND_SIGNALED : 0;
+	if (len <= ep->max_inline)
+		wr.send_flags |= IBV_SEND_INLINE;
 	wr.wr.ud.ah = ah;
 	wr.wr.ud.remote_qpn = remote_qpn;
 	wr.wr.ud.remote_qkey = remote_qkey;
@@ -410,6 +434,7 @@ int ud_send_tagged(struct ud_endpoint *ep, struct ibv_ah *ah,
 	if (rc)
 		return -rc;
 	ep->next_send_slot = (ep->next_send_slot + 1) % ep->config.send_depth;
+	ep->unsignaled_run = signaled ? 0 : ep->unsignaled_run + 1;
 	ep->sends_in_flight++;
 	ep->sends_posted++;
 	return 0;
@@ -457,21 +482,33 @@ void ud_wc_from_cq_ex(struct ibv_cq_ex *cq, uint64_t wc_flags,
 	wc->pkey_index = pkey_index;
 }
 
-/* A taken completion: its send slot back to the ring, its tag out. */
+/* A taken completion: its send slot, and those of the unsignalled sends
+ * before it, back to the ring; its tag out. */
 static void account(struct ud_endpoint *ep, struct ud_completion *c)
 {
 	uint64_t index = c->wc.wr_id;
+	unsigned ring = ep->config.send_depth, freed;
 
 	c->tag = 0;
 	if (ud_wc_is_recv(&c->wc))
 		return;
 	if (index >= ep->config.recv_depth &&
-	    index < (uint64_t)ep->config.recv_depth + ep->config.send_depth)
-		c->tag = ep->send_tags[index - ep->config.recv_depth];
-	if (ep->sends_in_flight) {
-		ep->sends_in_flight--;
-		ep->sends_completed++;
+	    index < (uint64_t)ep->config.recv_depth + ring) {
+		unsigned at = (unsigned)(index - ep->config.recv_depth);
+
+		c->tag = ep->send_tags[at];
+		freed = ud_sends_freed(ep->oldest_send_slot, at, ring,
+				       ep->sends_in_flight);
+	} else {
+		freed = ud_sends_freed(0, 0, 0, ep->sends_in_flight);
 	}
+	ep->sends_in_flight -= freed;
+	ep->sends_completed += freed;
+	if (ring)
+		ep->oldest_send_slot = (ep->oldest_send_slot + freed) % ring;
+	/* A completion of the last one posted: none unsignalled is left. */
+	if (!ep->sends_in_flight)
+		ep->unsignaled_run = 0;
 }
 
 /* The VLAN tag of a receive, where the CQ was created to report it. */
@@ -579,13 +616,17 @@ void ud_consume_event(struct ud_endpoint *ep)
 }
 
 /* perftest's latency loops (run_iter_lat_send): ibv_poll_cq until
- * something comes, no arm, no sleep; only the deadline reads the clock. */
+ * something comes, no arm, no sleep; only the deadline reads the clock,
+ * and a plain look (timeout 0, serve's spin) reads none: a clock read
+ * per empty poll is what a spinner does most. */
 static int poll_busy(struct ud_endpoint *ep, struct ud_completion *out,
 		     int max, int timeout_ms)
 {
-	uint64_t deadline = monotonic_ns() +
-			    (timeout_ms > 0 ? (uint64_t)timeout_ms : 0) * 1000000u;
+	uint64_t deadline;
 
+	if (timeout_ms <= 0)
+		return take_completions(ep, out, max);
+	deadline = monotonic_ns() + (uint64_t)timeout_ms * 1000000u;
 	for (;;) {
 		int n = take_completions(ep, out, max);
 
@@ -681,6 +722,9 @@ int ud_drain_sends(struct ud_endpoint *ep, int timeout_ms,
 		int left = (int)(deadline - now_ms());
 		int n;
 
+		/* Only unsignalled sends left: nothing will come for them. */
+		if (ep->unsignaled_run >= ep->sends_in_flight)
+			return -ENODATA;
 		if (left <= 0)
 			return -ETIMEDOUT;
 		n = ud_poll(ep, wcs, 16, left);
