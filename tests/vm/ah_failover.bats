@@ -67,12 +67,7 @@ probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe "$@"; }
 	cat "$BATS_FILE_TMPDIR/serve.c"
 	grep -q "made again (its age or its next hop's change)" "$BATS_FILE_TMPDIR/serve.c" ||
 		fail "serve did not make the reply AH again"
-	kill "$(cat "$BATS_FILE_TMPDIR/serve.c.pid")"
-	for _ in $(seq 50); do
-		grep -q '"event":"summary"' "$BATS_FILE_TMPDIR/serve.c" && break
-		sleep 0.1
-	done
-	grep '"event":"summary"' "$BATS_FILE_TMPDIR/serve.c" | jq -e \
+	serve_summary "$BATS_FILE_TMPDIR/serve.c" | jq -e \
 		'.reverse_ahs_remade >= 1 and .next_hop_changes >= 1'
 }
 

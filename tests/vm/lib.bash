@@ -71,6 +71,18 @@ stop_serves() {
 	wait 2>/dev/null || true
 }
 
+# serve_summary LOGFILE: ends the responder start_serve started with
+# LOGFILE and prints the summary line it writes on its way out.
+serve_summary() {
+	local log=$1
+	kill "$(cat "$log.pid")"
+	for _ in $(seq 50); do
+		grep -q '"event":"summary"' "$log" && break
+		sleep 0.1
+	done
+	grep '"event":"summary"' "$log"
+}
+
 # wait_listen PORT [SECONDS]: until a TCP socket listens on PORT.
 wait_listen() {
 	local port=$1 end=$((SECONDS + ${2:-10}))

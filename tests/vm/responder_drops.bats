@@ -63,11 +63,6 @@ teardown_file() {
 	! grep -h 'lost on the way there' "$BATS_TEST_TMPDIR"/burst.[abd] ||
 		fail "a finding still blames the path"
 	# serve's summary: no counter on rxe, the empty queue seen.
-	kill "$(cat "$BATS_FILE_TMPDIR/serve.c.pid")"
-	for _ in $(seq 50); do
-		grep -q '"event":"summary"' "$BATS_FILE_TMPDIR/serve.c" && break
-		sleep 0.1
-	done
-	grep '"event":"summary"' "$BATS_FILE_TMPDIR/serve.c" | jq -e \
+	serve_summary "$BATS_FILE_TMPDIR/serve.c" | jq -e \
 		'.rq_depth == 2 and .rq_drop_counter == null and .rq_empty_seen > 0'
 }
