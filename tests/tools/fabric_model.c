@@ -22,13 +22,14 @@
  * --trace-share P      passing flows traced besides every failing one
  *                      (default 0.05)
  *
- * Files: OUTDIR/HOST.probe.jsonl, OUTDIR/HOST.trace.json (none for a
+ * Files (OUTDIR made when missing): OUTDIR/HOST.probe.jsonl, OUTDIR/HOST.trace.json (none for a
  * dead host: it writes nothing), OUTDIR/truth.json.
  * Exit status: 0; 2 on bad arguments; 1 when OUTDIR cannot be written. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fabric/fabric.h"
 #include "out/probe_schema.h"
@@ -599,7 +600,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	snprintf(path, sizeof(path), "%s/truth.json", opt.outdir);
-	if (write_truth(path, &opt, &s)) {
+	if ((mkdir(opt.outdir, 0777) && errno != EEXIST) ||
+	    write_truth(path, &opt, &s)) {
 		fprintf(stderr, "fabric_model: cannot write %s: %s\n", path,
 			strerror(errno));
 		fabric_free(&f);
