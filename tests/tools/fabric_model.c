@@ -16,7 +16,7 @@
  * --background RATE    loss per element and datagram (default 0.001)
  * --silent SHARE       routers that never send ICMP (default 0.05)
  * --limited SHARE      routers answering 30% of queries (default 0.1)
- * --dests N            destinations per NIC (default 8)
+ * --dests N            destinations per NIC (default 16, as plan's K)
  * --labels N           flow labels per destination (default 2)
  * --count N            probes per result (default 20)
  * --trace-share P      passing flows traced besides every failing one
@@ -90,7 +90,7 @@ static unsigned long long count_arg(const char *opt, const char *text,
 
 static void parse(int argc, char **argv, struct options *o)
 {
-	*o = (struct options){ .hosts = 64, .dests = 8, .labels = 2,
+	*o = (struct options){ .hosts = 64, .dests = 16, .labels = 2,
 			       .count = 20, .seed = 1, .background = 0.001,
 			       .silent = 0.05, .limited = 0.1,
 			       .trace_share = 0.05 };
