@@ -23,7 +23,15 @@
  *                      (default 0.05)
  *
  * Files (OUTDIR made when missing): OUTDIR/HOST.probe.jsonl, OUTDIR/HOST.trace.json (none for a
- * dead host: it writes nothing), OUTDIR/truth.json.
+ * dead host: it writes nothing), OUTDIR/truth.json:
+ *   {"schema": "ibahprobe.fabric_truth.v1", "seed", "shape", "hosts",
+ *    "nics", "routers", "background", "faults": [{"kind" (as --fault),
+ *    "rate" (loss, 1 dead, 0 remark), "element" (link, router, host, nic),
+ *    "name" (as report names it: "A -> B" in the lossy direction, a
+ *    router's address, a host's name, "HOST DEVICE"), "names" (every
+ *    form a suspect may take: a link both ways, a router's name, a
+ *    host's NIC addresses, a NIC's host and access link), and "routers"
+ *    (a link's ends by name) or "silent" (a router's ICMP)}]}
  * Exit status: 0; 2 on bad arguments; 1 when OUTDIR cannot be written. */
 #include <errno.h>
 #include <stdio.h>
