@@ -48,6 +48,10 @@ LIB_SRC := $(sort $(wildcard lib/*/*.c lib/*/*/*.c))
 CMD_SRC := $(sort $(wildcard cmd/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TOOL_SRC := $(sort $(wildcard tests/tools/*.c))
+# The fabric model's pieces (tests/tools/fabric/): linked into
+# tests/tools/fabric_model and its unit test, not into the library.
+FABRIC_SRC := $(sort $(wildcard tests/tools/fabric/*.c))
+FABRIC_OBJ := $(FABRIC_SRC:%.c=$(O)/%.o)
 LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o)
 CMD_OBJ := $(CMD_SRC:%.c=$(O)/%.o)
 UNIT_BIN := $(UNIT_SRC:%.c=$(O)/%)
@@ -84,11 +88,13 @@ $(BIN): $(CMD_OBJ) $(LIBA)
 
 $(O)/tests/unit/%: tests/unit/%.c $(LIBA) tests/unit/tap.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $< $(filter $(FABRIC_OBJ),$^) $(LIBA) $(LDLIBS)
 
 $(O)/tests/tools/%: tests/tools/%.c $(LIBA)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $< $(filter $(FABRIC_OBJ),$^) $(LIBA) $(LDLIBS)
+
+$(O)/tests/tools/fabric_model $(O)/tests/unit/test_fabric_model: $(FABRIC_OBJ) tests/tools/fabric/fabric.h
 
 check-build: $(BIN) $(UNIT_BIN) $(TOOL_BIN)
 
