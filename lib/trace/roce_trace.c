@@ -143,7 +143,9 @@ static unsigned hop_bound(const struct roce_trace *t)
 			base = i + 1;	/* resolved from the first on */
 	}
 	base = base ? s->first_hop + base - 1 : s->first_hop - 1;
-	if (answered > base)
+	/* With silent_after, from the last answer only: past it + silent
+	 * after, the trace ends. */
+	if (answered > base || (answered && s->silent_after))
 		base = answered;
 	ahead = s->lookahead ? s->lookahead : ROCE_TRACE_LOOKAHEAD;
 	if (s->silent_after && s->silent_after < ahead)
@@ -277,7 +279,7 @@ bool roce_trace_answer(struct roce_trace *t, uint32_t tag,
 
 void roce_trace_answers_tagged(struct roce_trace *t)
 {
-	t->tagged = true;
+	t->tagged = !t->unplaced_seen;
 }
 
 bool roce_trace_only_in_flight(const struct roce_trace *t, uint32_t *tag)
@@ -314,7 +316,10 @@ size_t roce_trace_in_flight_tags(const struct roce_trace *t, uint32_t *tags,
 
 void roce_trace_answer_unplaced(struct roce_trace *t)
 {
+	/* Whose answers name no query is not known (any hop's router):
+	 * one at a time from now on. */
 	t->tagged = false;
+	t->unplaced_seen = true;
 	for (unsigned i = 0; i < t->hop_count; i++)
 		for (unsigned q = 0; q < t->settings.queries; q++)
 			if (t->hops[i].state[q] == ROCE_QUERY_IN_FLIGHT)

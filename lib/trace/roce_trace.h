@@ -135,8 +135,9 @@ struct roce_trace {
 	bool waiting;
 	uint32_t tag;
 	uint64_t deadline_ns;
-	/* An answer named its query: several may be in flight (depth). */
-	bool tagged;
+	/* An answer named its query: several may be in flight (depth);
+	 * never again once one could not be placed (unplaced_seen). */
+	bool tagged, unplaced_seen;
 	/* The responder's hop, as its answer's hop limit tells (the hop
 	 * limit sent less the one that arrived: the routers crossed, plus
 	 * one); no hop past it is begun. 0: not known. */
@@ -192,7 +193,8 @@ size_t roce_trace_in_flight_tags(const struct roce_trace *t, uint32_t *tags,
 				 size_t max);
 /* An answer that names no query came while several were in flight (a
  * router quotes only the UDP header, RFC 792): it cannot be placed.
- * Every query in flight turns void and the trace goes one at a time. */
+ * Every query in flight turns void and the trace goes one at a time
+ * from now on. */
 void roce_trace_answer_unplaced(struct roce_trace *t);
 /* The silent hops a trace that ended without reaching the responder
  * (SILENT_END, MAX_HOPS_END; ANSWERS_LOST once asked) can ask the
