@@ -6,6 +6,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,7 +210,7 @@ struct run {
  * saw, filed under its flow (the destination and source port: one
  * running flow has them) and the query its PSN names (the only one in
  * flight when the router quoted no BTH). Other quotes are dropped. */
-static void take_quotes(struct run *r, int raw_fd, int family)
+static void take_quotes(struct run *r, int raw_fd, int family, size_t also)
 {
 	struct icmp_quote q;
 	bool decoded;
@@ -221,8 +222,16 @@ static void take_quotes(struct run *r, int raw_fd, int family)
 		uint8_t nonce, hop, query;
 		uint32_t tag;
 
-		for (size_t i = 0; decoded && i < r->sweep.running_count; i++) {
-			struct roce_flow *g = &r->flows[r->sweep.running[i]];
+		for (size_t i = 0; decoded && i <= r->sweep.running_count;
+		     i++) {
+			size_t k = i < r->sweep.running_count
+					   ? r->sweep.running[i]
+					   : also;
+			struct roce_flow *g;
+
+			if (k >= r->sweep.count)
+				continue;
+			g = &r->flows[k];
 
 			if (g->sock.dest.ss_family == family &&
 			    roce_quote_is_ours(&q, &g->sock.dest, g->udp_sport,
@@ -249,10 +258,13 @@ static void take_quotes(struct run *r, int raw_fd, int family)
 	}
 }
 
-static void take_all_quotes(struct run *r)
+/* Both raw sockets' quotes: for the running flows, and for flow also
+ * (one that just ended: its last router's quote may trail the error
+ * queue's copy), unless SIZE_MAX. */
+static void take_all_quotes(struct run *r, size_t also)
 {
-	take_quotes(r, r->tr->raw_fd[0], AF_INET);
-	take_quotes(r, r->tr->raw_fd[1], AF_INET6);
+	take_quotes(r, r->tr->raw_fd[0], AF_INET, also);
+	take_quotes(r, r->tr->raw_fd[1], AF_INET6, also);
 }
 
 /* Sends query step of flow k: a probe request as serve reads it, in a UD
@@ -451,7 +463,7 @@ static unsigned take_answers(struct run *r)
 {
 	unsigned taken = 0;
 
-	take_all_quotes(r);
+	take_all_quotes(r, SIZE_MAX);
 	for (size_t i = 0; i < r->sweep.running_count; i++)
 		taken += take_errors(r->tr, &r->flows[r->sweep.running[i]]);
 	taken += take_replies(r);
@@ -604,7 +616,7 @@ int roce_tracer_run(struct roce_tracer *tr, struct roce_flow *flows, size_t n,
 		case ROCE_SWEEP_FLOW_DONE:
 			/* The last router's quote may trail its error queue
 			 * copy. */
-			take_all_quotes(&r);
+			take_all_quotes(&r, st.flow);
 			end_flow(&r, st.flow);
 			if (tell(&r, progress, ctx, &hold))
 				goto out;
