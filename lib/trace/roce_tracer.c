@@ -274,6 +274,8 @@ static int send_query(const struct roce_tracer *tr, struct roce_flow *f,
 		      size_t k, const struct roce_step *step, char *err,
 		      size_t errlen)
 {
+	struct roce_trace *t = &f->trace;
+	unsigned i = step->hop_limit - t->settings.first_hop;
 	uint8_t payload[PROBE_REQUEST_MIN_SIZE], dgram[ROCE_UD_DATAGRAM_MAX];
 	uint8_t iph[ROCE_IPV6_HEADER_BYTES], udph[ROCE_UDP_HEADER_BYTES];
 	struct roce_ud_fields uf = {
@@ -296,6 +298,10 @@ static int send_query(const struct roce_tracer *tr, struct roce_flow *f,
 
 	h.asked.hop_limit = (uint8_t)step->hop_limit;
 	h.send_time_ns = monotonic_ns();
+	/* The round trip runs from here, not from when it was scheduled
+	 * (the error queue read in between). */
+	if (i < t->hop_count && step->query < ROCE_TRACE_MAX_QUERIES)
+		t->hops[i].sent_ns[step->query] = h.send_time_ns;
 	probe_encode_request(&h, payload, sizeof(payload));
 	why = roce_ud_encode(&uf, payload, sizeof(payload), dgram,
 			     sizeof(dgram), &dlen);
