@@ -182,10 +182,20 @@ struct roce_step roce_trace_peek(struct roce_trace *t, uint64_t now_ns)
 		return step;
 	step.kind = ROCE_STEP_DONE;
 	/* The first query not sent: of a hop begun (a void query sent
-	 * again included), else the first of the next hop. */
+	 * again included), else the first of the next hop. A hop's queries
+	 * go one after the other, each once the one before it ended: they
+	 * are its retries in time (a responder or router still resolving
+	 * its way back answers the first late, the next in time), and hops
+	 * go side by side. */
 	bound = hop_bound(t);
 	for (unsigned i = 0; i < t->hop_count; i++)
-		for (unsigned q = 0; q < t->settings.queries; q++)
+		for (unsigned q = 0; q < t->settings.queries; q++) {
+			uint8_t before = q ? t->hops[i].state[q - 1]
+					   : ROCE_QUERY_ANSWERED;
+
+			if (before != ROCE_QUERY_ANSWERED &&
+			    before != ROCE_QUERY_SILENT)
+				break;
 			if (t->hops[i].state[q] == ROCE_QUERY_UNSENT) {
 				step.kind = ROCE_STEP_SEND;
 				step.hop_limit = t->hops[i].hop_limit;
@@ -193,6 +203,7 @@ struct roce_step roce_trace_peek(struct roce_trace *t, uint64_t now_ns)
 				step.tag = (uint32_t)step.hop_limit << 8 | q;
 				return step;
 			}
+		}
 	if (t->hop_count < ROCE_TRACE_MAX_HOPS &&
 	    t->settings.first_hop + t->hop_count <= bound) {
 		step.kind = ROCE_STEP_SEND;

@@ -4,7 +4,7 @@
 # exceeded) finds both ECMP branches and R2 as the last router that
 # answers, in a time the serial trace (one query at a time: 16 flows x 3
 # silent hops x 3 queries x the deadline) would exceed.
-# Rendezvous port 18757, serve on d.
+# Rendezvous port 18757, serve on d; 18759 has none.
 
 bats_require_minimum_version 1.5.0
 load lib
@@ -61,4 +61,11 @@ teardown_file() {
 		--max-in-flight 1 --flow-label 0-1 d-ecmp:18757
 	echo "$output" | jq -e --arg r2 "$R2_T4" 'length == 2 and all(.status == "silent" and .path[2] == $r2)' \
 		>/dev/null || fail "serial: $output"
+}
+
+@test "no responder behind the port: every flow of the sweep an error row, exit 1, the JSON whole" {
+	run -1 --separate-stderr timeout 60 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto -t 300 trace -j \
+		--max-hops 16 --flow-label 0-15 d-ecmp:18759
+	echo "$output" | jq -e 'length == 16 and all(.status == "error" and (.error | length) > 0)' \
+		>/dev/null || fail "$output $stderr"
 }
