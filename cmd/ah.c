@@ -16,14 +16,17 @@
 #include "base/gid.h"
 #include "out/output.h"
 #include "base/parse.h"
+#include "sa/mcast_target.h"
 #include "sa/path_resolve.h"
+#include "wire/mcmember_print.h"
+#include "verbs/pkey_table.h"
 #include "verbs/sgid_select.h"
 
 enum ah_option {
 	AH_OPT_DRY_RUN, AH_OPT_DLID, AH_OPT_SL, AH_OPT_SRC_PATH_BITS,
 	AH_OPT_STATIC_RATE, AH_OPT_PORT_NUM, AH_OPT_DGID, AH_OPT_SGID_INDEX,
 	AH_OPT_HOP_LIMIT, AH_OPT_TCLASS, AH_OPT_FLOW_LABEL, AH_OPT_LINK_LAYER,
-	AH_OPT_GRH_REQUIRED, AH_OPT_FILE, AH_OPT_COUNT,
+	AH_OPT_GRH_REQUIRED, AH_OPT_FILE, AH_OPT_IPOIB_GROUPS, AH_OPT_COUNT,
 };
 
 static const struct opt_spec ah_options[] = {
@@ -64,6 +67,10 @@ static const struct opt_spec ah_options[] = {
 	[AH_OPT_FILE] = { "file", 'f', "FILE", "read destinations from FILE "
 			  "('-' for stdin), one per line", COMPLETE_FILE,
 			  NULL },
+	[AH_OPT_IPOIB_GROUPS] = { "ipoib-groups", 0, NULL, "add the IPoIB "
+				  "broadcast group of every P_Key in the "
+				  "port's table: can this port join them?",
+				  COMPLETE_NONE, NULL },
 	[AH_OPT_COUNT] = OPT_END,
 };
 
@@ -75,6 +82,7 @@ struct ah_opts {
 	enum link_layer link_layer;
 	bool grh_required;
 	const char *file;
+	bool ipoib_groups;
 };
 
 static int ah_option(void *ctx, int index, const char *arg)
@@ -153,6 +161,9 @@ static int ah_option(void *ctx, int index, const char *arg)
 	case AH_OPT_FILE:
 		opts->file = arg;
 		break;
+	case AH_OPT_IPOIB_GROUPS:
+		opts->ipoib_groups = true;
+		break;
 	}
 	return rc ? cli_usage_error("%s", err) : 0;
 }
@@ -167,7 +178,15 @@ struct ah_outcome {
 	const char *scope;		/* link-local destination's interface */
 	bool auto_sgid;			/* -g auto chose the source GID */
 	struct sgid_choice sgid_choice;
-	const char *source;		/* flags, gid, path */
+	const char *source;		/* flags, gid, path, group */
+	/* mcast: destinations: the group's record and whether this port
+	 * can join it (the SA's rule; an unjoinable group fails the run:
+	 * even a SendOnlyNonMember join is refused). */
+	bool has_group;
+	struct mcmember_record group;
+	bool has_joinability;
+	struct mcast_joinability joinability;
+	char joinable_words[DIAG_MSG_MAX];
 	bool tried;
 	struct ah_trial trial;
 };
@@ -210,6 +229,16 @@ static void measure_columns(const struct ah_outcome *outcomes, size_t n,
 	}
 }
 
+/* The group's record as the SA gave it, and the joinability verdict. */
+static void print_group(const struct ah_outcome *o)
+{
+	mcmember_print("group", "\n    ", &o->group);
+	if (o->has_joinability) {
+		out_bool("joinable", NULL, o->joinability.joinable);
+		out_string("joinable_reason", "\n    %s", o->joinable_words);
+	}
+}
+
 static void print_outcome(const struct ah_outcome *o,
 			  const struct ah_columns *cols)
 {
@@ -232,6 +261,8 @@ static void print_outcome(const struct ah_outcome *o,
 		out_text("    ");
 		ah_attr_print_aligned("ah_attr", &o->attr, &cols->attr);
 		ah_check_print("violations", &o->check);
+		if (o->has_group)
+			print_group(o);
 	}
 	if (o->tried) {
 		out_uint("create_usec",
@@ -301,6 +332,15 @@ static bool build_direct(const struct ah_opts *opts, struct dest *d,
 	if (d->kind == DEST_HOST &&
 	    dest_resolve_host(d, o->error, sizeof(o->error)))
 		return false;
+	if (d->kind == DEST_MCAST && eth) {
+		snprintf(o->error, sizeof(o->error),
+			 "'%s' is an InfiniBand multicast group, known to the "
+			 "SA: a RoCE port has no SA (a RoCE group is an IP "
+			 "multicast address)", d->text);
+		return false;
+	}
+	if (d->kind == DEST_MCAST)
+		return true;
 	if (d->has_gid && (eth || opts->fields.has_dlid)) {
 		o->built = true;
 		o->source = "gid";
@@ -315,6 +355,58 @@ static bool build_direct(const struct ah_opts *opts, struct dest *d,
 		return false;
 	}
 	return true;
+}
+
+/* mcast: destinations when the SA cannot be asked. */
+static void fail_groups(const struct dest_list *dests, const bool *needs_sa,
+			struct ah_outcome *outcomes, const char *err)
+{
+	for (size_t i = 0; i < dests->count; i++)
+		if (needs_sa[i] && dests->items[i].kind == DEST_MCAST)
+			snprintf(outcomes[i].error, sizeof(outcomes[i].error),
+				 "needs the group's MCMemberRecord from the SA: "
+				 "%s", err);
+}
+
+/* mcast: destinations: the group's AH and joinability from the SA. */
+static void build_from_groups(const struct common_opts *common,
+			      const struct ah_opts *opts,
+			      struct path_session *session,
+			      const struct dest_list *dests,
+			      const bool *needs_sa,
+			      const struct ah_port_facts *facts,
+			      struct ah_outcome *outcomes)
+{
+	struct mcast_target *targets = calloc(dests->count, sizeof(*targets));
+
+	if (!targets) {
+		fail_groups(dests, needs_sa, outcomes, "out of memory");
+		return;
+	}
+	mcast_targets_resolve(session, dests, needs_sa, &opts->fields, facts,
+			      common->timeout_ms, targets);
+	for (size_t i = 0; i < dests->count; i++) {
+		const struct mcast_target *t = &targets[i];
+		struct ah_outcome *o = &outcomes[i];
+
+		if (!needs_sa[i] || dests->items[i].kind != DEST_MCAST)
+			continue;
+		if (!t->built) {
+			snprintf(o->error, sizeof(o->error), "%.*s",
+				 (int)sizeof(o->error) - 1, t->error);
+			continue;
+		}
+		o->built = true;
+		o->source = "group";
+		o->attr = t->attr;
+		o->has_group = true;
+		o->group = t->group;
+		o->has_joinability = t->has_joinability;
+		o->joinability = t->joinability;
+		snprintf(o->joinable_words, sizeof(o->joinable_words), "%s",
+			 t->joinable_words);
+	}
+	free(targets);
 }
 
 /* Resolves the destinations that need the SA in one windowed batch. */
@@ -339,14 +431,20 @@ static void build_from_sa(const struct common_opts *common,
 		goto fail;
 	}
 	for (size_t i = 0; i < dests->count; i++)
-		if (needs_sa[i]) {
+		if (needs_sa[i] && dests->items[i].kind != DEST_MCAST) {
 			index[batch.count] = i;
 			batch.items[batch.count++] = dests->items[i];
 		}
 	if (path_session_open(&session, common->device, common->port, err,
-			      sizeof(err)) != SA_CLIENT_OK)
+			      sizeof(err)) != SA_CLIENT_OK) {
+		fail_groups(dests, needs_sa, outcomes, err);
 		goto fail;
+	}
 	open = true;
+	build_from_groups(common, opts, &session, dests, needs_sa, facts,
+			  outcomes);
+	if (batch.count == 0)
+		goto out;
 	if (path_resolve_all(&session, &batch, &want, PATH_DEFAULT_WINDOW,
 			     common->timeout_ms, PATH_DEFAULT_RETRIES, results,
 			     err, sizeof(err)))
@@ -432,6 +530,43 @@ static int establish_facts(const struct common_opts *common,
 	return 0;
 }
 
+/* --ipoib-groups: mcast:ipoib:PKEY for every partition in the port's
+ * P_Key table (empty slots, 0x0000 and 0x8000, name none), once per
+ * partition: a limited and a full entry of one partition name the same
+ * group (base/mgid.h). The joinability audit of issue 23. */
+static int add_ipoib_groups(const struct cli_port *local,
+			    struct dest_list *dests)
+{
+	struct pkey_table table;
+	char err[DIAG_MSG_MAX], spec[32];
+	bool seen[0x8000] = { false };
+
+	if (!local->dev || !local->port)
+		return cli_fail(EXIT_ENVIRONMENT, "--ipoib-groups reads the "
+				"port's P_Key table: %s", local->err[0]
+							  ? local->err
+							  : "no port");
+	if (local->port->link_layer != LINK_LAYER_IB)
+		return cli_usage_error("--ipoib-groups: %s port %u is RoCE, "
+				       "which has no IPoIB and no SA",
+				       local->dev->name, local->port->port_num);
+	if (pkey_table_read(local->dev, local->port->port_num, &table, err,
+			    sizeof(err)))
+		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	for (size_t i = 0; i < table.count; i++) {
+		uint16_t partition = table.keys[i] & 0x7fff;
+
+		if (partition == 0 || seen[partition])
+			continue;
+		seen[partition] = true;
+		snprintf(spec, sizeof(spec), "mcast:ipoib:0x%04x",
+			 partition | 0x8000);
+		if (dest_list_add(dests, spec, err, sizeof(err)))
+			return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	}
+	return 0;
+}
+
 static int ah_exec(const struct common_opts *common, void *ctx,
 		   int argc, char **argv)
 {
@@ -456,6 +591,11 @@ static int ah_exec(const struct common_opts *common, void *ctx,
 	rc = establish_facts(common, opts, &local, &facts);
 	if (rc)
 		goto out_devices;
+	if (opts->ipoib_groups) {
+		rc = add_ipoib_groups(&local, &dests);
+		if (rc)
+			goto out_devices;
+	}
 	dev = local.dev;
 	if (!opts->dry_run) {
 		if (dev->source != DEVICE_FROM_VERBS) {
@@ -510,7 +650,8 @@ static int ah_exec(const struct common_opts *common, void *ctx,
 		struct ah_outcome *o = &outcomes[i];
 
 		if (strcmp(outcome_status(o), "error") == 0 ||
-		    strcmp(outcome_status(o), "invalid") == 0)
+		    strcmp(outcome_status(o), "invalid") == 0 ||
+		    (o->has_joinability && !o->joinability.joinable))
 			failed++;
 		print_outcome(o, &cols);
 	}

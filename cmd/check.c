@@ -11,6 +11,7 @@
 #include "probe/check_cells.h"
 #include "probe/check_expect.h"
 #include "probe/checklist.h"
+#include "probe/probe_vlan.h"
 #include "cli.h"
 #include "cli_port.h"
 #include "verbs/device.h"
@@ -377,6 +378,10 @@ static void measure(const struct entry_state *st, bool roce,
 		m->grh_present = c->last_reply.observed.grh_present;
 		m->tclass_seen = c->last_reply.observed.traffic_class;
 		m->flow_label_seen = c->last_reply.observed.flow_label;
+		m->pcp_unknown = probe_vlan_seen_why(roce, c->observed_valid,
+						     &c->last_reply.observed);
+		m->pcp_seen_known = m->pcp_unknown[0] == '\0';
+		m->pcp_seen = c->last_reply.observed.pcp;
 	}
 	m->path_valid = st->path_valid;
 	m->path_error = st->path_error[0] ? st->path_error : NULL;
@@ -416,6 +421,8 @@ static void comment_measured(const struct check_entry *e,
 		out_text(" seen hop_limit %u traffic_class 0x%02x flow_label "
 			 "0x%05x", st->cell->last_reply.observed.hop_limit,
 			 m->tclass_seen, m->flow_label_seen);
+	if (m->pcp_seen_known)
+		out_text(" pcp %u", m->pcp_seen);
 	out_text("\n");
 	for (size_t i = 0; i < v->text_count; i++)
 		out_text("#   %s\n", v->text[i]);

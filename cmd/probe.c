@@ -23,11 +23,13 @@
 #include "out/output.h"
 #include "base/parse.h"
 #include "verbs/pkey_table.h"
+#include "probe/mcast_dry_run.h"
 #include "probe/probe_dry_run.h"
 #include "probe/probe_engine.h"
 #include "probe/probe_print.h"
 #include "probe/probe_round.h"
 #include "probe/probe_text.h"
+#include "verbs/ah_renewer.h"
 #include "probe/probe_warnings.h"
 #include "sa/responder_discovery.h"
 #include "out/term_color.h"
@@ -39,7 +41,7 @@ enum probe_option {
 	PR_OPT_SIZE, PR_OPT_WINDOW, PR_OPT_JSONL, PR_OPT_FILE,
 	PR_OPT_DISCOVER, PR_OPT_LIST, PR_OPT_PKEY, PR_OPT_DRY_RUN,
 	PR_OPT_CONTINUOUS, PR_OPT_INTERVAL_ROUND, PR_OPT_METRICS, PR_OPT_COLOR,
-	PR_OPT_MTU, PR_OPT_BUSY_POLL, PR_OPT_END,
+	PR_OPT_MTU, PR_OPT_BUSY_POLL, PR_OPT_AH_MAX_AGE, PR_OPT_END,
 };
 
 static const struct opt_spec probe_options[] = {
@@ -114,12 +116,19 @@ static const struct opt_spec probe_options[] = {
 			       "queue without sleeping (as ib_send_lat): "
 			       "the RTT loses this host's wake-up, a core "
 			       "spins meanwhile", COMPLETE_NONE, NULL },
+	[PR_OPT_AH_MAX_AGE] = { "ah-max-age", 0, "SECONDS", "with "
+				"--continuous: make each destination's AH "
+				"again once this old (default 30), and after "
+				"a round with loss", COMPLETE_NONE, NULL },
 	[PR_OPT_END] = OPT_END,
 };
 
 #define PROBE_MAX_SETS 4096
 #define PROBE_CONTINUOUS_INTERVAL_MS 1000	/* ping's default */
 #define PROBE_DEFAULT_ROUND_SECONDS 10
+/* A RoCE AH keeps the next hop's MAC it was made with (mlx5_create_ah):
+ * a neighbour that moved costs at most this long of a continuous run. */
+#define PROBE_DEFAULT_AH_MAX_AGE_S 30
 
 /* The options of probe: its context. */
 struct probe_opts {
@@ -137,6 +146,8 @@ struct probe_opts {
 	bool busy_poll;
 	bool continuous, has_count, has_interval, has_interval_round;
 	uint32_t round_s;
+	bool has_ah_max_age;
+	uint32_t ah_max_age_s;
 	const char *metrics;
 	enum color_mode color;
 };
@@ -145,6 +156,7 @@ static const struct probe_opts probe_defaults = {
 	.qkey = UD_DEFAULT_QKEY, .count = PROBE_DEFAULT_COUNT,
 	.size = PROBE_REQUEST_MIN_SIZE, .window = PROBE_DEFAULT_WINDOW,
 	.round_s = PROBE_DEFAULT_ROUND_SECONDS,
+	.ah_max_age_s = PROBE_DEFAULT_AH_MAX_AGE_S,
 };
 
 static int probe_option(void *ctx, int index, const char *arg)
@@ -188,6 +200,11 @@ static int probe_option(void *ctx, int index, const char *arg)
 		break;
 	case PR_OPT_METRICS:
 		opts->metrics = arg;
+		break;
+	case PR_OPT_AH_MAX_AGE:
+		opts->has_ah_max_age = true;
+		rc = parse_u32(arg, "AH age (s)", 1, 86400,
+			       &opts->ah_max_age_s, err, sizeof(err));
 		break;
 	case PR_OPT_COLOR:
 		rc = color_mode_parse(arg, &opts->color, err, sizeof(err));
@@ -310,6 +327,21 @@ struct probe_view {
 	bool metrics_failing;		/* said so on stderr already */
 };
 
+/* --continuous: each cell's AH made again off the sending thread
+ * (ah_renewer.h) when old or after a round with loss; the AH it
+ * replaces waits in retired until the sends posted before the swap
+ * completed. */
+struct probe_renewal {
+	struct ah_renewer renewer;
+	uint64_t max_age_ns;
+	uint64_t *made_ns;	/* per cell; 0: not yet seen */
+	bool *renewing;		/* per cell */
+	struct ibv_ah **retired;
+	uint64_t *retired_last_send;
+	size_t retired_count, retired_cap;
+	uint64_t renewed;
+};
+
 /* One probe run: its options, its session and how it is shown, handed to
  * every step. The engine's callbacks get the session and find the run
  * around it (probe_cmd_of). */
@@ -318,11 +350,13 @@ struct probe_cmd {
 	struct probe_opts *opts;
 	struct probe_session s;
 	struct probe_view view;
+	struct probe_renewal renewal;
 	struct sweep sw;
 	struct dest_list dests;
 	struct discovery disc;	/* --discover: the SA's records */
 	struct cli_port local;
 	struct probe_target *targets;	/* one per destination */
+	struct probe_vlans vlans;	/* the GIDs' VLAN netdevs */
 	char host[256];
 };
 
@@ -353,6 +387,9 @@ static void print_cell_text(const struct probe_cmd *pc,
 	probe_text_round_row(&pc->view.layout, c,
 			     c->judged ? &c->verdict : NULL, c->sent, true,
 			     cell_round(pc, c), row, sizeof(row));
+	out_text("%s", row);
+	probe_text_vlan(s, &pc->vlans, c, diag_verbosity > 0, row,
+			sizeof(row));
 	out_text("%s", row);
 	if (diag_verbosity <= 0 || !c->ah)
 		return;
@@ -575,6 +612,97 @@ static void close_round(struct probe_cmd *pc, bool final)
 	pc->view.metrics_failing = false;
 }
 
+/* Destroys the replaced AHs whose sends all completed (all of them
+ * once the run drained: all_done). */
+static void reap_retired_ahs(struct probe_cmd *pc, bool all_done)
+{
+	struct probe_renewal *w = &pc->renewal;
+	size_t kept = 0;
+
+	for (size_t i = 0; i < w->retired_count; i++) {
+		if (all_done ||
+		    w->retired_last_send[i] <= pc->s.ep.sends_completed) {
+			ibv_destroy_ah(w->retired[i]);
+		} else {
+			w->retired[kept] = w->retired[i];
+			w->retired_last_send[kept++] = w->retired_last_send[i];
+		}
+	}
+	w->retired_count = kept;
+}
+
+/* The renewer's results go in; the old AHs retire. */
+static void swap_renewed_ahs(struct probe_cmd *pc, uint64_t now)
+{
+	struct probe_renewal *w = &pc->renewal;
+	struct ah_renewal done[16];
+	size_t n;
+
+	while ((n = ah_renewer_take(&w->renewer, done, 16)) > 0) {
+		for (size_t k = 0; k < n; k++) {
+			struct probe_cell *c = &pc->s.cells[done[k].id];
+
+			w->renewing[done[k].id] = false;
+			w->made_ns[done[k].id] = now;
+			if (!done[k].ah) {
+				diag_verbose(1, "%s: its AH was not made again "
+					     "(%s): the old one goes on",
+					     c->target->dest->text,
+					     strerror(done[k].error));
+				continue;
+			}
+			if (w->retired_count == w->retired_cap) {
+				ibv_destroy_ah(done[k].ah);
+				continue;
+			}
+			w->retired[w->retired_count] = c->ah;
+			w->retired_last_send[w->retired_count++] =
+				pc->s.ep.sends_posted;
+			c->ah = done[k].ah;
+			w->renewed++;
+			diag_verbose(1, "%s: AH made again (its age or a round "
+				     "with loss)", c->target->dest->text);
+		}
+	}
+}
+
+/* After a round: AHs that are old, or whose round lost probes, are made
+ * again (a stale next-hop MAC loses every probe; the next round then
+ * runs on a fresh AH before the destination is judged lost again). */
+static void renew_ahs(struct probe_cmd *pc)
+{
+	struct probe_renewal *w = &pc->renewal;
+	struct probe_session *s = &pc->s;
+	uint64_t now = monotonic_ns();
+	char err[DIAG_MSG_MAX];
+
+	if (!w->made_ns)
+		return;
+	if (!w->renewer.started &&
+	    ah_renewer_start(&w->renewer, s->ep.pd, s->cell_count + 2, err,
+			     sizeof(err))) {
+		diag_warn("%s: AHs are not made again", err);
+		free(w->made_ns);
+		w->made_ns = NULL;
+		return;
+	}
+	swap_renewed_ahs(pc, now);
+	reap_retired_ahs(pc, false);
+	for (size_t i = 0; i < s->cell_count; i++) {
+		struct probe_cell *c = &s->cells[i];
+		const struct probe_round_cell *r = &pc->view.rounds[i];
+
+		if (!c->ah)
+			continue;
+		if (!w->made_ns[i])
+			w->made_ns[i] = now;	/* made before the first round */
+		if (ah_renew_due(w->renewing[i], r->received < r->sent,
+				 w->made_ns[i], now, w->max_age_ns) &&
+		    ah_renewer_submit(&w->renewer, i, &c->attr) == 0)
+			w->renewing[i] = true;
+	}
+}
+
 /* The engine's period: a round ends. */
 static void round_ended(struct probe_session *s)
 {
@@ -582,6 +710,7 @@ static void round_ended(struct probe_session *s)
 
 	close_round(pc, false);
 	running_rows(pc);
+	renew_ahs(pc);
 }
 
 /* --discover: the SA names the responders, their QPNs and Q_Keys; DESTs,
@@ -854,6 +983,10 @@ static int collect_dests(struct probe_opts *opts, int argc, char **argv,
 	if (opts->has_interval_round && !opts->continuous && opts->count)
 		return cli_usage_error("--interval-round needs --continuous "
 				       "(or -c 0)");
+	if (opts->has_ah_max_age && !opts->continuous && opts->count)
+		return cli_usage_error("--ah-max-age renews the AHs of a "
+				       "continuous run: add --continuous (or "
+				       "-c 0)");
 	if (opts->metrics && !opts->continuous && opts->count)
 		return cli_usage_error("--metrics writes a file after each "
 				       "round of a continuous run: add "
@@ -998,6 +1131,17 @@ static int build_cells(struct probe_cmd *pc)
 	if (opts->continuous) {
 		pc->view.rounds = calloc(s->cell_count,
 					 sizeof(*pc->view.rounds));
+		pc->renewal.max_age_ns = opts->ah_max_age_s * 1000000000ull;
+		pc->renewal.made_ns = calloc(s->cell_count, sizeof(uint64_t));
+		pc->renewal.renewing = calloc(s->cell_count, sizeof(bool));
+		pc->renewal.retired_cap = 2 * s->cell_count;
+		pc->renewal.retired = calloc(pc->renewal.retired_cap,
+					     sizeof(struct ibv_ah *));
+		pc->renewal.retired_last_send =
+			calloc(pc->renewal.retired_cap, sizeof(uint64_t));
+		if (!pc->renewal.made_ns || !pc->renewal.renewing ||
+		    !pc->renewal.retired || !pc->renewal.retired_last_send)
+			return cli_fail(EXIT_ENVIRONMENT, "out of memory");
 		if (opts->metrics)
 			pc->view.series = calloc(s->cell_count,
 						 sizeof(*pc->view.series));
@@ -1052,6 +1196,9 @@ static int probe_and_report(struct probe_cmd *pc, size_t ready,
 	if (ready) {
 		probe_session_prepare(s);
 		probe_warnings_print(s);
+		if (probe_vlans_read(&pc->vlans, &s->facts))
+			return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+		pc->view.run.vlans = &pc->vlans;
 	}
 	if (opts->mtu)
 		return run_mtu(pc, ready);
@@ -1139,13 +1286,70 @@ static int start_run(struct probe_cmd *pc, int argc, char **argv,
 static void probe_cmd_free(struct probe_cmd *pc)
 {
 	discovery_free(&pc->disc);
+	/* The run drained its sends (probe_session_run): the replaced AHs
+	 * go before the session's PD. */
+	ah_renewer_stop(&pc->renewal.renewer);
+	reap_retired_ahs(pc, true);
+	free(pc->renewal.made_ns);
+	free(pc->renewal.renewing);
+	free(pc->renewal.retired);
+	free(pc->renewal.retired_last_send);
 	probe_session_close(&pc->s);
+	probe_vlans_free(&pc->vlans);
 	free(pc->view.rounds);
 	free(pc->view.series);
 	free(pc->targets);
 	sweep_free(&pc->sw);
 	cli_close_port(&pc->local);
 	dest_list_free(&pc->dests);
+}
+
+/* mcast: destinations: --dry-run shows each group's AH from the SA;
+ * sending to a group waits for members that answer (serve --mcast). */
+static int probe_groups(struct probe_cmd *pc)
+{
+	struct ah_port_facts facts;
+	struct mcast_target *targets;
+	struct path_session session;
+	char err[DIAG_MSG_MAX];
+	size_t groups = 0;
+	int rc;
+
+	for (size_t i = 0; i < pc->dests.count; i++)
+		groups += pc->dests.items[i].kind == DEST_MCAST;
+	if (groups == 0)
+		return -1;
+	if (!pc->opts->dry_run)
+		return cli_usage_error("probing a multicast group needs "
+				       "members that answer through it, which "
+				       "serve does not yet: --dry-run shows "
+				       "the AH built for the group");
+	if (groups != pc->dests.count)
+		return cli_usage_error("give mcast: destinations on their own: "
+				       "a group's dry run asks the SA for its "
+				       "MCMemberRecord, not for a path");
+	if (cli_open_port(&pc->local, pc->common->device, pc->common->port,
+			  CLI_PORT_NO_FAIL) == 0)
+		ah_port_facts_from_port(pc->local.port, &facts);
+	else
+		return cli_fail(EXIT_ENVIRONMENT, "%s", pc->local.err);
+	if (path_session_open(&session, pc->common->device, pc->common->port,
+			      err, sizeof(err)) != SA_CLIENT_OK)
+		return cli_fail(EXIT_ENVIRONMENT, "a group's AH needs its "
+				"MCMemberRecord from the SA: %s", err);
+	targets = calloc(pc->dests.count, sizeof(*targets));
+	if (!targets) {
+		path_session_close(&session);
+		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	}
+	mcast_targets_resolve(&session, &pc->dests, NULL,
+			      &(struct ah_fields){ 0 }, &facts,
+			      pc->common->timeout_ms, targets);
+	path_session_close(&session);
+	rc = mcast_dry_run_print(&pc->dests, targets, &facts) ? EXIT_FINE
+							      : EXIT_PROBLEM;
+	free(targets);
+	return rc;
 }
 
 static int probe_exec(const struct common_opts *common, void *ctx,
@@ -1158,6 +1362,9 @@ static int probe_exec(const struct common_opts *common, void *ctx,
 
 	rc = start_run(&pc, argc, argv, &done);
 	if (rc || done)
+		goto out;
+	rc = probe_groups(&pc);
+	if (rc >= 0)
 		goto out;
 	settings_from_options(&pc);
 	rc = open_local_port(&pc);

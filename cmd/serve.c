@@ -22,7 +22,8 @@
 enum serve_option {
 	SERVE_OPT_QKEY, SERVE_OPT_LISTEN, SERVE_OPT_NO_LISTEN, SERVE_OPT_COUNT,
 	SERVE_OPT_DURATION, SERVE_OPT_MAX_RATE, SERVE_OPT_REGISTER,
-	SERVE_OPT_PKEY, SERVE_OPT_PIDFILE, SERVE_OPT_BUSY_POLL, SERVE_OPT_END,
+	SERVE_OPT_PKEY, SERVE_OPT_PIDFILE, SERVE_OPT_BUSY_POLL,
+	SERVE_OPT_RQ_DEPTH, SERVE_OPT_AH_MAX_AGE, SERVE_OPT_END,
 };
 
 static const struct opt_spec serve_options[] = {
@@ -58,6 +59,15 @@ static const struct opt_spec serve_options[] = {
 				  "queue without sleeping: the probers' "
 				  "network RTT loses this host's wake-up; a "
 				  "core spins meanwhile", COMPLETE_NONE, NULL },
+	[SERVE_OPT_RQ_DEPTH] = { "rq-depth", 0, "N", "receives kept posted "
+				 "(default 1024, sized for the fan-in 'plan' "
+				 "makes); probes arriving while all are "
+				 "used are dropped by the device",
+				 COMPLETE_NONE, NULL },
+	[SERVE_OPT_AH_MAX_AGE] = { "ah-max-age", 0, "SECONDS", "make each "
+				   "reply AH again once this old (default 30), "
+				   "so a next hop that moved unseen is "
+				   "followed", COMPLETE_NONE, NULL },
 	[SERVE_OPT_END] = OPT_END,
 };
 
@@ -76,10 +86,13 @@ struct serve_opts {
 	uint16_t pkey;
 	const char *pidfile;
 	bool busy_poll;
+	uint32_t rq_depth;	/* 0: the default */
+	uint32_t ah_max_age_s;
 };
 
 static const struct serve_opts serve_defaults = {
 	.qkey = UD_DEFAULT_QKEY, .max_rate = SERVE_DEFAULT_MAX_RATE,
+	.ah_max_age_s = RESPONDER_AH_MAX_AGE_S,
 };
 
 static int serve_option(void *ctx, int index, const char *arg)
@@ -125,6 +138,14 @@ static int serve_option(void *ctx, int index, const char *arg)
 		break;
 	case SERVE_OPT_BUSY_POLL:
 		opts->busy_poll = true;
+		break;
+	case SERVE_OPT_AH_MAX_AGE:
+		rc = parse_u32(arg, "reply AH age (s)", 1, 86400,
+			       &opts->ah_max_age_s, err, sizeof(err));
+		break;
+	case SERVE_OPT_RQ_DEPTH:
+		rc = parse_u32(arg, "rq depth", 1, RESPONDER_RECV_DEPTH_MAX,
+			       &opts->rq_depth, err, sizeof(err));
 		break;
 	case SERVE_OPT_PKEY:
 		opts->has_pkey = true;
@@ -195,7 +216,9 @@ static int serve_responder(const struct common_opts *common,
 		.config = { .qkey = opts->qkey, .count = opts->count,
 			    .duration_s = opts->duration_s,
 			    .max_rate = opts->max_rate,
-			    .busy_poll = opts->busy_poll },
+			    .busy_poll = opts->busy_poll,
+			    .rq_depth = opts->rq_depth,
+			    .ah_max_age_s = opts->ah_max_age_s },
 	};
 	struct responder_registrar reg = RESPONDER_REGISTRAR_INIT;
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -251,6 +274,12 @@ static int serve_responder(const struct common_opts *common,
 				      .hw_stamps = s.ep.clock.hw,
 				      .why_not = s.ep.clock.why_not,
 			      });
+	if (s.vlan.cvlan)
+		diag_verbose(1, "requests' VLAN tags: reported in the replies");
+	else
+		diag_verbose(1, "requests' VLAN tags: not known (%s)",
+			     s.vlan.why_not && s.vlan.why_not[0]
+				     ? s.vlan.why_not : "not asked");
 	if (pidfile->fd >= 0 &&
 	    pidfile_write(pidfile, getpid(), err, sizeof(err))) {
 		responder_registrar_remove(&reg);

@@ -16,6 +16,7 @@
 #include "base/gid.h"
 #include "trace/ib_trace.h"
 #include "trace/ib_trace_fetch.h"
+#include "trace/lid_paths.h"
 #include "out/output.h"
 #include "base/parse.h"
 #include "sa/path_resolve.h"
@@ -33,8 +34,8 @@
 enum trace_option {
 	TRACE_OPT_WINDOW, TRACE_OPT_RETRIES, TRACE_OPT_FILE,
 	TRACE_OPT_FLOW_LABEL, TRACE_OPT_TCLASS, TRACE_OPT_MAX_HOPS,
-	TRACE_OPT_QUERIES, TRACE_OPT_UDP_SPORT, TRACE_OPT_RATE,
-	TRACE_OPT_MAX_IN_FLIGHT, TRACE_OPT_END,
+	TRACE_OPT_QUERIES, TRACE_OPT_UDP_SPORT, TRACE_OPT_PATHS, TRACE_OPT_NIC,
+	TRACE_OPT_RATE, TRACE_OPT_MAX_IN_FLIGHT, TRACE_OPT_END,
 };
 
 static const struct opt_spec trace_options[] = {
@@ -63,6 +64,14 @@ static const struct opt_spec trace_options[] = {
 				  "ports to trace instead of flow labels "
 				  "(e.g. a probe result's wire_udp_sport)",
 				  COMPLETE_NONE, NULL },
+	[TRACE_OPT_PATHS] = { "paths", 0, "base|all", "InfiniBand: all "
+			      "walks every DLID of each destination's LMC "
+			      "range, one row a path (default base)",
+			      COMPLETE_WORDS, "base all" },
+	[TRACE_OPT_NIC] = { "nic", 0, NULL, "RoCE: trace with the probes' own "
+			    "packets, UD sends from our QP with the AH's hop "
+			    "limit per hop (mlx4, mlx5, hns; needs "
+			    "CAP_NET_RAW)", COMPLETE_NONE, NULL },
 	[TRACE_OPT_RATE] = { "rate", 0, "N", "RoCE: datagrams sent per second "
 			     "at most, over all flows (1-10000, default 50)",
 			     COMPLETE_NONE, NULL },
@@ -81,6 +90,8 @@ struct trace_opts {
 	struct value_list flow_labels, tclasses, udp_sports;
 	uint32_t max_hops, queries;
 	bool max_hops_given;
+	bool paths_all;		/* --paths all */
+	bool nic;	/* --nic */
 	uint32_t rate, max_in_flight;
 };
 
@@ -134,9 +145,20 @@ static int trace_option(void *ctx, int index, const char *arg)
 				      ROCE_TRACE_MAX_FLOWS, &opts->udp_sports,
 				      err, sizeof(err));
 		break;
+	case TRACE_OPT_NIC:
+		opts->nic = true;
+		break;
 	case TRACE_OPT_QUERIES:
 		rc = parse_u32(arg, "queries", 1, ROCE_TRACE_MAX_QUERIES,
 			       &opts->queries, err, sizeof(err));
+		break;
+	case TRACE_OPT_PATHS:
+		if (strcmp(arg, "all") && strcmp(arg, "base")) {
+			snprintf(err, sizeof(err), "--paths takes base or all, "
+				 "not '%s'", arg);
+			rc = -1;
+		}
+		opts->paths_all = !strcmp(arg, "all");
 		break;
 	case TRACE_OPT_RATE:
 		rc = parse_u32(arg, "rate", 1, ROCE_SWEEP_MAX_RATE,
@@ -151,11 +173,16 @@ static int trace_option(void *ctx, int index, const char *arg)
 	return rc ? cli_usage_error("%s", err) : 0;
 }
 
-/* One destination: its path record (or why there is none) and walk. */
+/* One destination, or one of its paths: its path record (or why there is
+ * none) and walk. */
 struct trace_row {
 	const struct dest *dest;
 	const struct path_result *path;
 	struct trace_job *job;	/* NULL: nothing to walk */
+	/* --paths all: this row's path (1-based) of the destination's; 0:
+	 * the option was not given. lmc_unknown: why only the base DLID. */
+	unsigned path_index, paths;
+	char lmc_unknown[160];
 };
 
 static const char *node_type_word(uint8_t t)
@@ -291,6 +318,10 @@ static void print_row(const struct trace_row *row)
 		out_null("slid", NULL);
 		out_null("dlid", NULL);
 	}
+	if (row->paths) {
+		out_uint("dlid_path", " (path %" PRIu64, row->path_index);
+		out_uint("dlid_paths", " of %" PRIu64 ")", row->paths);
+	}
 	if (p->status == PATH_OK) {
 		out_uint("sl", ", SL %" PRIu64, p->record.sl);
 		out_null("path_error", NULL);
@@ -299,6 +330,10 @@ static void print_row(const struct trace_row *row)
 		out_string("path_error", NULL, p->error);
 	}
 	out_newline();
+	if (row->lmc_unknown[0] && row->path_index == 1) {
+		out_string("dlid_paths_unknown", NULL, row->lmc_unknown);
+		print_wrapped("only the base DLID: ", row->lmc_unknown);
+	}
 	if (p->status != PATH_OK)
 		print_wrapped(row->job ? "no path record (the forwarding "
 			      "tables are walked anyway): " : "no path: ",
@@ -365,6 +400,224 @@ static void plan_jobs(const struct dest_list *dests,
 	}
 }
 
+/* The LMC of each walked destination's port, asked of the SA in rounds
+ * (its NodeRecord, then its PortInfoRecord): lmc[i] for rows[i], 0 with
+ * rows[i].lmc_unknown set where the SA did not say. */
+static int dest_lmcs(struct sa_client *sa, struct trace_store *store,
+		     struct trace_row *rows, size_t n, uint8_t *lmc,
+		     const struct trace_opts *opts, uint32_t timeout_ms,
+		     struct trace_fetch_stats *stats, char *err, size_t errlen)
+{
+	struct trace_key *need = calloc(n ? n : 1, sizeof(*need));
+	int rc = 0;
+
+	if (!need) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int round = 0; round < 3 && rc == 0; round++) {
+		size_t count = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			if (!rows[i].job)
+				continue;
+			rows[i].lmc_unknown[0] = '\0';
+			if (lid_paths_lmc(store, rows[i].job->dlid, &lmc[i],
+					  &need[count], rows[i].lmc_unknown,
+					  sizeof(rows[i].lmc_unknown)) ==
+			    LID_PATHS_NEED)
+				count++;
+		}
+		if (!count)
+			break;
+		rc = ib_trace_fetch_records(sa, need, count, store,
+					    opts->window, timeout_ms,
+					    opts->retries, stats, err, errlen);
+	}
+	free(need);
+	return rc;
+}
+
+/* The other DLIDs of --paths all: as lid: destinations, each with the
+ * PathRecord the SA gives it (its SL may differ: QoS routing). */
+struct extra_paths {
+	struct dest_list dests;
+	struct path_result *paths;
+};
+
+static void extra_paths_free(struct extra_paths *x)
+{
+	dest_list_free(&x->dests);
+	free(x->paths);
+}
+
+/* Adds a lid: destination for every DLID of rows' LMC ranges other than
+ * the one each row was asked with, and asks their PathRecords. */
+static int extra_resolve(struct path_session *session,
+			 const struct path_constraints *want,
+			 const struct trace_row *rows, size_t n,
+			 const uint8_t *lmc, const struct trace_opts *opts,
+			 uint32_t timeout_ms, struct extra_paths *x,
+			 char *err, size_t errlen)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint16_t base, dlid;
+		unsigned count;
+
+		if (!rows[i].job)
+			continue;
+		dlid = rows[i].job->dlid;
+		base = dlid & (uint16_t)~((1u << lmc[i]) - 1);
+		count = lid_paths_count(base, lmc[i]);
+		for (unsigned p = 0; p < count; p++) {
+			char text[16];
+
+			if (base + p == dlid)
+				continue;
+			snprintf(text, sizeof(text), "lid:%u", base + p);
+			if (dest_list_add(&x->dests, text, err, errlen))
+				return -1;
+		}
+	}
+	if (!x->dests.count)
+		return 0;
+	x->paths = calloc(x->dests.count, sizeof(*x->paths));
+	if (!x->paths) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return path_resolve_all(session, &x->dests, want, opts->window,
+				timeout_ms, opts->retries, x->paths, err,
+				errlen);
+}
+
+/* --paths all: each walked destination's row becomes one row a DLID of
+ * its port's LMC range, in DLID order, each with its own PathRecord (a
+ * DLID the SA has no path to is walked anyway, from this port's LID), and
+ * the new DLIDs are walked. */
+static int expand_paths(struct path_session *session,
+			const struct path_constraints *want,
+			struct trace_store *store,
+			const struct trace_opts *opts, uint32_t timeout_ms,
+			struct trace_row **rows, struct trace_job **jobs,
+			size_t *count, struct extra_paths *x,
+			struct trace_fetch_stats *stats, char *err,
+			size_t errlen)
+{
+	struct sa_client *sa = &session->sa;
+	struct trace_fetch_stats more;
+	struct trace_row *new_rows = NULL;
+	struct trace_job *new_jobs = NULL;
+	uint8_t *lmc = calloc(*count ? *count : 1, 1);
+	size_t total = 0, k = 0, next_extra = 0;
+	int rc = -1;
+
+	if (!lmc)
+		goto oom;
+	if (dest_lmcs(sa, store, *rows, *count, lmc, opts, timeout_ms, stats,
+		      err, errlen) ||
+	    extra_resolve(session, want, *rows, *count, lmc, opts, timeout_ms,
+			  x, err, errlen))
+		goto out;
+	for (size_t i = 0; i < *count; i++)
+		total += (*rows)[i].job
+				 ? lid_paths_count((*rows)[i].job->dlid &
+						   (uint16_t)~((1u << lmc[i]) - 1),
+						   lmc[i])
+				 : 1;
+	new_rows = calloc(total, sizeof(*new_rows));
+	new_jobs = calloc(total, sizeof(*new_jobs));
+	if (!new_rows || !new_jobs)
+		goto oom;
+	for (size_t i = 0; i < *count; i++) {
+		const struct trace_row *row = &(*rows)[i];
+		uint16_t base;
+		unsigned n;
+
+		if (!row->job) {
+			new_rows[k] = *row;
+			new_rows[k].path_index = 1;
+			new_rows[k++].paths = 1;
+			continue;
+		}
+		base = row->job->dlid & (uint16_t)~((1u << lmc[i]) - 1);
+		n = lid_paths_count(base, lmc[i]);
+		for (unsigned p = 0; p < n; p++, k++) {
+			new_rows[k] = *row;
+			new_rows[k].path_index = p + 1;
+			new_rows[k].paths = n;
+			new_jobs[k] = *row->job;
+			new_jobs[k].dlid = (uint16_t)(base + p);
+			new_jobs[k].rounds = 0;
+			new_rows[k].job = &new_jobs[k];
+			if (base + p == row->job->dlid)
+				continue;
+			new_rows[k].path = &x->paths[next_extra++];
+			new_jobs[k].slid = new_rows[k].path->status == PATH_OK
+						   ? new_rows[k].path->record.slid
+						   : sa->lid;
+		}
+	}
+	if (ib_trace_fetch_all(sa, new_jobs, total, store, opts->window,
+			       timeout_ms, opts->retries, &more, err, errlen))
+		goto out;
+	stats->queries += more.queries;
+	stats->rounds += more.rounds;
+	free(*rows);
+	free(*jobs);
+	*rows = new_rows;
+	*jobs = new_jobs;
+	*count = total;
+	new_rows = NULL;
+	new_jobs = NULL;
+	rc = 0;
+	goto out;
+oom:
+	snprintf(err, errlen, "out of memory");
+out:
+	free(new_rows);
+	free(new_jobs);
+	free(lmc);
+	return rc;
+}
+
+/* --paths all, text: under the last row of a destination of several
+ * paths, which paths held and which broke. */
+static void print_paths_summary(const struct trace_row *rows, size_t last)
+{
+	size_t first = last + 1 - rows[last].paths;
+	char line[1024];
+	size_t used = 0, broken = 0;
+	bool fine;
+
+	if (rows[last].paths < 2)
+		return;
+	used = (size_t)snprintf(line, sizeof(line), "paths of %s: ",
+				rows[last].dest->text);
+	for (size_t i = first; i <= last && used < sizeof(line); i++) {
+		const char *status = row_status(&rows[i], &fine);
+
+		if (fine)
+			continue;
+		used += (size_t)snprintf(line + used, sizeof(line) - used,
+					 "%sDLID %u (path %u of %u) %s",
+					 broken++ ? "; " : "",
+					 rows[i].job ? rows[i].job->dlid : 0,
+					 rows[i].path_index, rows[i].paths,
+					 strcmp(status, "no_path")
+						 ? trace_status_str(rows[i].job->result.status)
+						 : "no path");
+	}
+	if (!broken && used < sizeof(line))
+		snprintf(line + used, sizeof(line) - used, "all %u complete",
+			 rows[last].paths);
+	else if (broken < rows[last].paths && used < sizeof(line))
+		snprintf(line + used, sizeof(line) - used, "; the other %zu "
+			 "complete", rows[last].paths - broken);
+	out_text("\n");
+	print_wrapped("", line);
+}
+
 static int trace_exec(const struct common_opts *common, void *ctx,
 		      int argc, char **argv)
 {
@@ -378,7 +631,8 @@ static int trace_exec(const struct common_opts *common, void *ctx,
 	struct trace_fetch_stats stats;
 	struct path_session session;
 	char err[DIAG_MSG_MAX * 2];
-	size_t broken = 0;
+	struct extra_paths extra = { 0 };
+	size_t broken = 0, nrows = 0;
 	bool open = false;
 	int rc;
 
@@ -389,6 +643,12 @@ static int trace_exec(const struct common_opts *common, void *ctx,
 				     "one of them");
 		goto out;
 	}
+	if (opts->nic && opts->udp_sports.count) {
+		rc = cli_usage_error("--nic sends from our QP, whose UDP source "
+				     "port the provider picks: give "
+				     "--flow-label, not --udp-sport");
+		goto out;
+	}
 	rc = cli_collect_dests("trace", argc, argv, opts->file, &dests);
 	if (rc)
 		goto out;
@@ -397,8 +657,17 @@ static int trace_exec(const struct common_opts *common, void *ctx,
 		char dev[IBV_SYSFS_NAME_MAX + 1];
 		uint8_t port;
 
-		rc = path_port_is_roce(common->device, common->port, dev,
-				       sizeof(dev), &port)
+		bool roce = path_port_is_roce(common->device, common->port,
+					      dev, sizeof(dev), &port);
+
+		if (roce && opts->paths_all) {
+			rc = cli_usage_error("--paths all walks the DLIDs of an "
+					     "InfiniBand LMC; RoCE has no LIDs: "
+					     "trace its ECMP paths with "
+					     "--flow-label");
+			goto out;
+		}
+		rc = roce
 			     ? trace_roce_run(common, &dests, &(struct trace_roce_options){
 				       .max_hops = opts->max_hops,
 				       .max_hops_given = opts->max_hops_given,
@@ -408,11 +677,18 @@ static int trace_exec(const struct common_opts *common, void *ctx,
 				       .flow_labels = &opts->flow_labels,
 				       .traffic_classes = &opts->tclasses,
 				       .udp_sports = &opts->udp_sports,
+				       .nic = opts->nic,
 			       })
 			     : cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out;
 	}
 	open = true;
+	if (opts->nic) {
+		rc = cli_fail(EXIT_USAGE, "--nic traces RoCE routers; on "
+			      "InfiniBand the switch path comes from SA "
+			      "records: leave --nic out");
+		goto out;
+	}
 	paths = calloc(dests.count, sizeof(*paths));
 	jobs = calloc(dests.count, sizeof(*jobs));
 	rows = calloc(dests.count, sizeof(*rows));
@@ -434,10 +710,20 @@ static int trace_exec(const struct common_opts *common, void *ctx,
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out;
 	}
+	nrows = dests.count;
+	if (opts->paths_all &&
+	    expand_paths(&session, &want, &store, opts, common->timeout_ms,
+			 &rows, &jobs, &nrows, &extra, &stats, err,
+			 sizeof(err))) {
+		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
+		goto out;
+	}
 	diag_verbose(1, "trace: %zu SA record queries in %u rounds for %zu "
 		  "destinations", stats.queries, stats.rounds, dests.count);
+	diag_verbose(1, "trace: the hops are the static route of the SM's "
+		     "forwarding tables (adaptive routing may deviate)");
 	out_open_array(NULL);
-	for (size_t i = 0; i < dests.count; i++) {
+	for (size_t i = 0; i < nrows; i++) {
 		bool fine;
 
 		if (i)
@@ -445,16 +731,25 @@ static int trace_exec(const struct common_opts *common, void *ctx,
 		print_row(&rows[i]);
 		row_status(&rows[i], &fine);
 		broken += !fine;
+		if (rows[i].paths && rows[i].path_index == rows[i].paths)
+			print_paths_summary(rows, i);
 	}
 	out_close_array();
-	out_text("\n%zu destination%s: %zu complete, %zu broken\n",
-		 dests.count, dests.count == 1 ? "" : "s",
-		 dests.count - broken, broken);
+	if (opts->paths_all)
+		out_text("\n%zu destination%s, %zu path%s: %zu complete, %zu "
+			 "broken\n", dests.count,
+			 dests.count == 1 ? "" : "s", nrows,
+			 nrows == 1 ? "" : "s", nrows - broken, broken);
+	else
+		out_text("\n%zu destination%s: %zu complete, %zu broken\n",
+			 dests.count, dests.count == 1 ? "" : "s",
+			 dests.count - broken, broken);
 	rc = broken ? EXIT_PROBLEM : EXIT_FINE;
 out:
 	if (open)
 		path_session_close(&session);
 	trace_store_free(&store);
+	extra_paths_free(&extra);
 	free(rows);
 	free(jobs);
 	free(paths);

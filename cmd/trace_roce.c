@@ -4,8 +4,11 @@
  * GID and reach the same responder; then each flow (flow label, traffic
  * class) is traced by lib/trace/roce_tracer.h and printed by
  * lib/trace/roce_trace_print.h. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "verbs/device.h"
 #include "base/diag.h"
@@ -14,6 +17,8 @@
 #include "probe/probe_engine.h"
 #include "wire/probe_wire.h"
 #include "wire/roce_packet.h"
+#include "trace/icmp_raw.h"
+#include "trace/nic_tracer.h"
 #include "trace/roce_trace_print.h"
 #include "trace/roce_tracer.h"
 #include "cli_port.h"
@@ -63,6 +68,8 @@ static void make_flow(struct trace_roce *r, size_t t, size_t i)
 		.flow_label = r->by_port ? 0 : *fl,
 	};
 	f->port_given = r->by_port;
+	f->fidelity.method = r->o->nic ? TRACE_METHOD_NIC : TRACE_METHOD_SOCKET;
+	f->fidelity.priority = -1;
 	f->flow_label = r->by_port ? 0 : *fl;
 	f->udp_sport =
 		r->by_port ? (uint16_t)*fl : roce_flow_label_to_udp_sport(*fl);
@@ -99,6 +106,31 @@ static int make_flows(struct trace_roce *r)
 	return EXIT_FINE;
 }
 
+/* --nic where it cannot work: a provider whose AHs carry the route's hop
+ * limit (RoCE v2: no link-local RoCE v1 exception), or no CAP_NET_RAW
+ * for the raw ICMP socket the routers' answers come on. An exit status. */
+static int nic_refusal(enum provider provider)
+{
+	struct hop_limit_rule_input in = {
+		.provider = provider, .link_layer = LINK_LAYER_ETHERNET,
+	};
+	char rule_why[200], why[400];
+	enum hop_limit_rule rule =
+		provider_hop_limit_rule(&in, rule_why, sizeof(rule_why));
+	int fd;
+
+	if (!nic_trace_possible(rule, rule_why, why, sizeof(why)))
+		return cli_fail(EXIT_ENVIRONMENT, "%s", why);
+	fd = icmp_raw_open(AF_INET);
+	if (fd < 0)
+		return cli_fail(EXIT_ENVIRONMENT, "--nic reads the routers' "
+				"time exceeded from a raw ICMP socket: %s (it "
+				"needs CAP_NET_RAW); trace without --nic needs "
+				"no privilege", strerror(errno));
+	close(fd);
+	return EXIT_FINE;
+}
+
 /* The rendezvous with every destination's serve, our UD QP and the AHs,
  * as probe sets them up; an exit status when the QP cannot be opened. */
 static int meet_responders(struct trace_roce *r)
@@ -114,6 +146,12 @@ static int meet_responders(struct trace_roce *r)
 		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
 	if (ready)
 		probe_session_prepare(s);
+	if (ready && r->o->nic) {
+		int rc = nic_refusal(s->provider);
+
+		if (rc)
+			return rc;
+	}
 	roce_tracer_init(&r->tracer, &s->ep, s->probe_id, r->o->max_hops,
 			 r->o->queries, r->common->timeout_ms);
 	r->tracer.silent_after =
@@ -245,6 +283,31 @@ static int trace_progress(void *ctx, bool quiet)
 	return 0;
 }
 
+/* --nic: each flow in turn with our QP's own sends (one QP, one hop
+ * limit per AH: one query at a time), the pages as trace_progress makes
+ * them. -1 when out of memory. */
+static int trace_nic(struct trace_roce *r)
+{
+	for (size_t k = 0; k < r->s->cell_count; k++) {
+		struct roce_flow *f = &r->flows[k];
+
+		if (!f->error[0]) {
+			f->started_ns = monotonic_ns();
+			if (nic_tracer_trace_flow(
+				    &r->tracer, f, &r->s->cells[k].attr,
+				    provider_wire_udp_sport(r->s->provider,
+							    f->flow_label,
+							    r->s->ep.qp->qp_num)) &&
+			    !f->error[0])
+				snprintf(f->error, sizeof(f->error),
+					 "not traced");
+		}
+		if (trace_progress(r, true) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* Every flow, side by side; each destination printed in order as soon as
  * its flows are over; the exit status. */
 static int trace_all(struct trace_roce *r)
@@ -252,11 +315,17 @@ static int trace_all(struct trace_roce *r)
 	size_t cells = r->s->cell_count;
 
 	r->printer.provider = r->s->provider;
+	r->tracer.provider = r->s->provider;
 	for (size_t k = 0; k < cells; k++)
 		prepare_flow(r, k);
 	out_open_array(NULL);
-	if (roce_tracer_run(&r->tracer, r->flows, cells, trace_progress, r))
+	if (r->o->nic) {
+		if (trace_nic(r))
+			return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	} else if (roce_tracer_run(&r->tracer, r->flows, cells,
+				   trace_progress, r)) {
 		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	}
 	out_close_array();
 	out_text("\n%zu flow%s: %zu reached the responder, %zu did not\n",
 		 cells, cells == 1 ? "" : "s", r->reached, cells - r->reached);

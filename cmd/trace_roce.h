@@ -27,11 +27,15 @@ struct trace_roce_options {
 	/* UDP source ports to trace instead of flow labels (the port a
 	 * probe result's wire_udp_sport names); empty: by flow label. */
 	const struct value_list *udp_sports;
+	/* --nic: UD sends from our QP (lib/trace/nic_tracer.h) instead of
+	 * the socket's crafted datagrams. */
+	bool nic;
 };
 
 /* Traces every destination (rendezvous with its serve first, as probe
  * does); the exit status: 0 every flow reached its responder, 1 some did
- * not, 2/3 as usual. */
+ * not, 2/3 as usual (3 also for --nic where the provider does not send
+ * the AH's hop limit or without CAP_NET_RAW). */
 int trace_roce_run(const struct common_opts *common,
 		   const struct dest_list *dests,
 		   const struct trace_roce_options *o);

@@ -8,7 +8,9 @@
 
 #include "base/dest.h"
 #include "base/diag.h"
+#include "base/gid.h"
 #include "base/line_reader.h"
+#include "base/mgid.h"
 #include "base/parse.h"
 
 /* Longest spec we accept: a node description is at most 64 bytes. */
@@ -26,6 +28,7 @@ const char *dest_kind_name(enum dest_kind kind)
 	case DEST_NODE: return "node";
 	case DEST_ADDR: return "addr";
 	case DEST_HOST: return "host";
+	case DEST_MCAST: return "mcast";
 	}
 	return "?";
 }
@@ -176,6 +179,49 @@ static int parse_address_or_host(char *text, struct dest *dest, char *err,
 	return 0;
 }
 
+/* mcast:MGID, mcast:ipoib[:PKEY], mcast:ipoib6[:PKEY]. */
+static int parse_mcast(const char *spec, struct dest *dest, char *err,
+		       size_t errlen)
+{
+	static const struct {
+		const char *name;
+		enum ipoib_group group;
+	} ipoib[] = {
+		{ "ipoib6", IPOIB_GROUP_IPV6_ALL_NODES },
+		{ "ipoib", IPOIB_GROUP_IPV4_BROADCAST },
+	};
+
+	dest->kind = DEST_MCAST;
+	for (size_t i = 0; i < sizeof(ipoib) / sizeof(ipoib[0]); i++) {
+		size_t len = strlen(ipoib[i].name);
+
+		if (strncasecmp(spec, ipoib[i].name, len) != 0 ||
+		    (spec[len] != '\0' && spec[len] != ':'))
+			continue;
+		dest->pkey = IPOIB_DEFAULT_PKEY;
+		if (spec[len] == ':' &&
+		    parse_pkey(spec + len + 1, &dest->pkey, err, errlen))
+			return -1;
+		ipoib_mgid(ipoib[i].group, dest->pkey, MGID_SCOPE_LINK_LOCAL,
+			   &dest->gid);
+		return 0;
+	}
+	if (!*spec) {
+		snprintf(err, errlen, "'%s' names no group: expected "
+			 "mcast:MGID, mcast:ipoib[:PKEY] or "
+			 "mcast:ipoib6[:PKEY]", dest->text);
+		return -1;
+	}
+	if (parse_gid(spec, &dest->gid, err, errlen))
+		return -1;
+	if (!gid_is_multicast(&dest->gid)) {
+		snprintf(err, errlen, "'%s' is not a multicast GID (an MGID "
+			 "starts with ff)", spec);
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_spec(char *text, struct dest *dest, char *err, size_t errlen)
 {
 	uint64_t guid;
@@ -198,6 +244,8 @@ static int parse_spec(char *text, struct dest *dest, char *err, size_t errlen)
 		dest->guid = guid;
 		return 0;
 	}
+	if (starts_with(text, "mcast:"))
+		return parse_mcast(text + 6, dest, err, errlen);
 	if (starts_with(text, "node:")) {
 		dest->kind = DEST_NODE;
 		/* NodeDescription is 64 bytes on the wire. */

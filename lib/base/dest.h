@@ -3,6 +3,11 @@
  *   gid:ADDR                         a GID in IPv6 text form
  *   guid:0x...                       a port GUID, looked up in the SA
  *   node:NAME                        a node description, looked up in the SA
+ *   mcast:MGID                       an InfiniBand multicast group (ff..)
+ *   mcast:ipoib[:PKEY]               IPoIB's IPv4 broadcast group of a
+ *                                    partition (default P_Key 0xffff)
+ *   mcast:ipoib6[:PKEY]              IPoIB's IPv6 all-nodes group
+ *                                    (base/mgid.h has both layouts)
  *   IPv4 / IPv6 address              RoCE: the IPv4-mapped or IPv6 GID
  *   host name                        resolved to an address
  * An address or host name may carry a port, "host:PORT" or "[v6]:PORT",
@@ -26,6 +31,8 @@ enum dest_kind {
 	DEST_NODE,
 	DEST_ADDR,	/* IPv4 or IPv6 literal; gid holds its GID form */
 	DEST_HOST,	/* host name, resolved by dest_resolve_host() */
+	DEST_MCAST,	/* mcast:...; gid holds the MGID, has_gid stays
+			 * false: a group has no PathRecord */
 };
 
 struct dest {
@@ -33,6 +40,7 @@ struct dest {
 	char *text;		/* as given, for reports */
 	char *name;		/* DEST_NODE, DEST_HOST */
 	uint16_t lid;		/* DEST_LID */
+	uint16_t pkey;		/* DEST_MCAST of IPoIB: the partition named */
 	uint64_t guid;		/* DEST_GUID */
 	union ibv_gid gid;	/* DEST_GID, DEST_ADDR, resolved DEST_HOST */
 	bool has_gid;

@@ -102,5 +102,6 @@ int probe_status_parse(const char *name, size_t len,
 #define PROBE_VERDICT_LOST_BACK "lost_back"
 #define PROBE_VERDICT_ASYMMETRIC_HOPS "asymmetric_hops"
 #define PROBE_VERDICT_FIRST_CONTACT "first_contact"
+#define PROBE_VERDICT_RESPONDER_QUEUE "responder_queue"
 
 #endif

@@ -7,6 +7,8 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
+
 #include "peer/ah_worker.h"
 #include "base/gid.h"
 #include "base/parallel.h"
@@ -55,6 +57,38 @@ static void find_hop_limit_sent(enum link_layer link_layer,
 		reverse_hop_limit_sent(&in, &job->hop_limit_sent);
 }
 
+/* The neighbour the AH's MAC belongs to, for the neighbour watch:
+ * the kernel resolved the DMAC through the route toward the DGID
+ * (ib_resolve_eth_dmac -> rdma_addr_find_l2_eth_by_grh -> the route's
+ * gateway, or the address itself on link). */
+static void find_next_hop(enum link_layer link_layer, struct ah_job *job)
+{
+	struct route_info route;
+	char addr[GID_TEXT_MAX], err[256];
+	struct in6_addr a6;
+	struct in_addr a4;
+	const char *hop;
+
+	job->next_hop_known = false;
+	if (link_layer != LINK_LAYER_ETHERNET || !job->attr.is_global)
+		return;
+	gid_format(&job->attr.grh.dgid, addr, sizeof(addr));
+	if (route_lookup(addr, job->netdev[0] ? job->netdev : NULL, &route,
+			 err, sizeof(err)))
+		return;
+	hop = route.has_gateway ? route.gateway : addr;
+	memset(job->next_hop, 0, sizeof(job->next_hop));
+	if (inet_pton(AF_INET6, hop, &a6) == 1) {
+		memcpy(job->next_hop, &a6, 16);
+	} else if (inet_pton(AF_INET, hop, &a4) == 1) {
+		job->next_hop[10] = job->next_hop[11] = 0xff;
+		memcpy(job->next_hop + 12, &a4, 4);
+	} else {
+		return;
+	}
+	job->next_hop_known = true;
+}
+
 void ah_job_run(struct ibv_context *context, struct ibv_pd *pd,
 		uint8_t port_num, enum link_layer link_layer,
 		struct ah_job *job)
@@ -68,6 +102,8 @@ void ah_job_run(struct ibv_context *context, struct ibv_pd *pd,
 		job->init_failed = true;
 		return;
 	}
+	if (job->sgid_by_vlan)
+		job->attr.grh.sgid_index = job->sgid_index;
 	reverse_ah_finish(&job->attr, link_layer, job->asked_sl);
 	errno = 0;
 	job->ah = ibv_create_ah(pd, &job->attr);
@@ -76,6 +112,7 @@ void ah_job_run(struct ibv_context *context, struct ibv_pd *pd,
 		return;
 	}
 	find_hop_limit_sent(link_layer, job);
+	find_next_hop(link_layer, job);
 }
 
 static void *worker_main(void *arg)

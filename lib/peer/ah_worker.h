@@ -26,6 +26,9 @@ struct ah_job {
 	size_t slot;
 	uint32_t generation;
 	uint32_t epoch;		/* the cache's, when submitted */
+	/* A successor for a READY entry's AH (age or neighbour change),
+	 * not a first one: the entry keeps answering meanwhile. */
+	bool refresh;
 	/* Input: the completion and GRH area as received. */
 	struct ibv_wc wc;
 	uint8_t grh[GRH_BYTES];
@@ -36,6 +39,11 @@ struct ah_job {
 	enum provider provider;
 	bool sgid_roce_v1;
 	char netdev[IF_NAMESIZE];
+	/* The reply's source GID index where the request's VLAN chose
+	 * another than ibv_init_ah_from_wc's first equal GID
+	 * (responder_vlan_reply_gid). */
+	bool sgid_by_vlan;
+	uint8_t sgid_index;
 	/* Output. */
 	struct ibv_ah_attr attr;
 	struct ibv_ah *ah;	/* NULL: failed */
@@ -43,6 +51,10 @@ struct ah_job {
 	bool init_failed;	/* ibv_init_ah_from_wc failed, not create */
 	bool hop_limit_sent_known;	/* reverse_hop_limit_sent */
 	uint8_t hop_limit_sent;
+	/* RoCE: the neighbour whose MAC the AH took (the route's gateway
+	 * toward the sender, or the sender on link), IPv4 mapped. */
+	bool next_hop_known;
+	uint8_t next_hop[16];
 };
 
 struct ah_workers {

@@ -127,6 +127,57 @@ static bool reasons_decode(json_object *count,
 	return ok;
 }
 
+static json_object *rq_drops_encode(const struct rendezvous_rq_drops *d)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "counter",
+			       d->counter_known
+				       ? json_object_new_string(d->counter)
+				       : NULL);
+	if (d->counter_known)
+		json_object_object_add(o, "counter_delta",
+				       json_object_new_int64(
+					       (int64_t)d->counter_delta));
+	json_object_object_add(o, "rq_empty",
+			       json_object_new_int64((int64_t)d->rq_empty));
+	json_object_object_add(o, "covers_run",
+			       json_object_new_boolean(d->covers_run));
+	return o;
+}
+
+/* The receive-drop evidence, when the answer has it: absent is an older
+ * serve (present false), a malformed one makes the answer invalid. */
+static bool rq_drops_decode(json_object *count, struct rendezvous_rq_drops *d)
+{
+	json_object *o, *v;
+	bool ok = true;
+
+	if (!json_object_object_get_ex(count, "rq_drops", &o))
+		return true;
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, "counter", &v))
+		return false;
+	if (v && json_object_is_type(v, json_type_string)) {
+		d->counter_known = true;
+		snprintf(d->counter, sizeof(d->counter), "%s",
+			 json_object_get_string(v));
+		d->counter_delta = (uint64_t)get_int(o, "counter_delta",
+						     INT64_MAX, &ok);
+	} else if (v) {
+		return false;
+	}
+	d->rq_empty = (uint64_t)get_int(o, "rq_empty", INT64_MAX, &ok);
+	if (!json_object_object_get_ex(o, "covers_run", &v) ||
+	    !json_object_is_type(v, json_type_boolean))
+		return false;
+	d->covers_run = json_object_get_boolean(v);
+	d->present = ok;
+	return ok;
+}
+
 char *rendezvous_count_answer_encode(const struct rendezvous_count_answer *a)
 {
 	json_object *root = json_object_new_object(), *count;
@@ -147,6 +198,9 @@ char *rendezvous_count_answer_encode(const struct rendezvous_count_answer *a)
 		if (a->reasons_known)
 			json_object_object_add(count, "unanswered",
 					       reasons_encode(a));
+		if (a->rq_drops.present)
+			json_object_object_add(count, "rq_drops",
+					       rq_drops_encode(&a->rq_drops));
 	}
 	json_object_object_add(root, "count", count);
 	return to_line(root);
@@ -193,6 +247,11 @@ int rendezvous_count_answer_decode(const char *text,
 	if (ok && !reasons_decode(count, a)) {
 		snprintf(err, errlen, "the responder's count answer has an "
 			 "invalid \"unanswered\"");
+		goto out;
+	}
+	if (ok && !rq_drops_decode(count, &a->rq_drops)) {
+		snprintf(err, errlen, "the responder's count answer has an "
+			 "invalid \"rq_drops\"");
 		goto out;
 	}
 	if (!ok) {

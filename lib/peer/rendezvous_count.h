@@ -14,7 +14,15 @@
  * reads nothing and writes its usual line: that answer has no "count",
  * so the count is unknown, never zero. age_ms is how long ago the run
  * began: a set absent from the table was never seen when nothing the
- * table evicted was used since (request_counts_absent_means_unseen). */
+ * table evicted was used since (request_counts_absent_means_unseen).
+ * A newer serve adds, inside "count",
+ *   "rq_drops":{"counter":"out_of_buffer","counter_delta":N,
+ *               "rq_empty":N,"covers_run":true}
+ * ("counter":null where its port has no receive-drop counter): how much
+ * its port's receive-drop counter rose and how often serve found its
+ * receive queue empty during the run (every sender's drops, not only
+ * the asker's); an older prober ignores it, an older serve leaves it
+ * out. */
 #ifndef IBAHPROBE_RENDEZVOUS_COUNT_H
 #define IBAHPROBE_RENDEZVOUS_COUNT_H
 
@@ -45,6 +53,16 @@ enum rendezvous_count_state {
 	RENDEZVOUS_COUNT_NOT_UNDERSTOOD,	/* an older serve */
 };
 
+/* Evidence of drops in the responder's receive queue over the run. */
+struct rendezvous_rq_drops {
+	bool present;		/* false: an older serve said nothing */
+	bool counter_known;	/* its port has a receive-drop counter */
+	char counter[32];	/* its name (hw_counters/), when known */
+	uint64_t counter_delta;	/* its rise over the run */
+	uint64_t rq_empty;	/* times serve found its receive queue empty */
+	bool covers_run;	/* false: the samples begin after the run did */
+};
+
 struct rendezvous_count_answer {
 	enum rendezvous_count_state state;
 	uint32_t received, answered;
@@ -52,6 +70,7 @@ struct rendezvous_count_answer {
 	 * older serve. */
 	bool reasons_known;
 	uint32_t unanswered[UNANSWERED_COUNT];
+	struct rendezvous_rq_drops rq_drops;
 };
 
 /* The question as one line (with its newline); NULL when out of memory. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <unistd.h>
 
 #include "base/diag.h"
 #include "base/gid.h"
@@ -14,6 +15,8 @@
 #include "peer/responder.h"
 #include "verbs/wc_failure.h"
 #include "wire/grh.h"
+
+static void reap_retired(struct responder *r);
 
 /* Fills what the responder observed from the decoded GRH and the wc. */
 static void observe(const struct responder *r, const struct ibv_wc *wc,
@@ -234,20 +237,38 @@ static void send_stamps(struct responder *r, const struct ud_completion *c)
 static void reached_gid(const struct responder *r,
 			const struct probe_observed *o, struct ah_job *job)
 {
+	const struct gid_info *g;
+	long at;
+
 	job->sgid_roce_v1 = false;
 	job->netdev[0] = '\0';
-	if (!o->grh_present)
+	/* Of a link-local GID on several VLAN netdevs, the one of the
+	 * request's VLAN (responder_vlan_reply_gid); the received IPv6
+	 * header's next header (byte 6) tells RoCE v2 from v1. */
+	at = responder_vlan_reply_gid(&r->vlan, o, job->grh[6],
+				      &job->sgid_by_vlan);
+	if (at < 0 || (size_t)at >= r->port->gid_count)
 		return;
-	for (size_t i = 0; i < r->port->gid_count; i++) {
-		const struct gid_info *g = &r->port->gids[i];
+	g = &r->port->gids[at];
+	job->sgid_roce_v1 = g->kind == GID_KIND_ROCE_V1;
+	snprintf(job->netdev, sizeof(job->netdev), "%s", g->netdev);
+	job->sgid_index = (uint8_t)g->index;
+}
 
-		if (memcmp(g->gid.raw, o->dgid.raw, 16) == 0) {
-			job->sgid_roce_v1 = g->kind == GID_KIND_ROCE_V1;
-			snprintf(job->netdev, sizeof(job->netdev), "%s",
-				 g->netdev);
-			return;
-		}
-	}
+/* A worker's job for entry e, from the request that arrived. */
+static void fill_job(const struct responder *r, const struct reverse_entry *e,
+		     const struct ibv_wc *wc, const uint8_t *grh_area,
+		     const struct reverse_parked *p, struct ah_job *job)
+{
+	memset(job, 0, sizeof(*job));
+	job->slot = reverse_cache_index(&r->reverse, e);
+	job->generation = e->generation;
+	job->epoch = r->epoch;
+	job->wc = *wc;
+	memcpy(job->grh, grh_area, GRH_BYTES);
+	job->asked_sl = p->reply.header.asked.sl;
+	job->provider = r->provider;
+	reached_gid(r, &p->reply.observed, job);
 }
 
 /* Hands a PENDING entry's AH to a worker; the reply waits parked. */
@@ -255,23 +276,33 @@ static void submit_reverse(struct responder *r, struct reverse_entry *e,
 			   const struct ibv_wc *wc, const uint8_t *grh_area,
 			   const struct reverse_parked *p)
 {
-	const struct probe_reply *reply = &p->reply;
-	struct ah_job job = { 0 };
+	struct ah_job job;
 
-	job.slot = reverse_cache_index(&r->reverse, e);
-	job.generation = e->generation;
-	job.epoch = r->epoch;
-	job.wc = *wc;
-	memcpy(job.grh, grh_area, GRH_BYTES);
-	job.asked_sl = reply->header.asked.sl;
-	job.provider = r->provider;
-	reached_gid(r, &reply->observed, &job);
+	fill_job(r, e, wc, grh_area, p, &job);
 	if (ah_workers_submit(&r->workers, &job)) {
 		reverse_entry_forget(e);
 		drop_reply(r, p, DROP_REVERSE_BUSY, false);
 		return;
 	}
 	park_reply(r, e, p);
+}
+
+/* A READY entry past its age bound, or whose next hop moved: a worker
+ * makes its successor from this request while replies go on over the
+ * old AH (a busy worker queue tries again on the next request). */
+static void refresh_if_due(struct responder *r, struct reverse_entry *e,
+			   const struct ibv_wc *wc, const uint8_t *grh_area,
+			   const struct reverse_parked *p, uint64_t now)
+{
+	struct ah_job job;
+
+	if (!reverse_entry_refresh_due(e, now, r->config.ah_max_age_s *
+						       1000000000ull))
+		return;
+	fill_job(r, e, wc, grh_area, p, &job);
+	job.refresh = true;
+	if (ah_workers_submit(&r->workers, &job) == 0)
+		e->refreshing = true;
 }
 
 /* A new sender: a slot for its reply AH. */
@@ -338,6 +369,7 @@ static void answer(struct responder *r, const struct ud_completion *c,
 		return;
 	}
 	observe(r, wc, &grh, &reply->observed);
+	responder_vlan_observe(&r->vlan, c, &reply->observed);
 	reply->responder_time_ns = c->polled_ns;
 	/* Counted before the rate limit: a request that arrived was not
 	 * lost on the way there, answered or not. */
@@ -354,12 +386,14 @@ static void answer(struct responder *r, const struct ud_completion *c,
 	 * wait for a neighbour; neither belongs in every round trip. */
 	reverse_key_build(wc, &grh, r->port->link_layer,
 			  reply->header.asked.sl, &key);
+	key.vlan_id = responder_vlan_key(&reply->observed);
 	e = reverse_cache_find(&r->reverse, &key);
 	switch (reply_route_for(e, reply->responder_time_ns)) {
 	case REPLY_START:
 		start_reverse(r, &key, wc, buf, &p);
 		break;
 	case REPLY_SEND:
+		refresh_if_due(r, e, wc, buf, &p, reply->responder_time_ns);
 		send_reply(r, e, &p, false);
 		break;
 	case REPLY_PARK:
@@ -411,12 +445,72 @@ static bool retry_at_once(struct responder *r, struct reverse_entry *e,
 	return false;
 }
 
+/* Where the new AH's MAC came from, for the neighbour watch. */
+static void note_made(struct reverse_entry *e, const struct ah_job *job,
+		      uint64_t now)
+{
+	e->made_ns = now;
+	e->moved = false;
+	e->refreshing = false;
+	e->hop_limit_sent_known = job->hop_limit_sent_known;
+	e->hop_limit_sent = job->hop_limit_sent;
+	if (!job->next_hop_known || !e->next_hop_known ||
+	    memcmp(e->next_hop, job->next_hop, sizeof(e->next_hop)) != 0)
+		e->next_hop_mac_len = 0;	/* another neighbour */
+	e->next_hop_known = job->next_hop_known;
+	memcpy(e->next_hop, job->next_hop, sizeof(e->next_hop));
+}
+
+/* A successor AH: the old one retires (destroyed once its sends
+ * completed), or, with no room to retire it, the new one goes. */
+static void take_refresh_result(struct responder *r, struct ah_job *job)
+{
+	struct reverse_entry *e =
+		reverse_cache_ready(&r->reverse, job->slot, job->generation);
+
+	switch (ah_refresh_fate_of(e, job->epoch, r->epoch, job->ah != NULL)) {
+	case AH_REFRESH_STALE:
+		if (job->ah)
+			ibv_destroy_ah(job->ah);
+		return;
+	case AH_REFRESH_KEEP_OLD:
+		diag_verbose(1, "reply AH to qp 0x%x not made again (%s): the "
+			     "old one goes on", job->wc.src_qp,
+			     job->error ? strerror(job->error) : "no reason");
+		e->refreshing = false;
+		e->moved = false;
+		e->made_ns = monotonic_ns();
+		return;
+	case AH_REFRESH_SWAP:
+		reap_retired(r);
+		if (r->retired_count == RESPONDER_AH_CACHE) {
+			ibv_destroy_ah(job->ah);
+			e->refreshing = false;
+			return;
+		}
+		r->retired[r->retired_count++] = (struct reverse_retired){
+			.ah = e->ah, .last_send = e->last_send,
+		};
+		e->ah = job->ah;
+		e->attr = job->attr;
+		note_made(e, job, monotonic_ns());
+		r->ahs_refreshed++;
+		diag_verbose(1, "reply AH to qp 0x%x made again (its age or "
+			     "its next hop's change)", job->wc.src_qp);
+		return;
+	}
+}
+
 static void take_reverse_result(struct responder *r, struct ah_job *job)
 {
 	struct reverse_entry *e =
 		reverse_cache_pending(&r->reverse, job->slot, job->generation);
 	uint64_t now = monotonic_ns();
 
+	if (job->refresh) {
+		take_refresh_result(r, job);
+		return;
+	}
 	switch (ah_result_fate_of(e, job->epoch, r->epoch, job->ah != NULL)) {
 	case AH_RESULT_STALE:
 		if (job->ah)
@@ -437,8 +531,7 @@ static void take_reverse_result(struct responder *r, struct ah_job *job)
 	case AH_RESULT_READY:
 		r->reverse.created++;
 		reverse_entry_ready(e, job->ah, &job->attr);
-		e->hop_limit_sent_known = job->hop_limit_sent_known;
-		e->hop_limit_sent = job->hop_limit_sent;
+		note_made(e, job, now);
 		if (e->parked_count)
 			diag_verbose(1, "reply AH to qp 0x%x made: sending the "
 				     "%u replies parked for it",
@@ -497,6 +590,7 @@ static void handle_completions(struct responder *r)
 	while (!r->fatal[0] &&
 	       (n = ud_poll_stamped(&r->ep, comps, RESPONDER_POLL_BATCH, 0)) >
 		       0) {
+		responder_note_receives_taken(r, comps, n);
 		for (int i = 0; i < n; i++) {
 			const struct ibv_wc *wc = &comps[i].wc;
 			bool recv = ud_wc_is_recv(wc);
@@ -512,6 +606,8 @@ static void handle_completions(struct responder *r)
 			}
 			if (recv && ud_repost_recv(&r->ep, wc))
 				r->repost_failed++;
+			else if (recv)
+				rq_drop_note_posted(&r->rq_drops);
 		}
 		if (count_reached(r))
 			return;
@@ -555,7 +651,7 @@ int responder_load_local_gids(struct responder *r)
 	free(r->local_gids);
 	r->local_gids = gids;
 	r->local_gid_count = r->port->gid_count;
-	return 0;
+	return responder_vlan_load(&r->vlan, r->port, &r->ep, r->provider);
 }
 
 static void reap_retired(struct responder *r)
@@ -647,6 +743,9 @@ int responder_run(struct responder *r, const volatile sig_atomic_t *stop_signal,
 		handle_completions(r);
 		take_reverse_results(r);
 		reap_retired(r);
+		responder_watch_neighbours(r);
+		if (rq_drop_sample_due(&r->rq_drops, monotonic_ns()))
+			responder_sample_rq_drops(r, monotonic_ns());
 		if (r->fatal[0] || count_reached(r))
 			continue;
 		nfds += rendezvous_server_pollfds(&r->rendezvous, fds + 3,
@@ -681,11 +780,16 @@ int responder_open(struct responder *r, char *err, size_t len)
 		.port_num = r->port->port_num,
 		.pkey_index = r->pkey_index,
 		.qkey = r->config.qkey,
-		.recv_depth = RESPONDER_RECV_DEPTH,
+		.recv_depth = r->rq_depth,
 		.send_depth = RESPONDER_SEND_DEPTH,
 		.max_payload = PROBE_MAX_SIZE,
 		.busy_poll = r->config.busy_poll,
 		.hw_stamps = true,
+		/* VLANs exist on Ethernet only. */
+		.want_cvlan = r->port->link_layer == LINK_LAYER_ETHERNET,
+		/* Without device stamps a reply's completion is only a slot
+		 * back (an event-driven serve would be woken for each). */
+		.signal_every = RESPONDER_SEND_DEPTH / 4,
 	};
 	struct ibv_device_attr attr;
 	struct provider_facts facts;
@@ -693,8 +797,17 @@ int responder_open(struct responder *r, char *err, size_t len)
 	uint32_t seed;
 	int flags;
 
+	r->neigh_fd = -1;
+	if (!r->config.ah_max_age_s)
+		r->config.ah_max_age_s = RESPONDER_AH_MAX_AGE_S;
+	if (responder_pick_rq_depth(r, err, len))
+		return -1;
+	config.recv_depth = r->rq_depth;
 	if (ud_endpoint_open(&r->ep, &config, err, len))
 		return -1;
+	rq_drop_history_init(&r->rq_drops,
+			     responder_rq_drop_counter(r), r->rq_depth);
+	responder_sample_rq_drops(r, monotonic_ns());
 	/* Whose hop limit our replies leave with depends on the provider
 	 * (provider_hop_limit_rule), as the prober's does. */
 	if (ibv_query_device(r->ep.context, &attr))
@@ -713,6 +826,7 @@ int responder_open(struct responder *r, char *err, size_t len)
 	if (ah_workers_start(&r->workers, r->ep.context, r->ep.pd,
 			     r->port->port_num, r->port->link_layer, err, len))
 		return -1;
+	responder_open_neighbour_watch(r);
 	flags = fcntl(r->ep.context->async_fd, F_GETFL);
 	if (flags < 0 ||
 	    fcntl(r->ep.context->async_fd, F_SETFL, flags | O_NONBLOCK) < 0) {
@@ -723,14 +837,20 @@ int responder_open(struct responder *r, char *err, size_t len)
 	return 0;
 }
 
-/* The rendezvous' count question (responder_count_answer). */
+/* The rendezvous' count question (responder_count_answer), with the
+ * receive drops since the run began, read afresh. */
 static void answer_count(void *ctx, const struct rendezvous_count_question *q,
 			 struct rendezvous_count_answer *a)
 {
 	struct responder *r = ctx;
+	uint64_t now = monotonic_ns(), age = q->age_ms * 1000000ull;
 
 	responder_count_answer(&r->counts, r->port->link_layer == LINK_LAYER_IB,
-			       q, monotonic_ns(), a);
+			       q, now, a);
+	responder_sample_rq_drops(r, now);
+	if (a->state == RENDEZVOUS_COUNT_KNOWN)
+		rq_drop_history_since(&r->rq_drops, now > age ? now - age : 0,
+				      &a->rq_drops);
 	diag_verbose(2, "count question for run 0x%08x qp 0x%x: %s %u/%u",
 		     q->probe_id, q->qpn,
 		     a->state == RENDEZVOUS_COUNT_KNOWN ? "received/answered"
@@ -757,6 +877,9 @@ void responder_close(struct responder *r)
 	size_t n;
 
 	ah_workers_stop(&r->workers);
+	if (r->neigh_fd >= 0)
+		close(r->neigh_fd);
+	r->neigh_fd = -1;
 	if (r->ep.qp && ud_drain_sends(&r->ep, 1000, NULL, NULL))
 		ud_endpoint_destroy_qp(&r->ep);
 	for (size_t i = 0; i < r->retired_count; i++)
@@ -770,5 +893,6 @@ void responder_close(struct responder *r)
 	ud_endpoint_close(&r->ep);
 	free(r->local_gids);
 	r->local_gids = NULL;
+	responder_vlan_free(&r->vlan);
 	request_counts_free(&r->counts);
 }

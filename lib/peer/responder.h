@@ -19,17 +19,23 @@
 #include "peer/rendezvous_server.h"
 #include "peer/request_counts.h"
 #include "peer/responder_rules.h"
+#include "peer/responder_vlan.h"
 #include "peer/reverse_cache.h"
+#include "peer/rq_drops.h"
 #include "verbs/device.h"
 #include "verbs/provider.h"
 #include "verbs/ud_endpoint.h"
 
-#define RESPONDER_RECV_DEPTH 256
 #define RESPONDER_SEND_DEPTH 128
 /* Larger than RESPONDER_SEND_DEPTH: some entry always has no send in
  * flight and can be evicted. */
 #define RESPONDER_AH_CACHE 256
 #define RESPONDER_POLL_BATCH 32
+/* The default age bound of a reply AH: a neighbour that moves without
+ * an rtnetlink event this host sees (another namespace's failover, a
+ * peer's NIC swap behind a router that keeps its MAC) costs at most
+ * this long of replies to a dead MAC. */
+#define RESPONDER_AH_MAX_AGE_S 30
 
 /* What the command asked for. */
 struct responder_config {
@@ -40,6 +46,12 @@ struct responder_config {
 	/* Spin on the CQ instead of sleeping on completion events: the
 	 * probers' network RTT loses this host's wake-up; a core spins. */
 	bool busy_poll;
+	/* Receive WQEs kept posted (0: RESPONDER_RECV_DEPTH, within the
+	 * device's max_qp_wr). */
+	uint32_t rq_depth;
+	/* Reply AHs are made again once this old (0: RESPONDER_AH_MAX_AGE_S;
+	 * see reverse_entry_refresh_due). */
+	uint32_t ah_max_age_s;
 };
 
 /* A reply sent whose stamps message goes out on its send completion:
@@ -75,10 +87,17 @@ struct responder {
 	/* Requests received and answered per prober set, for the count in
 	 * each reply and the rendezvous' count question. */
 	struct request_counts counts;
+	/* The port's receive drops over time, for the count answer. */
+	struct rq_drop_history rq_drops;
+	uint32_t rq_depth;	/* receives posted, as opened */
 	struct rendezvous_server rendezvous;
 	struct reverse_cache reverse;
 	struct ah_workers workers;
 	uint32_t epoch;		/* bumped when cached reply AHs are dropped */
+	/* The neighbour watch (RoCE; -1: none): a next hop that moves
+	 * marks the reply AHs through it for making again. */
+	int neigh_fd;
+	uint64_t ahs_refreshed, neigh_moves;
 	/* Dropped AHs whose sends are still in flight: destroyed once they
 	 * complete, so a port event never blocks the loop on a drain. */
 	struct reverse_retired retired[RESPONDER_AH_CACHE];
@@ -86,6 +105,8 @@ struct responder {
 	/* The port's GIDs, as the GRH decoder compares them. */
 	union ibv_gid *local_gids;
 	size_t local_gid_count;
+	/* The GIDs' VLANs, for the reply's source and the VLAN report. */
+	struct responder_vlan vlan;
 	struct responder_info info;	/* what the rendezvous tells */
 	struct reply_rate rate;	/* --max-rate, from responder_run() on */
 	/* By send slot: replies whose stamps message is due (hw stamps). */
@@ -123,5 +144,17 @@ void responder_handle_async_event(struct responder *r);
  * and the GRH decoder's copy of the port's GIDs read again. */
 void responder_drop_reverse_ahs(struct responder *r);
 int responder_load_local_gids(struct responder *r);
+
+/* Upkeep beside the loop (responder_upkeep.c): the receive queue's
+ * depth for r->config.rq_depth against the device (-1 with err), the
+ * port's receive-drop counter (NULL: none), the receives a poll took,
+ * a sample of the drops, and the neighbour watch's news. */
+int responder_pick_rq_depth(struct responder *r, char *err, size_t len);
+const char *responder_rq_drop_counter(const struct responder *r);
+void responder_note_receives_taken(struct responder *r,
+				   const struct ud_completion *comps, int n);
+void responder_sample_rq_drops(struct responder *r, uint64_t now);
+void responder_open_neighbour_watch(struct responder *r);
+void responder_watch_neighbours(struct responder *r);
 
 #endif

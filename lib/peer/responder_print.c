@@ -130,6 +130,23 @@ void responder_summary_print(const struct responder *r, const char *why)
 	out_uint("stamps_sent", r->stamps_sent ? ", stamps messages %llu"
 					       : NULL,
 		 r->stamps_sent);
+	/* Reply AHs made again (their age, or a next hop that moved), and
+	 * the receive queue's evidence (rq_drops.h). */
+	out_uint("reverse_ahs_remade", r->ahs_refreshed
+					      ? ", reverse AHs made again %llu"
+					      : NULL,
+		 r->ahs_refreshed);
+	out_uint("next_hop_changes", NULL, r->neigh_moves);
+	out_uint("rq_depth", NULL, r->rq_depth);
+	out_uint("rq_empty_seen", r->rq_drops.rq_empty
+					  ? ", receive queue found empty %llu "
+					    "times"
+					  : NULL,
+		 r->rq_drops.rq_empty);
+	if (r->rq_drops.counter_name)
+		out_string("rq_drop_counter", NULL, r->rq_drops.counter_name);
+	else
+		out_null("rq_drop_counter", NULL);
 	out_newline();
 	out_close_object();
 	out_flush_record();

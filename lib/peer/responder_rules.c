@@ -1,5 +1,6 @@
 /* The responder's decisions; see responder_rules.h. */
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "peer/responder_rules.h"
@@ -59,6 +60,18 @@ enum reply_route reply_route_for(const struct reverse_entry *e,
 		return reverse_entry_due(e, now_ns) ? REPLY_RETRY
 						    : REPLY_BACK_OFF;
 	}
+}
+
+enum ah_refresh_fate ah_refresh_fate_of(const struct reverse_entry *e,
+					uint32_t job_epoch, uint32_t epoch,
+					bool made_ah)
+{
+	if (!e || !e->refreshing || job_epoch != epoch)
+		return AH_REFRESH_STALE;
+	/* A neighbour that cannot be resolved now is no reason to stop
+	 * answering over the AH that worked: it goes on, and the next
+	 * bound (or event) tries again. */
+	return made_ah ? AH_REFRESH_SWAP : AH_REFRESH_KEEP_OLD;
 }
 
 enum ah_result_fate ah_result_fate_of(const struct reverse_entry *e,
@@ -167,4 +180,20 @@ void responder_count_answer(const struct request_counts *counts,
 	} else {
 		a->state = RENDEZVOUS_COUNT_FORGOTTEN;
 	}
+}
+
+int responder_rq_depth_for(uint32_t asked, uint32_t max_qp_wr,
+			   const char *device, uint32_t *depth, char *err,
+			   size_t errlen)
+{
+	if (asked && max_qp_wr && asked > max_qp_wr) {
+		snprintf(err, errlen, "--rq-depth %u is more than %s allows "
+			 "(max_qp_wr %u): give at most %u", asked, device,
+			 max_qp_wr, max_qp_wr);
+		return -1;
+	}
+	*depth = asked ? asked : RESPONDER_RECV_DEPTH;
+	if (!asked && max_qp_wr && *depth > max_qp_wr)
+		*depth = max_qp_wr;
+	return 0;
 }

@@ -15,6 +15,13 @@
 #include "peer/reverse_cache.h"
 #include "wire/probe_wire.h"
 
+/* Receive WQEs posted by default: every prober a plan can aim at one
+ * host in a round ((group size - 1) + K, fleet_plan.h; 32 for a group of
+ * 17 and the default K of 16) with its whole default window in flight
+ * (PROBE_DEFAULT_WINDOW, 32) at once. serve --rq-depth changes it. */
+#define RESPONDER_RECV_DEPTH 1024
+#define RESPONDER_RECV_DEPTH_MAX 65536
+
 /* Why a received packet got no reply. */
 enum responder_drop {
 	DROP_TRUNCATED, DROP_BAD_MAGIC, DROP_BAD_VERSION, DROP_BAD_KIND,
@@ -68,6 +75,19 @@ enum ah_result_fate ah_result_fate_of(const struct reverse_entry *e,
 				      uint32_t job_epoch, uint32_t epoch,
 				      bool made_ah);
 
+/* What a worker's successor for a READY entry's AH means (refresh). */
+enum ah_refresh_fate {
+	AH_REFRESH_STALE,	/* entry reused or port changed: discarded */
+	AH_REFRESH_KEEP_OLD,	/* no AH made: the old one goes on */
+	AH_REFRESH_SWAP,	/* the new AH replaces the old, which retires */
+};
+
+/* e: the READY entry the job names (reverse_cache_ready), NULL when it
+ * was dropped or reused. */
+enum ah_refresh_fate ah_refresh_fate_of(const struct reverse_entry *e,
+					uint32_t job_epoch, uint32_t epoch,
+					bool made_ah);
+
 /* A first failure with replies waiting is tried once more at once: on a
  * first contact the neighbour often answers just after the kernel gave
  * up on it (ARP/ND), and the replies parked meanwhile can still go. */
@@ -112,5 +132,13 @@ void responder_count_answer(const struct request_counts *counts,
 			    const struct rendezvous_count_question *q,
 			    uint64_t now_ns,
 			    struct rendezvous_count_answer *a);
+
+/* The receive queue's depth: asked (serve --rq-depth; 0: the default,
+ * RESPONDER_RECV_DEPTH, lowered to what the device allows), against the
+ * device's max_qp_wr (0: unknown, not checked). -1 with err when asked
+ * is more than the device allows. */
+int responder_rq_depth_for(uint32_t asked, uint32_t max_qp_wr,
+			   const char *device, uint32_t *depth, char *err,
+			   size_t errlen);
 
 #endif

@@ -47,7 +47,7 @@ bool reverse_key_equal(const struct reverse_key *a,
 	       a->dlid_path_bits == b->dlid_path_bits &&
 	       a->global == b->global && a->ipv4 == b->ipv4 &&
 	       a->traffic_class == b->traffic_class &&
-	       a->flow_label == b->flow_label &&
+	       a->flow_label == b->flow_label && a->vlan_id == b->vlan_id &&
 	       memcmp(a->sgid.raw, b->sgid.raw, 16) == 0 &&
 	       memcmp(a->dgid.raw, b->dgid.raw, 16) == 0;
 }

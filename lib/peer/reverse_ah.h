@@ -27,6 +27,9 @@ struct reverse_key {
 	uint8_t traffic_class;
 	uint32_t flow_label;
 	union ibv_gid sgid, dgid;	/* the sender's, and ours it reached */
+	/* The VLAN it came on (VLAN_ID_NONE: none or not known): the
+	 * same link-local GIDs meet on every VLAN, one reply AH each. */
+	uint16_t vlan_id;
 };
 
 /* wc_has_grh is wc.wc_flags & IBV_WC_GRH; grh the decoded area (present

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/neighbour.h>
+
 #include "peer/reverse_cache.h"
 
 int reverse_cache_init(struct reverse_cache *cache, size_t capacity)
@@ -191,4 +193,53 @@ size_t reverse_cache_drop_ready(struct reverse_cache *cache,
 		}
 	}
 	return n;
+}
+
+bool reverse_entry_refresh_due(const struct reverse_entry *e, uint64_t now_ns,
+			       uint64_t max_age_ns)
+{
+	if (e->state != REVERSE_READY || e->refreshing)
+		return false;
+	if (e->moved)
+		return true;
+	return max_age_ns && now_ns >= e->made_ns &&
+	       now_ns - e->made_ns >= max_age_ns;
+}
+
+size_t reverse_cache_neigh_changed(struct reverse_cache *cache,
+				   const struct neigh_change *c)
+{
+	size_t marked = 0;
+
+	for (size_t i = 0; i < cache->capacity; i++) {
+		struct reverse_entry *e = &cache->entries[i];
+
+		if (e->state != REVERSE_READY || !e->next_hop_known ||
+		    memcmp(e->next_hop, c->addr, sizeof(e->next_hop)) != 0)
+			continue;
+		if (neigh_change_moves(c, e->next_hop_mac,
+				       e->next_hop_mac_len)) {
+			e->moved = true;
+			marked++;
+		}
+		if (c->deleted || (c->state & (NUD_FAILED | NUD_INCOMPLETE))) {
+			e->next_hop_mac_len = 0;
+		} else if (c->lladdr_len) {
+			memcpy(e->next_hop_mac, c->lladdr, c->lladdr_len);
+			e->next_hop_mac_len = c->lladdr_len;
+		}
+	}
+	return marked;
+}
+
+size_t reverse_cache_all_moved(struct reverse_cache *cache)
+{
+	size_t marked = 0;
+
+	for (size_t i = 0; i < cache->capacity; i++)
+		if (cache->entries[i].state == REVERSE_READY) {
+			cache->entries[i].moved = true;
+			marked++;
+		}
+	return marked;
 }

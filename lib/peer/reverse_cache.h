@@ -14,6 +14,7 @@
 
 #include "wire/probe_wire.h"
 #include "peer/reverse_ah.h"
+#include "verbs/neigh_watch.h"
 
 /* Replies kept per pending entry; more are dropped. */
 #define REVERSE_PARK_MAX 8
@@ -58,6 +59,20 @@ struct reverse_entry {
 	uint64_t last_send;	/* sends posted after its last send */
 	unsigned parked_count;
 	struct reverse_parked parked[REVERSE_PARK_MAX];
+	/* READY: a RoCE AH holds the next hop's MAC as it was when made
+	 * (mlx5_create_ah copies resp.dmac) and nothing tells it of a
+	 * change, so it is made again, off the receive path, once it is
+	 * older than the bound or the neighbour watch says its next hop
+	 * moved. made_ns: when; next_hop: the route's gateway toward the
+	 * sender, or the sender on link (IPv4 mapped); next_hop_mac: that
+	 * neighbour's MAC as the watch last told it. */
+	uint64_t made_ns;
+	bool next_hop_known;
+	uint8_t next_hop[16];
+	uint8_t next_hop_mac_len;
+	uint8_t next_hop_mac[NEIGH_LLADDR_MAX];
+	bool moved;		/* the watch says the MAC may be stale */
+	bool refreshing;	/* a worker makes its successor */
 };
 
 struct reverse_cache {
@@ -112,6 +127,19 @@ bool reverse_entry_due(const struct reverse_entry *e, uint64_t now_ns);
 /* Makes a FAILED entry PENDING again, under a new generation, keeping
  * its key, failure count and parked replies. */
 void reverse_entry_retry(struct reverse_entry *e);
+
+/* A READY entry whose AH is due to be made again: older than
+ * max_age_ns (0: no bound), or its next hop moved; not while a
+ * successor is being made. */
+bool reverse_entry_refresh_due(const struct reverse_entry *e, uint64_t now_ns,
+			       uint64_t max_age_ns);
+/* A neighbour change: every READY entry whose next hop it names and
+ * whose MAC it may change (neigh_change_moves) is marked moved; the MAC
+ * it tells is remembered. Returns how many were marked. */
+size_t reverse_cache_neigh_changed(struct reverse_cache *cache,
+				   const struct neigh_change *c);
+/* Every READY entry marked moved (the watch lost events). */
+size_t reverse_cache_all_moved(struct reverse_cache *cache);
 
 /* An AH taken out of the cache, to be destroyed once the endpoint's
  * completed sends reach last_send. */

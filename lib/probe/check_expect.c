@@ -141,6 +141,7 @@ static const char *loss_where(enum oneway_direction d)
 	case ONEWAY_BACK: return " on the way back";
 	case ONEWAY_BOTH: return " both ways";
 	case ONEWAY_AT_RESPONDER: return ", not answered by the responder";
+	case ONEWAY_RQ_FULL: return ", dropped in the responder's receive queue";
 	case ONEWAY_NO_LOSS:
 	case ONEWAY_UNKNOWN:
 		break;
@@ -259,6 +260,7 @@ static void describe_expected(const struct expectation *e,
 		describe_bounds(e, " bytes", "bytes", out);
 		break;
 	case EXPECT_PATH_SL:
+	case EXPECT_PCP_SEEN:
 		describe_bounds(e, "", NULL, out);
 		break;
 	case EXPECT_GRH_REQUIRED:
@@ -376,6 +378,19 @@ void check_expect_judge(const struct expectation *e,
 		out->got_value.is_bool = true;
 		out->got_value.value = m->ah_is_global;
 		out->ok = m->ah_is_global == (e->low == 1);
+		break;
+	case EXPECT_PCP_SEEN:
+		/* Unknown fails with its reason: a device that cannot see
+		 * the tag (rxe) never passes on what was not measured. */
+		if (!m->pcp_seen_known) {
+			got_nothing(out, m->pcp_unknown && m->pcp_unknown[0]
+						 ? m->pcp_unknown
+						 : "not known");
+			break;
+		}
+		snprintf(out->got, sizeof(out->got), "%u", m->pcp_seen);
+		got_number(out, m->pcp_seen);
+		out->ok = within(e, m->pcp_seen);
 		break;
 	case EXPECT_ISOLATED:
 	case EXPECT_KIND_COUNT:

@@ -45,6 +45,10 @@ struct check_measured {
 	struct probe_params asked;
 	uint8_t tclass_seen;
 	uint32_t flow_label_seen;
+	/* The PCP the responder saw; not known: why (probe_vlan_seen_why). */
+	bool pcp_seen_known;
+	uint8_t pcp_seen;
+	const char *pcp_unknown;
 	/* The path (NEED_PATH). */
 	bool path_valid;
 	const char *path_error;

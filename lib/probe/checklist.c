@@ -68,6 +68,8 @@ static const struct {
 				     UNIT_USEC, 3600000000ull, NEED_PROBE },
 	[EXPECT_ISOLATED] = { "isolated", FORM_FLAG, UNIT_NONE, 0,
 			      NEED_PROBE },
+	[EXPECT_PCP_SEEN] = { "pcp_seen", FORM_EXACT, UNIT_NONE, 7,
+			      NEED_PROBE },
 };
 
 /* What to send, and how the probes reach the responder. */
@@ -469,7 +471,7 @@ static int parse_word(struct word *w, struct check_entry *e, bool *seen,
 				 "path_mtu>=2048 bytes"
 			       : "unknown word '%s': expected reachable, unreachable, "
 		       "isolated, hops, loss, rtt_median, rtt_p99, network_rtt_median, "
-		       "network_rtt_p99, tclass_preserved, tclass_seen, flow_label_preserved, path_mtu, path_sl, "
+		       "network_rtt_p99, tclass_preserved, tclass_seen, pcp_seen, flow_label_preserved, path_mtu, path_sl, "
 		       "grh_required, or what to send: hop_limit, tclass, "
 		       "flow_label, sl, count, qpn, qkey", w->name);
 }

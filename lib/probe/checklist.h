@@ -42,6 +42,9 @@ enum expect_kind {
 	/* The responder is up (its rendezvous answers) and none of the
 	 * probes reached it (its count says 0): partitions and ACLs. */
 	EXPECT_ISOLATED,
+	/* The VLAN priority (PCP) the responder saw the probes arrive
+	 * with == value (where its device reports it). */
+	EXPECT_PCP_SEEN,
 	EXPECT_KIND_COUNT,
 };
 

@@ -12,6 +12,7 @@ const char *oneway_direction_name(enum oneway_direction d)
 	case ONEWAY_BACK: return "back";
 	case ONEWAY_BOTH: return "both";
 	case ONEWAY_AT_RESPONDER: return "responder";
+	case ONEWAY_RQ_FULL: return "responder_queue";
 	case ONEWAY_UNKNOWN: break;
 	}
 	return "unknown";
@@ -82,6 +83,86 @@ static void say_resolving(const struct oneway_input *in,
 			 (long long)(v->unanswered - v->resolving));
 }
 
+/* What serve's receive-drop evidence says of the probes it never saw. */
+enum rq_finding {
+	RQ_NOT_TOLD,		/* an older serve */
+	RQ_ALL,			/* its counter rose by at least as many */
+	RQ_SOME,		/* its counter rose, by fewer */
+	RQ_LIKELY,		/* no counter; serve saw its queue empty */
+	RQ_RULED_OUT,		/* its counter did not move */
+	RQ_CANNOT_TELL,		/* no counter, no empty queue seen */
+};
+
+static enum rq_finding rq_finding_of(const struct rendezvous_rq_drops *rq,
+				     int64_t lost_there)
+{
+	if (!rq->present)
+		return RQ_NOT_TOLD;
+	if (rq->counter_known && rq->counter_delta >= (uint64_t)lost_there)
+		return RQ_ALL;
+	if (rq->counter_known)
+		return rq->counter_delta ? RQ_SOME : RQ_RULED_OUT;
+	return rq->rq_empty ? RQ_LIKELY : RQ_CANNOT_TELL;
+}
+
+/* The probes serve never saw, told as drops in its receive queue. */
+static size_t say_rq_full(const struct oneway_input *in, uint32_t saw,
+			  enum rq_finding f, struct oneway_verdict *v)
+{
+	if (f == RQ_ALL)
+		return (size_t)snprintf(v->text, sizeof(v->text),
+					"dropped at the responder (receive "
+					"queue full): it saw %u of %u; its "
+					"port's %s counter rose by %llu during "
+					"the run (every sender's drops count "
+					"there)", saw, in->sent, in->rq.counter,
+					(unsigned long long)in->rq.counter_delta);
+	return (size_t)snprintf(v->text, sizeof(v->text),
+				"dropped at the responder (receive queue "
+				"full), most likely: it saw %u of %u and found "
+				"its receive queue empty %llu %s during the "
+				"run (its device counts no such drops)", saw,
+				in->sent, (unsigned long long)in->rq.rq_empty,
+				in->rq.rq_empty == 1 ? "time" : "times");
+}
+
+/* After a finding of loss on the way there: what serve's receive queue
+ * has to do with it, a finding of its own (the first one stays as an
+ * older serve's prober reads it). */
+static void rq_note(const struct oneway_input *in, enum rq_finding f,
+		    struct oneway_verdict *v)
+{
+	switch (f) {
+	case RQ_ALL:
+	case RQ_SOME:
+		snprintf(v->note, sizeof(v->note), "up to %llu of the probes "
+			 "the responder never saw were dropped in its receive "
+			 "queue (its %s counter rose by as many during the "
+			 "run)", (unsigned long long)in->rq.counter_delta,
+			 in->rq.counter);
+		break;
+	case RQ_LIKELY:
+		snprintf(v->note, sizeof(v->note), "the responder found its "
+			 "receive queue empty %llu %s during the run: some of "
+			 "the probes it never saw may have been dropped there",
+			 (unsigned long long)in->rq.rq_empty,
+			 in->rq.rq_empty == 1 ? "time" : "times");
+		break;
+	case RQ_RULED_OUT:
+		snprintf(v->note, sizeof(v->note), "not dropped in the "
+			 "responder's receive queue: its %s counter did not "
+			 "move during the run", in->rq.counter);
+		break;
+	case RQ_CANNOT_TELL:
+		snprintf(v->note, sizeof(v->note), "whether the responder's "
+			 "receive queue dropped some cannot be told: its device "
+			 "counts no such drops");
+		break;
+	case RQ_NOT_TOLD:
+		break;
+	}
+}
+
 /* Counts of the whole set: what never arrived there, what the
  * responder did not answer, what did not come back. Replies that
  * arrived more often than sent (duplicates) never make loss negative. */
@@ -95,6 +176,7 @@ static void judge_counts(const struct oneway_input *in, uint32_t received,
 	 * did not come back counts as lost on the way back. */
 	uint32_t posted = answered_known ? at_most(answered, saw) : saw;
 	uint32_t back = at_most(in->arrived, posted);
+	enum rq_finding rq;
 	size_t n = 0;
 
 	v->responder_saw = saw;
@@ -115,11 +197,19 @@ static void judge_counts(const struct oneway_input *in, uint32_t received,
 		v->direction = ONEWAY_AT_RESPONDER;
 	else
 		v->direction = ONEWAY_UNKNOWN;	/* the counts disagree */
+	rq = v->lost_there ? rq_finding_of(&in->rq, v->lost_there)
+			   : RQ_NOT_TOLD;
+	if (v->direction == ONEWAY_THERE && (rq == RQ_ALL || rq == RQ_LIKELY))
+		v->direction = ONEWAY_RQ_FULL;
 	switch (v->direction) {
+	case ONEWAY_RQ_FULL:
+		n = say_rq_full(in, saw, rq, v);
+		break;
 	case ONEWAY_THERE:
 		n = (size_t)snprintf(v->text, sizeof(v->text),
 				     "lost on the way there: the responder "
 				     "saw %u of %u", saw, in->sent);
+		rq_note(in, rq, v);
 		break;
 	case ONEWAY_BACK:
 		n = (size_t)snprintf(v->text, sizeof(v->text),
@@ -144,6 +234,7 @@ static void judge_counts(const struct oneway_input *in, uint32_t received,
 					      (long long)v->lost_back,
 					      plural(v->lost_back, "reply",
 						     "replies"));
+		rq_note(in, rq, v);
 		break;
 	case ONEWAY_AT_RESPONDER:
 		if (v->resolving > 0) {

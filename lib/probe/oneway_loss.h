@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "peer/rendezvous_count.h"
+
 /* What the rendezvous said when asked for the final count. */
 enum oneway_final {
 	ONEWAY_FINAL_NOT_ASKED,	/* no rendezvous (--qpn) */
@@ -36,6 +38,10 @@ struct oneway_input {
 	 * first reply_ordinal probes. */
 	uint32_t reply_count, reply_ordinal;
 	bool replies_seen;	/* any reply at all decoded */
+	/* FINAL_KNOWN from a newer serve: drops in its own receive queue
+	 * over the run (a UD packet that finds no posted receive is dropped
+	 * by the device, not lost on the way there). */
+	struct rendezvous_rq_drops rq;
 };
 
 enum oneway_direction {
@@ -45,6 +51,10 @@ enum oneway_direction {
 	ONEWAY_BOTH,
 	ONEWAY_AT_RESPONDER,	/* seen, not answered (rate limit, no AH) */
 	ONEWAY_UNKNOWN,
+	/* Never seen by serve, and its receive queue overflowed meanwhile
+	 * (its receive-drop counter rose by as many, or, without a
+	 * counter, serve found the queue empty): dropped there. */
+	ONEWAY_RQ_FULL,
 };
 
 struct oneway_verdict {
@@ -57,11 +67,15 @@ struct oneway_verdict {
 	 * contact); -1: unknown. */
 	int64_t resolving;
 	bool final;		/* counts cover the whole set */
-	char text[240];		/* one finding; "" with no loss */
+	char text[360];		/* one finding; "" with no loss */
+	/* What the responder's receive queue has to do with probes lost
+	 * on the way there, a finding of its own; "" when nothing. */
+	char note[200];
 };
 
 void oneway_judge(const struct oneway_input *in, struct oneway_verdict *out);
-/* JSON names: "none", "there", "back", "both", "responder", "unknown". */
+/* JSON names: "none", "there", "back", "both", "responder", "unknown",
+ * "responder_queue". */
 const char *oneway_direction_name(enum oneway_direction d);
 
 #endif

@@ -19,6 +19,11 @@
 #include "verbs/wc_failure.h"
 
 #define POLL_BATCH 32
+/* Without device stamps a probe's send completion tells nothing (its time
+ * is taken before the post): one in this many asks for one, as perftest
+ * signals one send in cq_mod, so a round trip polls one CQE, not two
+ * (and an event-driven prober is not woken by its own send). */
+#define SEND_SIGNAL_EVERY 16
 
 static bool responder_has_gid(const struct responder_info *info,
 			      const union ibv_gid *gid)
@@ -249,7 +254,10 @@ int probe_session_open(struct probe_session *s, const struct device_info *dev,
 		.pkey_index = s->pkey_index,
 		.qkey = UD_DEFAULT_QKEY,
 		.recv_depth = set->window * 2 + 16,
-		.send_depth = set->window,
+		/* Room for the unsignalled sends before the signalled one
+		 * whose completion gives their slots back. */
+		.send_depth = set->window + SEND_SIGNAL_EVERY,
+		.signal_every = SEND_SIGNAL_EVERY,
 		.max_payload = set->size > PROBE_REPLY_SIZE ? set->size
 							    : PROBE_REPLY_SIZE,
 		.busy_poll = set->busy_poll,
@@ -720,6 +728,7 @@ void probe_cell_judge(const struct probe_session *s,
 			.reply_count = c->reply_count,
 			.reply_ordinal = c->reply_ordinal,
 			.replies_seen = c->received + c->late > 0,
+			.rq = c->final_rq,
 		},
 	};
 
@@ -1000,6 +1009,7 @@ void probe_cell_restart(struct probe_cell *c)
 	c->final_received = c->final_answered = 0;
 	c->final_reasons_known = false;
 	c->final_resolving = 0;
+	memset(&c->final_rq, 0, sizeof(c->final_rq));
 	c->reported = c->judged = false;
 	memset(&c->verdict, 0, sizeof(c->verdict));
 }
@@ -1254,6 +1264,7 @@ static void ask_counts(struct probe_session *s, size_t first,
 			c->final_reasons_known = a.reasons_known;
 			c->final_resolving =
 				a.unanswered[UNANSWERED_RESOLVING];
+			c->final_rq = a.rq_drops;
 			break;
 		case RENDEZVOUS_COUNT_FORGOTTEN:
 			c->final = ONEWAY_FINAL_FORGOTTEN;

@@ -148,6 +148,7 @@ struct probe_cell {
 	uint32_t final_received, final_answered;
 	bool final_reasons_known;	/* the count said why (newer serve) */
 	uint32_t final_resolving;	/* unanswered for want of a reply AH */
+	struct rendezvous_rq_drops final_rq;	/* its receive queue's drops */
 	bool reported;		/* given to on_done already */
 	bool judged;
 	struct verdict verdict;

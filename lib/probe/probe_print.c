@@ -40,6 +40,42 @@ static void print_observed(const struct probe_cell *c)
 	out_close_object();
 }
 
+static void uint_or_null(const char *key, bool known, uint64_t value)
+{
+	if (known)
+		out_uint(key, NULL, value);
+	else
+		out_null(key, NULL);
+}
+
+static void string_or_null(const char *key, const char *text)
+{
+	if (text && text[0])
+		out_string(key, NULL, text);
+	else
+		out_null(key, NULL);
+}
+
+/* The priority (PCP) the probes left with and the VLAN tag the responder
+ * saw them arrive with (probe_vlan_judge); unknown is null with a
+ * reason. */
+static void print_vlan(const struct probe_run *run,
+		       const struct probe_session *s,
+		       const struct probe_cell *c, const struct verdict *v)
+{
+	struct probe_vlan_judgement j;
+
+	probe_vlan_of_cell(s, run->vlans, c, v->hops, &j);
+	uint_or_null("vlan_sent", j.sent.on_vlan, j.sent.vid);
+	uint_or_null("priority_sent", j.sent.known, j.sent.pcp);
+	out_string("priority_sent_why", NULL, j.sent.why);
+	uint_or_null("vlan_seen", j.vlan_seen_known, j.vlan_seen);
+	uint_or_null("pcp_seen", j.pcp_seen_known, j.pcp_seen);
+	string_or_null("vlan_seen_why", j.seen_why);
+	string_or_null("priority_mismatch",
+		       j.mismatch ? j.mismatch_text : NULL);
+}
+
 /* RoCE v2 only: the port the flow label asks for (probe_udp_sport) and
  * the one the probes carry where it is known (probe_wire_udp_sport). */
 static void print_udp_sport(const struct probe_session *s,
@@ -278,6 +314,7 @@ void probe_cell_print(const struct probe_run *run,
 	out_uint("duplicates", NULL, c->duplicates);
 	print_rtt(c);
 	print_observed(c);
+	print_vlan(run, s, c, v);
 	if (v->hop_limit_sent >= 0)
 		out_int("hop_limit_sent", NULL, v->hop_limit_sent);
 	else

@@ -10,6 +10,7 @@
 #include "out/probe_schema.h"
 #include "probe/probe_engine.h"
 #include "probe/probe_round.h"
+#include "probe/probe_vlan.h"
 #include "out/run_info.h"
 
 /* What a run was asked to do and how it went, for every record. */
@@ -21,6 +22,8 @@ struct probe_run {
 	bool continuous;
 	bool interrupted;
 	uint64_t round;		/* continuous: the number of the latest round */
+	/* The VLAN netdevs of the port's GIDs (NULL: none read). */
+	const struct probe_vlans *vlans;
 };
 
 /* A result. resolved: the probes counted (all sent, for a finished

@@ -605,6 +605,7 @@ static const char *flag_summary_name(enum verdict_flag flag)
 	case VERDICT_LOST_BACK: return "lost on the way back";
 	case VERDICT_ASYMMETRIC_HOPS: return "asymmetric hops";
 	case VERDICT_FIRST_CONTACT: return "first contact";
+	case VERDICT_RESPONDER_QUEUE: return "responder queue full";
 	}
 	return "?";
 }
@@ -660,4 +661,53 @@ bool probe_text_sgid_choice_repeats(const struct probe_session *s,
 				    const struct probe_cell *c)
 {
 	return probe_cell_sgid_choice_repeats(s, c);
+}
+
+/* "priority 3 on VLAN 100", "priority 0, no VLAN", "VLAN 100",
+ * "unknown". */
+static void vlan_seen_words(const struct probe_vlan_judgement *j, char *out,
+			    size_t len)
+{
+	char where[32];
+
+	if (!j->vlan_seen_known) {
+		snprintf(out, len, "unknown");
+		return;
+	}
+	if (j->vlan_seen)
+		snprintf(where, sizeof(where), "on VLAN %u", j->vlan_seen);
+	else
+		snprintf(where, sizeof(where), ", no VLAN");
+	if (j->pcp_seen_known)
+		snprintf(out, len, "priority %u%s%s", j->pcp_seen,
+			 j->vlan_seen ? " " : "", where);
+	else
+		snprintf(out, len, "%s", j->vlan_seen ? where + 3 : "no VLAN");
+}
+
+void probe_text_vlan(const struct probe_session *s,
+		     const struct probe_vlans *pv, const struct probe_cell *c,
+		     bool verbose, char *buf, size_t len)
+{
+	struct probe_vlan_judgement j;
+	char line[640], sent[64], seen[64];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	probe_vlan_of_cell(s, pv, c, c->judged ? c->verdict.hops : -1, &j);
+	if (j.mismatch)
+		text_wrap_append(buf, len, &used, j.mismatch_text, 4, 6,
+				 PROBE_TEXT_WIDTH);
+	if (!verbose || s->facts.link_layer != LINK_LAYER_ETHERNET)
+		return;
+	if (j.sent.known)
+		snprintf(sent, sizeof(sent), "%u on VLAN %u", j.sent.pcp,
+			 j.sent.vid);
+	else
+		snprintf(sent, sizeof(sent), "unknown");
+	vlan_seen_words(&j, seen, sizeof(seen));
+	snprintf(line, sizeof(line), "priority: sent %s (%s); arrived %s%s%s",
+		 sent, j.sent.why, seen, j.seen_why[0] ? ": " : "",
+		 j.seen_why);
+	text_wrap_append(buf, len, &used, line, 4, 6, PROBE_TEXT_WIDTH);
 }

@@ -14,6 +14,7 @@
 
 #include "probe/probe_engine.h"
 #include "probe/probe_round.h"
+#include "probe/probe_vlan.h"
 
 #define PROBE_TEXT_WIDTH 99
 #define PROBE_TEXT_ROW_MAX 4096	/* a row with its findings */
@@ -115,6 +116,15 @@ void probe_text_udp_sport(const struct probe_session *s,
  * reply AH: first contact)"; or why the network's share is not known.
  * Wrapped, "" without replies. */
 void probe_text_timing(const struct probe_cell *c, char *buf, size_t len);
+
+/* Below a cell's row: the priority mismatch when the PCP that arrived
+ * is not the one sent ("    sent priority 3 on VLAN 100, arrived
+ * priority 0: the PFC class was not kept"); with verbose also the
+ * priority sent and the VLAN and priority seen, or why unknown. ""
+ * when there is nothing to say (no reply and not verbose). */
+void probe_text_vlan(const struct probe_session *s,
+		     const struct probe_vlans *pv, const struct probe_cell *c,
+		     bool verbose, char *buf, size_t len);
 
 /* With -v, once under the header: what the stamps of this run can and
  * cannot see. */

@@ -39,6 +39,7 @@ const char *verdict_flag_name(enum verdict_flag flag)
 	case VERDICT_LOST_BACK: return PROBE_VERDICT_LOST_BACK;
 	case VERDICT_ASYMMETRIC_HOPS: return PROBE_VERDICT_ASYMMETRIC_HOPS;
 	case VERDICT_FIRST_CONTACT: return PROBE_VERDICT_FIRST_CONTACT;
+	case VERDICT_RESPONDER_QUEUE: return PROBE_VERDICT_RESPONDER_QUEUE;
 	}
 	return "?";
 }
@@ -203,7 +204,10 @@ static void judge_hops_back(const struct verdict_input *in, struct verdict *v)
 static void judge_direction(const struct verdict_input *in, struct verdict *v)
 {
 	oneway_judge(&in->oneway, &v->oneway);
-	if (v->oneway.lost_there > 0)
+	/* Dropped in the responder's receive queue: not the path's. */
+	if (v->oneway.direction == ONEWAY_RQ_FULL)
+		v->flags |= VERDICT_RESPONDER_QUEUE;
+	else if (v->oneway.lost_there > 0)
 		v->flags |= VERDICT_LOST_THERE;
 	if (v->oneway.lost_back > 0)
 		v->flags |= VERDICT_LOST_BACK;
@@ -211,6 +215,8 @@ static void judge_direction(const struct verdict_input *in, struct verdict *v)
 		v->flags |= VERDICT_FIRST_CONTACT;
 	if (v->oneway.text[0])
 		say(v, "%s", v->oneway.text);
+	if (v->oneway.note[0])
+		say(v, "%s", v->oneway.note);
 }
 
 /* Why every probe may have been lost: a hop limit too small for the
@@ -284,7 +290,8 @@ static void judge_loss_cause(const struct verdict_input *in, struct verdict *v)
 	 * responder did not answer (first contact, its rate), nothing on
 	 * the way is blocked. */
 	if (in->rendezvous_answered &&
-	    v->oneway.direction != ONEWAY_AT_RESPONDER) {
+	    v->oneway.direction != ONEWAY_AT_RESPONDER &&
+	    v->oneway.direction != ONEWAY_RQ_FULL) {
 		v->flags |= VERDICT_DATA_PATH_BLOCKED;
 		say(v, "the responder is up (its rendezvous answered over "
 		       "TCP); RoCE v2 (UDP 4791) or the IB data path is "

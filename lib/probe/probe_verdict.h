@@ -86,8 +86,10 @@ enum verdict_flag {
 	VERDICT_ASYMMETRIC_HOPS = 1u << 13,	/* hops there != hops back */
 	/* seen, unanswered: its reply AH to us was still being made */
 	VERDICT_FIRST_CONTACT = 1u << 14,
+	/* never seen: dropped in the responder's full receive queue */
+	VERDICT_RESPONDER_QUEUE = 1u << 15,
 };
-#define VERDICT_FLAG_LAST VERDICT_FIRST_CONTACT
+#define VERDICT_FLAG_LAST VERDICT_RESPONDER_QUEUE
 
 #define VERDICT_TEXT_MAX 8
 struct verdict {

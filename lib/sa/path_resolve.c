@@ -294,6 +294,14 @@ static int path_query_for(struct path_session *s, struct dest *d,
 	*q = *want;
 	if (d->kind == DEST_HOST && dest_resolve_host(d, err, errlen))
 		return -1;
+	if (d->kind == DEST_MCAST) {
+		/* A PathRecord names one port; a group's address is in its
+		 * MCMemberRecord (sa/mcast_group.h). */
+		snprintf(err, errlen, "'%s' is a multicast group, which has no "
+			 "PathRecord: 'ibahprobe ah %s' builds its AH from the "
+			 "group's MCMemberRecord", d->text, d->text);
+		return -1;
+	}
 	if (d->has_gid) {
 		q->has_dgid = true;
 		q->dgid = d->gid;

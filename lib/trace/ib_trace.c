@@ -93,36 +93,46 @@ int trace_store_put(struct trace_store *s, const struct trace_record *rec)
 	return 0;
 }
 
-int trace_store_put_table(struct trace_store *s, enum trace_record_kind kind,
-			  const uint8_t *msg, size_t len, bool *truncated,
-			  char *err, size_t errlen)
+/* The layout of a GetTableResp of kind, and whether it is cut: a table is
+ * trusted only as a whole. An RMPP message as the kernel reassembles it
+ * keeps its first segment's header, whose FIRST flag and payload length
+ * the sender set (the kernel's send_next_seg() in mad_rmpp.c). An active
+ * message without them is a first packet that no one reassembled (ibsim's
+ * umad2sim), however well its records happen to fit it. */
+static int table_open(enum trace_record_kind kind, const uint8_t *msg,
+		      size_t len, struct sa_table *t, bool *cut, char *err,
+		      size_t errlen)
 {
 	size_t bytes = kind == TRACE_REC_LINK ? LINK_RECORD_BYTES
 					      : LFT_RECORD_BYTES;
-	struct sa_table t;
 	struct sa_rmpp rmpp;
 
-	*truncated = false;
 	if (kind != TRACE_REC_LINK && kind != TRACE_REC_LFT) {
 		snprintf(err, errlen, "no table of that kind is read");
 		return -1;
 	}
-	if (sa_table_layout(msg, len, bytes, &t, err, errlen))
+	if (sa_table_layout(msg, len, bytes, t, err, errlen))
 		return -1;
 	sa_decode_rmpp(msg, &rmpp);
-	/* A table is trusted only as a whole: an RMPP message as the kernel
-	 * reassembles it keeps its first segment's header, whose FIRST flag
-	 * and payload length the sender set (the kernel's send_next_seg()
-	 * in mad_rmpp.c). An active message without them is a first packet
-	 * that no one reassembled (ibsim's umad2sim), however well its
-	 * records happen to fit it. */
-	if ((rmpp.flags & SA_RMPP_FLAG_ACTIVE) &&
-	    (!(rmpp.flags & SA_RMPP_FLAG_FIRST) || !rmpp.payload_length))
-		t.truncated = true;
-	if (t.truncated) {
-		*truncated = true;
+	*cut = t->truncated || ((rmpp.flags & SA_RMPP_FLAG_ACTIVE) &&
+				(!(rmpp.flags & SA_RMPP_FLAG_FIRST) ||
+				 !rmpp.payload_length));
+	return 0;
+}
+
+/* Puts the records of a GetTableResp of kind into the store; 0 with
+ * *truncated when the message is a cut first packet (nothing put). */
+static int put_records(struct trace_store *s, enum trace_record_kind kind,
+		       const uint8_t *msg, size_t len, bool *truncated,
+		       char *err, size_t errlen)
+{
+	struct sa_table t;
+
+	*truncated = false;
+	if (table_open(kind, msg, len, &t, truncated, err, errlen))
+		return -1;
+	if (*truncated)
 		return 0;
-	}
 	for (size_t i = 0; i < t.count; i++) {
 		const uint8_t *d = msg + SA_HEADER_BYTES + i * t.stride;
 		struct trace_record r = { .state = TRACE_REC_PRESENT };
@@ -142,8 +152,67 @@ int trace_store_put_table(struct trace_store *s, enum trace_record_kind kind,
 			return -1;
 		}
 	}
-	s->complete[kind] = true;
 	return 0;
+}
+
+bool trace_link_get_answerable(uint16_t lid, uint8_t lmc)
+{
+	return lmc == 0 || lmc > 7 || (lid & ((1u << lmc) - 1)) == 0;
+}
+
+int trace_link_from_table(const uint8_t *msg, size_t len, uint16_t from_lid,
+			  uint8_t from_port, struct link_record *link,
+			  bool *found, bool *cut, char *err, size_t errlen)
+{
+	struct sa_table t;
+
+	*found = false;
+	*cut = false;
+	if (table_open(TRACE_REC_LINK, msg, len, &t, cut, err, errlen))
+		return -1;
+	/* Whatever arrived of a cut table is still the SA's word. */
+	for (size_t i = 0; i < t.count && !*found; i++) {
+		linkrec_decode(msg + SA_HEADER_BYTES + i * t.stride, link);
+		*found = link->from_lid == from_lid &&
+			 link->from_port == from_port;
+	}
+	return 0;
+}
+
+int trace_store_put_table(struct trace_store *s, enum trace_record_kind kind,
+			  const uint8_t *msg, size_t len, bool *truncated,
+			  char *err, size_t errlen)
+{
+	if (put_records(s, kind, msg, len, truncated, err, errlen))
+		return -1;
+	if (!*truncated)
+		s->complete[kind] = true;
+	return 0;
+}
+
+int trace_store_put_lft_block(struct trace_store *s, uint16_t block,
+			      const uint8_t *msg, size_t len, bool *truncated,
+			      char *err, size_t errlen)
+{
+	if (block >= TRACE_LFT_BLOCKS) {
+		snprintf(err, errlen, "LFT block %u is past the unicast LIDs",
+			 block);
+		return -1;
+	}
+	if (put_records(s, TRACE_REC_LFT, msg, len, truncated, err, errlen))
+		return -1;
+	if (!*truncated)
+		s->lft_block_complete[block / 64] |= 1ull << (block % 64);
+	return 0;
+}
+
+bool trace_store_covers(const struct trace_store *s,
+			const struct trace_key *key)
+{
+	if (s->complete[key->kind])
+		return true;
+	return key->kind == TRACE_REC_LFT && key->arg < TRACE_LFT_BLOCKS &&
+	       (s->lft_block_complete[key->arg / 64] >> (key->arg % 64)) & 1;
 }
 
 /* One walk's state. */
@@ -179,7 +248,7 @@ static const struct trace_record *lookup(struct walk *w,
 	struct trace_key key = { kind, lid, arg };
 	const struct trace_record *r = trace_store_find(w->store, &key);
 
-	if (!r && w->store->complete[kind])
+	if (!r && trace_store_covers(w->store, &key))
 		return &absent;	/* not in the SA's whole table */
 	if (!r) {
 		w->res->status = TRACE_PENDING;

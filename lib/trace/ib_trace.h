@@ -61,13 +61,18 @@ struct trace_record {
 	} u;
 };
 
+/* LFT blocks of the unicast LID space (0x0001-0xBFFF, IBA 4.1.3). */
+#define TRACE_LFT_BLOCKS (0xC000 / LFT_BLOCK_LIDS)
+
 /* What the SA answered, by key (open addressing; grows). complete[kind]:
  * the SA's whole table of that kind is in the store (a GetTable of every
- * record arrived whole), so a key of that kind not in it is absent. */
+ * record arrived whole), so a key of that kind not in it is absent;
+ * lft_block_complete: the same for one LFT block of every switch. */
 struct trace_store {
 	struct trace_record *slots;
 	size_t capacity, count;
 	bool complete[TRACE_REC_KINDS];
+	uint64_t lft_block_complete[TRACE_LFT_BLOCKS / 64];
 };
 
 void trace_store_init(struct trace_store *s);
@@ -85,6 +90,32 @@ int trace_store_put(struct trace_store *s, const struct trace_record *rec);
 int trace_store_put_table(struct trace_store *s, enum trace_record_kind kind,
 			  const uint8_t *msg, size_t len, bool *truncated,
 			  char *err, size_t errlen);
+/* The same for the GetTableResp of one LFT block of every switch
+ * (sa_encode_lft_block_table()): marks that block complete. */
+int trace_store_put_lft_block(struct trace_store *s, uint16_t block,
+			      const uint8_t *msg, size_t len, bool *truncated,
+			      char *err, size_t errlen);
+/* Whether opensm answers a LinkRecord Get by FromLID for a node of LID
+ * lid, lmc being this (CA) port's LMC, which opensm gives every CA port
+ * (its opt.lmc). With an LMC above 0 opensm masks the FromLID with the
+ * subnet's LMC and compares it with the node's base LID
+ * (osm_sa_link_record.c lr_rcv_get_physp_link(): lmc_mask from opt.lmc),
+ * though a switch's port 0 has LMC 0 (unless lmc_esp0) and its LID need
+ * not be aligned: the link out of a switch of LID 9 under LMC 2 is never
+ * found by FromLID 9 (9 & ~3 is 8, another node's). Such links are asked
+ * by FromPort alone and picked out of the table. */
+bool trace_link_get_answerable(uint16_t lid, uint8_t lmc);
+/* Looks for the LinkRecord out of (from_lid, from_port) in a
+ * GetTableResp of LinkRecords (one MAD, or a whole RMPP message): *found,
+ * with *link filled; *cut when the table arrived cut, so that a record not
+ * found may still exist. Returns 0, or -1 with err set (malformed). */
+int trace_link_from_table(const uint8_t *msg, size_t len, uint16_t from_lid,
+			  uint8_t from_port, struct link_record *link,
+			  bool *found, bool *cut, char *err, size_t errlen);
+/* Whether a record of key not in the store is known absent: its kind's
+ * whole table, or (LFTRecord) its block's table, arrived whole. */
+bool trace_store_covers(const struct trace_store *s,
+			const struct trace_key *key);
 
 struct trace_hop {
 	uint16_t lid;

@@ -13,14 +13,17 @@
 /* Enough for the longest walk: four records a hop. */
 #define MAX_ROUNDS (4 * (IB_TRACE_MAX_HOPS + 4))
 
-static void encode(const struct trace_key *k, uint8_t *mad)
+static void encode(const struct trace_key *k, uint8_t lmc, uint8_t *mad)
 {
 	switch (k->kind) {
 	case TRACE_REC_NODE:
 		sa_encode_node_get(mad, k->lid);
 		break;
 	case TRACE_REC_LINK:
-		sa_encode_link_get(mad, k->lid, (uint8_t)k->arg);
+		if (trace_link_get_answerable(k->lid, lmc))
+			sa_encode_link_get(mad, k->lid, (uint8_t)k->arg);
+		else
+			sa_encode_link_port_table(mad, (uint8_t)k->arg);
 		break;
 	case TRACE_REC_LFT:
 		sa_encode_lft_get(mad, k->lid, k->arg);
@@ -31,9 +34,37 @@ static void encode(const struct trace_key *k, uint8_t *mad)
 	}
 }
 
+/* The link of r's key from the answer to a FromPort table (encode()). */
+static void take_link_from_table(const struct sa_query *q,
+				 struct trace_record *r)
+{
+	const uint8_t *msg;
+	char why[96];
+	bool found, cut;
+	size_t len;
+
+	msg = sa_query_answer(q, &len);
+	if (trace_link_from_table(msg, len, r->key.lid, (uint8_t)r->key.arg,
+				  &r->u.link, &found, &cut, why, sizeof(why))) {
+		r->state = TRACE_REC_FAILED;
+		snprintf(r->error, sizeof(r->error), "the links out of port "
+			 "%u: %s", r->key.arg, why);
+	} else if (found) {
+		r->state = TRACE_REC_PRESENT;
+	} else if (cut) {
+		r->state = TRACE_REC_FAILED;
+		snprintf(r->error, sizeof(r->error), "the SA answers no "
+			 "LinkRecord by this switch's LID under the subnet's "
+			 "LMC, and the table of links out of port %u arrived "
+			 "cut (no RMPP) before it", r->key.arg);
+	} else {
+		r->state = TRACE_REC_ABSENT;
+	}
+}
+
 /* The answer to one Get as a record of the store. A Get is answered
  * with one record right after the SA header. */
-static void take(const struct sa_query *q, uint32_t timeout_ms,
+static void take(const struct sa_query *q, uint8_t lmc, uint32_t timeout_ms,
 		 struct trace_record *r)
 {
 	const uint8_t *data = q->response + SA_HEADER_BYTES;
@@ -54,6 +85,11 @@ static void take(const struct sa_query *q, uint32_t timeout_ms,
 		snprintf(r->error, sizeof(r->error), "%s", why);
 		return;
 	}
+	if (r->key.kind == TRACE_REC_LINK &&
+	    !trace_link_get_answerable(r->key.lid, lmc)) {
+		take_link_from_table(q, r);
+		return;
+	}
 	r->state = TRACE_REC_PRESENT;
 	switch (r->key.kind) {
 	case TRACE_REC_NODE:
@@ -71,75 +107,124 @@ static void take(const struct sa_query *q, uint32_t timeout_ms,
 	}
 }
 
-/* The SA's whole LinkRecord and LFTRecord tables (GetTable, component
- * mask 0: every record; opensm's osm_lr_rcv_process() and
- * osm_lftr_rcv_process() answer them). A table that does not arrive whole
- * is left to the per-record Gets. Whole is whole for this requester: opensm
+/* The LFT blocks the walks will read: each switch on a path is asked for
+ * the block of the destination's DLID (and nothing else), so these are
+ * the distinct blocks of the active jobs' DLIDs, in order. Returns how
+ * many were written to blocks (room for n). */
+static size_t dlid_blocks(const struct trace_job *jobs, size_t n,
+			  uint16_t *blocks)
+{
+	uint64_t seen[TRACE_LFT_BLOCKS / 64] = { 0 };
+	size_t count = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned b = jobs[i].dlid / LFT_BLOCK_LIDS;
+
+		if (jobs[i].active && b < TRACE_LFT_BLOCKS)
+			seen[b / 64] |= 1ull << (b % 64);
+	}
+	for (unsigned b = 0; b < TRACE_LFT_BLOCKS; b++)
+		if ((seen[b / 64] >> (b % 64)) & 1)
+			blocks[count++] = (uint16_t)b;
+	return count;
+}
+
+/* Files one prefetch answer: q[0] is the whole LinkRecord table, the
+ * others one LFT block each. Returns whether it is in the store whole. */
+static bool file_table(struct trace_store *store, const struct sa_query *q,
+		       bool links, uint16_t block, uint32_t timeout_ms)
+{
+	enum trace_record_kind kind = links ? TRACE_REC_LINK : TRACE_REC_LFT;
+	const uint8_t *msg;
+	char what[64], why[160];
+	bool cut = false;
+	size_t len;
+	int rc;
+
+	if (links)
+		snprintf(what, sizeof(what), "whole LinkRecord table");
+	else
+		snprintf(what, sizeof(what), "LFTRecord table of block %u "
+			 "(LIDs %u-%u)", block, block * LFT_BLOCK_LIDS,
+			 block * LFT_BLOCK_LIDS + LFT_BLOCK_LIDS - 1);
+	if (q->result != SA_RESULT_OK) {
+		sa_query_describe(q, trace_record_kind_str(kind), timeout_ms,
+				  why, sizeof(why));
+		diag_verbose(1, "trace: the %s: %s; asking record by record",
+			     what, why);
+		return false;
+	}
+	msg = sa_query_answer(q, &len);
+	rc = links ? trace_store_put_table(store, kind, msg, len, &cut, why,
+					   sizeof(why))
+		   : trace_store_put_lft_block(store, block, msg, len, &cut,
+					       why, sizeof(why));
+	if (rc) {
+		diag_verbose(1, "trace: the %s is unusable: %s; asking record "
+			     "by record", what, why);
+		return false;
+	}
+	if (cut)
+		diag_verbose(1, "trace: the %s arrived cut to its first packet "
+			     "(this port's MAD stack did not reassemble the "
+			     "RMPP answer); asking record by record", what);
+	return !cut;
+}
+
+/* The SA's whole LinkRecord table, and the LFTRecord tables of the blocks
+ * the destinations' DLIDs fall in (GetTables: opensm's osm_lr_rcv_process()
+ * and osm_lftr_rcv_process(); a block table is that block of every
+ * switch, lftr_rcv_by_comp_mask() with BlockNum). Never the whole LFT
+ * table: that is every block in use of every switch, a multi-MB RMPP
+ * answer on a fabric of tens of thousands of LIDs, of which a trace reads
+ * one block a switch; the block tables asked hold at most switches x
+ * distinct DLID blocks x 72 bytes. A table that does not arrive whole is
+ * left to the per-record Gets. Whole is whole for this requester: opensm
  * leaves out the records of ports that share no P_Key with it
  * (osm_physp_share_pkey), so a record missing from it is hidden or gone,
  * which ib_trace_walk tells apart by the port's PortInfoRecord. */
-static int prefetch_tables(struct sa_client *sa, struct trace_store *store,
+static int prefetch_tables(struct sa_client *sa, const struct trace_job *jobs,
+			   size_t n, struct trace_store *store,
 			   uint32_t timeout_ms, unsigned retries,
 			   struct trace_fetch_stats *stats, char *err,
 			   size_t errlen)
 {
-	static const struct {
-		enum trace_record_kind kind;
-		uint16_t attr;
-		size_t bytes;
-	} tables[] = {
-		{ TRACE_REC_LINK, SA_ATTR_LINK_RECORD_ID, 8 },
-		{ TRACE_REC_LFT, SA_ATTR_LFT_RECORD_ID, LFT_RECORD_BYTES },
-	};
-	struct sa_query q[2];
-	uint8_t zero[LFT_RECORD_BYTES] = { 0 };
+	uint8_t zero[LINK_RECORD_BYTES] = { 0 };
+	uint16_t *blocks = calloc(n ? n : 1, sizeof(*blocks));
+	struct sa_query *q = calloc(n + 1, sizeof(*q));
+	size_t nblocks;
+	int rc = 0;
 
-	memset(q, 0, sizeof(q));
-	for (size_t i = 0; i < 2; i++)
-		sa_encode_request(q[i].request, SA_METHOD_GET_TABLE,
-				  (enum sa_attribute)tables[i].attr, 0, 0,
-				  zero, tables[i].bytes);
-	stats->tables_asked = true;
-	stats->queries += 2;
-	if (sa_client_run(sa, q, 2, 2, timeout_ms, retries, err, errlen)) {
-		sa_queries_release(q, 2);
+	if (!blocks || !q) {
+		free(blocks);
+		free(q);
+		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (size_t i = 0; i < 2; i++) {
-		const uint8_t *msg;
-		char why[160];
-		bool cut = false;
-		size_t len;
-
-		if (q[i].result != SA_RESULT_OK) {
-			sa_query_describe(&q[i], trace_record_kind_str(tables[i].kind),
-					  timeout_ms, why, sizeof(why));
-			diag_verbose(1, "trace: the whole %s table: %s; asking "
-				     "record by record", trace_record_kind_str(tables[i].kind),
-				     why);
-			continue;
-		}
-		msg = sa_query_answer(&q[i], &len);
-		if (trace_store_put_table(store, tables[i].kind, msg, len,
-					  &cut, why, sizeof(why))) {
-			diag_verbose(1, "trace: the whole %s table is "
-				     "unusable: %s; asking record by record",
-				     trace_record_kind_str(tables[i].kind), why);
-			continue;
-		}
-		if (cut)
-			diag_verbose(1, "trace: the whole %s table arrived cut "
-				     "to its first packet (this port's MAD stack "
-				     "did not reassemble the RMPP answer); "
-				     "asking record by record",
-				     trace_record_kind_str(tables[i].kind));
-		if (tables[i].kind == TRACE_REC_LINK)
-			stats->links_whole = !cut;
-		else
-			stats->lfts_whole = !cut;
+	nblocks = dlid_blocks(jobs, n, blocks);
+	sa_encode_request(q[0].request, SA_METHOD_GET_TABLE,
+			  (enum sa_attribute)SA_ATTR_LINK_RECORD_ID, 0, 0, zero,
+			  sizeof(zero));
+	for (size_t i = 0; i < nblocks; i++)
+		sa_encode_lft_block_table(q[1 + i].request, blocks[i]);
+	stats->tables_asked = true;
+	stats->queries += 1 + nblocks;
+	stats->lft_blocks_asked = (unsigned)nblocks;
+	if (sa_client_run(sa, q, 1 + nblocks, 1 + nblocks, timeout_ms, retries,
+			  err, errlen)) {
+		rc = -1;
+		goto out;
 	}
-	sa_queries_release(q, 2);
-	return 0;
+	stats->links_whole = file_table(store, &q[0], true, 0, timeout_ms);
+	for (size_t i = 0; i < nblocks; i++)
+		stats->lft_blocks_whole +=
+			file_table(store, &q[1 + i], false, blocks[i], timeout_ms);
+	stats->lfts_whole = nblocks && stats->lft_blocks_whole == nblocks;
+out:
+	sa_queries_release(q, 1 + nblocks);
+	free(q);
+	free(blocks);
+	return rc;
 }
 
 /* The keys the walks need this round, each once. */
@@ -190,6 +275,74 @@ static int collect(struct trace_job *jobs, size_t n,
 	return rc;
 }
 
+/* Asks the SA for each of keys (count) in one windowed batch and files
+ * the answers in the store. */
+static int ask(struct sa_client *sa, const struct trace_key *keys,
+	       size_t count, struct trace_store *store, unsigned window,
+	       uint32_t timeout_ms, unsigned retries, char *err,
+	       size_t errlen)
+{
+	struct sa_query *q = calloc(count ? count : 1, sizeof(*q));
+	int rc = 0;
+
+	if (!q) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < count; i++)
+		encode(&keys[i], sa->lmc, q[i].request);
+	if (sa_client_run(sa, q, count, window, timeout_ms, retries, err,
+			  errlen))
+		rc = -1;
+	for (size_t i = 0; rc == 0 && i < count; i++) {
+		struct trace_record r = { .key = keys[i] };
+
+		take(&q[i], sa->lmc, timeout_ms, &r);
+		if (trace_store_put(store, &r)) {
+			snprintf(err, errlen, "out of memory");
+			rc = -1;
+		}
+	}
+	sa_queries_release(q, count);
+	free(q);
+	return rc;
+}
+
+int ib_trace_fetch_records(struct sa_client *sa, const struct trace_key *keys,
+			   size_t n, struct trace_store *store,
+			   unsigned window, uint32_t timeout_ms,
+			   unsigned retries, struct trace_fetch_stats *stats,
+			   char *err, size_t errlen)
+{
+	struct trace_key *missing = calloc(n ? n : 1, sizeof(*missing));
+	size_t count = 0;
+	int rc;
+
+	if (!missing) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		bool again = trace_store_find(store, &keys[i]) != NULL;
+
+		for (size_t k = 0; k < count && !again; k++)
+			again = missing[k].kind == keys[i].kind &&
+				missing[k].lid == keys[i].lid &&
+				missing[k].arg == keys[i].arg;
+		if (!again)
+			missing[count++] = keys[i];
+	}
+	if (count) {
+		stats->rounds++;
+		stats->queries += count;
+	}
+	rc = count ? ask(sa, missing, count, store, window, timeout_ms,
+			 retries, err, errlen)
+		   : 0;
+	free(missing);
+	return rc;
+}
+
 int ib_trace_fetch_all(struct sa_client *sa, struct trace_job *jobs,
 		       size_t n, struct trace_store *store, unsigned window,
 		       uint32_t timeout_ms, unsigned retries,
@@ -202,14 +355,13 @@ int ib_trace_fetch_all(struct sa_client *sa, struct trace_job *jobs,
 	for (size_t i = 0; i < n; i++)
 		active += jobs[i].active;
 	if (active >= TRACE_PREFETCH_MIN_DESTS &&
-	    prefetch_tables(sa, store, timeout_ms, retries, stats, err,
-			    errlen))
+	    prefetch_tables(sa, jobs, n, store, timeout_ms, retries, stats,
+			    err, errlen))
 		return -1;
 	for (unsigned round = 0;; round++) {
 		struct trace_key *keys;
-		struct sa_query *q;
 		size_t count;
-		int rc = 0;
+		int rc;
 
 		if (collect(jobs, n, store, &keys, &count)) {
 			free(keys);
@@ -220,30 +372,10 @@ int ib_trace_fetch_all(struct sa_client *sa, struct trace_job *jobs,
 			free(keys);
 			return 0;
 		}
-		q = calloc(count, sizeof(*q));
-		if (!q) {
-			free(keys);
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		for (size_t i = 0; i < count; i++)
-			encode(&keys[i], q[i].request);
 		stats->rounds++;
 		stats->queries += count;
-		if (sa_client_run(sa, q, count, window, timeout_ms, retries,
-				  err, errlen))
-			rc = -1;
-		for (size_t i = 0; rc == 0 && i < count; i++) {
-			struct trace_record r = { .key = keys[i] };
-
-			take(&q[i], timeout_ms, &r);
-			if (trace_store_put(store, &r)) {
-				snprintf(err, errlen, "out of memory");
-				rc = -1;
-			}
-		}
-		sa_queries_release(q, count);
-		free(q);
+		rc = ask(sa, keys, count, store, window, timeout_ms, retries,
+			 err, errlen);
 		free(keys);
 		if (rc)
 			return -1;

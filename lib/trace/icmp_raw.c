@@ -4,6 +4,7 @@
 #include <netinet/icmp6.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "trace/icmp_raw.h"
@@ -52,11 +53,24 @@ int icmp_raw_open(int family)
 
 int icmp_raw_read(int fd, int family, struct icmp_quote *q, bool *decoded)
 {
+	struct sockaddr_storage from;
+
+	return icmp_raw_read_from(fd, family, q, decoded, &from);
+}
+
+int icmp_raw_read_from(int fd, int family, struct icmp_quote *q,
+		       bool *decoded, struct sockaddr_storage *from)
+{
 	/* icmp_send quotes at most 576 bytes in all; ICMPv6 up to the
 	 * minimum MTU. The header and BTH are at the front: a longer
 	 * message is cut, which is fine (MSG_TRUNC not needed). */
 	uint8_t buf[1280];
-	ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+	socklen_t from_len = sizeof(*from);
+	ssize_t n;
+
+	memset(from, 0, sizeof(*from));
+	n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT,
+		     (struct sockaddr *)from, &from_len);
 
 	*decoded = false;
 	if (n < 0)

@@ -9,6 +9,9 @@
 #ifndef IBAHPROBE_ICMP_RAW_H
 #define IBAHPROBE_ICMP_RAW_H
 
+#include <stdbool.h>
+#include <sys/socket.h>
+
 #include "wire/icmp_quote.h"
 
 /* family: AF_INET or AF_INET6. A non-blocking socket, or -1 with errno
@@ -18,5 +21,10 @@ int icmp_raw_open(int family);
 /* The next message: 1 read (*decoded says whether it quotes a UDP
  * datagram, q then filled), 0 none waiting, -1 with errno. */
 int icmp_raw_read(int fd, int family, struct icmp_quote *q, bool *decoded);
+/* icmp_raw_read that also says who sent the message (from; for IPv6 the
+ * only place the router's address is, rawv6_rcv having pulled the IPv6
+ * header off). */
+int icmp_raw_read_from(int fd, int family, struct icmp_quote *q,
+		       bool *decoded, struct sockaddr_storage *from);
 
 #endif

@@ -15,6 +15,18 @@ static int set_int(int fd, int level, int name, int value)
 	return setsockopt(fd, level, name, &value, sizeof(value));
 }
 
+int roce_sock_priority_of_tclass(uint8_t tclass)
+{
+	/* TC_PRIO_BESTEFFORT 0, TC_PRIO_BULK 2, TC_PRIO_INTERACTIVE 6,
+	 * TC_PRIO_INTERACTIVE_BULK 4 (include/uapi/linux/pkt_sched.h);
+	 * ECN_OR_COST(class) is the class itself since Linux 2.6.37. */
+	static const uint8_t tos2prio[16] = {
+		0, 0, 0, 0, 2, 2, 2, 2, 6, 6, 6, 6, 4, 4, 4, 4,
+	};
+
+	return tos2prio[(tclass & 0x1e) >> 1];
+}
+
 static socklen_t addr_len(const struct sockaddr_storage *a)
 {
 	return a->ss_family == AF_INET ? sizeof(struct sockaddr_in)
@@ -81,6 +93,10 @@ int roce_sock_open(const struct roce_sock_params *p, char *err,
 	step = "the traffic class (IP_TOS)";
 	if (set_int(fd, v4 ? IPPROTO_IP : IPPROTO_IPV6,
 		    v4 ? IP_TOS : IPV6_TCLASS, p->traffic_class))
+		goto fail;
+	step = "the queue priority (SO_PRIORITY)";
+	if (set_int(fd, SOL_SOCKET, SO_PRIORITY,
+		    roce_sock_priority_of_tclass(p->traffic_class)))
 		goto fail;
 	if (bind(fd, (const struct sockaddr *)&bound, addr_len(&bound))) {
 		char addr[INET6_ADDRSTRLEN] = "?";

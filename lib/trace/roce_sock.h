@@ -21,7 +21,12 @@
  * - IP_RECVERR / IPV6_RECVERR: without it an unconnected UDP socket never
  *   sees time exceeded (__udp4_lib_err); IP_RECVTTL / IPV6_RECVHOPLIMIT
  *   give the hop limit the ICMP message arrived with (how far back the
- *   answering router is). */
+ *   answering router is).
+ * - SO_PRIORITY from the traffic class (roce_sock_priority_of_tclass):
+ *   the queue the socket's datagrams wait in on this host. IP_TOS sets it
+ *   for IPv4 already (do_ip_setsockopt: sk_priority =
+ *   rt_tos2priority(tos)); IPV6_TCLASS does not, so it is set for both.
+ *   Values 0-6 need no capability (sk_setsockopt, SO_PRIORITY). */
 #ifndef IBAHPROBE_ROCE_SOCK_H
 #define IBAHPROBE_ROCE_SOCK_H
 
@@ -55,6 +60,13 @@ struct roce_sock_error {
 	uint8_t quote[ROCE_SOCK_QUOTE_MAX];
 	size_t quote_len;
 };
+
+/* The queue priority (skb->priority) Linux gives a traffic class: the
+ * kernel's rt_tos2priority (include/net/route.h: ip_tos2prio[IPTOS_TOS(tos)
+ * >> 1], net/ipv4/route.c), the mapping rdma_cm starts from for a RoCE
+ * connection's priority (iboe_tos_to_sl, include/rdma/ib_addr.h, then the
+ * VLAN egress map). It reads the RFC 1349 TOS bits 1-4 only: 0, 2, 4 or 6. */
+int roce_sock_priority_of_tclass(uint8_t tclass);
 
 /* The socket of one flow, or -1 with err set (the address or port in use,
  * the netdev gone). */

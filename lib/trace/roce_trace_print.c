@@ -340,6 +340,55 @@ bool roce_trace_label_followed(enum provider p, bool port_given,
 	return false;
 }
 
+/* How the flow was traced (JSON always, text with -v) and what of the
+ * NIC's packets it could not reproduce (a note line each). A flow that
+ * failed before its socket was set up reproduced nothing, claims no gap. */
+static void print_fidelity(const struct trace_fidelity *fi, bool failed)
+{
+	enum trace_gap gaps[TRACE_GAP_COUNT];
+	size_t n = failed ? 0 : trace_fidelity_gaps(fi, gaps);
+	bool socket = fi->method == TRACE_METHOD_SOCKET;
+
+	out_string("method", NULL, trace_method_key(fi->method));
+	out_open_array("not_reproduced");
+	for (size_t i = 0; i < n; i++)
+		out_element_string(NULL, trace_gap_key(gaps[i]));
+	out_close_array();
+	if (!failed && socket && fi->flow_label_applies)
+		out_uint("ip_flow_label", NULL, fi->flow_label);
+	else
+		out_null("ip_flow_label", NULL);
+	if (!failed && socket && fi->priority >= 0)
+		out_uint("socket_priority", NULL, (unsigned)fi->priority);
+	else
+		out_null("socket_priority", NULL);
+	if (diag_verbosity >= 1 && !out_is_json()) {
+		if (!socket)
+			out_text("  method: nic (UD sends from our QP, the AH's "
+				 "hop limit per hop)\n");
+		else if (failed)
+			out_text("  method: socket (kernel UDP socket)\n");
+		else {
+			out_text("  method: socket (kernel UDP socket, queue "
+				 "priority %d", fi->priority);
+			if (fi->flow_label_applies)
+				out_text(", IPv6 flow label 0x%05x",
+					 fi->flow_label);
+			out_text(")\n");
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		if (gaps[i] == TRACE_GAP_FLOW_LABEL)
+			out_text("  note: flow label not reproduced: %s\n",
+				 fi->flow_label_why);
+		else
+			out_text("  note: LAG member may differ: %s aggregates "
+				 "links; the socket's datagrams take its hash, "
+				 "the QP's packets the member the NIC gave the "
+				 "QP (trace --nic sends those)\n",
+				 fi->lag_netdev);
+}
+
 static void print_flow(const struct roce_trace_printer *p,
 		       const struct roce_flow *f)
 {
@@ -378,9 +427,17 @@ static void print_flow(const struct roce_trace_printer *p,
 	}
 	out_uint("traffic_class", ", tclass 0x%02" PRIx64, tclass);
 	out_newline();
-	if (!roce_trace_label_followed(p->provider, f->port_given,
-				       f->flow_label, note, sizeof(note)))
+	if (roce_trace_label_followed(p->provider, f->port_given,
+				      f->flow_label, note, sizeof(note)))
+		;
+	else if (f->fidelity.method == TRACE_METHOD_NIC)
+		out_text("  note: flow label 0: %s picks a random UDP source "
+			 "port per AH, and --nic makes one AH per hop limit, "
+			 "so hops may take different ECMP paths; give a "
+			 "nonzero --flow-label\n", provider_name(p->provider));
+	else
 		out_text("  note: %s\n", note);
+	print_fidelity(&f->fidelity, f->error[0] != 0);
 	if (f->error[0]) {
 		out_string("status", NULL, "error");
 		out_string("error", "  %s\n", f->error);

@@ -438,9 +438,13 @@ static unsigned take_errors(const struct roce_tracer *tr, struct roce_flow *f)
 }
 
 /* The flow's UDP socket: from the source GID's address and netdev to the
- * destination's address; -1 with f->error. */
-static int open_flow_socket(struct roce_flow *f, struct roce_sock_params *sp)
+ * destination's address, carrying the flow label of the provider's own
+ * packets where it can (f->fidelity says); -1 with f->error. */
+static int open_flow_socket(struct roce_flow *f, enum provider provider,
+			    struct roce_sock_params *sp)
 {
+	int fd;
+
 	*sp = (struct roce_sock_params){
 		.udp_sport = f->udp_sport,
 		.traffic_class = f->asked.traffic_class,
@@ -459,7 +463,19 @@ static int open_flow_socket(struct roce_flow *f, struct roce_sock_params *sp)
 	}
 	sp->ifname = f->sgid->netdev;
 	sp->ifindex = if_nametoindex(f->sgid->netdev);
-	return roce_sock_open(sp, f->error, sizeof(f->error));
+	fd = roce_sock_open(sp, f->error, sizeof(f->error));
+	if (fd >= 0)
+		trace_fidelity_socket(fd, &sp->dest,
+				      &(struct trace_fidelity_input){
+					      .provider = provider,
+					      .ah_flow_label = f->flow_label,
+					      .port_given = f->port_given,
+					      .netdev = f->sgid->netdev,
+					      .traffic_class =
+						      f->asked.traffic_class,
+				      },
+				      &f->fidelity);
+	return fd;
 }
 
 /* Everything that arrived: quotes first (an answer without BTH belongs
@@ -515,7 +531,7 @@ static int start_flow(struct run *r, size_t k)
 	struct roce_flow *f = &r->flows[k];
 	int raw_fd;
 
-	f->fd = open_flow_socket(f, &f->sock);
+	f->fd = open_flow_socket(f, r->tr->provider, &f->sock);
 	if (f->fd < 0)
 		return -1;
 	f->started_ns = monotonic_ns();
@@ -704,4 +720,41 @@ const struct value_list *roce_flow_keys(const struct value_list *udp_sports,
 {
 	*by_port = udp_sports && udp_sports->count;
 	return *by_port ? udp_sports : flow_labels;
+}
+
+void roce_tracer_take_replies(const struct roce_tracer *tr, struct roce_flow *f)
+{
+	struct ibv_wc wcs[16];
+	int n;
+
+	while ((n = ud_poll(tr->ep, wcs, 16, 0)) > 0)
+		for (int i = 0; i < n; i++) {
+			const struct ibv_wc *wc = &wcs[i];
+			struct probe_reply rep;
+			const uint8_t *buf;
+
+			if (!ud_wc_is_recv(wc))
+				continue;
+			buf = ud_recv_buffer(tr->ep, wc);
+			if (wc->status == IBV_WC_SUCCESS &&
+			    wc->byte_len >= UD_GRH_BYTES &&
+			    probe_decode_reply(buf + UD_GRH_BYTES,
+					       wc->byte_len - UD_GRH_BYTES,
+					       &rep) == PROBE_OK &&
+			    rep.header.probe_id == tr->probe_id) {
+				struct roce_answer a = {
+					.kind = ROCE_ANSWER_REPLY,
+					.reply_ttl = -1,
+					.seen_tclass = rep.observed.traffic_class,
+					.seen_hop_limit = rep.observed.hop_limit,
+				};
+
+				a.rtt_ns = monotonic_ns() - f->sent_ns;
+				gid_format_address(&rep.observed.dgid, a.from,
+						   sizeof(a.from));
+				roce_trace_answer(&f->trace,
+						  rep.header.sequence, &a);
+			}
+			ud_repost_recv(tr->ep, wc);
+		}
 }

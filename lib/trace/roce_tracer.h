@@ -23,11 +23,13 @@
 #include "wire/probe_wire.h"
 #include "wire/roce_packet.h"
 #include "verbs/device.h"
+#include "verbs/provider.h"
 #include "verbs/ud_endpoint.h"
 #include "trace/roce_sock.h"
 #include "trace/roce_sweep.h"
 #include "trace/roce_trace.h"
 #include "trace/tclass_locate.h"
+#include "trace/trace_fidelity.h"
 #include "trace/trace_paths.h"
 
 /* One flow of one destination. */
@@ -59,6 +61,7 @@ struct roce_flow {
 	int fd;
 	struct roce_sock_params sock;
 	uint64_t started_ns;
+	uint64_t sent_ns;	/* --nic: the query under way's send time */
 	/* Its router path (roce_flow_path), and the path's number among the
 	 * destination's distinct paths (0: not traced). */
 	const char *path[ROCE_TRACE_MAX_HOPS];
@@ -68,6 +71,9 @@ struct roce_flow {
 	 * answered it, from the raw ICMP socket (per hop, per query). */
 	struct tclass_seen quoted[ROCE_TRACE_MAX_HOPS][ROCE_TRACE_MAX_QUERIES];
 	bool per_hop;	/* the raw socket was read: routers' quotes known */
+	/* How it was traced, and what of the NIC's packets it could not
+	 * reproduce (lib/trace/trace_fidelity.h). */
+	struct trace_fidelity fidelity;
 };
 
 /* What a run traces with, the same for all its flows. */
@@ -92,6 +98,9 @@ struct roce_tracer {
 	 * not open (yet, or refused). */
 	int raw_fd[2];
 	bool raw_tried[2];
+	/* The probing device's provider: the flow label its packets carry
+	 * (trace_fidelity_socket). */
+	enum provider provider;
 };
 
 /* A tracer on ep that opened no socket yet. */
@@ -113,6 +122,11 @@ typedef int (*roce_tracer_progress_fn)(void *ctx, bool quiet);
  * traced). Returns 0, -1 when out of memory or progress said stop. */
 int roce_tracer_run(struct roce_tracer *tr, struct roce_flow *flows, size_t n,
 		    roce_tracer_progress_fn progress, void *ctx);
+
+/* Takes every reply waiting on our QP: serve's answer to the query under
+ * way is the flow's destination line (any send backend: the socket's
+ * here, lib/trace/nic_tracer.h's). */
+void roce_tracer_take_replies(const struct roce_tracer *tr, struct roce_flow *f);
 
 /* The flow's router path (f->path): per hop the first address that
  * answered; when the responder's hop limit tells that the silent hops

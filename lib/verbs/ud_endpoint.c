@@ -11,11 +11,15 @@
 #include "wire/grh.h"
 #include "base/monotonic.h"
 #include "verbs/ud_endpoint.h"
+#include "verbs/ud_endpoint_signal.h"
 
 /* wr_id: bit 63 tells receives from sends, the low bits are the slot. */
 #define WR_RECV (1ull << 63)
 /* ud_poll takes completions through a stack batch of this many. */
 #define POLL_CHUNK 16
+/* Inline data asked for at QP creation: a probe of the default size, a
+ * reply and a stamps message fit; the QP may grant more or less. */
+#define UD_INLINE_WANTED 256u
 
 static uint8_t *slot(struct ud_endpoint *ep, unsigned index)
 {
@@ -110,19 +114,24 @@ static void decide_clock(struct ud_endpoint *ep)
 }
 
 /*
- * An extended CQ that reports the standard fields and the raw completion
- * timestamp (the free-running counter: see completion_clock.c on why not
- * _WALLCLOCK). Providers refuse flags they lack with EOPNOTSUPP (rxe's
- * rxe_create_cq_ex, irdma_ucreate_cq_ex); irdma takes the standard flags
- * except IBV_WC_EX_WITH_DLID_PATH_BITS, a field that has no meaning on
- * its RoCE/iWARP ports, so that one is asked again without it.
+ * An extended CQ that reports the standard fields and what extra asks for:
+ * the raw completion timestamp (the free-running counter: see
+ * completion_clock.c on why not _WALLCLOCK) and/or the VLAN tag of each
+ * receive (IBV_WC_EX_WITH_CVLAN). Providers refuse flags they lack with
+ * EOPNOTSUPP (rxe's rxe_create_cq_ex against RXE_SUP_WC_FLAGS, mlx5's
+ * against CREATE_CQ_SUPPORTED_WC_FLAGS, hns's verify_cq_create_attr,
+ * irdma_ucreate_cq_ex): the refusal is the device's answer to whether it
+ * can. irdma takes the standard flags except
+ * IBV_WC_EX_WITH_DLID_PATH_BITS, a field that has no meaning on its
+ * RoCE/iWARP ports, so that one is asked again without it. Returns 0 or
+ * the errno of the last refusal.
  */
-static int create_stamping_cq(struct ud_endpoint *ep, int cqe)
+static int create_cq_ex(struct ud_endpoint *ep, int cqe, uint64_t extra)
 {
-	static const uint64_t wanted[] = {
-		IBV_WC_STANDARD_FLAGS | IBV_WC_EX_WITH_COMPLETION_TIMESTAMP,
+	const uint64_t wanted[] = {
+		IBV_WC_STANDARD_FLAGS | extra,
 		(IBV_WC_STANDARD_FLAGS & ~IBV_WC_EX_WITH_DLID_PATH_BITS) |
-			IBV_WC_EX_WITH_COMPLETION_TIMESTAMP,
+			extra,
 	};
 	int rc = 0;
 
@@ -143,36 +152,79 @@ static int create_stamping_cq(struct ud_endpoint *ep, int cqe)
 		if (rc != EOPNOTSUPP && rc != EINVAL)
 			break;
 	}
-	snprintf(ep->clock.why_not, sizeof(ep->clock.why_not),
-		 "ibv_create_cq_ex with completion timestamps failed: %s",
-		 strerror(rc));
-	return -1;
+	return rc;
 }
 
-/* A stamping CQ where the clock allows one, else today's plain CQ; on the
- * way back clock.hw is true only for a CQ that really stamps. */
-static int create_cq(struct ud_endpoint *ep, int cqe)
+/* The CQ with as much as the device gives of what was asked: stamps and
+ * VLAN tags, stamps alone, VLAN tags alone, then today's plain CQ; on the
+ * way back clock.hw and cvlan are true only for what the CQ really
+ * reports, and each why_not says why not. extended_ok false: a plain CQ
+ * (the QP refused an extended one). */
+static int create_cq(struct ud_endpoint *ep, int cqe, bool extended_ok)
 {
-	if (ep->clock.hw && create_stamping_cq(ep, cqe) == 0)
+	uint64_t stamps = extended_ok && ep->clock.hw
+				  ? IBV_WC_EX_WITH_COMPLETION_TIMESTAMP : 0;
+	uint64_t cvlan = extended_ok && ep->config.want_cvlan
+				 ? IBV_WC_EX_WITH_CVLAN : 0;
+	int rc;
+
+	ep->cvlan = false;
+	if (stamps && cvlan && create_cq_ex(ep, cqe, stamps | cvlan) == 0) {
+		ep->cvlan = true;
 		return 0;
+	}
+	if (stamps) {
+		rc = create_cq_ex(ep, cqe, stamps);
+		if (rc == 0)
+			goto no_cvlan;
+		snprintf(ep->clock.why_not, sizeof(ep->clock.why_not),
+			 "ibv_create_cq_ex with completion timestamps failed: "
+			 "%s", strerror(rc));
+	}
 	ep->clock.hw = false;
+	if (cvlan && create_cq_ex(ep, cqe, cvlan) == 0) {
+		ep->cvlan = true;
+		return 0;
+	}
 	ep->cq = ibv_create_cq(ep->context, cqe, NULL, ep->channel, 0);
-	return ep->cq ? 0 : -1;
+	if (!ep->cq)
+		return -1;
+no_cvlan:
+	if (cvlan)
+		snprintf(ep->cvlan_why_not, sizeof(ep->cvlan_why_not),
+			 "%s does not report the VLAN tag of a receive (its "
+			 "CQ refused IBV_WC_EX_WITH_CVLAN%s)", ep->config.device,
+			 ep->clock.hw ? " beside completion timestamps" : "");
+	return 0;
 }
 
+/* Each send says whether it is signalled (ud_signal_wanted). Inline data
+ * as perftest asks for it (its inline_size): the HCA takes the bytes with
+ * the work request instead of reading the slot; a provider that refuses
+ * the size gets the QP without. max_inline is what was granted. */
 static struct ibv_qp *create_qp(struct ud_endpoint *ep)
 {
-	struct ibv_qp_init_attr init = { 0 };
+	struct ibv_qp_init_attr init;
+	struct ibv_qp *qp = NULL;
+	uint32_t wanted = ep->config.max_payload < UD_INLINE_WANTED
+				  ? (uint32_t)ep->config.max_payload
+				  : UD_INLINE_WANTED;
 
-	init.send_cq = ep->cq;
-	init.recv_cq = ep->cq;
-	init.qp_type = IBV_QPT_UD;
-	init.sq_sig_all = 1;
-	init.cap.max_send_wr = ep->config.send_depth;
-	init.cap.max_recv_wr = ep->config.recv_depth;
-	init.cap.max_send_sge = 1;
-	init.cap.max_recv_sge = 1;
-	return ibv_create_qp(ep->pd, &init);
+	for (int with_inline = 1; with_inline >= 0 && !qp; with_inline--) {
+		memset(&init, 0, sizeof(init));
+		init.send_cq = ep->cq;
+		init.recv_cq = ep->cq;
+		init.qp_type = IBV_QPT_UD;
+		init.sq_sig_all = 0;
+		init.cap.max_send_wr = ep->config.send_depth;
+		init.cap.max_recv_wr = ep->config.recv_depth;
+		init.cap.max_send_sge = 1;
+		init.cap.max_recv_sge = 1;
+		init.cap.max_inline_data = with_inline ? wanted : 0;
+		qp = ibv_create_qp(ep->pd, &init);
+	}
+	ep->max_inline = qp ? init.cap.max_inline_data : 0;
+	return qp;
 }
 
 /*
@@ -198,8 +250,11 @@ static int create_qp_falling_back(struct ud_endpoint *ep, int cqe)
 	snprintf(ep->clock.why_not, sizeof(ep->clock.why_not),
 		 "the UD QP refused a CQ with completion timestamps: %s",
 		 strerror(rc));
-	if (create_cq(ep, cqe))
+	if (create_cq(ep, cqe, false))
 		return -1;
+	if (ep->config.want_cvlan)
+		snprintf(ep->cvlan_why_not, sizeof(ep->cvlan_why_not),
+			 "the UD QP refused an extended CQ: no VLAN tags");
 	ep->qp = create_qp(ep);
 	return ep->qp ? 0 : -1;
 }
@@ -240,7 +295,7 @@ int ud_endpoint_open(struct ud_endpoint *ep, const struct ud_config *config,
 	decide_clock(ep);
 	ep->pd = ibv_alloc_pd(ep->context);
 	ep->channel = ep->pd ? ibv_create_comp_channel(ep->context) : NULL;
-	if (!ep->channel || create_cq(ep, (int)slots)) {
+	if (!ep->channel || create_cq(ep, (int)slots, true)) {
 		snprintf(err, errlen, "cannot create PD/CQ on %s: %s",
 			 config->device, strerror(errno));
 		goto fail;
@@ -287,6 +342,7 @@ void ud_endpoint_destroy_qp(struct ud_endpoint *ep)
 		ibv_destroy_qp(ep->qp);
 	ep->qp = NULL;
 	ep->sends_in_flight = 0;
+	ep->unsignaled_run = 0;
 }
 
 bool ud_qp_state(struct ud_endpoint *ep, enum ibv_qp_state *state)
@@ -348,6 +404,7 @@ int ud_send_tagged(struct ud_endpoint *ep, struct ibv_ah *ah,
 	unsigned index;
 	struct ibv_sge sge;
 	struct ibv_send_wr wr = { 0 }, *bad;
+	bool signaled;
 	int rc;
 
 	if (len > ep->config.max_payload)
@@ -364,7 +421,11 @@ int ud_send_tagged(struct ud_endpoint *ep, struct ibv_ah *ah,
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
 	wr.opcode = IBV_WR_SEND;
-	wr.send_flags = IBV_SEND_SIGNALED;
+	signaled = ud_signal_wanted(ep->clock.hw, ep->config.signal_every,
+				    ep->config.send_depth, ep->unsignaled_run);
+	wr.send_flags = signaled ? IBV_SEND_SIGNALED : 0;
+	if (len <= ep->max_inline)
+		wr.send_flags |= IBV_SEND_INLINE;
 	wr.wr.ud.ah = ah;
 	wr.wr.ud.remote_qpn = remote_qpn;
 	wr.wr.ud.remote_qkey = remote_qkey;
@@ -373,6 +434,7 @@ int ud_send_tagged(struct ud_endpoint *ep, struct ibv_ah *ah,
 	if (rc)
 		return -rc;
 	ep->next_send_slot = (ep->next_send_slot + 1) % ep->config.send_depth;
+	ep->unsignaled_run = signaled ? 0 : ep->unsignaled_run + 1;
 	ep->sends_in_flight++;
 	ep->sends_posted++;
 	return 0;
@@ -420,21 +482,41 @@ void ud_wc_from_cq_ex(struct ibv_cq_ex *cq, uint64_t wc_flags,
 	wc->pkey_index = pkey_index;
 }
 
-/* A taken completion: its send slot back to the ring, its tag out. */
+/* A taken completion: its send slot, and those of the unsignalled sends
+ * before it, back to the ring; its tag out. */
 static void account(struct ud_endpoint *ep, struct ud_completion *c)
 {
 	uint64_t index = c->wc.wr_id;
+	unsigned ring = ep->config.send_depth, freed;
 
 	c->tag = 0;
 	if (ud_wc_is_recv(&c->wc))
 		return;
 	if (index >= ep->config.recv_depth &&
-	    index < (uint64_t)ep->config.recv_depth + ep->config.send_depth)
-		c->tag = ep->send_tags[index - ep->config.recv_depth];
-	if (ep->sends_in_flight) {
-		ep->sends_in_flight--;
-		ep->sends_completed++;
+	    index < (uint64_t)ep->config.recv_depth + ring) {
+		unsigned at = (unsigned)(index - ep->config.recv_depth);
+
+		c->tag = ep->send_tags[at];
+		freed = ud_sends_freed(ep->oldest_send_slot, at, ring,
+				       ep->sends_in_flight);
+	} else {
+		freed = ud_sends_freed(0, 0, 0, ep->sends_in_flight);
 	}
+	ep->sends_in_flight -= freed;
+	ep->sends_completed += freed;
+	if (ring)
+		ep->oldest_send_slot = (ep->oldest_send_slot + freed) % ring;
+	/* A completion of the last one posted: none unsignalled is left. */
+	if (!ep->sends_in_flight)
+		ep->unsignaled_run = 0;
+}
+
+/* The VLAN tag of a receive, where the CQ was created to report it. */
+static void read_cvlan(struct ud_endpoint *ep, struct ud_completion *c)
+{
+	c->cvlan_valid = ep->cvlan && c->wc.status == IBV_WC_SUCCESS &&
+			 ud_wc_is_recv(&c->wc);
+	c->cvlan = c->cvlan_valid ? ibv_wc_read_cvlan(ep->cq_ex) : 0;
 }
 
 /* The extended CQ: ibv_start_poll, ibv_next_poll, ibv_end_poll, as in
@@ -461,6 +543,7 @@ static int take_completions_ex(struct ud_endpoint *ep,
 		c->hw_valid = c->wc.status == IBV_WC_SUCCESS;
 		c->hw_stamp = c->hw_valid ?
 			ibv_wc_read_completion_ts(ep->cq_ex) : 0;
+		read_cvlan(ep, c);
 		account(ep, c);
 		if (n == max)
 			break;
@@ -493,6 +576,8 @@ static int take_completions(struct ud_endpoint *ep, struct ud_completion *out,
 		c->polled_ns = monotonic_ns();
 		c->hw_valid = false;
 		c->hw_stamp = 0;
+		c->cvlan_valid = false;
+		c->cvlan = 0;
 		account(ep, c);
 		n++;
 	}
@@ -531,13 +616,17 @@ void ud_consume_event(struct ud_endpoint *ep)
 }
 
 /* perftest's latency loops (run_iter_lat_send): ibv_poll_cq until
- * something comes, no arm, no sleep; only the deadline reads the clock. */
+ * something comes, no arm, no sleep; only the deadline reads the clock,
+ * and a plain look (timeout 0, serve's spin) reads none: a clock read
+ * per empty poll is what a spinner does most. */
 static int poll_busy(struct ud_endpoint *ep, struct ud_completion *out,
 		     int max, int timeout_ms)
 {
-	uint64_t deadline = monotonic_ns() +
-			    (timeout_ms > 0 ? (uint64_t)timeout_ms : 0) * 1000000u;
+	uint64_t deadline;
 
+	if (timeout_ms <= 0)
+		return take_completions(ep, out, max);
+	deadline = monotonic_ns() + (uint64_t)timeout_ms * 1000000u;
 	for (;;) {
 		int n = take_completions(ep, out, max);
 
@@ -633,6 +722,9 @@ int ud_drain_sends(struct ud_endpoint *ep, int timeout_ms,
 		int left = (int)(deadline - now_ms());
 		int n;
 
+		/* Only unsignalled sends left: nothing will come for them. */
+		if (ep->unsignaled_run >= ep->sends_in_flight)
+			return -ENODATA;
 		if (left <= 0)
 			return -ETIMEDOUT;
 		n = ud_poll(ep, wcs, 16, left);

@@ -36,6 +36,15 @@ struct ud_config {
 	/* Ask for device completion timestamps where the device has them;
 	 * clock.why_not says why not when it has none. */
 	bool hw_stamps;
+	/* Ask the CQ for each receive's VLAN tag (IBV_WC_EX_WITH_CVLAN)
+	 * where the device gives it (Ethernet ports); cvlan_why_not says
+	 * why not when it does not. */
+	bool want_cvlan;
+	/* 0 or 1: every send asks for its completion. N: only every Nth
+	 * does while the CQ has no device stamps (ud_signal_wanted), one
+	 * CQE fewer per send to poll; ud_drain_sends then cannot always
+	 * wait for the last ones (see there). */
+	unsigned signal_every;
 };
 
 struct ud_endpoint {
@@ -53,10 +62,18 @@ struct ud_endpoint {
 	unsigned sends_in_flight;
 	uint64_t sends_posted, sends_completed;	/* since open */
 	unsigned next_send_slot;
+	unsigned oldest_send_slot;	/* the oldest send in flight */
+	unsigned unsignaled_run;	/* sends posted unsignalled since the
+					 * last signalled one */
+	uint32_t max_inline;	/* the QP's max_inline_data: sends up to
+				 * this size go IBV_SEND_INLINE */
 	uint64_t *send_tags;	/* per send slot: ud_send_tagged's tag */
 	bool cq_armed;
 	/* hw only when the CQ really was created with timestamps. */
 	struct completion_clock clock;
+	/* Receives carry their VLAN tag (ud_completion.cvlan). */
+	bool cvlan;
+	char cvlan_why_not[160];
 };
 
 /* One completion and when it was taken. */
@@ -68,6 +85,10 @@ struct ud_completion {
 	bool hw_valid;
 	uint64_t hw_stamp;	/* device units; differences: ud_stamp_delta_ns */
 	uint64_t tag;		/* a send: ud_send_tagged's tag; 0 otherwise */
+	/* A receive's VLAN tag as ibv_wc_read_cvlan gives it (wc_vlan.h
+	 * decodes it), where the endpoint's CQ reports it. */
+	bool cvlan_valid;
+	uint16_t cvlan;
 };
 
 int ud_endpoint_open(struct ud_endpoint *ep, const struct ud_config *config,
@@ -129,7 +150,10 @@ void ud_wc_from_cq_ex(struct ibv_cq_ex *cq, uint64_t wc_flags,
 /* Waits until every posted send has completed, at most timeout_ms: call
  * before destroying an AH those sends used. Receives that complete
  * meanwhile go to on_recv (when given) and are reposted after it: a reply
- * that arrives while draining still counts. Returns 0 or -ETIMEDOUT. */
+ * that arrives while draining still counts. Returns 0, -ETIMEDOUT, or
+ * -ENODATA at once when the sends left were all posted unsignalled (no
+ * completion will say they ended). After an error, destroy the QP
+ * (ud_endpoint_destroy_qp) before those AHs. */
 int ud_drain_sends(struct ud_endpoint *ep, int timeout_ms,
 		   void (*on_recv)(void *ctx, const struct ibv_wc *wc),
 		   void *ctx);

@@ -17,6 +17,7 @@ enum {
 	OFF_OBS_FLAGS = 32, OFF_OBS_IP_VERSION = 33, OFF_OBS_TCLASS = 34,
 	OFF_OBS_HOP_LIMIT = 35, OFF_OBS_FLOW_LABEL = 36, OFF_WC_SLID = 40,
 	OFF_WC_SL = 42, OFF_WC_DLID_PATH_BITS = 43, OFF_WC_PKEY_INDEX = 44,
+	OFF_OBS_VLAN_TAG = 46,
 	OFF_WC_SRC_QP = 48, OFF_WC_FLAGS = 52, OFF_OBS_SGID = 56,
 	OFF_OBS_DGID = 72,
 	OFF_REV_IS_GLOBAL = 88, OFF_REV_SL = 89, OFF_REV_SRC_PATH_BITS = 90,
@@ -42,7 +43,46 @@ enum {
 	OBS_REVERSE_CREATED = 1u << 2,
 	OBS_SL_VALID = 1u << 3,	/* wc.sl is the SL: an InfiniBand port */
 	OBS_HOP_LIMIT_SENT = 1u << 4,	/* byte 98 is the reply's hop limit */
+	OBS_VLAN_REPORTER = 1u << 5,	/* the responder reports VLAN tags */
+	OBS_VLAN_KNOWN = 1u << 6,	/* bytes 46..47: the VID */
+	OBS_PCP_KNOWN = 1u << 7,	/* and the PCP */
 };
+
+static uint8_t vlan_flags(const struct probe_observed *o)
+{
+	uint8_t flags = 0;
+
+	if (o->vlan_reporter)
+		flags |= OBS_VLAN_REPORTER;
+	if (o->vlan_reporter && o->vlan_known) {
+		flags |= OBS_VLAN_KNOWN;
+		if (o->pcp_known)
+			flags |= OBS_PCP_KNOWN;
+	}
+	return flags;
+}
+
+static uint16_t vlan_tag(const struct probe_observed *o)
+{
+	uint16_t tag;
+
+	if (!(vlan_flags(o) & OBS_VLAN_KNOWN))
+		return 0;
+	tag = o->vlan_id & 0x0fff;
+	if (o->pcp_known)
+		tag |= (uint16_t)((o->pcp & 7) << 13);
+	return tag;
+}
+
+/* Bits the flags do not vouch for are not believed. */
+static void decode_vlan(uint8_t flags, uint16_t tag, struct probe_observed *o)
+{
+	o->vlan_reporter = flags & OBS_VLAN_REPORTER;
+	o->vlan_known = o->vlan_reporter && (flags & OBS_VLAN_KNOWN);
+	o->pcp_known = o->vlan_known && (flags & OBS_PCP_KNOWN);
+	o->vlan_id = o->vlan_known ? tag & 0x0fff : 0;
+	o->pcp = o->pcp_known ? (uint8_t)(tag >> 13) : 0;
+}
 
 const char *probe_decode_error_name(enum probe_decode_error err)
 {
@@ -133,6 +173,7 @@ size_t probe_encode_reply(const struct probe_reply *r, uint8_t *b,
 		flags |= OBS_SL_VALID;
 	if (r->hop_limit_sent_known)
 		flags |= OBS_HOP_LIMIT_SENT;
+	flags |= vlan_flags(o);
 	wire_put8(b, OFF_OBS_FLAGS, flags);
 	wire_put8(b, OFF_OBS_IP_VERSION, o->ip_version);
 	wire_put8(b, OFF_OBS_TCLASS, o->traffic_class);
@@ -142,6 +183,7 @@ size_t probe_encode_reply(const struct probe_reply *r, uint8_t *b,
 	wire_put8(b, OFF_WC_SL, o->sl);
 	wire_put8(b, OFF_WC_DLID_PATH_BITS, o->dlid_path_bits);
 	wire_put16(b, OFF_WC_PKEY_INDEX, o->pkey_index);
+	wire_put16(b, OFF_OBS_VLAN_TAG, vlan_tag(o));
 	wire_put32(b, OFF_WC_SRC_QP, o->src_qp);
 	wire_put32(b, OFF_WC_FLAGS, o->wc_flags);
 	memcpy(b + OFF_OBS_SGID, o->sgid.raw, 16);
@@ -275,6 +317,7 @@ enum probe_decode_error probe_decode_reply(const uint8_t *b, size_t len,
 	o->sl = b[OFF_WC_SL];
 	o->dlid_path_bits = b[OFF_WC_DLID_PATH_BITS];
 	o->pkey_index = wire_get16(b, OFF_WC_PKEY_INDEX);
+	decode_vlan(flags, wire_get16(b, OFF_OBS_VLAN_TAG), o);
 	o->src_qp = wire_get32(b, OFF_WC_SRC_QP);
 	o->wc_flags = wire_get32(b, OFF_WC_FLAGS);
 	memcpy(o->sgid.raw, b + OFF_OBS_SGID, 16);

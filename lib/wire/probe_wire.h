@@ -27,12 +27,18 @@
  *           SL it saw is unknown; bit 4 byte 98 holds the hop limit
  *           the reply left with: a responder that cannot tell, or an
  *           older one, leaves it clear and the reverse hops are
- *           unknown)
+ *           unknown; bit 5 the responder reports the VLAN tag where
+ *           its receive CQ can (an older responder leaves bits 5..7
+ *           clear: VLAN unknown); bit 6 its CQ reported the tag: the
+ *           VID is in bytes 46..47; bit 7 the PCP is there too)
  *   33   1  ip_version                34 1 traffic_class
  *   35   1  hop_limit                 36 4 flow_label
  *   40   2  wc.slid                   42 1 wc.sl
  *   43   1  wc.dlid_path_bits         44 2 wc.pkey_index
- *   46   2  reserved                  48 4 wc.src_qp
+ *   46   2  VLAN tag the request arrived with: PCP in bits 15..13,
+ *           VID in 11..0 (VID 0: untagged or priority-tagged); 0
+ *           unless bit 6 of byte 32
+ *   48   4  wc.src_qp
  *   52   4  wc.wc_flags
  *   56  16  observed SGID             72 16 observed DGID
  *   88   1  reverse is_global         89 1 reverse sl
@@ -66,8 +72,9 @@
  *   40   8  hardware dwell ns: the reply's send completion minus the
  *           request's receive completion, the device's clock
  *
- * Bytes 98 and 132..135 were reserved (zero) in earlier builds of the
- * same version: an older responder's reply decodes with both unknown. A
+ * Bytes 46..47, 98 and 132..135 were reserved (zero) in earlier builds
+ * of the same version: an older responder's reply decodes with them
+ * unknown. A
  * reply of 136 bytes (an older responder, or an older prober's request)
  * decodes with the timing unknown. A request is never smaller than the
  * reply and stamps message it can draw together.
@@ -140,6 +147,12 @@ struct probe_observed {
 	uint16_t pkey_index;
 	uint32_t src_qp;
 	uint32_t wc_flags;
+	/* The VLAN tag the request arrived with (ibv_wc_read_cvlan). */
+	bool vlan_reporter;	/* the responder reads it where it can */
+	bool vlan_known;	/* its CQ reported it */
+	bool pcp_known;		/* with the PCP (not the VID alone) */
+	uint16_t vlan_id;	/* 0: untagged or priority-tagged */
+	uint8_t pcp;
 };
 
 struct probe_reply {

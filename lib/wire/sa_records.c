@@ -19,6 +19,7 @@ enum {
 	PI_WIDTH_ACTIVE = PIR_INFO + 31, PI_SPEED_SUP_STATE = PIR_INFO + 32,
 	PI_PHYS_STATE = PIR_INFO + 33, PI_LMC = PIR_INFO + 34,
 	PI_SPEED_ACTIVE = PIR_INFO + 35, PI_SPEED_EXT = PIR_INFO + 62,
+	PI_NEIGHBOR_MTU = PIR_INFO + 36, PI_MTU_CAP = PIR_INFO + 41,
 };
 /* NodeRecord: the LID is its first field (pathrec.h). */
 #define NR_LID 0
@@ -57,6 +58,8 @@ void portinforec_decode(const uint8_t *d, struct portinfo_record *r)
 	r->lmc = d[PI_LMC] & 0x7;
 	r->speed_active = d[PI_SPEED_ACTIVE] >> 4;
 	r->speed_ext_active = d[PI_SPEED_EXT] >> 4;
+	r->neighbor_mtu = d[PI_NEIGHBOR_MTU] >> 4;
+	r->mtu_cap = d[PI_MTU_CAP] & 0xf;
 }
 
 void sa_encode_link_get(uint8_t *mad, uint16_t from_lid, uint8_t from_port)
@@ -71,6 +74,16 @@ void sa_encode_link_get(uint8_t *mad, uint16_t from_lid, uint8_t from_port)
 			  sizeof(data));
 }
 
+void sa_encode_link_port_table(uint8_t *mad, uint8_t from_port)
+{
+	uint8_t data[8] = { 0 };
+
+	data[LR_FROM_PORT] = from_port;
+	sa_encode_request(mad, SA_METHOD_GET_TABLE,
+			  (enum sa_attribute)SA_ATTR_LINK_RECORD_ID, 0,
+			  LR_COMP_FROM_PORT, data, sizeof(data));
+}
+
 void sa_encode_lft_get(uint8_t *mad, uint16_t lid, uint16_t block)
 {
 	uint8_t data[LFT_RECORD_BYTES] = { 0 };
@@ -80,6 +93,16 @@ void sa_encode_lft_get(uint8_t *mad, uint16_t lid, uint16_t block)
 	sa_encode_request(mad, SA_METHOD_GET,
 			  (enum sa_attribute)SA_ATTR_LFT_RECORD_ID, 0,
 			  LFTR_COMP_LID | LFTR_COMP_BLOCK, data, sizeof(data));
+}
+
+void sa_encode_lft_block_table(uint8_t *mad, uint16_t block)
+{
+	uint8_t data[LFT_RECORD_BYTES] = { 0 };
+
+	wire_put16(data, LFTR_BLOCK, block);
+	sa_encode_request(mad, SA_METHOD_GET_TABLE,
+			  (enum sa_attribute)SA_ATTR_LFT_RECORD_ID, 0,
+			  LFTR_COMP_BLOCK, data, sizeof(data));
 }
 
 void sa_encode_portinfo_get(uint8_t *mad, uint16_t lid, uint8_t port)

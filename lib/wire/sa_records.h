@@ -19,6 +19,7 @@
  * 31 LinkWidthActive, 32 LinkSpeedSupported:4 PortState:4,
  * 33 PortPhysicalState:4 LinkDownDefaultState:4, 34 M_KeyProtectBits:2
  * reserved:3 LMC:3, 35 LinkSpeedActive:4 LinkSpeedEnabled:4,
+ * 36 NeighborMTU:4 MasterSMSL:4, 41 InitTypeReply:4 MTUCap:4,
  * 62 LinkSpeedExtActive:4 LinkSpeedExtSupported:4 (libibmad's fields.c
  * numbers the same bits). */
 #ifndef IBAHPROBE_SA_RECORDS_H
@@ -88,6 +89,9 @@ struct portinfo_record {
 	uint8_t port_state;	/* PORT_STATE_* */
 	uint8_t phys_state;	/* 5 LinkUp, 2 Polling, 3 Disabled, ... */
 	uint8_t lmc;
+	uint8_t neighbor_mtu;	/* the active MTU, code 1..5 */
+	uint8_t mtu_cap;	/* code 1..5: what opensm's SA compares with a
+				 * multicast group's MTU (validate_port_caps) */
 };
 
 void linkrec_decode(const uint8_t *data, struct link_record *rec);
@@ -102,6 +106,13 @@ void sa_encode_link_get(uint8_t *mad, uint16_t from_lid, uint8_t from_port);
 void sa_encode_lft_get(uint8_t *mad, uint16_t lid, uint16_t block);
 void sa_encode_portinfo_get(uint8_t *mad, uint16_t lid, uint8_t port);
 void sa_encode_node_get(uint8_t *mad, uint16_t lid);
+/* A SubnAdmGetTable of the links out of port from_port of every node
+ * (component mask FromPort alone). */
+void sa_encode_link_port_table(uint8_t *mad, uint8_t from_port);
+/* A SubnAdmGetTable of one LFT block of every switch (component mask
+ * BlockNum alone: opensm's lftr_rcv_by_comp_mask() then answers that
+ * block of each switch, one 72-byte record a switch). */
+void sa_encode_lft_block_table(uint8_t *mad, uint16_t block);
 
 /* Words for link width, speed and port states: "4x", "QDR", "ACTIVE",
  * "LinkUp"; "?" for codes the IBA does not define. */

@@ -195,3 +195,38 @@ TABLE
 	run -0 --separate-stderr "$IBAHPROBE" -q ah --dry-run --dlid 3
 	[ -z "$stderr" ]
 }
+
+@test "mcast: destinations that do not parse: exit 2 naming the group, empty stdout" {
+	run -2 --separate-stderr "$IBAHPROBE" ah --dry-run mcast:fe80::1
+	[ -z "$output" ] || fail "stdout: $output"
+	[[ $stderr == *"'fe80::1' is not a multicast GID (an MGID starts with ff)"* ]] || fail "$stderr"
+	run -2 --separate-stderr "$IBAHPROBE" ah --dry-run mcast:
+	[[ $stderr == *"'mcast:' names no group: expected mcast:MGID, mcast:ipoib[:PKEY] or mcast:ipoib6[:PKEY]"* ]] || fail "$stderr"
+	for dest in mcast:ipoib:0x10000 mcast:ipoib: mcast:ipoibx mcast:zz mcast:ipoib6:-1; do
+		run -2 --separate-stderr "$IBAHPROBE" ah --dry-run "$dest"
+		[ -z "$output" ] || fail "$dest wrote to stdout"
+		[[ $stderr == "ibahprobe: error: "* ]] || fail "$dest: $stderr"
+	done
+}
+
+@test "a group on RoCE: the destination's error, exit 1 (a RoCE port has no SA)" {
+	run -1 --separate-stderr "$IBAHPROBE" ah --dry-run --link-layer eth -j mcast:ipoib
+	echo "$output" | jq -e '.[0] | .status == "error" and
+		(.error | test("InfiniBand multicast group, known to the SA: a RoCE port has no SA"))' || fail "$output"
+}
+
+@test "a group without an SA: the destination's error says what it needed, exit 1" {
+	has_rdma_device && skip "this machine has an RDMA device"
+	run -1 --separate-stderr "$IBAHPROBE" ah --dry-run -j mcast:ff12:401b:ffff::ffff:ffff
+	echo "$output" | jq -e '.[0] | .status == "error" and
+		(.error | startswith("needs the group'"'"'s MCMemberRecord from the SA: "))' || fail "$output"
+}
+
+@test "--ipoib-groups without a port, or on an assumed RoCE port: exit 3 or 2, nothing on stdout" {
+	has_rdma_device && skip "this machine has an RDMA device"
+	run -3 --separate-stderr "$IBAHPROBE" ah --dry-run --ipoib-groups
+	[ -z "$output" ] || fail "stdout: $output"
+	[[ $stderr == *"--ipoib-groups reads the port's P_Key table"* ]] || fail "$stderr"
+	run -3 --separate-stderr "$IBAHPROBE" ah --dry-run --link-layer eth --ipoib-groups -j
+	assert_json_error 3
+}

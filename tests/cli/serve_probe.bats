@@ -14,6 +14,8 @@ serve_bad_values() {
 --duration|0|31536001|x||duration
 --max-rate|0|10000001|x||max rate
 --pkey|0x10000|x|0x8000|0||p_key
+--rq-depth|0|65537|x|-1||rq depth
+--ah-max-age|0|86401|x|-1||reply AH age
 TABLE
 }
 
@@ -31,6 +33,7 @@ probe_bad_values() {
 --interval-round|0|86401|x||round interval
 --color|sometimes|1||colour
 --pkey|0x10000|x|0x8000|0||p_key
+--ah-max-age|0|86401|x||AH age
 TABLE
 }
 
@@ -47,6 +50,12 @@ TABLE
 	[[ $stderr == *"serve takes no arguments"* ]]
 	run -2 --separate-stderr "$IBAHPROBE" serve -l 18516 --no-listen
 	[[ $stderr == *"contradict"* ]]
+}
+
+@test "probe --ah-max-age needs a continuous run" {
+	run -2 --separate-stderr "$IBAHPROBE" probe --ah-max-age 5 h1
+	[ -z "$output" ]
+	[[ $stderr == *"--ah-max-age renews the AHs of a continuous run"* ]]
 }
 
 @test "probe: no destination, bad destinations, --qkey without --qpn" {
@@ -117,4 +126,15 @@ TABLE
 	[ "$(echo "$output" | wc -l)" -eq 1 ] && echo "$output" | jq -e '.record == "error"'
 	run -2 --separate-stderr "$IBAHPROBE" -j probe --count x h1
 	echo "$output" | jq -e 'keys == ["error", "exit_status"]' || fail "$output"
+}
+
+@test "probe mcast: without --dry-run, or mixed with other destinations: exit 2 before any device is opened" {
+	run -2 --separate-stderr "$IBAHPROBE" probe mcast:ipoib
+	[ -z "$output" ] || fail "stdout: $output"
+	[[ $stderr == *"probing a multicast group needs members that answer through it, which serve does not yet: --dry-run shows the AH built for the group"* ]] || fail "$stderr"
+	run -2 --separate-stderr "$IBAHPROBE" probe --dry-run mcast:ipoib lid:3
+	[ -z "$output" ] || fail "stdout: $output"
+	[[ $stderr == *"give mcast: destinations on their own"* ]] || fail "$stderr"
+	run -2 --separate-stderr "$IBAHPROBE" probe -j mcast:ipoib:0x8001
+	assert_json_error 2
 }

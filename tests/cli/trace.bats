@@ -15,6 +15,7 @@ bad_values() {
 --max-hops|0|65|x||max-hops
 --queries|0|11|x||queries
 --udp-sport|0|65536|x|5-1||UDP source port
+--paths|some|ALL||paths
 --rate|0|10001|x|-1||rate
 --max-in-flight|0|1025|x|-1||max-in-flight
 TABLE
@@ -26,6 +27,18 @@ TABLE
 	[[ $stderr == *"--udp-sport and --flow-label"* ]] || fail "$stderr"
 }
 
+@test "--nic with --udp-sport: the provider picks a QP's port, exit 2, nothing on stdout" {
+	run -2 --separate-stderr "$IBAHPROBE" trace --nic --udp-sport 50000 lid:1
+	[ -z "$output" ] || fail "stdout: $output"
+	[[ $stderr == "ibahprobe: error: --nic sends from our QP"*"--flow-label, not --udp-sport"* ]] ||
+		fail "$stderr"
+	run -2 --separate-stderr "$IBAHPROBE" trace -j --nic --udp-sport 50000 lid:1
+	assert_json_error 2
+	run -2 --separate-stderr "$IBAHPROBE" trace --nic=1 lid:1
+	[ -z "$output" ] || fail "stdout: $output"
+	[[ $stderr == "ibahprobe: error: "*"--nic"* ]] || fail "a flag takes no value: $stderr"
+}
+
 @test "every trace option refuses bad values: exit 2, message, empty stdout" {
 	refuses_bad_values trace lid:1 < <(bad_values)
 }
@@ -35,7 +48,7 @@ TABLE
 	[[ $output == *"--window"* && $output == *"--retries"* && $output == *"--file"* ]] ||
 		fail "$output"
 	[[ $output == *"--flow-label"* && $output == *"--tclass"* && $output == *"--max-hops"* &&
-		$output == *"--queries"* && $output == *"--gid-index"* ]] ||
+		$output == *"--queries"* && $output == *"--gid-index"* && $output == *"--nic"* ]] ||
 		fail "the RoCE options and the GID index: $output"
 	[[ $output == *"--rate N"*"default 50"* && $output == *"--max-in-flight N"*"default 32"* ]] ||
 		fail "the query rate and the queries in flight: $output"

@@ -64,6 +64,13 @@ static bool measure(const struct expectation *e, uint64_t v,
 		m->has_path_sl = true;
 		m->path_sl = (uint8_t)v;
 		return true;
+	case EXPECT_PCP_SEEN:
+		if (v > 7)
+			return false;
+		m->observed_valid = true;
+		m->pcp_seen_known = true;
+		m->pcp_seen = (uint8_t)v;
+		return true;
 	case EXPECT_TCLASS_SEEN:
 		if (v > 255)
 			return false;

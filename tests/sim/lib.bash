@@ -181,6 +181,38 @@ sim_stop() {
 }
 
 # Every LID of the subnet (HCAs and switches), from opensm's dump.
+# A leaf-spine subnet for ibsim: LEAVES leaf switches with HOSTS HCAs each
+# (named H<leaf>_<host>) and two spines; big enough to fill several LFT
+# blocks.
+sim_write_leaf_spine() {	# FILE LEAVES HOSTS
+	local file=$1 leaves=$2 hosts=$3 l h s
+	{
+		for s in 1 2; do
+			echo "Switch $((leaves + 1)) \"SP$s\""
+			for ((l = 1; l <= leaves; l++)); do
+				echo "[$l] \"L$l\"[$((hosts + s))]"
+			done
+			echo
+		done
+		for ((l = 1; l <= leaves; l++)); do
+			echo "Switch $((hosts + 2)) \"L$l\""
+			for ((h = 1; h <= hosts; h++)); do
+				echo "[$h] \"H${l}_$h\"[1]"
+			done
+			echo "[$((hosts + 1))] \"SP1\"[$l]"
+			echo "[$((hosts + 2))] \"SP2\"[$l]"
+			echo
+		done
+		for ((l = 1; l <= leaves; l++)); do
+			for ((h = 1; h <= hosts; h++)); do
+				echo "Hca 1 \"H${l}_$h\""
+				echo "[1] \"L$l\"[$h]"
+				echo
+			done
+		done
+	} >"$file"
+}
+
 sim_all_lids() {
 	grep -o '} LID:[0-9A-Fa-f]*' "$SIM_DIR/osm/opensm-subnet.lst" |
 		sort -u | while read -r _ lid; do echo $((16#${lid#LID:})); done |

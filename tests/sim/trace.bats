@@ -23,17 +23,22 @@ trace_hops() {	# JSON-object
 		"\($h[. - 1].out_port)>\($h[.].port_guid)[\($h[.].in_port)]"] | join(" ")' <<<"$1"
 }
 
-# For every HCA of the topology: one trace to every other HCA, each
-# destination compared with ibtracert.
-assert_every_pair_matches_ibtracert() {	# TOPOLOGY
-	local topo=$1 src dst slid lids answers i want got pairs=0
+# For every HCA of the topology: one trace to every other HCA, to each of
+# its 2^LMC DLIDs (the subnet's LMC, default 0), each compared with
+# ibtracert.
+assert_every_pair_matches_ibtracert() {	# TOPOLOGY [LMC]
+	local topo=$1 lmc=${2:-0} src dst slid lids answers i want got pairs=0 base k
 	local -a hcas
 	mapfile -t hcas < <(sim_hcas "$topo")
 	for src in "${hcas[@]}"; do
 		slid=$(sim_lid "$src")
 		lids=()
 		for dst in "${hcas[@]}"; do
-			[ "$dst" = "$src" ] || lids+=("$(sim_lid "$dst")")
+			[ "$dst" != "$src" ] || continue
+			base=$(sim_lid "$dst")
+			for ((k = 0; k < 1 << lmc; k++)); do
+				lids+=($((base + k)))
+			done
 		done
 		answers=$(iba_on "$src" trace -j "${lids[@]}") ||
 			fail "trace from $src failed: $answers"
@@ -50,8 +55,8 @@ assert_every_pair_matches_ibtracert() {	# TOPOLOGY
 			pairs=$((pairs + 1))
 		done
 	done
-	echo "# $topo: $pairs pairs agree" >&3
-	[ "$pairs" -eq $(( ${#hcas[@]} * (${#hcas[@]} - 1) )) ]
+	echo "# $topo (LMC $lmc): $pairs DLIDs agree" >&3
+	[ "$pairs" -eq $(( ${#hcas[@]} * (${#hcas[@]} - 1) << lmc )) ]
 }
 
 @test "two-switch: every ordered pair of HCAs agrees with ibtracert" {
@@ -62,6 +67,94 @@ assert_every_pair_matches_ibtracert() {	# TOPOLOGY
 @test "mixed (three switches in a line): every ordered pair agrees with ibtracert" {
 	sim_setup_file mixed.topo
 	assert_every_pair_matches_ibtracert mixed.topo
+}
+
+# opensm masks a LinkRecord's FromLID with the subnet's LMC (a switch's
+# LID is not aligned to it): the links out of such switches are read from
+# the SA another way, and every DLID of every port agrees with ibtracert.
+@test "mixed under LMC 1: every DLID of every pair agrees with ibtracert" {
+	sim_setup_file mixed.topo -l 1
+	assert_every_pair_matches_ibtracert mixed.topo 1
+}
+
+@test "ring under LMC 2: every DLID of every pair agrees with ibtracert" {
+	sim_setup_file ring.topo -l 2
+	assert_every_pair_matches_ibtracert ring.topo 2
+}
+
+@test "--paths all under LMC 2: a row per DLID of each port, each as ibtracert walks it" {
+	sim_setup_file ring.topo -l 2
+	local slid dst lids=() rows n i want got
+	slid=$(sim_lid H11)
+	for dst in $(sim_hcas ring.topo); do
+		[ "$dst" = H11 ] || lids+=("$(sim_lid "$dst")")
+	done
+	run -0 iba_on H11 trace -j --paths all "${lids[@]}"
+	rows=$output
+	n=$(jq length <<<"$rows")
+	[ "$n" -eq $((4 * ${#lids[@]})) ] || fail "$n rows for ${#lids[@]} destinations"
+	# Each destination's four DLIDs, base first, each with its own row.
+	jq -e '[.[] | .dlid_path] == ([range(0; length / 4)] | map(1, 2, 3, 4)) and
+		all(.dlid_paths == 4 and .status == "complete")' <<<"$rows"
+	jq -e '[.[] | .dlid - .dlid_path + 1] as $b | [range(0; length; 4) as $i |
+		$b[$i:$i + 4] | unique | length] | all(. == 1)' <<<"$rows"
+	for ((i = 0; i < n; i++)); do
+		local obj
+		obj=$(jq -c ".[$i]" <<<"$rows")
+		want=$(ibtracert_hops H11 "$slid" "$(jq .dlid <<<"$obj")")
+		got=$(trace_hops "$obj")
+		[ "$want" = "$got" ] || fail "DLID $(jq .dlid <<<"$obj"): ibtracert '$want', trace '$got'"
+	done
+	# The SM spreads a port's DLIDs over both ways around the ring.
+	jq -e 'group_by(.dest) | any(map(.hops | map(.node_description) | join(" ")) | unique | length > 1)' <<<"$rows"
+	run -0 iba_on H11 trace --paths all "${lids[0]}"
+	[[ $output == *"(path 2 of 4)"* && $output == *"paths of ${lids[0]}: all 4 complete"* ]] ||
+		fail "$output"
+	[[ $output == *"1 destination, 4 paths: 4 complete, 0 broken"* ]] || fail "$output"
+}
+
+@test "--paths all: a link that carries only some of a port's paths is named for exactly those" {
+	# The SM's own routes, computed once with the link up, then kept as a
+	# file (opensm's file routing engine) while the link goes down: the
+	# DLIDs routed over it break, the others of the same port do not.
+	sim_setup_file ring.topo -l 2 -D 0x43
+	local lfts=$BATS_TEST_TMPDIR/lfts.dump dlid over=() other=() i
+	cp "$SIM_DIR/osm/opensm-lfts.dump" "$lfts"
+	local h31
+	h31=$(sim_lid H31)
+	# Which of H31's DLIDs leave S1 by port 8 (towards S4), by the dump.
+	for ((i = 0; i < 4; i++)); do
+		dlid=$((h31 + i))
+		if awk -v l="$(printf '0x%04x' "$dlid")" '
+			/^Unicast lids/ { s1 = /\(.S1.\)/ } s1 && $1 == l { print $2; exit }' "$lfts" |
+			grep -qx 008; then
+			over+=("$dlid")
+		else
+			other+=("$dlid")
+		fi
+	done
+	[ "${#over[@]}" -gt 0 ] && [ "${#other[@]}" -gt 0 ] ||
+		fail "H31's DLIDs do not split over S1's ports: over ${over[*]}, other ${other[*]}"
+	sim_kill_sm
+	printf '%s\0' -l 2 -R file -U "$lfts" >"$SIM_DIR/opensm.args"
+	sim_restart_sm
+	sim_console 'Unlink "S1"[8]'
+	for ((i = 0; i < 50; i++)); do
+		iba_on H11 trace -j --paths all "$h31" 2>/dev/null |
+			jq -e 'any(.status == "dead_end")' >/dev/null && break
+		sleep 0.2
+	done
+	run -1 iba_on H11 trace -j --paths all "$h31"
+	jq -e --argjson over "$(printf '%s\n' "${over[@]}" | jq -s .)" '
+		[.[] | select(.status != "complete") | .dlid] == $over and
+		all(.[] | select(.status != "complete");
+			.status == "dead_end" and (.error | test("S1 \\(LID [0-9]+\\) port 8")))' <<<"$output" ||
+		fail "$output"
+	run -1 iba_on H11 trace --paths all "$h31"
+	[[ $output == *"paths of $h31: DLID ${over[0]} (path $((over[0] - h31 + 1)) of 4) dead end"* ]] ||
+		fail "$output"
+	[[ $output == *"the other ${#other[@]} complete"* ]] || fail "$output"
+	sim_console 'ReLink "S1"[8]'
 }
 
 @test "ring (four switches, two equal ways between opposite ones): every pair agrees" {
@@ -165,17 +258,59 @@ assert_every_pair_matches_ibtracert() {	# TOPOLOGY
 	[[ $stderr =~ trace:\ ([0-9]+)\ SA\ record\ queries ]] || fail "$stderr"
 	local q15=${BASH_REMATCH[1]}
 	# Three times the destinations (past the prefetch threshold): the
-	# same records serve them all, plus the two whole-table GetTables,
-	# which the simulator (no RMPP) delivers cut: nothing of them is
-	# trusted, the walks ask record by record and agree.
+	# same records serve them all, plus two GetTables (the whole
+	# LinkRecord table, the LFTRecord table of block 0 where every LID of
+	# this subnet is), which the simulator (no RMPP) delivers cut:
+	# nothing of them is trusted, the walks ask record by record and agree.
 	run -0 --separate-stderr iba_on A1 -v trace -j $lids $lids $lids
 	many=$output
 	[[ $stderr == *"whole LinkRecord table arrived cut"* ]] || fail "$stderr"
-	[[ $stderr == *"whole LFTRecord table arrived cut"* ]] || fail "$stderr"
+	[[ $stderr == *"LFTRecord table of block 0 (LIDs 0-63) arrived cut"* ]] ||
+		fail "$stderr"
+	[[ $stderr != *"whole LFTRecord"* ]] || fail "$stderr"
 	[[ $stderr =~ trace:\ ([0-9]+)\ SA\ record\ queries ]] || fail "$stderr"
 	[ "${BASH_REMATCH[1]}" -eq $((q15 + 2)) ] ||
 		fail "45 destinations took ${BASH_REMATCH[1]} queries, 15 took $q15"
 	[ "$(jq -c '[.[].hops]' <<<"$one")" = "$(jq -c '[.[0:15][].hops]' <<<"$many")" ]
 	[ "$(jq -c '[.[].hops]' <<<"$one")" = "$(jq -c '[.[30:45][].hops]' <<<"$many")" ]
 	jq -e 'length == 45 and all(.status == "complete")' <<<"$many"
+}
+
+@test "a subnet of several LFT blocks: only the destinations' blocks are asked, never the whole LFT table" {
+	local topo=$BATS_TEST_TMPDIR/leaf-spine.topo src slid lid want got
+	local -a all far blocks
+	sim_write_leaf_spine "$topo" 8 24
+	SIM_SM_NODE=H1_1 sim_setup_file "$topo"
+	mapfile -t all < <(sim_all_lids | sort -n)
+	[ "${all[-1]}" -ge 192 ] || fail "the subnet's LIDs end at ${all[-1]}: too few blocks"
+	# 40 destinations (past the prefetch threshold) in blocks 1 and 3 only.
+	local in1=0
+	for lid in "${all[@]}"; do
+		if ((lid / 64 == 1 && in1 < 30)); then
+			far+=("$lid")
+			in1=$((in1 + 1))
+		elif ((lid / 64 == 3 && ${#far[@]} < 40)); then
+			far+=("$lid")
+		fi
+	done
+	[ "${#far[@]}" -ge 32 ] || fail "only ${#far[@]} LIDs in blocks 1 and 3"
+	slid=$(sim_lid H1_1)
+	run -0 --separate-stderr iba_on H1_1 -v trace -j "${far[@]}"
+	mapfile -t blocks < <(grep -o 'LFTRecord table of block [0-9]*' <<<"$stderr" | sort -u)
+	[ "${#blocks[@]}" -eq 2 ] || fail "blocks asked: ${blocks[*]}; $stderr"
+	[[ ${blocks[0]} == *"block 1" && ${blocks[1]} == *"block 3" ]] ||
+		fail "blocks asked: ${blocks[*]}"
+	[[ $stderr != *"whole LFTRecord"* ]] || fail "$stderr"
+	[[ $stderr == *"static route of the SM's forwarding tables (adaptive routing may deviate)"* ]] ||
+		fail "$stderr"
+	jq -e --argjson n "${#far[@]}" 'length == $n and all(.status == "complete")' <<<"$output"
+	# The walks, fed record by record where the cut tables left them,
+	# agree with ibtracert (every fourth destination, both blocks).
+	for ((i = 0; i < ${#far[@]}; i += 4)); do
+		want=$(ibtracert_hops H1_1 "$slid" "${far[i]}")
+		[ -n "$want" ] || fail "ibtracert $slid ${far[i]} gave no hops"
+		got=$(trace_hops "$(jq -c ".[$i]" <<<"$output")")
+		[ "$want" = "$got" ] ||
+			fail "LID ${far[i]}: ibtracert says '$want', trace says '$got'"
+	done
 }

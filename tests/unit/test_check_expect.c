@@ -338,8 +338,35 @@ static void test_isolated(void)
 	judged("isolated", &m, false, "not probed", want);
 }
 
+/* pcp_seen: the PCP the responder saw, where its device reports it; not
+ * known fails with the reason, never passes. */
+static void test_pcp_seen(void)
+{
+	struct check_measured m = probed();
+	struct expectation e;
+
+	m.pcp_seen_known = true;
+	m.pcp_seen = 3;
+	judged("pcp_seen=3", &m, true, "3", "3");
+	m.pcp_seen = 0;
+	judged("pcp_seen=3", &m, false, "0", "3");
+	numbers("pcp_seen=3", &m, 0, NULL, 3, 3);
+	m.pcp_seen_known = false;
+	m.pcp_unknown = "the responder's device does not report the VLAN tag "
+			"of a receive (no IBV_WC_EX_WITH_CVLAN, as rxe)";
+	judged("pcp_seen=0", &m, false, m.pcp_unknown, "0");
+	m = probed();
+	m.received = 0;
+	m.observed_valid = false;
+	m.pcp_unknown = "no reply";
+	judged("pcp_seen=0", &m, false, "no reply", "0");
+	e = expect("pcp_seen=8");
+	ok(e.text[0] == '\0', "pcp_seen=8 is refused (PCP 0-7)");
+}
+
 int main(void)
 {
+	test_pcp_seen();
 	test_structured();
 	test_long_words();
 	test_isolated();

@@ -249,7 +249,7 @@ static void test_read(void)
 		    "r.chk:3:7: unknown word 'fast': expected reachable, "
 		    "unreachable, isolated, hops, loss, rtt_median, rtt_p99, "
 		    "network_rtt_median, network_rtt_p99, "
-		    "tclass_preserved, tclass_seen, flow_label_preserved, "
+		    "tclass_preserved, tclass_seen, pcp_seen, flow_label_preserved, "
 		    "path_mtu, path_sl, grh_required, or what to send: "
 		    "hop_limit, tclass, flow_label, sl, count, qpn, qkey",
 	       "both named, a line each");

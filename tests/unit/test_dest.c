@@ -244,8 +244,68 @@ static void test_kept_invalid(void)
 	dest_list_free(&list);
 }
 
+/* mcast: groups: an MGID, or IPoIB's groups built from a P_Key (with the
+ * full-member bit set); the MGID is in gid, has_gid stays false (a group
+ * has no PathRecord). */
+static void test_mcast(void)
+{
+	static const struct {
+		const char *text, *mgid;
+		uint16_t pkey;
+	} good[] = {
+		{ "mcast:ff12:401b:ffff::ffff:ffff", "ff12:401b:ffff::ffff:ffff", 0 },
+		{ "mcast:ipoib", "ff12:401b:ffff::ffff:ffff", 0xffff },
+		{ "MCAST:IPoIB:0x0001", "ff12:401b:8001::ffff:ffff", 0x0001 },
+		{ "mcast:ipoib:0x8012", "ff12:401b:8012::ffff:ffff", 0x8012 },
+		{ "mcast:ipoib6", "ff12:601b:ffff::1", 0xffff },
+		{ "mcast:ipoib6:0x7fff", "ff12:601b:ffff::1", 0x7fff },
+	};
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{ "mcast:", "'mcast:' names no group: expected mcast:MGID, "
+			    "mcast:ipoib[:PKEY] or mcast:ipoib6[:PKEY]" },
+		{ "mcast:fe80::1", "'fe80::1' is not a multicast GID (an MGID "
+				   "starts with ff)" },
+		{ "mcast:ipoib:", NULL },
+		{ "mcast:ipoib:0x10000", NULL },
+		{ "mcast:ipoibx", NULL },
+		{ "mcast:zz", NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(*good); i++) {
+		char gid[GID_TEXT_MAX];
+		struct dest d;
+
+		if (dest_parse(good[i].text, &d, err, sizeof(err))) {
+			ok(0, "'%s': %s", good[i].text, err);
+			continue;
+		}
+		ok(d.kind == DEST_MCAST && !d.has_gid, "'%s' is a group",
+		   good[i].text);
+		is_str(gid_format(&d.gid, gid, sizeof(gid)), good[i].mgid,
+		       "'%s' MGID", good[i].text);
+		is_int(d.pkey, good[i].pkey, "'%s' P_Key", good[i].text);
+		dest_clear(&d);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		char want[DIAG_MSG_MAX];
+		const char *got = describe(bad[i].text);
+
+		snprintf(want, sizeof(want), "error: %s",
+			 bad[i].want ? bad[i].want : "");
+		if (bad[i].want)
+			is_str(got, want, "'%s' refused", bad[i].text);
+		else
+			ok(strncmp(got, "error: ", 7) == 0, "'%s' refused: %s",
+			   bad[i].text, got);
+	}
+	is_str(dest_kind_name(DEST_MCAST), "mcast", "kind name");
+}
+
 int main(void)
 {
+	test_mcast();
 	test_kept_invalid();
 	test_forms();
 	test_scope();

@@ -540,6 +540,135 @@ static void test_whole_tables(void)
 	trace_store_free(&store);
 }
 
+/* A GetTableResp of the fabric's LFT records of one block (72 bytes apart:
+ * attribute offset 9), as opensm answers a GetTable with BlockNum alone,
+ * one whole segment; skip_lid: a switch left out (0: none). */
+static size_t lft_block_table(uint8_t *msg, size_t cap, uint16_t block,
+			      uint16_t skip_lid)
+{
+	size_t k = 0;
+
+	memset(msg, 0, cap);
+	msg[0] = 1;
+	msg[1] = 0x03;
+	msg[2] = 2;
+	msg[3] = 0x92;
+	msg[17] = 0x15;
+	msg[45] = 9;
+	for (size_t i = 0; i < fabric_count; i++) {
+		const struct trace_record *r = &fabric[i];
+		uint8_t *d = msg + 56 + k * 72;
+
+		if (r->key.kind != TRACE_REC_LFT || r->key.arg != block ||
+		    r->key.lid == skip_lid || 56 + (k + 1) * 72 > cap)
+			continue;
+		d[0] = (uint8_t)(r->key.lid >> 8);
+		d[1] = (uint8_t)r->key.lid;
+		d[2] = (uint8_t)(block >> 8);
+		d[3] = (uint8_t)block;
+		memcpy(d + 8, r->u.lft.ports, LFT_BLOCK_LIDS);
+		k++;
+	}
+	return 56 + k * 72;
+}
+
+static void test_lft_block_tables(void)
+{
+	struct trace_key s1_b0 = { TRACE_REC_LFT, 2, 0 };
+	struct trace_key s1_b1 = { TRACE_REC_LFT, 2, 1 };
+	struct trace_key link = { TRACE_REC_LINK, 2, 7 };
+	struct trace_store store;
+	struct trace_result res;
+	uint8_t msg[512];
+	char err[128];
+	size_t asked, len;
+	bool cut;
+
+	two_switches();
+	trace_store_init(&store);
+	len = lft_block_table(msg, sizeof(msg), 0, 0);
+	is_int(trace_store_put_lft_block(&store, 0, msg, len, &cut, err,
+					 sizeof(err)), 0, "block 0 of every switch");
+	ok(!cut && store.count == 2, "both switches' block 0 stored");
+	ok(trace_store_covers(&store, &s1_b0), "block 0 is covered");
+	ok(!trace_store_covers(&store, &s1_b1),
+	   "block 1 is not: only the block asked is known whole");
+	ok(!trace_store_covers(&store, &link) &&
+	   !store.complete[TRACE_REC_LFT], "nor the other tables");
+	walk(&store, 1, 5, &res, &asked);
+	is_int(res.status, TRACE_COMPLETE, "the walk reads its LFTs from it");
+	is_int((int)res.hop_count, 4, "H1 S1 S2 H3");
+	trace_store_free(&store);
+
+	/* S2 left out of the block's table: its block 0 is absent, as a
+	 * record the SA hides or a switch gone (the walk tells which), and
+	 * never asked again one by one. */
+	trace_store_init(&store);
+	len = lft_block_table(msg, sizeof(msg), 0, 3);
+	trace_store_put_lft_block(&store, 0, msg, len, &cut, err, sizeof(err));
+	walk(&store, 1, 5, &res, &asked);
+	ok(res.status != TRACE_COMPLETE && res.status != TRACE_PENDING,
+	   "a switch missing from a whole block table is absent (status %d)",
+	   res.status);
+	ok(find(TRACE_REC_LFT, 3, 0) != NULL, "(the fabric has it)");
+	trace_store_free(&store);
+
+	/* Cut (what ibsim delivers): nothing trusted, the block not covered. */
+	trace_store_init(&store);
+	len = lft_block_table(msg, sizeof(msg), 0, 0);
+	msg[24] = 1;
+	msg[25] = 1;
+	msg[26] = 0x1;
+	trace_store_put_lft_block(&store, 0, msg, len, &cut, err, sizeof(err));
+	ok(cut && store.count == 0 && !trace_store_covers(&store, &s1_b0),
+	   "a cut block table is not trusted");
+	is_int(trace_store_put_lft_block(&store, TRACE_LFT_BLOCKS, msg, len,
+					 &cut, err, sizeof(err)), -1,
+	       "a block past the unicast LIDs is refused");
+	trace_store_free(&store);
+}
+
+static void test_links_under_lmc(void)
+{
+	struct link_record link;
+	uint8_t msg[256];
+	char err[128];
+	bool found, cut;
+	size_t len;
+
+	ok(trace_link_get_answerable(9, 0), "LMC 0: every LID by FromLID");
+	ok(trace_link_get_answerable(8, 2) && trace_link_get_answerable(12, 2),
+	   "LMC 2: LIDs aligned to 4 by FromLID");
+	ok(!trace_link_get_answerable(9, 2) && !trace_link_get_answerable(10, 2) &&
+	   !trace_link_get_answerable(9, 1),
+	   "a switch LID not aligned to the subnet's LMC: not by FromLID");
+	ok(trace_link_get_answerable(10, 1), "LID 10 under LMC 1: aligned");
+
+	two_switches();
+	/* The links out of every node's port 7 (here S1's, LID 2, and S2's,
+	 * LID 3): whole, one MAD without RMPP. */
+	len = link_table(msg, 8, 0);
+	is_int(trace_link_from_table(msg, len, 3, 7, &link, &found, &cut, err,
+				     sizeof(err)), 0, "a FromPort table");
+	ok(found && !cut && link.to_lid == 2 && link.to_port == 7,
+	   "S2 port 7 -> S1 port 7 picked out of it");
+	trace_link_from_table(msg, len, 3, 5, &link, &found, &cut, err,
+			      sizeof(err));
+	ok(!found && !cut, "a link not in a whole table: absent");
+	/* What ibsim delivers: a first packet no one reassembled. */
+	msg[24] = 1;
+	msg[25] = 1;
+	msg[26] = 0x1;
+	trace_link_from_table(msg, len, 3, 7, &link, &found, &cut, err,
+			      sizeof(err));
+	ok(found && cut, "found in a cut table: still the SA's word");
+	trace_link_from_table(msg, len, 3, 5, &link, &found, &cut, err,
+			      sizeof(err));
+	ok(!found && cut, "not found in a cut table: unknown, not absent");
+	is_int(trace_link_from_table(msg, 20, 3, 7, &link, &found, &cut, err,
+				     sizeof(err)), -1, "a short message is malformed");
+}
+
 int main(void)
 {
 	test_two_switch_hops();
@@ -551,5 +680,7 @@ int main(void)
 	test_ends();
 	test_store();
 	test_whole_tables();
+	test_lft_block_tables();
+	test_links_under_lmc();
 	return tap_done();
 }

@@ -257,6 +257,93 @@ static void test_unknown(void)
 	   "a running row: asked at the end, no finding yet");
 }
 
+/* The responder's receive-drop evidence (serve's count answer
+ * "rq_drops"): mlx5-like with out_of_buffer, rxe-like without. */
+static void test_rq_drops(void)
+{
+	struct rendezvous_rq_drops mlx5 = { .present = true,
+					    .counter_known = true,
+					    .counter = "out_of_buffer" };
+	struct rendezvous_rq_drops rxe = { .present = true };
+	struct oneway_input in = { .sent = 10, .arrived = 7,
+				   .final = ONEWAY_FINAL_KNOWN,
+				   .final_received = 7, .final_answered = 7,
+				   .replies_seen = true };
+	struct oneway_verdict v;
+
+	in.rq = mlx5;
+	in.rq.counter_delta = 3;
+	v = judge(in);
+	is_int(v.direction, ONEWAY_RQ_FULL, "counter rose by 3: the queue");
+	is_str(v.text, "dropped at the responder (receive queue full): it saw "
+		       "7 of 10; its port's out_of_buffer counter rose by 3 "
+		       "during the run (every sender's drops count there)",
+	       "names the counter");
+	is_str(oneway_direction_name(v.direction), "responder_queue",
+	       "JSON name");
+	ok(v.lost_there == 3 && v.final, "still 3 the responder never saw");
+
+	in.rq.counter_delta = 1;
+	v = judge(in);
+	is_int(v.direction, ONEWAY_THERE, "rose by fewer: there");
+	is_str(v.text, "lost on the way there: the responder saw 7 of 10",
+	       "the finding an older prober reads");
+	is_str(v.note, "up to 1 of the probes the responder never saw were "
+		       "dropped in its receive queue (its out_of_buffer counter "
+		       "rose by as many during the run)",
+	       "how many the counter accounts for, a finding of its own");
+
+	in.rq.counter_delta = 0;
+	v = judge(in);
+	is_int(v.direction, ONEWAY_THERE, "did not move: there");
+	is_str(v.note, "not dropped in the responder's receive queue: its "
+		       "out_of_buffer counter did not move during the run",
+	       "the queue ruled out");
+
+	in.rq = rxe;
+	v = judge(in);
+	is_int(v.direction, ONEWAY_THERE, "rxe, queue never seen empty");
+	is_str(v.text, "lost on the way there: the responder saw 7 of 10",
+	       "rxe: the finding as before");
+	is_str(v.note, "whether the responder's receive queue dropped some "
+		       "cannot be told: its device counts no such drops",
+	       "cannot tell");
+
+	in.rq.rq_empty = 2;
+	v = judge(in);
+	is_int(v.direction, ONEWAY_RQ_FULL, "rxe, queue seen empty");
+	is_str(v.text, "dropped at the responder (receive queue full), most "
+		       "likely: it saw 7 of 10 and found its receive queue "
+		       "empty 2 times during the run (its device counts no "
+		       "such drops)", "likely, and why");
+
+	in.rq = (struct rendezvous_rq_drops){ 0 };
+	v = judge(in);
+	is_str(v.text, "lost on the way there: the responder saw 7 of 10",
+	       "an older serve: as before");
+	ok(v.note[0] == '\0', "and nothing of the queue");
+
+	/* Lost both ways: the direction stays, the queue is named. */
+	in.rq = mlx5;
+	in.rq.counter_delta = 3;
+	in.final_received = 7;
+	in.final_answered = 7;
+	in.arrived = 5;
+	v = judge(in);
+	is_int(v.direction, ONEWAY_BOTH, "both ways stays both");
+	ok(strstr(v.note, "up to 3 of the probes the responder never saw") !=
+		   NULL, "with the queue's share");
+
+	/* No loss there: the counter is not mentioned. */
+	in.final_received = 10;
+	in.final_answered = 10;
+	in.arrived = 7;
+	v = judge(in);
+	is_int(v.direction, ONEWAY_BACK, "back: the queue is no matter");
+	ok(strstr(v.text, "out_of_buffer") == NULL && v.note[0] == '\0',
+	   "not mentioned");
+}
+
 int main(void)
 {
 	test_final_count();
@@ -264,5 +351,6 @@ int main(void)
 	test_no_loss();
 	test_reply_counts();
 	test_unknown();
+	test_rq_drops();
 	return tap_done();
 }

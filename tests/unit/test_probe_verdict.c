@@ -409,6 +409,55 @@ static void test_hops_back(void)
 	   "forward unknown: no asymmetry claimed");
 }
 
+/* Probes dropped in the responder's full receive queue: their own
+ * verdict, never lost_there nor a blocked data path. */
+static void test_responder_queue(void)
+{
+	struct verdict_input in = reached(64, 62);
+	struct verdict v;
+
+	in.sent = 10;
+	in.received = 7;
+	in.rendezvous_answered = true;
+	in.oneway = (struct oneway_input){
+		.sent = 10, .arrived = 7, .final = ONEWAY_FINAL_KNOWN,
+		.final_received = 7, .final_answered = 7,
+		.rq = { .present = true, .counter_known = true,
+			.counter = "out_of_buffer", .counter_delta = 3 },
+	};
+	verdict_judge(&in, &v);
+	ok((v.flags & VERDICT_RESPONDER_QUEUE) &&
+		   !(v.flags & VERDICT_LOST_THERE),
+	   "responder_queue, not lost_there");
+	is_str(verdict_flag_name(VERDICT_RESPONDER_QUEUE), "responder_queue",
+	       "JSON name");
+	ok(said(&v, "dropped at the responder (receive queue full): it saw 7 "
+		    "of 10; its port's out_of_buffer counter rose by 3 during "
+		    "the run (every sender's drops count there)"),
+	   "the finding");
+
+	in.oneway.rq.counter_delta = 1;
+	verdict_judge(&in, &v);
+	ok((v.flags & VERDICT_LOST_THERE) &&
+		   !(v.flags & VERDICT_RESPONDER_QUEUE),
+	   "fewer dropped than lost: lost_there");
+	ok(said(&v, "lost on the way there: the responder saw 7 of 10") &&
+		   said(&v, "up to 1 of the probes the responder never saw "
+			    "were dropped in its receive queue (its "
+			    "out_of_buffer counter rose by as many during the "
+			    "run)"),
+	   "the queue's share, a finding of its own");
+
+	in.received = 0;
+	in.oneway.arrived = 0;
+	in.oneway.final_received = in.oneway.final_answered = 0;
+	in.oneway.rq.counter_delta = 10;
+	verdict_judge(&in, &v);
+	ok((v.flags & VERDICT_RESPONDER_QUEUE) &&
+		   !(v.flags & VERDICT_DATA_PATH_BLOCKED),
+	   "all dropped in the queue: no blocked data path claimed");
+}
+
 /* The loss direction joins the findings after the loss count. */
 static void test_loss_direction(void)
 {
@@ -495,5 +544,6 @@ int main(void)
 	test_loss();
 	test_hops_back();
 	test_loss_direction();
+	test_responder_queue();
 	return tap_done();
 }

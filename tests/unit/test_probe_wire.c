@@ -275,11 +275,60 @@ static void test_stamps(void)
 	ok(!back.hw_dwell_known && back.hw_dwell_ns == 0, "no flag: unknown");
 }
 
+/* The VLAN tag sits in bytes 46..47, reserved (zero) before: an older
+ * responder's reply says unknown, never "untagged, PCP 0". */
+static void test_reply_vlan(void)
+{
+	struct probe_reply r = { 0 }, back;
+	uint8_t buf[PROBE_REPLY_SIZE];
+
+	r.header = sample_header();
+	r.observed.vlan_reporter = true;
+	r.observed.vlan_known = true;
+	r.observed.pcp_known = true;
+	r.observed.vlan_id = 100;
+	r.observed.pcp = 3;
+	probe_encode_reply(&r, buf, PROBE_REPLY_SIZE);
+	is_int(buf[32], 0xe0, "flags: bits 5, 6, 7");
+	ok(buf[46] == 0x60 && buf[47] == 0x64,
+	   "tag at 46..47: PCP 3 VID 100 = 0x6064");
+	probe_decode_reply(buf, sizeof(buf), &back);
+	ok(back.observed.vlan_reporter && back.observed.vlan_known &&
+		   back.observed.pcp_known && back.observed.vlan_id == 100 &&
+		   back.observed.pcp == 3,
+	   "VLAN 100 PCP 3 round trip");
+	/* The VID without the PCP (hns reports the VID alone). */
+	r.observed.pcp_known = false;
+	probe_encode_reply(&r, buf, PROBE_REPLY_V1_SIZE);
+	ok(buf[32] == 0x60 && buf[46] == 0x00 && buf[47] == 0x64,
+	   "VID alone: bit 7 clear, no PCP bits");
+	probe_decode_reply(buf, PROBE_REPLY_V1_SIZE, &back);
+	ok(back.observed.vlan_known && !back.observed.pcp_known &&
+		   back.observed.pcp == 0, "PCP unknown round trip");
+	/* A responder whose CQ cannot say (rxe). */
+	r.observed.vlan_known = false;
+	r.observed.vlan_id = 100;
+	probe_encode_reply(&r, buf, PROBE_REPLY_SIZE);
+	ok(buf[32] == 0x20 && buf[46] == 0 && buf[47] == 0,
+	   "reporter without a tag: bit 5 only, bytes zero");
+	/* An older responder: bits clear; junk in 46..47 is not believed. */
+	r.observed.vlan_reporter = false;
+	probe_encode_reply(&r, buf, PROBE_REPLY_SIZE);
+	is_int(buf[32], 0, "older responder: no VLAN bits");
+	buf[46] = 0xe0;
+	buf[47] = 0x05;
+	probe_decode_reply(buf, sizeof(buf), &back);
+	ok(!back.observed.vlan_reporter && !back.observed.vlan_known &&
+		   !back.observed.pcp_known && back.observed.vlan_id == 0,
+	   "older responder: VLAN unknown whatever 46..47 hold");
+}
+
 int main(void)
 {
 	test_request_golden();
 	test_reply_round_trip();
 	test_reply_count_and_hop_limit_sent();
+	test_reply_vlan();
 	test_malformed();
 	test_reply_timing();
 	test_stamps();

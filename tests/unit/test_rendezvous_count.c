@@ -133,6 +133,65 @@ static void test_reasons(void)
 	is_int(ab.unanswered[UNANSWERED_RESOLVING], 2, "the known one read");
 }
 
+/* The receive-drop evidence of a newer serve: with a counter, without
+ * one (rxe), absent (an older serve), malformed. */
+static void test_rq_drops(void)
+{
+	struct rendezvous_count_answer a = {
+		.state = RENDEZVOUS_COUNT_KNOWN, .received = 7, .answered = 7,
+		.rq_drops = { .present = true, .counter_known = true,
+			      .counter = "out_of_buffer", .counter_delta = 3,
+			      .rq_empty = 1, .covers_run = true },
+	}, ab;
+	char *line = rendezvous_count_answer_encode(&a), err[256];
+
+	ok(line && strstr(line, "\"rq_drops\":{\"counter\":\"out_of_buffer\","
+				"\"counter_delta\":3,\"rq_empty\":1,"
+				"\"covers_run\":true}"),
+	   "rq_drops in the answer");
+	is_int(rendezvous_count_answer_decode(line, &ab, err, sizeof(err)), 0,
+	       "decodes");
+	ok(ab.rq_drops.present && ab.rq_drops.counter_known &&
+		   ab.rq_drops.counter_delta == 3 && ab.rq_drops.rq_empty == 1 &&
+		   ab.rq_drops.covers_run &&
+		   strcmp(ab.rq_drops.counter, "out_of_buffer") == 0,
+	   "every field back");
+	free(line);
+
+	a.rq_drops = (struct rendezvous_rq_drops){ .present = true,
+						   .rq_empty = 4 };
+	line = rendezvous_count_answer_encode(&a);
+	ok(line && strstr(line, "\"counter\":null"), "no counter: null");
+	is_int(rendezvous_count_answer_decode(line, &ab, err, sizeof(err)), 0,
+	       "decodes");
+	ok(ab.rq_drops.present && !ab.rq_drops.counter_known &&
+		   ab.rq_drops.rq_empty == 4 && !ab.rq_drops.covers_run,
+	   "no counter, 4 times empty");
+	free(line);
+
+	is_int(rendezvous_count_answer_decode(
+		       "{\"version\":1,\"count\":{\"known\":true,"
+		       "\"received\":5,\"answered\":5}}", &ab, err,
+		       sizeof(err)), 0, "an older serve's answer decodes");
+	ok(!ab.rq_drops.present, "without rq_drops: not told");
+	is_int(rendezvous_count_answer_decode(
+		       "{\"version\":1,\"count\":{\"known\":true,"
+		       "\"received\":5,\"answered\":5,\"rq_drops\":"
+		       "{\"counter\":7,\"rq_empty\":0,\"covers_run\":true}}}",
+		       &ab, err, sizeof(err)), -1, "a counter not a name: refused");
+	is_int(rendezvous_count_answer_decode(
+		       "{\"version\":1,\"count\":{\"known\":true,"
+		       "\"received\":5,\"answered\":5,\"rq_drops\":"
+		       "{\"counter\":\"out_of_buffer\",\"counter_delta\":-2,"
+		       "\"rq_empty\":0,\"covers_run\":true}}}",
+		       &ab, err, sizeof(err)), -1, "a negative rise: refused");
+
+	a.rq_drops.present = false;
+	line = rendezvous_count_answer_encode(&a);
+	ok(line && !strstr(line, "rq_drops"), "not present: not written");
+	free(line);
+}
+
 static void count_fn(void *ctx, const struct rendezvous_count_question *q,
 		     struct rendezvous_count_answer *a)
 {
@@ -261,6 +320,7 @@ int main(void)
 	signal(SIGPIPE, SIG_IGN);
 	test_codec();
 	test_reasons();
+	test_rq_drops();
 	test_loopback();
 	test_silent_client();
 	return tap_done();

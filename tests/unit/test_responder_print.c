@@ -136,6 +136,27 @@ int main(void)
 	   json_object_get_int(v) == 0, "named as the text names them");
 	ok(json_object_object_get_ex(o, "dropped_total", &v) &&
 	   json_object_get_int(v) == 12, "and their total");
+	ok(json_object_object_get_ex(o, "reverse_ahs_remade", &v) &&
+	   json_object_get_int(v) == 0 &&
+	   json_object_object_get_ex(o, "rq_empty_seen", &v) &&
+	   json_object_object_get_ex(o, "rq_drop_counter", &v) && v == NULL,
+	   "JSON: AHs made again, the empty queue, no counter (null)");
+	json_object_put(o);
+
+	responder.ahs_refreshed = 2;
+	responder.rq_drops.rq_empty = 5;
+	responder.rq_drops.counter_name = "out_of_buffer";
+	responder.dropped[DROP_REVERSE_AH] = 0;
+	responder.dropped[DROP_RATE_LIMIT] = 0;
+	is_str(summary(OUT_TEXT),
+	       "summary: stopped by SIGTERM, answered 40, dropped 0, reverse "
+	       "AHs created 3, reverse AHs made again 2, receive queue found "
+	       "empty 5 times\n", "text: only what happened");
+	o = json_tokener_parse(summary(OUT_JSONL));
+	ok(o && json_object_object_get_ex(o, "rq_drop_counter", &v) &&
+	   strcmp(json_object_get_string(v), "out_of_buffer") == 0 &&
+	   json_object_object_get_ex(o, "reverse_ahs_remade", &v) &&
+	   json_object_get_int(v) == 2, "JSON: the counter's name, 2 remade");
 	json_object_put(o);
 	test_ready();
 	return tap_done();

@@ -336,6 +336,31 @@ static void test_count_reasons(void)
 	request_counts_free(&t);
 }
 
+/* serve --rq-depth against the device's max_qp_wr (rxe 0x4000 by
+ * default, mlx5 0x8000). */
+static void test_rq_depth(void)
+{
+	uint32_t depth = 0;
+	char err[256] = "";
+
+	is_int(responder_rq_depth_for(0, 32768, "mlx5_0", &depth, err,
+				      sizeof(err)), 0, "default on mlx5");
+	is_int(depth, RESPONDER_RECV_DEPTH, "the default, 1024");
+	is_int(responder_rq_depth_for(0, 512, "tiny0", &depth, err,
+				      sizeof(err)), 0, "default, small device");
+	is_int(depth, 512, "lowered to max_qp_wr");
+	is_int(responder_rq_depth_for(4, 16384, "rxe0", &depth, err,
+				      sizeof(err)), 0, "asked 4");
+	is_int(depth, 4, "4 it is");
+	is_int(responder_rq_depth_for(0, 0, "x", &depth, err, sizeof(err)), 0,
+	       "max unknown");
+	is_int(depth, RESPONDER_RECV_DEPTH, "the default");
+	is_int(responder_rq_depth_for(20000, 16384, "rxe0", &depth, err,
+				      sizeof(err)), -1, "more than allowed");
+	is_str(err, "--rq-depth 20000 is more than rxe0 allows (max_qp_wr "
+		    "16384): give at most 16384", "says the limit");
+}
+
 int main(void)
 {
 	test_drop_for();
@@ -346,5 +371,6 @@ int main(void)
 	test_stop();
 	test_count_answer();
 	test_count_reasons();
+	test_rq_depth();
 	return tap_done();
 }

@@ -3,7 +3,10 @@
  * serve a sender, and the cache's pending and negative entries. */
 #include <string.h>
 
+#include <linux/neighbour.h>
+
 #include "peer/reverse_ah.h"
+#include "peer/responder_rules.h"
 #include "peer/reverse_cache.h"
 #include "tap.h"
 
@@ -211,6 +214,93 @@ static void test_cache(void)
 	reverse_cache_free(&cache);
 }
 
+/* The age bound and the neighbour watch of reply AHs: a RoCE AH keeps
+ * the MAC it was made with (mlx5_create_ah), so it is made again when
+ * old or when its next hop moves. */
+static void test_refresh(void)
+{
+	static const uint8_t gw[16] = { [10] = 0xff, [11] = 0xff, [12] = 10,
+					[13] = 0, [14] = 1, [15] = 1 };
+	static const uint8_t other[16] = { [10] = 0xff, [11] = 0xff,
+					   [12] = 10, [13] = 0, [14] = 1,
+					   [15] = 9 };
+	static const uint8_t mac_a[6] = { 2, 0, 0, 0, 0, 0xa };
+	static const uint8_t mac_b[6] = { 2, 0, 0, 0, 0, 0xb };
+	struct reverse_cache cache;
+	struct reverse_key k1 = { .slid = 1 }, k2 = { .slid = 2 };
+	struct reverse_entry *e, *e2;
+	struct ibv_ah *evicted, *fake = (struct ibv_ah *)&cache;
+	struct ibv_ah_attr attr = { .dlid = 1 };
+	struct neigh_change c = { .state = NUD_REACHABLE, .lladdr_len = 6 };
+	uint64_t s = 1000000000ull, now = 1000 * s, age = 30 * s;
+
+	reverse_cache_init(&cache, 4);
+	e = reverse_cache_claim(&cache, &k1, 0, &evicted);
+	ok(!reverse_entry_refresh_due(e, now + age, age),
+	   "pending: nothing to make again");
+	reverse_entry_ready(e, fake, &attr);
+	e->made_ns = now;
+	e->next_hop_known = true;
+	memcpy(e->next_hop, gw, 16);
+	e2 = reverse_cache_claim(&cache, &k2, 0, &evicted);
+	reverse_entry_ready(e2, fake, &attr);
+	e2->made_ns = now;
+	e2->next_hop_known = true;
+	memcpy(e2->next_hop, other, 16);
+
+	ok(!reverse_entry_refresh_due(e, now + age - 1, age), "younger: no");
+	ok(reverse_entry_refresh_due(e, now + age, age), "at the bound: due");
+	ok(!reverse_entry_refresh_due(e, now + 1000 * age, 0), "no bound: no");
+	e->refreshing = true;
+	ok(!reverse_entry_refresh_due(e, now + age, age),
+	   "a successor being made: not twice");
+	e->refreshing = false;
+
+	/* The first MAC told for a next hop is not known to be the AH's. */
+	memcpy(c.addr, gw, 16);
+	memcpy(c.lladdr, mac_a, 6);
+	is_int(reverse_cache_neigh_changed(&cache, &c), 1,
+	       "first word of the gateway: its AH marked");
+	ok(e->moved && !e2->moved, "only the AH through that gateway");
+	ok(reverse_entry_refresh_due(e, now + 1, age), "moved: due at once");
+	e->moved = false;
+	c.state = NUD_STALE;
+	is_int(reverse_cache_neigh_changed(&cache, &c), 0,
+	       "reachable to stale, same MAC: nothing");
+	memcpy(c.lladdr, mac_b, 6);
+	c.state = NUD_REACHABLE;
+	is_int(reverse_cache_neigh_changed(&cache, &c), 1,
+	       "failover: another MAC for the gateway");
+	ok(e->moved && memcmp(e->next_hop_mac, mac_b, 6) == 0,
+	   "marked, the new MAC remembered");
+	e->moved = false;
+	c.deleted = true;
+	c.lladdr_len = 0;
+	is_int(reverse_cache_neigh_changed(&cache, &c), 1, "deleted: marked");
+	is_int(e->next_hop_mac_len, 0, "its MAC no longer known");
+	e->moved = false;
+	e->next_hop_known = false;
+	is_int(reverse_cache_neigh_changed(&cache, &c), 0,
+	   "an AH whose next hop is not known is left to the age bound");
+	is_int(reverse_cache_all_moved(&cache), 2,
+	       "events lost: every ready AH marked");
+
+	/* What a successor's result does. */
+	e->refreshing = true;
+	is_int(ah_refresh_fate_of(e, 3, 3, true), AH_REFRESH_SWAP,
+	       "made: swapped in");
+	is_int(ah_refresh_fate_of(e, 3, 3, false), AH_REFRESH_KEEP_OLD,
+	       "not made: the old one goes on");
+	is_int(ah_refresh_fate_of(e, 2, 3, true), AH_REFRESH_STALE,
+	       "the port changed meanwhile: discarded");
+	is_int(ah_refresh_fate_of(NULL, 3, 3, true), AH_REFRESH_STALE,
+	       "the entry was reused: discarded");
+	e->refreshing = false;
+	is_int(ah_refresh_fate_of(e, 3, 3, true), AH_REFRESH_STALE,
+	       "an entry not waiting for one: discarded");
+	reverse_cache_free(&cache);
+}
+
 /* The hop limit a reply leaves with: what the prober subtracts from.
  * The rules per provider come from provider_hop_limit_rule; here, what
  * each means for the reply. */
@@ -246,6 +336,7 @@ int main(void)
 	test_finish();
 	test_key();
 	test_cache();
+	test_refresh();
 	test_hop_limit_sent();
 	return tap_done();
 }

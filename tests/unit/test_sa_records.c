@@ -53,7 +53,11 @@ static void test_portinfo_record(void)
 	rec[4 + 33] = 0x52;			/* LinkUp, default Polling */
 	rec[4 + 34] = 0xc2;			/* protect bits 3, LMC 2 */
 	rec[4 + 35] = 0x47;			/* SpeedActive QDR, enabled 7 */
+	rec[4 + 36] = 0x40;			/* NeighborMTU 2048, SM SL 0 */
+	rec[4 + 41] = 0x25;			/* InitTypeReply 2, MTUCap 4096 */
 	portinforec_decode(rec, &r);
+	is_int(r.neighbor_mtu, 4, "NeighborMTU: high nibble of byte 36");
+	is_int(r.mtu_cap, 5, "MTUCap: low nibble of byte 41");
 	is_int(r.lid, 3, "PIR endport LID");
 	is_int(r.port_num, 7, "PIR port number");
 	is_int(r.options, 1, "PIR options");
@@ -107,6 +111,17 @@ static void test_requests(void)
 	is_int(mad[57], 5, "switch LID");
 	is_int(mad[58], 0x01, "block high byte");
 	is_int(mad[59], 0x02, "block low byte");
+	is_mem(mad + 60, zero, SA_DATA_BYTES - 4, "nothing else set");
+
+	/* One block of every switch: a GetTable (method 0x12), BlockNum. */
+	sa_encode_lft_block_table(mad, 0x0203);
+	is_int(mad[3], 0x12, "LFT block table: SubnAdmGetTable");
+	is_int(mad[17], 0x15, "LFTRecord");
+	is_int(mad[55], 0x2, "component mask BlockNum alone");
+	is_mem(mad + 48, zero, 7, "no other mask bit");
+	is_int(mad[56] | mad[57], 0, "no switch LID");
+	is_int(mad[58], 0x02, "block high byte");
+	is_int(mad[59], 0x03, "block low byte");
 	is_mem(mad + 60, zero, SA_DATA_BYTES - 4, "nothing else set");
 
 	sa_encode_portinfo_get(mad, 0x0a0b, 3);

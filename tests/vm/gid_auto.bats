@@ -62,6 +62,15 @@ probe_a() { timeout 120 "$IBAHPROBE" -d "$FABRIC_A_RXE" probe "$@"; }
 		fail "-v does not name sgid_index $want and $FABRIC_A_VLAN_NETDEV: $stderr"
 }
 
+@test "over the VLAN: priority sent from vetha.100's egress map, the priority seen unknown on rxe, with the reason" {
+	run -0 probe_a -g auto -c 2 -t 3000 -j "c-via-vlan:$PORT"
+	echo "$output" | jq -e --argjson vid "$FABRIC_VLAN_ID" '.[0] |
+		.status == "reachable" and .vlan_sent == $vid and .priority_sent == 0 and
+		(.priority_sent_why | test("egress map")) and
+		.pcp_seen == null and .vlan_seen == null and .priority_mismatch == null and
+		(.vlan_seen_why | test("does not report the VLAN tag.*IBV_WC_EX_WITH_CVLAN"))'
+}
+
 @test "-g auto: a destination routed through the plain veth gets the plain GID's index" {
 	local want
 	want=$(gid_index_on "$FABRIC_A_RXE" "$FABRIC_A_NETDEV" "$FABRIC_A_GID4")

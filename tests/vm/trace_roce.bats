@@ -77,6 +77,13 @@ rcvd_pkts() { rdma statistic show link "$1/1" | grep -o 'rcvd_pkts [0-9]*' | awk
 		fail "$output"
 }
 
+@test "--paths all is refused on RoCE (no LIDs): exit 2, the flow labels named" {
+	run -2 --separate-stderr trace_a --paths all d:18703
+	[ -z "$output" ] || fail "stdout: $output"
+	[[ $stderr == *"--paths all walks the DLIDs of an InfiniBand LMC"*"--flow-label"* ]] ||
+		fail "$stderr"
+}
+
 @test "a destination without serve: an error line, exit 1, the other destination still traced" {
 	run -1 --separate-stderr trace_a --queries 1 c:18709 d:18703
 	[[ $output == *"c:18709"* ]] || fail "$output"

@@ -1,0 +1,63 @@
+/* probe --dry-run's rows for groups; see mcast_dry_run.h. */
+#include "base/gid.h"
+#include "out/output.h"
+#include "probe/mcast_dry_run.h"
+#include "verbs/ah_print.h"
+#include "wire/mcmember_print.h"
+
+static bool print_row(const struct dest *d, const struct mcast_target *t,
+		      const struct ah_port_facts *facts)
+{
+	char gid[GID_TEXT_MAX];
+	struct ah_check check;
+	bool ok = t->built;
+
+	out_open_object(NULL);
+	out_string("dest", "%s", d->text);
+	out_string("status", ": %s", t->built ? "resolved" : "error");
+	if (!t->built) {
+		out_string("error", " %s", t->error);
+		out_newline();
+		out_close_object();
+		return false;
+	}
+	out_uint("qkey", NULL, t->group.qkey);
+	out_string("dgid", "\n    dgid %s",
+		   gid_format(&t->group.mgid, gid, sizeof(gid)));
+	out_string("dgid_source", " (%s)", "group");
+	out_null("path", NULL);
+	out_uint("pkey", "\n    partition pkey 0x%04x", t->group.pkey);
+	mcmember_print("group", "\n    ", &t->group);
+	if (t->has_joinability) {
+		out_bool("joinable", NULL, t->joinability.joinable);
+		out_string("joinable_reason", "\n    %s", t->joinable_words);
+		ok = ok && t->joinability.joinable;
+	}
+	ah_check(&t->attr, facts, &check);
+	ok = ok && check.errors == 0;
+	out_open_array("ahs");
+	out_open_object(NULL);
+	out_string("status", "\n    %s", check.errors ? "invalid" : "valid");
+	out_text("\n    ");
+	ah_attr_print("ah_attr", &t->attr);
+	ah_check_print("violations", &check);
+	out_close_object();
+	out_close_array();
+	out_newline();
+	out_close_object();
+	return ok;
+}
+
+bool mcast_dry_run_print(const struct dest_list *dests,
+			 const struct mcast_target *targets,
+			 const struct ah_port_facts *facts)
+{
+	bool all_ok = true;
+
+	out_open_array(NULL);
+	for (size_t i = 0; i < dests->count; i++)
+		all_ok = print_row(&dests->items[i], &targets[i], facts) &&
+			 all_ok;
+	out_close_array();
+	return all_ok;
+}

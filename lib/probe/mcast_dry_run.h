@@ -1,0 +1,24 @@
+/* probe --dry-run for mcast: destinations: each group's record from the
+ * SA, the AH a prober would send with (dlid = MLID, is_global 1, dgid =
+ * MGID and the record's SL, rate, hop limit, traffic class and flow
+ * label), the checks of verbs/ah_attr, and whether this port can join.
+ * The row has the keys of a unicast dry run's (dest, status, qkey, dgid,
+ * dgid_source "group", path null, pkey, ahs[{status, ah_attr,
+ * violations}]) and adds group, joinable and joinable_reason. Probing a
+ * group needs members that answer (serve --mcast), which is not there
+ * yet: the dry run is what a group gets today. */
+#ifndef IBAHPROBE_MCAST_DRY_RUN_H
+#define IBAHPROBE_MCAST_DRY_RUN_H
+
+#include <stdbool.h>
+
+#include "sa/mcast_target.h"
+
+/* Prints one row per destination (all DEST_MCAST) from targets; true
+ * when every group was found, its AH passes the checks and this port can
+ * join it. */
+bool mcast_dry_run_print(const struct dest_list *dests,
+			 const struct mcast_target *targets,
+			 const struct ah_port_facts *facts);
+
+#endif
