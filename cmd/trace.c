@@ -23,6 +23,7 @@
 #include "base/text_escape.h"
 #include "out/text_layout.h"
 #include "trace_roce.h"
+#include "trace/roce_sweep.h"
 #include "trace/roce_trace.h"
 
 #define TRACE_SCHEMA "ibahprobe.trace.v1"
@@ -34,7 +35,7 @@ enum trace_option {
 	TRACE_OPT_WINDOW, TRACE_OPT_RETRIES, TRACE_OPT_FILE,
 	TRACE_OPT_FLOW_LABEL, TRACE_OPT_TCLASS, TRACE_OPT_MAX_HOPS,
 	TRACE_OPT_QUERIES, TRACE_OPT_UDP_SPORT, TRACE_OPT_PATHS, TRACE_OPT_NIC,
-	TRACE_OPT_END,
+	TRACE_OPT_RATE, TRACE_OPT_MAX_IN_FLIGHT, TRACE_OPT_END,
 };
 
 static const struct opt_spec trace_options[] = {
@@ -71,6 +72,14 @@ static const struct opt_spec trace_options[] = {
 			    "packets, UD sends from our QP with the AH's hop "
 			    "limit per hop (mlx4, mlx5, hns; needs "
 			    "CAP_NET_RAW)", COMPLETE_NONE, NULL },
+	[TRACE_OPT_RATE] = { "rate", 0, "N", "RoCE: datagrams sent per second "
+			     "at most, over all flows (1-10000, default 50)",
+			     COMPLETE_NONE, NULL },
+	[TRACE_OPT_MAX_IN_FLIGHT] = { "max-in-flight", 0, "N", "RoCE: "
+				      "datagrams awaiting their answer at "
+				      "once, over all flows and hops (1-1024, "
+				      "default 32; 1: one at a time)",
+				      COMPLETE_NONE, NULL },
 	[TRACE_OPT_END] = OPT_END,
 };
 
@@ -83,12 +92,15 @@ struct trace_opts {
 	bool max_hops_given;
 	bool paths_all;		/* --paths all */
 	bool nic;	/* --nic */
+	uint32_t rate, max_in_flight;
 };
 
 static const struct trace_opts trace_defaults = {
 	.window = PATH_DEFAULT_WINDOW, .retries = PATH_DEFAULT_RETRIES,
 	.max_hops = ROCE_TRACE_DEFAULT_MAX_HOPS,
 	.queries = ROCE_TRACE_DEFAULT_QUERIES,
+	.rate = ROCE_SWEEP_DEFAULT_RATE,
+	.max_in_flight = ROCE_SWEEP_DEFAULT_IN_FLIGHT,
 };
 
 static int trace_option(void *ctx, int index, const char *arg)
@@ -147,6 +159,15 @@ static int trace_option(void *ctx, int index, const char *arg)
 			rc = -1;
 		}
 		opts->paths_all = !strcmp(arg, "all");
+		break;
+	case TRACE_OPT_RATE:
+		rc = parse_u32(arg, "rate", 1, ROCE_SWEEP_MAX_RATE,
+			       &opts->rate, err, sizeof(err));
+		break;
+	case TRACE_OPT_MAX_IN_FLIGHT:
+		rc = parse_u32(arg, "max-in-flight", 1,
+			       ROCE_SWEEP_MAX_IN_FLIGHT, &opts->max_in_flight,
+			       err, sizeof(err));
 		break;
 	}
 	return rc ? cli_usage_error("%s", err) : 0;
@@ -651,6 +672,8 @@ static int trace_exec(const struct common_opts *common, void *ctx,
 				       .max_hops = opts->max_hops,
 				       .max_hops_given = opts->max_hops_given,
 				       .queries = opts->queries,
+				       .max_in_flight = opts->max_in_flight,
+				       .rate = opts->rate,
 				       .flow_labels = &opts->flow_labels,
 				       .traffic_classes = &opts->tclasses,
 				       .udp_sports = &opts->udp_sports,

@@ -43,6 +43,8 @@ struct trace_roce {
 	struct roce_flow *flows;
 	struct roce_tracer tracer;
 	struct roce_trace_printer printer;
+	/* The next destination to print, and the flows that reached. */
+	size_t next_dest, reached;
 };
 
 /* Cell and flow k: destination t, key (flow label or port) i % nkeys,
@@ -154,6 +156,8 @@ static int meet_responders(struct trace_roce *r)
 			 r->o->queries, r->common->timeout_ms);
 	r->tracer.silent_after =
 		r->o->max_hops_given ? 0 : ROCE_TRACE_SILENT_AFTER;
+	r->tracer.max_in_flight = r->o->max_in_flight;
+	r->tracer.rate = r->o->rate;
 	return EXIT_FINE;
 }
 
@@ -216,9 +220,9 @@ static void ask_silent_tail(struct trace_roce *r, struct roce_flow *f,
 		roce_trace_note_responder_count(&f->trace, received);
 }
 
-/* Traces flow k unless its destination failed already; true when it
- * reached the responder. */
-static bool trace_one(struct trace_roce *r, size_t k)
+/* Flow k as the probe engine set it up; an error when its destination
+ * failed already (it is not traced). */
+static void prepare_flow(struct trace_roce *r, size_t k)
 {
 	struct roce_flow *f = &r->flows[k];
 	const struct probe_cell *c = &r->s->cells[k];
@@ -233,46 +237,99 @@ static bool trace_one(struct trace_roce *r, size_t k)
 			 "is this port itself");
 	else if (c->error[0])
 		snprintf(f->error, sizeof(f->error), "%s", c->error);
-	else {
-		uint64_t start = monotonic_ns();
-		int rc = r->o->nic
-			? nic_tracer_trace_flow(
-				  &r->tracer, f, &c->attr,
-				  provider_wire_udp_sport(r->s->provider,
-							  f->flow_label,
-							  r->s->ep.qp->qp_num))
-			: roce_tracer_trace_flow(&r->tracer, f);
-
-		if (rc)
-			return false;
-		ask_silent_tail(r, f, c, start);
-		return f->trace.end == ROCE_TRACE_REACHED;
-	}
-	return false;
 }
 
-/* Every flow, a destination printed as soon as its flows are done; the
- * exit status. */
+static bool flow_over(const struct roce_flow *f)
+{
+	return f->error[0] || f->trace.end != ROCE_TRACE_RUNNING;
+}
+
+/* The tracer's progress: each destination, in order, once its flows are
+ * over: the responder asked about silent tails (once nothing is in
+ * flight: the asks block), the paths, the page. */
+static int trace_progress(void *ctx, bool quiet)
+{
+	struct trace_roce *r = ctx;
+
+	for (; r->next_dest < r->dests->count; r->next_dest++) {
+		size_t first = r->next_dest * r->per_dest;
+		struct roce_flow *flows = &r->flows[first];
+		unsigned a, b;
+		bool asks = false;
+
+		for (size_t i = 0; i < r->per_dest; i++) {
+			if (!flow_over(&flows[i]))
+				return 0;
+			asks |= !flows[i].error[0] &&
+				r->s->cells[first + i].target->from_rendezvous &&
+				roce_trace_silent_tail(&flows[i].trace, &a, &b);
+		}
+		if (asks && !quiet)
+			return 1;
+		for (size_t i = 0; i < r->per_dest; i++) {
+			struct roce_flow *f = &flows[i];
+
+			if (!f->error[0])
+				ask_silent_tail(r, f, &r->s->cells[first + i],
+						f->started_ns);
+			r->reached += !f->error[0] &&
+				      f->trace.end == ROCE_TRACE_REACHED;
+			roce_flow_path(f, r->o->queries);
+		}
+		if (roce_trace_print_destination(&r->printer, flows,
+						 r->per_dest))
+			return -1;
+	}
+	return 0;
+}
+
+/* --nic: each flow in turn with our QP's own sends (one QP, one hop
+ * limit per AH: one query at a time), the pages as trace_progress makes
+ * them. -1 when out of memory. */
+static int trace_nic(struct trace_roce *r)
+{
+	for (size_t k = 0; k < r->s->cell_count; k++) {
+		struct roce_flow *f = &r->flows[k];
+
+		if (!f->error[0]) {
+			f->started_ns = monotonic_ns();
+			if (nic_tracer_trace_flow(
+				    &r->tracer, f, &r->s->cells[k].attr,
+				    provider_wire_udp_sport(r->s->provider,
+							    f->flow_label,
+							    r->s->ep.qp->qp_num)) &&
+			    !f->error[0])
+				snprintf(f->error, sizeof(f->error),
+					 "not traced");
+		}
+		if (trace_progress(r, true) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Every flow, side by side; each destination printed in order as soon as
+ * its flows are over; the exit status. */
 static int trace_all(struct trace_roce *r)
 {
-	size_t cells = r->s->cell_count, reached = 0;
+	size_t cells = r->s->cell_count;
 
 	r->printer.provider = r->s->provider;
 	r->tracer.provider = r->s->provider;
+	for (size_t k = 0; k < cells; k++)
+		prepare_flow(r, k);
 	out_open_array(NULL);
-	for (size_t k = 0; k < cells; k++) {
-		reached += trace_one(r, k);
-		roce_flow_path(&r->flows[k], r->o->queries);
-		if ((k + 1) % r->per_dest == 0 &&
-		    roce_trace_print_destination(&r->printer,
-						 &r->flows[k + 1 - r->per_dest],
-						 r->per_dest))
+	if (r->o->nic) {
+		if (trace_nic(r))
 			return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	} else if (roce_tracer_run(&r->tracer, r->flows, cells,
+				   trace_progress, r)) {
+		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
 	}
 	out_close_array();
 	out_text("\n%zu flow%s: %zu reached the responder, %zu did not\n",
-		 cells, cells == 1 ? "" : "s", reached, cells - reached);
-	return reached == cells ? EXIT_FINE : EXIT_PROBLEM;
+		 cells, cells == 1 ? "" : "s", r->reached, cells - r->reached);
+	return r->reached == cells ? EXIT_FINE : EXIT_PROBLEM;
 }
 
 static void trace_roce_free(struct trace_roce *r)

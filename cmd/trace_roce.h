@@ -14,6 +14,10 @@
 
 struct trace_roce_options {
 	unsigned max_hops, queries;
+	/* Queries in flight at once over all flows (1: one at a time), and
+	 * sent per second at most. */
+	unsigned max_in_flight;
+	uint32_t rate;
 	/* --max-hops was given: sweep to it, even when nothing answers
 	 * after the last router (else ROCE_TRACE_SILENT_AFTER ends it). */
 	bool max_hops_given;

@@ -1,8 +1,9 @@
 /* The hop-by-hop schedule of a RoCE v2 trace of one flow (one source
  * address and UDP source port, one destination, one traffic class: a
  * fixed 5-tuple, so ECMP keeps it on one path, as Paris traceroute does):
- * for hop limit 1, 2, ... up to the most, a few queries each, one at a
- * time, each given a deadline; a router whose hop limit ran out answers
+ * for hop limit 1, 2, ... up to the most, a few queries each, each given
+ * a deadline; one at a time, or several hops at once once the answers
+ * name the query they answer (depth, lookahead); a router whose hop limit ran out answers
  * time exceeded, the destination's RDMA device takes the last datagram as
  * a UD send that `serve` answers, and a host with nothing on UDP 4791
  * answers port unreachable. The trace ends after the hop that reached the
@@ -17,6 +18,7 @@
 #define IBAHPROBE_ROCE_TRACE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* A RoCE fabric is a few routed hops; 64 is the IPv4 default TTL, so a
@@ -31,6 +33,9 @@
  * answers are lost on the way back) and 2 more, for a router that does
  * not say time exceeded. A sweep to 16 hops would only print '*'. */
 #define ROCE_TRACE_SILENT_AFTER 3
+/* Hops past the last that answered (or the last resolved) that queries
+ * may go to at once, when silent_after does not say (--max-hops). */
+#define ROCE_TRACE_LOOKAHEAD 3
 /* Flows (flow labels x traffic classes) one destination is traced with:
  * an ECMP sweep of 64 labels is the common case. */
 #define ROCE_TRACE_MAX_FLOWS 1024
@@ -86,25 +91,60 @@ struct roce_trace_settings {
 	/* After a hop something answered, this many silent hops end the
 	 * trace (ROCE_TRACE_SILENT_END); 0: on to max_hops. */
 	unsigned silent_after;
+	/* Queries in flight at once, once an answer named its query (a
+	 * router quoted our BTH, or the responder answered); 0 or 1: one
+	 * at a time, as traceroute without -N. */
+	unsigned depth;
+	/* With depth > 1: queries go to hops up to this many past the last
+	 * hop that answered or, when none did, past the last hop whose
+	 * queries all ended; 0: ROCE_TRACE_LOOKAHEAD. Never past
+	 * silent_after, where the trace would have ended. */
+	unsigned lookahead;
+};
+
+/* Where one query of a hop is. */
+enum roce_query_state {
+	ROCE_QUERY_UNSENT,
+	ROCE_QUERY_IN_FLIGHT,
+	ROCE_QUERY_ANSWERED,
+	ROCE_QUERY_SILENT,	/* its deadline passed without an answer */
+	/* In flight when an answer came that could have been its own or
+	 * another's (a router that quotes no BTH): sent again, one at a
+	 * time, once its deadline passed. */
+	ROCE_QUERY_VOID,
 };
 
 struct roce_trace_hop {
 	unsigned hop_limit;
-	unsigned sent;
+	unsigned sent;	/* queries sent (once a trace ended: all of them) */
 	bool answered[ROCE_TRACE_MAX_QUERIES];
 	struct roce_answer answers[ROCE_TRACE_MAX_QUERIES];
+	uint8_t state[ROCE_TRACE_MAX_QUERIES];	/* enum roce_query_state */
+	uint64_t sent_ns[ROCE_TRACE_MAX_QUERIES];	/* the latest send */
 };
 
 struct roce_trace {
 	struct roce_trace_settings settings;
 	struct roce_trace_hop hops[ROCE_TRACE_MAX_HOPS];
-	unsigned hop_count;	/* hops begun */
-	/* The query under way. */
+	/* Hops begun; once the trace ended, up to the hop that ended it
+	 * (hops sent further ahead meanwhile are dropped). */
+	unsigned hop_count;
+	/* Queries in flight or void, and the latest sent (its tag and
+	 * deadline); waiting: in_flight > 0. */
+	unsigned in_flight;
 	bool waiting;
 	uint32_t tag;
 	uint64_t deadline_ns;
+	/* An answer named its query: several may be in flight (depth);
+	 * never again once one could not be placed (unplaced_seen). */
+	bool tagged, unplaced_seen;
+	/* The responder's hop, as its answer's hop limit tells (the hop
+	 * limit sent less the one that arrived: the routers crossed, plus
+	 * one); no hop past it is begun. 0: not known. */
+	unsigned responder_hop;
 	enum roce_trace_end end;
-	/* The hop limit of the last hop anything answered; 0: none. */
+	/* The hop limit of the last hop anything answered (once ended: up
+	 * to the end); 0: none. */
 	unsigned last_answered_hop;
 	/* The responder's count of the silent tail's datagrams, when it
 	 * was asked and answered (roce_trace_note_responder_count). */
@@ -132,10 +172,30 @@ int roce_trace_init(struct roce_trace *t,
 /* What to do at now_ns. A SEND step counts as sent at now_ns: its
  * deadline runs from there. A query whose deadline passed is silent. */
 struct roce_step roce_trace_next(struct roce_trace *t, uint64_t now_ns);
-/* An answer under tag: taken (true) when it is for the query under way,
+/* What roce_trace_next would do at now_ns, without sending: queries past
+ * their deadline turn silent and the end is settled all the same. */
+struct roce_step roce_trace_peek(struct roce_trace *t, uint64_t now_ns);
+/* The SEND step of roce_trace_peek went out at now_ns. */
+void roce_trace_sent(struct roce_trace *t, const struct roce_step *step,
+		     uint64_t now_ns);
+/* An answer under tag: taken (true) when it is for a query in flight,
  * else ignored (a late answer to a silent query, or a stray). */
 bool roce_trace_answer(struct roce_trace *t, uint32_t tag,
 		       const struct roce_answer *answer);
+/* An answer named its query (the quote's PSN, the responder's
+ * sequence): from now on up to depth queries go at once. */
+void roce_trace_answers_tagged(struct roce_trace *t);
+/* The one query in flight (none void), to which an answer that names no
+ * query belongs; false when none or several are. */
+bool roce_trace_only_in_flight(const struct roce_trace *t, uint32_t *tag);
+/* The tags of the queries in flight or void (at most max); their count. */
+size_t roce_trace_in_flight_tags(const struct roce_trace *t, uint32_t *tags,
+				 size_t max);
+/* An answer that names no query came while several were in flight (a
+ * router quotes only the UDP header, RFC 792): it cannot be placed.
+ * Every query in flight turns void and the trace goes one at a time
+ * from now on. */
+void roce_trace_answer_unplaced(struct roce_trace *t);
 /* The silent hops a trace that ended without reaching the responder
  * (SILENT_END, MAX_HOPS_END; ANSWERS_LOST once asked) can ask the
  * responder about: from the hop

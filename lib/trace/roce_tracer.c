@@ -6,7 +6,9 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -27,6 +29,8 @@ void roce_tracer_init(struct roce_tracer *tr, struct ud_endpoint *ep,
 	tr->max_hops = max_hops;
 	tr->queries = queries;
 	tr->wait_ms = wait_ms;
+	tr->max_in_flight = ROCE_SWEEP_DEFAULT_IN_FLIGHT;
+	tr->rate = ROCE_SWEEP_DEFAULT_RATE;
 	tr->raw_fd[0] = tr->raw_fd[1] = -1;
 }
 
@@ -146,30 +150,104 @@ static int raw_socket(struct roce_tracer *tr, int family)
 	return tr->raw_fd[i];
 }
 
-/* Reads the raw socket: each quote of ours is the traffic class its
- * router saw, filed under the query its PSN names (the query under way
- * when the router quoted no BTH). Quotes of other flows and tools are
- * dropped: each flow is traced alone, so none is lost that matters. */
-static void take_quotes(const struct roce_tracer *tr, struct roce_flow *f,
-			int raw_fd, const struct sockaddr_storage *dst)
+enum roce_error_place roce_error_place(const struct icmp_err *e,
+				       const struct sockaddr_storage *target,
+				       uint32_t dest_qpn, uint8_t nonce,
+				       const uint32_t *tags, size_t n,
+				       uint32_t *tag, bool *named)
+{
+	uint32_t psns[ROCE_TRACE_MAX_HOPS * ROCE_TRACE_MAX_QUERIES] = { 0 };
+	int i;
+
+	if (n > sizeof(psns) / sizeof(psns[0]))
+		n = sizeof(psns) / sizeof(psns[0]);
+	for (size_t k = 0; k < n; k++)
+		psns[k] = roce_probe_psn(nonce, (uint8_t)(tags[k] >> 8),
+					 (uint8_t)(tags[k] & 0xff));
+	i = icmp_errqueue_match(e, target, dest_qpn, psns, n);
+	if (i >= 0) {
+		*tag = tags[i];
+		*named = e->has_bth;
+		return ROCE_ERROR_PLACED;
+	}
+	/* Not placed: ours all the same when the quote says nothing
+	 * against it (icmp_errqueue_match's checks) and names no query. */
+	if (e->has_bth || n < 2 || !e->has_dest ||
+	    !icmp_sockaddr_equal(&e->dest, target, true) ||
+	    (e->quote_len >= 1 &&
+	     e->quote_opcode != ROCE_OPCODE_UD_SEND_ONLY) ||
+	    (e->quote_len >= 8 && e->quote_dest_qpn != dest_qpn))
+		return ROCE_ERROR_NOT_OURS;
+	return ROCE_ERROR_UNPLACED;
+}
+
+uint32_t roce_query_sequence(size_t flow, uint32_t tag)
+{
+	return (uint32_t)(flow & 0xffff) << 16 | (tag & 0xffff);
+}
+
+/* When the query of tag went (its latest send). */
+static uint64_t query_sent_ns(const struct roce_trace *t, uint32_t tag)
+{
+	unsigned hop = tag >> 8, q = tag & 0xff;
+
+	if (hop < t->settings.first_hop ||
+	    hop - t->settings.first_hop >= t->hop_count ||
+	    q >= ROCE_TRACE_MAX_QUERIES)
+		return 0;
+	return t->hops[hop - t->settings.first_hop].sent_ns[q];
+}
+
+/* One run: the tracer, its flows and their schedule. */
+struct run {
+	struct roce_tracer *tr;
+	struct roce_flow *flows;
+	struct roce_sweep sweep;
+	struct pollfd *pfd;	/* running flows' sockets, the QP, raw */
+};
+
+/* Reads a raw socket: each quote of ours is the traffic class its router
+ * saw, filed under its flow (the destination and source port: one
+ * running flow has them) and the query its PSN names (the only one in
+ * flight when the router quoted no BTH). Other quotes are dropped. */
+static void take_quotes(struct run *r, int raw_fd, int family, size_t also)
 {
 	struct icmp_quote q;
 	bool decoded;
 
 	if (raw_fd < 0)
 		return;
-	while (icmp_raw_read(raw_fd, dst->ss_family, &q, &decoded) > 0) {
+	while (icmp_raw_read(raw_fd, family, &q, &decoded) > 0) {
+		struct roce_flow *f = NULL;
 		uint8_t nonce, hop, query;
+		uint32_t tag;
 
-		if (!decoded || !roce_quote_is_ours(&q, dst, f->udp_sport,
-						    f->dest_qpn, tr->nonce))
+		for (size_t i = 0; decoded && i <= r->sweep.running_count;
+		     i++) {
+			size_t k = i < r->sweep.running_count
+					   ? r->sweep.running[i]
+					   : also;
+			struct roce_flow *g;
+
+			if (k >= r->sweep.count)
+				continue;
+			g = &r->flows[k];
+
+			if (g->sock.dest.ss_family == family &&
+			    roce_quote_is_ours(&q, &g->sock.dest, g->udp_sport,
+					       g->dest_qpn, r->tr->nonce)) {
+				f = g;
+				break;
+			}
+		}
+		if (!f)
 			continue;
 		if (q.has_bth)
 			roce_probe_psn_split(q.psn, &nonce, &hop, &query);
-		else if (f->trace.waiting)
-			roce_probe_psn_split(f->trace.tag, &nonce, &hop,
-					     &query);
-		else
+		else if (roce_trace_only_in_flight(&f->trace, &tag)) {
+			hop = (uint8_t)(tag >> 8);
+			query = (uint8_t)(tag & 0xff);
+		} else
 			continue;
 		if (hop < 1 || hop > ROCE_TRACE_MAX_HOPS ||
 		    query >= ROCE_TRACE_MAX_QUERIES)
@@ -180,14 +258,24 @@ static void take_quotes(const struct roce_tracer *tr, struct roce_flow *f,
 	}
 }
 
-/* Sends query step of flow f on fd: a probe request as serve reads it,
- * in a UD SEND_ONLY to the responder's QP, sealed with the ICRC of the
- * IP header the kernel will write. */
-static int send_query(const struct roce_tracer *tr, struct roce_flow *f,
-		      int fd, const struct sockaddr_storage *src,
-		      const struct sockaddr_storage *dst,
-		      const struct roce_step *step, char *err, size_t errlen)
+/* Both raw sockets' quotes: for the running flows, and for flow also
+ * (one that just ended: its last router's quote may trail the error
+ * queue's copy), unless SIZE_MAX. */
+static void take_all_quotes(struct run *r, size_t also)
 {
+	take_quotes(r, r->tr->raw_fd[0], AF_INET, also);
+	take_quotes(r, r->tr->raw_fd[1], AF_INET6, also);
+}
+
+/* Sends query step of flow k: a probe request as serve reads it, in a UD
+ * SEND_ONLY to the responder's QP, sealed with the ICRC of the IP header
+ * the kernel will write. */
+static int send_query(const struct roce_tracer *tr, struct roce_flow *f,
+		      size_t k, const struct roce_step *step, char *err,
+		      size_t errlen)
+{
+	struct roce_trace *t = &f->trace;
+	unsigned i = step->hop_limit - t->settings.first_hop;
 	uint8_t payload[PROBE_REQUEST_MIN_SIZE], dgram[ROCE_UD_DATAGRAM_MAX];
 	uint8_t iph[ROCE_IPV6_HEADER_BYTES], udph[ROCE_UDP_HEADER_BYTES];
 	struct roce_ud_fields uf = {
@@ -201,7 +289,7 @@ static int send_query(const struct roce_tracer *tr, struct roce_flow *f,
 	struct probe_header h = {
 		.kind = PROBE_REQUEST,
 		.probe_id = tr->probe_id,
-		.sequence = step->tag,
+		.sequence = roce_query_sequence(k, step->tag),
 		.asked = f->asked,
 	};
 	struct roce_ip_fields ip;
@@ -209,7 +297,11 @@ static int send_query(const struct roce_tracer *tr, struct roce_flow *f,
 	size_t dlen, iplen;
 
 	h.asked.hop_limit = (uint8_t)step->hop_limit;
-	f->sent_ns = h.send_time_ns = monotonic_ns();
+	h.send_time_ns = monotonic_ns();
+	/* The round trip runs from here, not from when it was scheduled
+	 * (the error queue read in between). */
+	if (i < t->hop_count && step->query < ROCE_TRACE_MAX_QUERIES)
+		t->hops[i].sent_ns[step->query] = h.send_time_ns;
 	probe_encode_request(&h, payload, sizeof(payload));
 	why = roce_ud_encode(&uf, payload, sizeof(payload), dgram,
 			     sizeof(dgram), &dlen);
@@ -217,7 +309,7 @@ static int send_query(const struct roce_tracer *tr, struct roce_flow *f,
 		snprintf(err, errlen, "%s", roce_ud_refusal_text(why));
 		return -1;
 	}
-	roce_ip_fields_of(src, dst, &ip);
+	roce_ip_fields_of(&f->sock.source, &f->sock.dest, &ip);
 	ip.traffic_class = f->asked.traffic_class;
 	ip.hop_limit = (uint8_t)step->hop_limit;
 	ip.flow_label = f->flow_label;
@@ -227,25 +319,28 @@ static int send_query(const struct roce_tracer *tr, struct roce_flow *f,
 				       sizeof(iph));
 	roce_udp_header_build(f->udp_sport, dlen, udph);
 	roce_icrc_seal(iph, iplen, udph, dgram, dlen);
-	if (roce_sock_send(fd, dst, step->hop_limit, dgram, dlen)) {
+	if (roce_sock_send(f->fd, &f->sock.dest, step->hop_limit, dgram,
+			   dlen)) {
 		snprintf(err, errlen, "cannot send: %s", strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
-/* Every reply on our QP: serve's answer to a query of this flow is the
- * destination's line. */
-static void take_replies(const struct roce_tracer *tr, struct roce_flow *f)
+/* Every reply on our QP: serve's answer to a query names the flow and the
+ * query in its sequence; it is the destination's line. Returns how many
+ * were taken. */
+static unsigned take_replies(struct run *r)
 {
+	const struct roce_tracer *tr = r->tr;
 	struct ibv_wc wcs[16];
+	unsigned taken = 0;
 	int n;
 
 	while ((n = ud_poll(tr->ep, wcs, 16, 0)) > 0)
 		for (int i = 0; i < n; i++) {
 			const struct ibv_wc *wc = &wcs[i];
-			struct probe_reply r;
-			struct roce_answer a;
+			struct probe_reply rep;
 			const uint8_t *buf;
 
 			if (!ud_wc_is_recv(wc))
@@ -255,34 +350,54 @@ static void take_replies(const struct roce_tracer *tr, struct roce_flow *f)
 			    wc->byte_len >= UD_GRH_BYTES &&
 			    probe_decode_reply(buf + UD_GRH_BYTES,
 					       wc->byte_len - UD_GRH_BYTES,
-					       &r) == PROBE_OK &&
-			    r.header.probe_id == tr->probe_id) {
-				memset(&a, 0, sizeof(a));
-				a.kind = ROCE_ANSWER_REPLY;
-				a.rtt_ns = monotonic_ns() - f->sent_ns;
-				gid_format_address(&r.observed.dgid, a.from,
-						   sizeof(a.from));
-				a.reply_ttl = -1;
-				a.seen_tclass = r.observed.traffic_class;
-				a.seen_hop_limit = r.observed.hop_limit;
-				roce_trace_answer(&f->trace, r.header.sequence,
-						  &a);
-			}
+					       &rep) == PROBE_OK &&
+			    rep.header.probe_id == tr->probe_id)
+				for (size_t j = 0; j < r->sweep.running_count;
+				     j++) {
+					size_t k = r->sweep.running[j];
+					struct roce_flow *f = &r->flows[k];
+					uint32_t tag = rep.header.sequence &
+						       0xffff;
+					struct roce_answer a = {
+						.kind = ROCE_ANSWER_REPLY,
+						.reply_ttl = -1,
+						.seen_tclass =
+							rep.observed.traffic_class,
+						.seen_hop_limit =
+							rep.observed.hop_limit,
+					};
+
+					if (roce_query_sequence(k, tag) !=
+					    rep.header.sequence)
+						continue;
+					a.rtt_ns = monotonic_ns() -
+						   query_sent_ns(&f->trace, tag);
+					gid_format_address(&rep.observed.dgid,
+							   a.from,
+							   sizeof(a.from));
+					if (roce_trace_answer(&f->trace, tag,
+							      &a)) {
+						roce_trace_answers_tagged(
+							&f->trace);
+						taken++;
+					}
+					break;
+				}
 			ud_repost_recv(tr->ep, wc);
 		}
+	return taken;
 }
 
-/* Reads the socket's error queue into the trace: errors about the query
- * under way (matched by the quoted PSN when the router quoted the BTH). */
-static void take_errors(const struct roce_tracer *tr, struct roce_flow *f,
-			int fd, const struct sockaddr_storage *dst)
+/* Reads flow f's error queue into its trace: each error placed with the
+ * query it answers (roce_error_place). Returns how many were taken. */
+static unsigned take_errors(const struct roce_tracer *tr, struct roce_flow *f)
 {
-	struct sockaddr_storage target = *dst;
+	struct sockaddr_storage target = f->sock.dest;
+	uint32_t tags[ROCE_TRACE_MAX_HOPS * ROCE_TRACE_MAX_QUERIES];
 	struct roce_sock_error raw;
 	struct icmp_err e;
 	struct roce_answer a;
-	uint32_t psn = roce_probe_psn(tr->nonce, (uint8_t)(f->trace.tag >> 8),
-				      (uint8_t)(f->trace.tag & 0xff));
+	unsigned taken = 0;
 
 	if (target.ss_family == AF_INET)
 		((struct sockaddr_in *)&target)->sin_port =
@@ -290,17 +405,36 @@ static void take_errors(const struct roce_tracer *tr, struct roce_flow *f,
 	else
 		((struct sockaddr_in6 *)&target)->sin6_port =
 			htons(ROCE_V2_UDP_PORT);
-	while (roce_sock_read_error(fd, &raw) > 0) {
+	while (f->fd >= 0 && roce_sock_read_error(f->fd, &raw) > 0) {
+		size_t n = roce_trace_in_flight_tags(
+			&f->trace, tags, sizeof(tags) / sizeof(tags[0]));
+		uint32_t tag = 0;
+		bool named = false;
+
 		if (icmp_errqueue_decode(raw.control, raw.control_len,
 					 &raw.name, raw.name_len, raw.quote,
 					 raw.quote_len, &e) ||
-		    !f->trace.waiting ||
-		    icmp_errqueue_match(&e, &target, f->dest_qpn, &psn, 1) != 0 ||
 		    !roce_error_answer(&e, &a))
 			continue;
-		a.rtt_ns = monotonic_ns() - f->sent_ns;
-		roce_trace_answer(&f->trace, f->trace.tag, &a);
+		switch (roce_error_place(&e, &target, f->dest_qpn, tr->nonce,
+					 tags, n, &tag, &named)) {
+		case ROCE_ERROR_PLACED:
+			a.rtt_ns = monotonic_ns() -
+				   query_sent_ns(&f->trace, tag);
+			if (roce_trace_answer(&f->trace, tag, &a))
+				taken++;
+			if (named)
+				roce_trace_answers_tagged(&f->trace);
+			break;
+		case ROCE_ERROR_UNPLACED:
+			roce_trace_answer_unplaced(&f->trace);
+			taken++;
+			break;
+		case ROCE_ERROR_NOT_OURS:
+			break;
+		}
 	}
+	return taken;
 }
 
 /* The flow's UDP socket: from the source GID's address and netdev to the
@@ -344,82 +478,186 @@ static int open_flow_socket(struct roce_flow *f, enum provider provider,
 	return fd;
 }
 
-/* Waits for the answer to the query under way, until step->until_ns at
- * most, taking whatever arrives meanwhile. */
-static void wait_answer(const struct roce_tracer *tr, struct roce_flow *f,
-			int fd, int raw_fd, const struct sockaddr_storage *dst,
-			const struct roce_step *step)
+/* Everything that arrived: quotes first (an answer without BTH belongs
+ * to the one query in flight, which its error would end), then errors
+ * and replies. Returns the answers taken. */
+static unsigned take_answers(struct run *r)
 {
-	struct pollfd pfd[3] = {
-		{ .fd = fd, .events = 0 },
-		{ .fd = ud_event_fd(tr->ep), .events = POLLIN },
-		{ .fd = raw_fd, .events = POLLIN },
-	};
+	unsigned taken = 0;
+
+	take_all_quotes(r, SIZE_MAX);
+	for (size_t i = 0; i < r->sweep.running_count; i++)
+		taken += take_errors(r->tr, &r->flows[r->sweep.running[i]]);
+	taken += take_replies(r);
+	return taken;
+}
+
+/* Waits for answers until until_ns at most, taking whatever arrives. */
+static void wait_answers(struct run *r, uint64_t until_ns)
+{
+	const struct roce_tracer *tr = r->tr;
+	nfds_t nfds = 0;
 	uint64_t now;
 	int ms;
 
-	take_quotes(tr, f, raw_fd, dst);
-	take_errors(tr, f, fd, dst);
-	take_replies(tr, f);
-	if (ud_arm(tr->ep) == 0)
-		take_replies(tr, f);
-	if (!f->trace.waiting)
-		return;	/* answered meanwhile */
+	if (take_answers(r))
+		return;
+	if (ud_arm(tr->ep) == 0 && take_replies(r))
+		return;
+	for (size_t i = 0; i < r->sweep.running_count; i++)
+		r->pfd[nfds++] = (struct pollfd){
+			.fd = r->flows[r->sweep.running[i]].fd, .events = 0 };
+	r->pfd[nfds++] = (struct pollfd){ .fd = ud_event_fd(tr->ep),
+					  .events = POLLIN };
+	r->pfd[nfds++] = (struct pollfd){ .fd = tr->raw_fd[0],
+					  .events = POLLIN };
+	r->pfd[nfds++] = (struct pollfd){ .fd = tr->raw_fd[1],
+					  .events = POLLIN };
 	now = monotonic_ns();
-	ms = step->until_ns > now
-		     ? (int)((step->until_ns - now + 999999) / 1000000)
-		     : 0;
-	if (poll(pfd, 3, ms) > 0) {
-		if (pfd[1].revents & POLLIN)
+	ms = until_ns <= now ? 0
+	     : until_ns - now >= 1000000000ull
+		     ? 1000
+		     : (int)((until_ns - now + 999999) / 1000000);
+	if (poll(r->pfd, nfds, ms) > 0) {
+		if (r->pfd[nfds - 3].revents & POLLIN)
 			ud_consume_event(tr->ep);
-		take_quotes(tr, f, raw_fd, dst);
-		take_errors(tr, f, fd, dst);
-		take_replies(tr, f);
+		take_answers(r);
 	}
 }
 
-int roce_tracer_trace_flow(struct roce_tracer *tr, struct roce_flow *f)
+/* Flow k starts: its socket and the raw socket of its family. */
+static int start_flow(struct run *r, size_t k)
+{
+	struct roce_flow *f = &r->flows[k];
+	int raw_fd;
+
+	f->fd = open_flow_socket(f, r->tr->provider, &f->sock);
+	if (f->fd < 0)
+		return -1;
+	f->started_ns = monotonic_ns();
+	raw_fd = raw_socket(r->tr, f->sock.dest.ss_family);
+	f->per_hop = raw_fd >= 0;
+	return 0;
+}
+
+static void end_flow(struct run *r, size_t k)
+{
+	struct roce_flow *f = &r->flows[k];
+
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+}
+
+/* Sends step of flow k: a pending ICMP error fails the next send once
+ * (sock_error), so the error queue is read first, and a send that lost
+ * that race is tried once more. -1 with f->error. */
+static int send_step(struct run *r, size_t k, const struct roce_step *step)
+{
+	struct roce_flow *f = &r->flows[k];
+
+	take_errors(r->tr, f);
+	if (send_query(r->tr, f, k, step, f->error, sizeof(f->error)) == 0)
+		return 0;
+	take_errors(r->tr, f);
+	f->error[0] = '\0';
+	return send_query(r->tr, f, k, step, f->error, sizeof(f->error));
+}
+
+/* Tells the caller; *hold: it waits for quiet. -1: stop. */
+static int tell(struct run *r, roce_tracer_progress_fn progress, void *ctx,
+		bool *hold)
+{
+	bool quiet = roce_sweep_in_flight(&r->sweep) == 0;
+	int rc = progress(ctx, quiet);
+
+	*hold = rc == 1 && !quiet;
+	return rc < 0 ? -1 : 0;
+}
+
+int roce_tracer_run(struct roce_tracer *tr, struct roce_flow *flows, size_t n,
+		    roce_tracer_progress_fn progress, void *ctx)
 {
 	struct roce_trace_settings settings = {
 		.first_hop = 1, .max_hops = tr->max_hops,
 		.queries = tr->queries,
 		.wait_ns = (uint64_t)tr->wait_ms * 1000000u,
 		.silent_after = tr->silent_after,
+		.depth = tr->max_in_flight,
 	};
-	struct roce_sock_params sp;
-	struct roce_step step;
-	int fd, raw_fd;
+	struct run r = { .tr = tr, .flows = flows };
+	bool hold = false;
+	int rc = -1;
 
-	fd = open_flow_socket(f, tr->provider, &sp);
-	if (fd < 0)
+	if (roce_sweep_init(&r.sweep, &(struct roce_sweep_settings){
+					       .max_in_flight = tr->max_in_flight,
+					       .rate = tr->rate },
+			    n))
 		return -1;
-	raw_fd = raw_socket(tr, sp.dest.ss_family);
-	f->per_hop = raw_fd >= 0;
-	/* Quotes left from an earlier flow (late answers) are not this
-	 * flow's, even with the same source port. */
-	while (raw_fd >= 0 && icmp_raw_read(raw_fd, sp.dest.ss_family,
-					    &(struct icmp_quote){ 0 },
-					    &(bool){ false }) > 0)
-		;
-	roce_trace_init(&f->trace, &settings);
-	while ((step = roce_trace_next(&f->trace, monotonic_ns())).kind !=
-	       ROCE_STEP_DONE) {
-		if (step.kind != ROCE_STEP_SEND) {
-			wait_answer(tr, f, fd, raw_fd, &sp.dest, &step);
-			continue;
-		}
-		/* A pending ICMP error fails the next send once. */
-		take_errors(tr, f, fd, &sp.dest);
-		if (send_query(tr, f, fd, &sp.source, &sp.dest, &step,
-			       f->error, sizeof(f->error))) {
-			close(fd);
-			return -1;
+	for (size_t k = 0; k < n; k++) {
+		struct roce_flow *f = &flows[k];
+
+		f->fd = -1;
+		roce_trace_init(&f->trace, &settings);
+		r.sweep.flows[k].trace = &f->trace;
+		r.sweep.flows[k].key = (uint64_t)f->sgid_index << 16 |
+				       f->udp_sport;
+		if (f->error[0])
+			roce_sweep_drop(&r.sweep, k);
+	}
+	r.pfd = calloc(tr->max_in_flight + 3, sizeof(*r.pfd));
+	if (!r.pfd || tell(&r, progress, ctx, &hold))
+		goto out;
+	for (;;) {
+		struct roce_sweep_step st;
+
+		if (hold && roce_sweep_in_flight(&r.sweep) == 0 &&
+		    tell(&r, progress, ctx, &hold))
+			goto out;
+		r.sweep.hold = hold;
+		st = roce_sweep_next(&r.sweep, monotonic_ns());
+		if (st.kind == ROCE_SWEEP_DONE)
+			break;
+		switch (st.kind) {
+		case ROCE_SWEEP_START:
+			if (start_flow(&r, st.flow) == 0)
+				break;
+			roce_sweep_drop(&r.sweep, st.flow);
+			if (tell(&r, progress, ctx, &hold))
+				goto out;
+			break;
+		case ROCE_SWEEP_SEND:
+			if (send_step(&r, st.flow, &st.step) == 0)
+				break;
+			/* The flow ends with the error (not traced on). */
+			end_flow(&r, st.flow);
+			roce_sweep_drop(&r.sweep, st.flow);
+			if (tell(&r, progress, ctx, &hold))
+				goto out;
+			break;
+		case ROCE_SWEEP_FLOW_DONE:
+			/* The last router's quote may trail its error queue
+			 * copy. */
+			take_all_quotes(&r, st.flow);
+			end_flow(&r, st.flow);
+			if (tell(&r, progress, ctx, &hold))
+				goto out;
+			break;
+		case ROCE_SWEEP_WAIT:
+			wait_answers(&r, st.until_ns);
+			break;
+		case ROCE_SWEEP_DONE:
+			break;
 		}
 	}
-	/* The last router's quote may trail its error queue copy. */
-	take_quotes(tr, f, raw_fd, &sp.dest);
-	close(fd);
-	return 0;
+	rc = progress(ctx, true) < 0 ? -1 : 0;
+out:
+	for (size_t k = 0; k < n; k++)
+		if (flows[k].fd >= 0)
+			end_flow(&r, k);
+	free(r.pfd);
+	roce_sweep_free(&r.sweep);
+	return rc;
 }
 
 /* The responder answered: silent hops between the last router and the
@@ -486,5 +724,37 @@ const struct value_list *roce_flow_keys(const struct value_list *udp_sports,
 
 void roce_tracer_take_replies(const struct roce_tracer *tr, struct roce_flow *f)
 {
-	take_replies(tr, f);
+	struct ibv_wc wcs[16];
+	int n;
+
+	while ((n = ud_poll(tr->ep, wcs, 16, 0)) > 0)
+		for (int i = 0; i < n; i++) {
+			const struct ibv_wc *wc = &wcs[i];
+			struct probe_reply rep;
+			const uint8_t *buf;
+
+			if (!ud_wc_is_recv(wc))
+				continue;
+			buf = ud_recv_buffer(tr->ep, wc);
+			if (wc->status == IBV_WC_SUCCESS &&
+			    wc->byte_len >= UD_GRH_BYTES &&
+			    probe_decode_reply(buf + UD_GRH_BYTES,
+					       wc->byte_len - UD_GRH_BYTES,
+					       &rep) == PROBE_OK &&
+			    rep.header.probe_id == tr->probe_id) {
+				struct roce_answer a = {
+					.kind = ROCE_ANSWER_REPLY,
+					.reply_ttl = -1,
+					.seen_tclass = rep.observed.traffic_class,
+					.seen_hop_limit = rep.observed.hop_limit,
+				};
+
+				a.rtt_ns = monotonic_ns() - f->sent_ns;
+				gid_format_address(&rep.observed.dgid, a.from,
+						   sizeof(a.from));
+				roce_trace_answer(&f->trace,
+						  rep.header.sequence, &a);
+			}
+			ud_repost_recv(tr->ep, wc);
+		}
 }

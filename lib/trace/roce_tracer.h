@@ -1,9 +1,11 @@
 /* The RoCE v2 trace engine: per flow (source GID and UDP source port,
  * destination, traffic class: one 5-tuple) a kernel UDP socket sends RoCE
  * v2 UD datagrams with hop limit 1, 2, ... as lib/trace/roce_trace.h
- * schedules them; the answers come back as ICMP on the socket's error
- * queue (routers' quotes on a raw ICMP socket) or as serve's reply on our
- * UD QP. Then each flow's router path, numbered among a destination's. */
+ * schedules them, many flows and hops at once as lib/trace/roce_sweep.h
+ * allows; the answers come back as ICMP on the socket's error queue
+ * (routers' quotes on a raw ICMP socket) or as serve's reply on our UD QP,
+ * each placed with the query it answers by what it carries. Then each
+ * flow's router path, numbered among a destination's. */
 #ifndef IBAHPROBE_ROCE_TRACER_H
 #define IBAHPROBE_ROCE_TRACER_H
 
@@ -23,6 +25,8 @@
 #include "verbs/device.h"
 #include "verbs/provider.h"
 #include "verbs/ud_endpoint.h"
+#include "trace/roce_sock.h"
+#include "trace/roce_sweep.h"
 #include "trace/roce_trace.h"
 #include "trace/tclass_locate.h"
 #include "trace/trace_fidelity.h"
@@ -52,7 +56,12 @@ struct roce_flow {
 	bool port_given;	/* --udp-sport: no flow label stands for it */
 	struct roce_trace trace;
 	char error[DIAG_MSG_MAX * 2];	/* could not be traced: why */
-	uint64_t sent_ns;		/* the query under way's send time */
+	/* While it runs: its socket (-1 otherwise) and its addresses; when
+	 * its first query went. */
+	int fd;
+	struct roce_sock_params sock;
+	uint64_t started_ns;
+	uint64_t sent_ns;	/* --nic: the query under way's send time */
 	/* Its router path (roce_flow_path), and the path's number among the
 	 * destination's distinct paths (0: not traced). */
 	const char *path[ROCE_TRACE_MAX_HOPS];
@@ -81,6 +90,10 @@ struct roce_tracer {
 	 * trace (roce_trace_settings); 0: on to max_hops. */
 	unsigned silent_after;
 	uint32_t wait_ms;	/* a query's deadline */
+	/* Queries in flight at once over all flows (1: one at a time, the
+	 * serial trace) and sent per second (roce_sweep.h). */
+	unsigned max_in_flight;
+	uint32_t rate;
 	/* Raw ICMP sockets (IPv4, IPv6) for the routers' quotes; -1 when
 	 * not open (yet, or refused). */
 	int raw_fd[2];
@@ -97,9 +110,18 @@ void roce_tracer_init(struct roce_tracer *tr, struct ud_endpoint *ep,
 /* Closes the raw sockets it opened. */
 void roce_tracer_close(struct roce_tracer *tr);
 
-/* Runs flow f's trace to its end. Returns 0, or -1 with f->error (no
- * netdev to send from, no socket, a send that failed). */
-int roce_tracer_trace_flow(struct roce_tracer *tr, struct roce_flow *f);
+/* Told after a flow ended (its trace, or f->error: no netdev to send
+ * from, no socket, a send that failed), and once at the very end; quiet:
+ * no query is in flight. Returns 0 to go on, 1 to be told again once
+ * quiet (nothing new is sent meanwhile: the caller has blocking work,
+ * such as asking a responder, that would stretch the round trips of
+ * answers in flight), -1 to stop. */
+typedef int (*roce_tracer_progress_fn)(void *ctx, bool quiet);
+
+/* Traces the n flows side by side (a flow with error set already is not
+ * traced). Returns 0, -1 when out of memory or progress said stop. */
+int roce_tracer_run(struct roce_tracer *tr, struct roce_flow *flows, size_t n,
+		    roce_tracer_progress_fn progress, void *ctx);
 
 /* Takes every reply waiting on our QP: serve's answer to the query under
  * way is the flow's destination line (any send backend: the socket's
@@ -144,5 +166,25 @@ bool roce_error_answer(const struct icmp_err *e, struct roce_answer *a);
 bool roce_quote_is_ours(const struct icmp_quote *q,
 			const struct sockaddr_storage *dst, uint16_t udp_sport,
 			uint32_t dest_qpn, uint8_t nonce);
+
+/* Which query of a flow an error queue message answers, of the n in
+ * flight (tags, as roce_trace_in_flight_tags gives them), for datagrams
+ * to target (port 4791) and dest_qpn with the run's nonce. */
+enum roce_error_place {
+	ROCE_ERROR_NOT_OURS,	/* another datagram's, or late: ignore */
+	ROCE_ERROR_PLACED,	/* *tag; *named: by the quoted PSN */
+	/* Ours, but the router quoted no BTH and several are in flight:
+	 * roce_trace_answer_unplaced. */
+	ROCE_ERROR_UNPLACED,
+};
+enum roce_error_place roce_error_place(const struct icmp_err *e,
+				       const struct sockaddr_storage *target,
+				       uint32_t dest_qpn, uint8_t nonce,
+				       const uint32_t *tags, size_t n,
+				       uint32_t *tag, bool *named);
+/* The 32-bit sequence of a query's probe request: the flow's number in
+ * the run (low 16 bits: flows in flight together differ there) above the
+ * query's tag, so serve's reply names both. */
+uint32_t roce_query_sequence(size_t flow, uint32_t tag);
 
 #endif

@@ -16,6 +16,8 @@ bad_values() {
 --queries|0|11|x||queries
 --udp-sport|0|65536|x|5-1||UDP source port
 --paths|some|ALL||paths
+--rate|0|10001|x|-1||rate
+--max-in-flight|0|1025|x|-1||max-in-flight
 TABLE
 }
 
@@ -48,6 +50,8 @@ TABLE
 	[[ $output == *"--flow-label"* && $output == *"--tclass"* && $output == *"--max-hops"* &&
 		$output == *"--queries"* && $output == *"--gid-index"* && $output == *"--nic"* ]] ||
 		fail "the RoCE options and the GID index: $output"
+	[[ $output == *"--rate N"*"default 50"* && $output == *"--max-in-flight N"*"default 32"* ]] ||
+		fail "the query rate and the queries in flight: $output"
 }
 
 @test "no destination: exit 2 with a hint" {

@@ -1,7 +1,9 @@
 /* The schedule of a RoCE v2 trace (lib/trace/roce_trace.c) with made-up times
  * and answers: two routers then the responder; silent hops and queries;
  * a host without RoCE; a route that ends in an unreachable; the most
- * hops; late and stray answers; the settings' bounds. */
+ * hops; late and stray answers; the settings' bounds; several queries in
+ * flight once answers name their query, and a router whose answers do
+ * not. */
 #include <stdio.h>
 #include <string.h>
 
@@ -285,6 +287,170 @@ static void test_silent_end(void)
 	is_int(t.end, ROCE_TRACE_SILENT_END, "none received: not reached");
 }
 
+/* A query's answer on its way: due at `at`; named: it names its query
+ * (a quoted BTH, the responder's sequence). */
+struct pending {
+	uint64_t at;
+	uint32_t tag;
+	bool named;
+	struct roce_answer a;
+};
+
+struct parallel_run {
+	unsigned sends, most_in_flight, highest_hop, hop_query_overlaps;
+	uint64_t took;
+};
+
+/* Runs t against fabric with several queries in flight: every answer
+ * comes 1 ms after its send; unnamed_hop's answers name no query (a
+ * router that quotes 8 bytes past the IP header; ~0u: every hop's), so
+ * they go to the only query in flight, or make the trace go one at a
+ * time. */
+static struct parallel_run run_parallel(struct roce_trace *t, fabric_fn fabric,
+					unsigned unnamed_hop)
+{
+	static struct pending pend[4096];
+	struct parallel_run out = { 0 };
+	size_t np = 0;
+	uint64_t now = 0;
+	struct roce_step step;
+
+	while ((step = roce_trace_next(t, now)).kind != ROCE_STEP_DONE &&
+	       out.sends < 1000) {
+		uint64_t next;
+
+		if (step.kind == ROCE_STEP_SEND) {
+			struct roce_answer a;
+
+			out.sends++;
+			if (step.query > 0 &&
+			    t->hops[step.hop_limit - t->settings.first_hop]
+					    .state[step.query - 1] !=
+				    ROCE_QUERY_ANSWERED &&
+			    t->hops[step.hop_limit - t->settings.first_hop]
+					    .state[step.query - 1] !=
+				    ROCE_QUERY_SILENT)
+				out.hop_query_overlaps++;
+			if (t->in_flight > out.most_in_flight)
+				out.most_in_flight = t->in_flight;
+			if (step.hop_limit > out.highest_hop)
+				out.highest_hop = step.hop_limit;
+			if (fabric(step.hop_limit, step.query, &a) &&
+			    np < sizeof(pend) / sizeof(pend[0]))
+				pend[np++] = (struct pending){
+					.at = now + MS, .tag = step.tag,
+					.named = unnamed_hop != ~0u &&
+						 step.hop_limit != unnamed_hop,
+					.a = a };
+			continue;
+		}
+		next = step.until_ns;
+		for (size_t i = 0; i < np; i++)
+			if (pend[i].at < next)
+				next = pend[i].at;
+		now = next;
+		for (size_t i = 0; i < np;) {
+			uint32_t tag;
+
+			if (pend[i].at > now) {
+				i++;
+				continue;
+			}
+			if (pend[i].named) {
+				if (roce_trace_answer(t, pend[i].tag, &pend[i].a))
+					roce_trace_answers_tagged(t);
+			} else if (roce_trace_only_in_flight(t, &tag)) {
+				roce_trace_answer(t, tag, &pend[i].a);
+			} else if (roce_trace_in_flight_tags(t, &tag, 1)) {
+				roce_trace_answer_unplaced(t);
+			}
+			pend[i] = pend[--np];
+		}
+	}
+	out.took = now;
+	return out;
+}
+
+static bool routers_then_responder(unsigned hl, unsigned query,
+				   struct roce_answer *a)
+{
+	if (!two_routers(hl, query, a))
+		return false;
+	if (a->kind == ROCE_ANSWER_REPLY)
+		a->seen_hop_limit = (int)hl - 2;	/* two routers */
+	return true;
+}
+
+static void test_in_flight(void)
+{
+	struct roce_trace_settings st = defaults;
+	struct parallel_run pr;
+	struct roce_trace t;
+
+	/* The way back broken: one deadline for the silent tail, not nine. */
+	st.silent_after = ROCE_TRACE_SILENT_AFTER;
+	st.depth = 16;
+	roce_trace_init(&t, &st);
+	pr = run_parallel(&t, way_back_lost, 0);
+	is_int(t.end, ROCE_TRACE_SILENT_END, "in flight: silent after the last "
+	       "router, ended");
+	is_int(t.hop_count, 5, "at hop 2 + 3, as one at a time");
+	is_int(pr.sends, 15, "the same 15 queries as one at a time");
+	is_int(pr.highest_hop, 5, "none past the silent end");
+	ok(pr.most_in_flight > 3, "several hops in flight at once");
+	ok(pr.took < 3100 * MS, "a deadline per query of a hop (its retries "
+	   "in time), the silent hops side by side: 3, not nine");
+	is_int(pr.hop_query_overlaps, 0, "never two queries of one hop in "
+	       "flight: a late first answer (first contact) leaves the next "
+	       "its own deadline");
+
+	/* Untagged until an answer names its query: the first goes alone. */
+	roce_trace_init(&t, &st);
+	ok(roce_trace_next(&t, 0).kind == ROCE_STEP_SEND &&
+		   roce_trace_next(&t, 0).kind == ROCE_STEP_WAIT,
+	   "before any answer named its query: one at a time");
+
+	/* Answers that never name their query: one at a time throughout. */
+	roce_trace_init(&t, &st);
+	pr = run_parallel(&t, two_routers, ~0u);
+	ok(t.end == ROCE_TRACE_REACHED && pr.most_in_flight == 1,
+	   "no answer names its query: never two in flight");
+
+	/* Reached: the responder's hop limit left says two routers, so
+	 * nothing past hop 3 is begun once it answered, and the queries
+	 * sent ahead of it do not make hops of the trace. */
+	st = defaults;
+	st.depth = 16;
+	roce_trace_init(&t, &st);
+	pr = run_parallel(&t, routers_then_responder, 0);
+	ok(t.end == ROCE_TRACE_REACHED && t.hop_count == 3,
+	   "in flight: reached at hop 3");
+	is_int(t.responder_hop, 3, "the responder's hop from its hop limit");
+	ok(pr.highest_hop <= 4, "never past hop 1 + the lookahead of 3");
+	ok(t.hops[2].answered[0] && t.hops[2].answered[1] &&
+		   t.hops[2].answered[2] &&
+		   strcmp(t.hops[1].answers[1].from, "198.18.3.2") == 0,
+	   "every query answered at its own hop");
+	ok(pr.took < 10 * MS, "no deadline waited");
+
+	/* A router that quotes no BTH while several are in flight: its
+	 * answer cannot be placed; those in flight are asked again one at
+	 * a time after their deadline, and each answer lands at its hop. */
+	roce_trace_init(&t, &st);
+	pr = run_parallel(&t, two_routers, 2);
+	is_int(t.end, ROCE_TRACE_REACHED, "unnamed answers at hop 2: reached");
+	ok(t.hops[1].answered[0] && t.hops[1].answered[1] &&
+		   t.hops[1].answered[2] &&
+		   strcmp(t.hops[1].answers[0].from, "198.18.3.2") == 0 &&
+		   strcmp(t.hops[1].answers[2].from, "198.18.3.2") == 0,
+	   "hop 2's answers all placed at hop 2");
+	ok(t.hops[2].answers[0].kind == ROCE_ANSWER_REPLY &&
+		   t.hops[2].answers[2].kind == ROCE_ANSWER_REPLY,
+	   "no router answer placed at the responder's hop");
+	ok(pr.took >= 1000 * MS && pr.took < 1100 * MS,
+	   "one deadline for the queries made void");
+}
+
 int main(void)
 {
 	test_reached();
@@ -293,5 +459,6 @@ int main(void)
 	test_answers_matched();
 	test_settings();
 	test_silent_end();
+	test_in_flight();
 	return tap_done();
 }

@@ -4,7 +4,9 @@
  * big, local errors) as a hop's answers; routers' quotes of datagrams
  * built by lib/wire/roce_packet.h, of our flow and of others; a flow's
  * router path where the responder's answers came late; the numbering of
- * a destination's paths; what a flow stands for. */
+ * a destination's paths; what a flow stands for; which query of several
+ * in flight an error answers, and the sequence that names flow and query
+ * in serve's reply. */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -421,8 +423,68 @@ static void test_label_zero_note(void)
 				     sizeof(note)), "unknown: nothing claimed");
 }
 
+/* An error about a datagram to target: as much of the BTH quoted as
+ * quote_len says (opcode, dest QPN, PSN of hop, query). */
+static struct icmp_err err_quoting(const struct sockaddr_storage *target,
+				   size_t quote_len, uint8_t hop, uint8_t query)
+{
+	struct sockaddr_storage r4 = v4("198.18.12.2");
+	struct icmp_err e = err_from(ICMP_ERR_TIME_EXCEEDED, &r4, 11, 0);
+
+	e.has_dest = true;
+	e.dest = *target;
+	e.quote_len = quote_len;
+	e.quote_opcode = ROCE_OPCODE_UD_SEND_ONLY;
+	e.quote_dest_qpn = QPN;
+	e.has_bth = quote_len >= 12;
+	e.quote_psn = roce_probe_psn(NONCE, hop, query);
+	return e;
+}
+
+static void test_error_place(void)
+{
+	struct sockaddr_storage target = v4("198.18.4.4");
+	const uint32_t tags[3] = { 0x201, 0x300, 0x302 };
+	struct icmp_err e;
+	uint32_t tag = 0;
+	bool named = false;
+
+	((struct sockaddr_in *)&target)->sin_port = htons(4791);
+	e = err_quoting(&target, 12, 3, 0);
+	ok(roce_error_place(&e, &target, QPN, NONCE, tags, 3, &tag, &named) ==
+		   ROCE_ERROR_PLACED && tag == 0x300 && named,
+	   "the quoted PSN names hop 3 query 0 of three in flight");
+	e = err_quoting(&target, 12, 4, 0);
+	is_int(roce_error_place(&e, &target, QPN, NONCE, tags, 3, &tag, &named),
+	       ROCE_ERROR_NOT_OURS, "a PSN of no query in flight: late, ignored");
+	e.quote_psn = roce_probe_psn(NONCE + 1, 3, 0);
+	is_int(roce_error_place(&e, &target, QPN, NONCE, tags, 3, &tag, &named),
+	       ROCE_ERROR_NOT_OURS, "another run's nonce: not ours");
+	e = err_quoting(&target, 0, 0, 0);
+	is_int(roce_error_place(&e, &target, QPN, NONCE, tags, 3, &tag, &named),
+	       ROCE_ERROR_UNPLACED,
+	       "no BTH quoted, three in flight: ours, but not placed");
+	ok(roce_error_place(&e, &target, QPN, NONCE, tags + 1, 1, &tag,
+			    &named) == ROCE_ERROR_PLACED && tag == 0x300 &&
+		   !named, "no BTH quoted, one in flight: that one, unnamed");
+	e = err_quoting(&target, 8, 0, 0);
+	e.quote_dest_qpn = QPN + 1;
+	is_int(roce_error_place(&e, &target, QPN, NONCE, tags, 3, &tag, &named),
+	       ROCE_ERROR_NOT_OURS, "another QP's datagram: not ours");
+	e = err_quoting(&target, 0, 0, 0);
+	e.dest = v4("198.18.3.3");
+	is_int(roce_error_place(&e, &target, QPN, NONCE, tags, 3, &tag, &named),
+	       ROCE_ERROR_NOT_OURS, "another destination: not ours");
+
+	is_int(roce_query_sequence(5, 0x302), 0x50302,
+	       "flow 5, hop 3, query 2 in one sequence");
+	is_int(roce_query_sequence(0x10005, 0x302), 0x50302,
+	       "flows 65536 apart share it (never in flight together)");
+}
+
 int main(void)
 {
+	test_error_place();
 	test_label_zero_note();
 	test_addresses();
 	test_error_answer();

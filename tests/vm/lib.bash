@@ -45,12 +45,13 @@ fabric_gid_index() {
 }
 
 # start_serve X LOGFILE PORT [ARGS...]: `ibahprobe serve -j` on endpoint X
-# in the background (bounded by timeout(1), whose pid goes to LOGFILE.pid),
+# in the background (bounded by timeout(1): SERVE_TIMEOUT seconds, default
+# 600; its pid goes to LOGFILE.pid),
 # its output to LOGFILE; returns once it printed its ready line.
 start_serve() {
 	local x=$1 log=$2 port=$3 i
 	shift 3
-	timeout 600 "${IBAHPROBE:-./ibahprobe}" -d "$(fabric_var "$x" RXE)" serve -j -l "$port" "$@" \
+	timeout "${SERVE_TIMEOUT:-600}" "${IBAHPROBE:-./ibahprobe}" -d "$(fabric_var "$x" RXE)" serve -j -l "$port" "$@" \
 		>"$log" 2>&1 &
 	echo $! >"$log.pid"
 	for ((i = 0; i < 100; i++)); do
