@@ -327,12 +327,31 @@ static int send_query(const struct roce_tracer *tr, struct roce_flow *f,
 	return 0;
 }
 
-/* Every reply on our QP: serve's answer to a query names the flow and the
- * query in its sequence; it is the destination's line. Returns how many
- * were taken. */
-static unsigned take_replies(struct run *r)
+/* A reply of serve to one of our queries, as the destination's answer:
+ * its line gets the reply's observed traffic class and hop limit and the
+ * address it was sent to. */
+static struct roce_answer reply_answer(const struct probe_reply *rep,
+				       uint64_t sent_ns)
 {
-	const struct roce_tracer *tr = r->tr;
+	struct roce_answer a = {
+		.kind = ROCE_ANSWER_REPLY,
+		.reply_ttl = -1,
+		.seen_tclass = rep->observed.traffic_class,
+		.seen_hop_limit = rep->observed.hop_limit,
+	};
+
+	a.rtt_ns = monotonic_ns() - sent_ns;
+	gid_format_address(&rep->observed.dgid, a.from, sizeof(a.from));
+	return a;
+}
+
+/* Calls take for every reply of this run on our QP (reposting every
+ * receive); returns the sum of what take returned. */
+static unsigned each_reply(const struct roce_tracer *tr,
+			   unsigned (*take)(void *ctx,
+					    const struct probe_reply *rep),
+			   void *ctx)
+{
 	struct ibv_wc wcs[16];
 	unsigned taken = 0;
 	int n;
@@ -352,40 +371,41 @@ static unsigned take_replies(struct run *r)
 					       wc->byte_len - UD_GRH_BYTES,
 					       &rep) == PROBE_OK &&
 			    rep.header.probe_id == tr->probe_id)
-				for (size_t j = 0; j < r->sweep.running_count;
-				     j++) {
-					size_t k = r->sweep.running[j];
-					struct roce_flow *f = &r->flows[k];
-					uint32_t tag = rep.header.sequence &
-						       0xffff;
-					struct roce_answer a = {
-						.kind = ROCE_ANSWER_REPLY,
-						.reply_ttl = -1,
-						.seen_tclass =
-							rep.observed.traffic_class,
-						.seen_hop_limit =
-							rep.observed.hop_limit,
-					};
-
-					if (roce_query_sequence(k, tag) !=
-					    rep.header.sequence)
-						continue;
-					a.rtt_ns = monotonic_ns() -
-						   query_sent_ns(&f->trace, tag);
-					gid_format_address(&rep.observed.dgid,
-							   a.from,
-							   sizeof(a.from));
-					if (roce_trace_answer(&f->trace, tag,
-							      &a)) {
-						roce_trace_answers_tagged(
-							&f->trace);
-						taken++;
-					}
-					break;
-				}
+				taken += take(ctx, &rep);
 			ud_repost_recv(tr->ep, wc);
 		}
 	return taken;
+}
+
+/* serve's answer to a query of the sweep: the sequence names the flow
+ * and the query. */
+static unsigned take_sweep_reply(void *ctx, const struct probe_reply *rep)
+{
+	struct run *r = ctx;
+	uint32_t tag = rep->header.sequence & 0xffff;
+
+	for (size_t j = 0; j < r->sweep.running_count; j++) {
+		size_t k = r->sweep.running[j];
+		struct roce_flow *f = &r->flows[k];
+		struct roce_answer a;
+
+		if (roce_query_sequence(k, tag) != rep->header.sequence)
+			continue;
+		a = reply_answer(rep, query_sent_ns(&f->trace, tag));
+		if (roce_trace_answer(&f->trace, tag, &a)) {
+			roce_trace_answers_tagged(&f->trace);
+			return 1;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/* Every reply on our QP, each the destination's line of its flow.
+ * Returns how many were taken. */
+static unsigned take_replies(struct run *r)
+{
+	return each_reply(r->tr, take_sweep_reply, r);
 }
 
 /* Reads flow f's error queue into its trace: each error placed with the
@@ -722,39 +742,18 @@ const struct value_list *roce_flow_keys(const struct value_list *udp_sports,
 	return *by_port ? udp_sports : flow_labels;
 }
 
+/* A reply for flow f's one query in flight (trace --nic): its sequence is
+ * the query's tag. */
+static unsigned take_flow_reply(void *ctx, const struct probe_reply *rep)
+{
+	struct roce_flow *f = ctx;
+	struct roce_answer a = reply_answer(rep, f->sent_ns);
+
+	roce_trace_answer(&f->trace, rep->header.sequence, &a);
+	return 1;
+}
+
 void roce_tracer_take_replies(const struct roce_tracer *tr, struct roce_flow *f)
 {
-	struct ibv_wc wcs[16];
-	int n;
-
-	while ((n = ud_poll(tr->ep, wcs, 16, 0)) > 0)
-		for (int i = 0; i < n; i++) {
-			const struct ibv_wc *wc = &wcs[i];
-			struct probe_reply rep;
-			const uint8_t *buf;
-
-			if (!ud_wc_is_recv(wc))
-				continue;
-			buf = ud_recv_buffer(tr->ep, wc);
-			if (wc->status == IBV_WC_SUCCESS &&
-			    wc->byte_len >= UD_GRH_BYTES &&
-			    probe_decode_reply(buf + UD_GRH_BYTES,
-					       wc->byte_len - UD_GRH_BYTES,
-					       &rep) == PROBE_OK &&
-			    rep.header.probe_id == tr->probe_id) {
-				struct roce_answer a = {
-					.kind = ROCE_ANSWER_REPLY,
-					.reply_ttl = -1,
-					.seen_tclass = rep.observed.traffic_class,
-					.seen_hop_limit = rep.observed.hop_limit,
-				};
-
-				a.rtt_ns = monotonic_ns() - f->sent_ns;
-				gid_format_address(&rep.observed.dgid, a.from,
-						   sizeof(a.from));
-				roce_trace_answer(&f->trace,
-						  rep.header.sequence, &a);
-			}
-			ud_repost_recv(tr->ep, wc);
-		}
+	each_reply(tr, take_flow_reply, f);
 }
