@@ -467,7 +467,7 @@ static int extra_resolve(struct path_session *session,
 		if (!rows[i].job)
 			continue;
 		dlid = rows[i].job->dlid;
-		base = dlid & (uint16_t)~((1u << lmc[i]) - 1);
+		base = lid_paths_base(dlid, lmc[i]);
 		count = lid_paths_count(base, lmc[i]);
 		for (unsigned p = 0; p < count; p++) {
 			char text[16];
@@ -521,8 +521,8 @@ static int expand_paths(struct path_session *session,
 		goto out;
 	for (size_t i = 0; i < *count; i++)
 		total += (*rows)[i].job
-				 ? lid_paths_count((*rows)[i].job->dlid &
-						   (uint16_t)~((1u << lmc[i]) - 1),
+				 ? lid_paths_count(lid_paths_base((*rows)[i].job->dlid,
+								  lmc[i]),
 						   lmc[i])
 				 : 1;
 	new_rows = calloc(total, sizeof(*new_rows));
@@ -540,7 +540,7 @@ static int expand_paths(struct path_session *session,
 			new_rows[k++].paths = 1;
 			continue;
 		}
-		base = row->job->dlid & (uint16_t)~((1u << lmc[i]) - 1);
+		base = lid_paths_base(row->job->dlid, lmc[i]);
 		n = lid_paths_count(base, lmc[i]);
 		for (unsigned p = 0; p < n; p++, k++) {
 			new_rows[k] = *row;

@@ -315,30 +315,37 @@ int ib_trace_fetch_records(struct sa_client *sa, const struct trace_key *keys,
 			   char *err, size_t errlen)
 {
 	struct trace_key *missing = calloc(n ? n : 1, sizeof(*missing));
+	struct trace_store seen;
 	size_t count = 0;
-	int rc;
+	int rc = 0;
 
 	if (!missing) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++) {
-		bool again = trace_store_find(store, &keys[i]) != NULL;
+	/* Each key once, as collect() does: the keys asked so far. */
+	trace_store_init(&seen);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct trace_record mark = { .key = keys[i],
+					     .state = TRACE_REC_PRESENT };
 
-		for (size_t k = 0; k < count && !again; k++)
-			again = missing[k].kind == keys[i].kind &&
-				missing[k].lid == keys[i].lid &&
-				missing[k].arg == keys[i].arg;
-		if (!again)
-			missing[count++] = keys[i];
+		if (trace_store_find(store, &mark.key) ||
+		    trace_store_find(&seen, &mark.key))
+			continue;
+		if (trace_store_put(&seen, &mark)) {
+			snprintf(err, errlen, "out of memory");
+			rc = -1;
+			break;
+		}
+		missing[count++] = mark.key;
 	}
-	if (count) {
+	trace_store_free(&seen);
+	if (rc == 0 && count) {
 		stats->rounds++;
 		stats->queries += count;
+		rc = ask(sa, missing, count, store, window, timeout_ms,
+			 retries, err, errlen);
 	}
-	rc = count ? ask(sa, missing, count, store, window, timeout_ms,
-			 retries, err, errlen)
-		   : 0;
 	free(missing);
 	return rc;
 }

@@ -47,6 +47,11 @@ enum lid_paths_state lid_paths_lmc(const struct trace_store *store,
 	return LID_PATHS_KNOWN;
 }
 
+uint16_t lid_paths_base(uint16_t lid, uint8_t lmc)
+{
+	return lid & (uint16_t)~((1u << (lmc & 7)) - 1);
+}
+
 unsigned lid_paths_count(uint16_t base, uint8_t lmc)
 {
 	unsigned n = 1u << (lmc & 7);

@@ -27,6 +27,9 @@ enum lid_paths_state lid_paths_lmc(const struct trace_store *store,
 				   struct trace_key *need, char *why,
 				   size_t whylen);
 
+/* The base LID of the port that answers lid under LMC lmc. */
+uint16_t lid_paths_base(uint16_t lid, uint8_t lmc);
+
 /* How many DLIDs of a port of LMC lmc fit under the unicast LIDs from
  * base (0xBFFF is the last): 2^lmc, or fewer at the very top. */
 unsigned lid_paths_count(uint16_t base, uint8_t lmc);

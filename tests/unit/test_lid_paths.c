@@ -78,6 +78,9 @@ static void test_lmc_from_the_sa(void)
 
 static void test_counts(void)
 {
+	is_int(lid_paths_base(30, 2), 28, "LID 30 under LMC 2: base 28");
+	is_int(lid_paths_base(31, 0), 31, "LMC 0: the LID itself");
+	is_int(lid_paths_base(0x1ff, 7), 0x180, "LMC 7: 128 apart");
 	is_int((int)lid_paths_count(28, 2), 4, "LMC 2: four DLIDs");
 	is_int((int)lid_paths_count(28, 0), 1, "LMC 0: one");
 	is_int((int)lid_paths_count(0xbf80, 7), 128, "LMC 7 below the top: 128");
