@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/small_file.h"
 #include "verbs/hw_counters.h"
 
 /*
@@ -85,17 +86,10 @@ int hw_counter_read(const char *root, const char *device, unsigned port,
 {
 	char path[512], text[32], *end;
 	unsigned long long v;
-	FILE *f;
-	bool ok;
 
 	snprintf(path, sizeof(path), "%s/%s/ports/%u/hw_counters/%s", root,
 		 device, port, name);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	ok = fgets(text, sizeof(text), f) != NULL;
-	fclose(f);
-	if (!ok)
+	if (small_file_read(path, text, sizeof(text)) < 0)
 		return -1;
 	errno = 0;
 	v = strtoull(text, &end, 10);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/small_file.h"
 #include "verbs/vlan_egress.h"
 
 static const char *skip_blanks(const char *s)
@@ -105,8 +106,6 @@ int vlan_netdev_read(const char *netdev, struct vlan_netdev *out, char *err,
 		     size_t errlen)
 {
 	char path[64 + IF_NAMESIZE], text[4096];
-	size_t n;
-	FILE *f;
 
 	memset(out, 0, sizeof(*out));
 	out->vid = VLAN_ID_NONE;
@@ -117,12 +116,8 @@ int vlan_netdev_read(const char *netdev, struct vlan_netdev *out, char *err,
 		return -1;
 	}
 	snprintf(path, sizeof(path), "/proc/net/vlan/%s", netdev);
-	f = fopen(path, "r");
-	if (!f)
+	if (small_file_read(path, text, sizeof(text)) < 0)
 		return 0;	/* no 8021q file: no VLAN */
-	n = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[n] = '\0';
 	if (vlan_proc_parse(text, out, err, errlen)) {
 		char why[160];
 
