@@ -714,12 +714,15 @@ int responder_run(struct responder *r, const volatile sig_atomic_t *stop_signal,
 
 	reply_rate_start(&r->rate, monotonic_ns());
 	for (;;) {
-		struct pollfd fds[3 + 1 + RENDEZVOUS_PENDING_MAX] = {
+		/* The neighbour watch is read when poll says it has news
+		 * (a negative fd, no watch, is left alone by poll). */
+		struct pollfd fds[4 + 1 + RENDEZVOUS_PENDING_MAX] = {
 			{ .fd = ud_event_fd(&r->ep), .events = POLLIN },
 			{ .fd = ah_workers_fd(&r->workers), .events = POLLIN },
 			{ .fd = r->ep.context->async_fd, .events = POLLIN },
+			{ .fd = r->neigh_fd, .events = POLLIN },
 		};
-		size_t nfds = 3;
+		size_t nfds = 4;
 		uint64_t now = monotonic_ns();
 		int timeout, n, held;
 
@@ -743,12 +746,12 @@ int responder_run(struct responder *r, const volatile sig_atomic_t *stop_signal,
 		handle_completions(r);
 		take_reverse_results(r);
 		reap_retired(r);
-		responder_watch_neighbours(r);
-		if (rq_drop_sample_due(&r->rq_drops, monotonic_ns()))
-			responder_sample_rq_drops(r, monotonic_ns());
+		now = monotonic_ns();
+		if (rq_drop_sample_due(&r->rq_drops, now))
+			responder_sample_rq_drops(r, now);
 		if (r->fatal[0] || count_reached(r))
 			continue;
-		nfds += rendezvous_server_pollfds(&r->rendezvous, fds + 3,
+		nfds += rendezvous_server_pollfds(&r->rendezvous, fds + 4,
 						  1 + RENDEZVOUS_PENDING_MAX);
 		held = rendezvous_server_timeout_ms(&r->rendezvous,
 						    monotonic_ns());
@@ -770,6 +773,8 @@ int responder_run(struct responder *r, const volatile sig_atomic_t *stop_signal,
 			ud_consume_event(&r->ep);
 		if (fds[2].revents & POLLIN)
 			responder_handle_async_event(r);
+		if (fds[3].revents & POLLIN)
+			responder_watch_neighbours(r);
 	}
 }
 
