@@ -198,6 +198,10 @@ char *rendezvous_count_answer_encode(const struct rendezvous_count_answer *a)
 		if (a->reasons_known)
 			json_object_object_add(count, "unanswered",
 					       reasons_encode(a));
+		if (a->after_park_known)
+			json_object_object_add(
+				count, "answered_after_park",
+				json_object_new_int64(a->answered_after_park));
 		if (a->rq_drops.present)
 			json_object_object_add(count, "rq_drops",
 					       rq_drops_encode(&a->rq_drops));
@@ -244,6 +248,11 @@ int rendezvous_count_answer_decode(const char *text,
 	}
 	a->received = (uint32_t)get_int(count, "received", 0xffffffffLL, &ok);
 	a->answered = (uint32_t)get_int(count, "answered", 0xffffffffLL, &ok);
+	if (json_object_object_get_ex(count, "answered_after_park", NULL)) {
+		a->answered_after_park = (uint32_t)get_int(
+			count, "answered_after_park", 0xffffffffLL, &ok);
+		a->after_park_known = ok;
+	}
 	if (ok && !reasons_decode(count, a)) {
 		snprintf(err, errlen, "the responder's count answer has an "
 			 "invalid \"unanswered\"");
@@ -256,7 +265,8 @@ int rendezvous_count_answer_decode(const char *text,
 	}
 	if (!ok) {
 		snprintf(err, errlen, "the responder's count answer lacks a "
-			 "valid received or answered");
+			 "valid received, answered or "
+			 "answered_after_park");
 		goto out;
 	}
 	a->state = RENDEZVOUS_COUNT_KNOWN;

@@ -9,7 +9,10 @@
  *    "unanswered":{"resolving":N,"rate_limited":N,"send_failed":N}}}
  * ("known":false when it no longer remembers the set). "unanswered"
  * says why the requests it saw were not answered (request_unanswered;
- * "resolving" counts the replies still parked too): an older serve
+ * "resolving" counts the replies still parked too), and
+ * "answered_after_park":N inside "count" how many of the answered were
+ * posted only after waiting for their reply AH (a prober that stopped
+ * waiting first never saw them: first contact, not loss): an older serve
  * leaves it out and an older prober ignores it. An older serve
  * reads nothing and writes its usual line: that answer has no "count",
  * so the count is unknown, never zero. age_ms is how long ago the run
@@ -70,6 +73,10 @@ struct rendezvous_count_answer {
 	 * older serve. */
 	bool reasons_known;
 	uint32_t unanswered[UNANSWERED_COUNT];
+	/* Of the answered, those posted only after waiting for their reply
+	 * AH (first contact); after_park_known false from an older serve. */
+	bool after_park_known;
+	uint32_t answered_after_park;
 	struct rendezvous_rq_drops rq_drops;
 };
 

@@ -154,12 +154,16 @@ bool request_counts_absent_means_unseen(const struct request_counts *t,
 }
 
 void request_counts_note_answer(struct request_counts *t,
-				const struct request_set_key *k)
+				const struct request_set_key *k,
+				bool was_parked)
 {
 	uint32_t i = find(t, k);
 
-	if (i != NONE)
-		t->sets[i].answered++;
+	if (i == NONE)
+		return;
+	t->sets[i].answered++;
+	if (was_parked)
+		t->sets[i].answered_after_park++;
 }
 
 void request_counts_note_unanswered(struct request_counts *t,

@@ -49,6 +49,9 @@ struct request_set_count {
 	uint32_t answered;	/* replies posted */
 	uint32_t unanswered[UNANSWERED_COUNT];	/* dropped, by reason */
 	uint32_t parked;	/* waiting now for their reply AH */
+	/* Of the answered, those posted only after waiting for their reply
+	 * AH: a prober that stopped waiting first never saw them. */
+	uint32_t answered_after_park;
 	/* Links (slot indexes, REQUEST_COUNTS_NONE at the ends): the hash
 	 * chain, and the use order (most recent first). */
 	uint32_t hash_next, newer, older;
@@ -81,10 +84,11 @@ void request_counts_free(struct request_counts *t);
 struct request_set_count *request_counts_note(struct request_counts *t,
 					      const struct request_set_key *k,
 					      uint64_t now_ns);
-/* One more reply posted for key's set (nothing when it was forgotten
- * meanwhile). */
+/* One more reply posted for key's set, was_parked when it waited for
+ * its reply AH (nothing when the set was forgotten meanwhile). */
 void request_counts_note_answer(struct request_counts *t,
-				const struct request_set_key *k);
+				const struct request_set_key *k,
+				bool was_parked);
 /* A request of key's set dropped unanswered, and why (nothing when the
  * set was forgotten meanwhile). */
 void request_counts_note_unanswered(struct request_counts *t,

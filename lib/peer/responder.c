@@ -191,7 +191,7 @@ static void send_reply(struct responder *r, struct reverse_entry *e,
 	e->last_send = r->ep.sends_posted;
 	r->answered++;
 	set_key_of(r, p, &key);
-	request_counts_note_answer(&r->counts, &key);
+	request_counts_note_answer(&r->counts, &key, was_parked);
 	diag_verbose(2, "answered seq %u from qp 0x%x after %llu us%s",
 		     reply.header.sequence, p->remote_qpn,
 		     (unsigned long long)(reply.dwell_ns / 1000),

@@ -171,12 +171,15 @@ void responder_count_answer(const struct request_counts *counts,
 		a->answered = set->answered;
 		a->reasons_known = true;
 		memcpy(a->unanswered, set->unanswered, sizeof(a->unanswered));
+		a->after_park_known = true;
+		a->answered_after_park = set->answered_after_park;
 		/* A reply still parked is not answered yet either. */
 		a->unanswered[UNANSWERED_RESOLVING] += set->parked;
 	} else if (request_counts_absent_means_unseen(
 			   counts, now_ns > age ? now_ns - age : 0)) {
 		a->state = RENDEZVOUS_COUNT_KNOWN;
 		a->reasons_known = true;
+		a->after_park_known = true;
 	} else {
 		a->state = RENDEZVOUS_COUNT_FORGOTTEN;
 	}

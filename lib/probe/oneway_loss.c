@@ -54,12 +54,22 @@ static void say_unknown(const struct oneway_input *in,
 	snprintf(v->text, sizeof(v->text), "loss direction unknown: %s", why);
 }
 
+/* Of the first-contact probes, those the responder never answered
+ * (the rest it answered after we stopped waiting). */
+static int64_t resolving_unanswered(const struct oneway_verdict *v)
+{
+	return v->resolving - (v->answered_late > 0 ? v->answered_late : 0);
+}
+
 /* Every probe arrived and the unanswered ones waited for a reply AH:
  * the responder was resolving its neighbour toward us (first contact),
- * which is no blocked path; a rerun finds the AH made. */
+ * which is no blocked path; a rerun finds the AH made. Replies it posted
+ * once the AH was made, after we stopped waiting, are no loss either. */
 static void say_resolving(const struct oneway_input *in,
 			  struct oneway_verdict *v)
 {
+	int64_t late = v->answered_late > 0 ? v->answered_late : 0;
+	int64_t in_time = v->responder_answered - late;
 	size_t n;
 
 	n = (size_t)snprintf(v->text, sizeof(v->text),
@@ -67,20 +77,22 @@ static void say_resolving(const struct oneway_input *in,
 			     "its way back to you (first contact): it saw "
 			     "%lld of %u, ", (long long)v->responder_saw,
 			     in->sent);
-	if (n >= sizeof(v->text))
-		return;
-	if (v->responder_answered > 0)
+	if (n < sizeof(v->text) && in_time > 0)
 		n += (size_t)snprintf(v->text + n, sizeof(v->text) - n,
-				      "%lld answered after",
-				      (long long)v->responder_answered);
-	else
+				      "%lld answered after%s",
+				      (long long)in_time, late ? ", " : "");
+	if (n < sizeof(v->text) && late)
+		n += (size_t)snprintf(v->text + n, sizeof(v->text) - n,
+				      "%lld answered late, once its reply AH "
+				      "was made", (long long)late);
+	if (n < sizeof(v->text) && in_time <= 0 && !late)
 		n += (size_t)snprintf(v->text + n, sizeof(v->text) - n,
 				      "none answered yet (a rerun finds its "
 				      "reply AH made)");
-	if (v->unanswered > v->resolving && n < sizeof(v->text))
+	if (v->unanswered > resolving_unanswered(v) && n < sizeof(v->text))
 		snprintf(v->text + n, sizeof(v->text) - n, "; %lld more not "
 			 "answered (its --max-rate: serve -v says)",
-			 (long long)(v->unanswered - v->resolving));
+			 (long long)(v->unanswered - resolving_unanswered(v)));
 }
 
 /* What serve's receive-drop evidence says of the probes it never saw. */
@@ -175,7 +187,9 @@ static void judge_counts(const struct oneway_input *in, uint32_t received,
 	/* Not known how many it answered: taken as all it saw, so what
 	 * did not come back counts as lost on the way back. */
 	uint32_t posted = answered_known ? at_most(answered, saw) : saw;
-	uint32_t back = at_most(in->arrived, posted);
+	/* Late after waiting for the reply AH: not back in time. */
+	uint32_t back = at_most(in->arrived - at_most(in->late_after_park,
+						      in->arrived), posted);
 	enum rq_finding rq;
 	size_t n = 0;
 
@@ -187,13 +201,20 @@ static void judge_counts(const struct oneway_input *in, uint32_t received,
 	v->lost_back = posted - back;
 	if (answered_known && in->final_reasons_known)
 		v->resolving = at_most(in->final_resolving, v->unanswered);
+	/* Answered, late, having waited for the reply AH (the reply
+	 * says): the responder's first contact, not loss on the way back. */
+	v->answered_late = at_most(in->late_after_park, (uint32_t)v->lost_back);
+	v->lost_back -= v->answered_late;
+	if (v->answered_late)
+		v->resolving = (v->resolving > 0 ? v->resolving : 0) +
+			       v->answered_late;
 	if (v->lost_there && v->lost_back)
 		v->direction = ONEWAY_BOTH;
 	else if (v->lost_there)
 		v->direction = ONEWAY_THERE;
 	else if (v->lost_back)
 		v->direction = ONEWAY_BACK;
-	else if (v->unanswered)
+	else if (v->unanswered || v->answered_late > 0)
 		v->direction = ONEWAY_AT_RESPONDER;
 	else
 		v->direction = ONEWAY_UNKNOWN;	/* the counts disagree */
@@ -254,18 +275,26 @@ static void judge_counts(const struct oneway_input *in, uint32_t received,
 	}
 	/* Seen but not answered, besides loss on the way: serve's --max-rate
 	 * or a reverse AH it could not create (serve -v names which). */
-	if (v->resolving > 0 && n < sizeof(v->text))
+	if (resolving_unanswered(v) > 0 && n < sizeof(v->text))
 		n += (size_t)snprintf(v->text + n, sizeof(v->text) - n,
 				      "; %lld not answered while the responder "
 				      "was still resolving its way back to you "
 				      "(first contact)",
-				      (long long)v->resolving);
-	if (v->unanswered > (v->resolving > 0 ? v->resolving : 0) &&
+				      (long long)resolving_unanswered(v));
+	if (v->answered_late > 0 && n < sizeof(v->text))
+		n += (size_t)snprintf(v->text + n, sizeof(v->text) - n,
+				      "; %lld answered late, the responder "
+				      "still resolving its way back to you "
+				      "(first contact)",
+				      (long long)v->answered_late);
+	if (v->unanswered > (resolving_unanswered(v) > 0
+				     ? resolving_unanswered(v) : 0) &&
 	    v->direction != ONEWAY_AT_RESPONDER && n < sizeof(v->text))
 		snprintf(v->text + n, sizeof(v->text) - n, "; %lld seen but "
 			 "not answered",
 			 (long long)(v->unanswered -
-				     (v->resolving > 0 ? v->resolving : 0)));
+				     (resolving_unanswered(v) > 0
+					      ? resolving_unanswered(v) : 0)));
 	if (v->direction == ONEWAY_AT_RESPONDER && n < sizeof(v->text))
 		snprintf(v->text + n, sizeof(v->text) - n, " (its --max-rate, "
 			 "or no reverse path: serve -v says which)");
@@ -276,10 +305,11 @@ void oneway_judge(const struct oneway_input *in, struct oneway_verdict *v)
 	memset(v, 0, sizeof(*v));
 	v->responder_saw = v->responder_answered = v->of = -1;
 	v->lost_there = v->lost_back = v->unanswered = -1;
-	v->resolving = -1;
-	if (in->arrived >= in->sent) {
+	v->resolving = v->answered_late = -1;
+	if (in->arrived - at_most(in->late_after_park, in->arrived) >=
+	    in->sent) {
 		v->direction = ONEWAY_NO_LOSS;
-		v->lost_there = v->lost_back = 0;
+		v->lost_there = v->lost_back = v->answered_late = 0;
 		return;
 	}
 	if (in->final == ONEWAY_FINAL_KNOWN) {

@@ -32,6 +32,10 @@ struct oneway_input {
 	 * resolved, or its creation failed: first contact). */
 	bool final_reasons_known;
 	uint32_t final_resolving;
+	/* Of the arrived, those that came after their deadline and say
+	 * they waited at the responder for its reply AH to us: first
+	 * contact, not replies back in time, nor lost on the way back. */
+	uint32_t late_after_park;
 	/* The largest count a reply carried (0: none, or an older
 	 * responder's reply), and which probe of the set (1-based) that
 	 * reply answered: the responder had then seen that many of the
@@ -64,8 +68,10 @@ struct oneway_verdict {
 	int64_t responder_saw, responder_answered, of;
 	int64_t lost_there, lost_back, unanswered;
 	/* Of the unanswered, those for want of a reply AH (first
-	 * contact); -1: unknown. */
-	int64_t resolving;
+	 * contact), and of the answered, those that came late because they
+	 * waited for it (late_after_park: in resolving too, never in
+	 * lost_back); -1: unknown. */
+	int64_t resolving, answered_late;
 	bool final;		/* counts cover the whole set */
 	char text[360];		/* one finding; "" with no loss */
 	/* What the responder's receive queue has to do with probes lost

@@ -725,6 +725,7 @@ void probe_cell_judge(const struct probe_session *s,
 			.final_answered = c->final_answered,
 			.final_reasons_known = c->final_reasons_known,
 			.final_resolving = c->final_resolving,
+			.late_after_park = c->late_after_park,
 			.reply_count = c->reply_count,
 			.reply_ordinal = c->reply_ordinal,
 			.replies_seen = c->received + c->late > 0,
@@ -841,6 +842,10 @@ static void note_reply(const struct probe_session *s, struct probe_cell *c,
 	struct grh_fields grh;
 	char err[DIAG_MSG_MAX];
 
+	/* Replies that waited for their reply AH and came back anyway: the
+	 * rest of the responder's answered_after_park never did. */
+	if (reply->dwell_known && reply->reply_ah_wait_ns)
+		c->arrived_after_park++;
 	if (ordinal >= c->reply_ordinal) {
 		c->reply_ordinal = ordinal;
 		c->reply_count = reply->responder_received;
@@ -941,6 +946,8 @@ static void take_reply(struct probe_session *s,
 	switch (got) {
 	case PROBE_CREDIT_LATE:
 		c->late++;
+		if (reply.dwell_known && reply.reply_ah_wait_ns)
+			c->late_after_park++;
 		if (credit.late_by_ns > c->late_max_ns)
 			c->late_max_ns = credit.late_by_ns;
 		return;
@@ -1009,6 +1016,9 @@ void probe_cell_restart(struct probe_cell *c)
 	c->final_received = c->final_answered = 0;
 	c->final_reasons_known = false;
 	c->final_resolving = 0;
+	c->final_after_park_known = false;
+	c->final_answered_after_park = c->arrived_after_park = 0;
+	c->late_after_park = 0;
 	memset(&c->final_rq, 0, sizeof(c->final_rq));
 	c->reported = c->judged = false;
 	memset(&c->verdict, 0, sizeof(c->verdict));
@@ -1264,6 +1274,8 @@ static void ask_counts(struct probe_session *s, size_t first,
 			c->final_reasons_known = a.reasons_known;
 			c->final_resolving =
 				a.unanswered[UNANSWERED_RESOLVING];
+			c->final_after_park_known = a.after_park_known;
+			c->final_answered_after_park = a.answered_after_park;
 			c->final_rq = a.rq_drops;
 			break;
 		case RENDEZVOUS_COUNT_FORGOTTEN:
@@ -1322,9 +1334,65 @@ int probe_session_ask_count(const struct probe_session *s,
 				    s->settings.timeout_ms, q, a, err, errlen);
 }
 
+/* Whether the responder says it answered, after waiting for its reply
+ * AH, more of c's probes than have come back: those replies left it
+ * before its count answer did, so they are in our queue or close. */
+static bool parked_replies_due(const struct probe_session *s)
+{
+	for (size_t i = 0; i < s->cell_count; i++) {
+		const struct probe_cell *c = &s->cells[i];
+
+		if (c->final == ONEWAY_FINAL_KNOWN &&
+		    c->final_after_park_known &&
+		    c->final_answered_after_park > c->arrived_after_park)
+			return true;
+	}
+	return false;
+}
+
+/* Replies serve posted only once its reply AH was made, after our
+ * deadlines (first contact): taken as late, with what they say, rather
+ * than counted lost on the way back. The wait is bounded: a reply the
+ * responder posted before it answered the count question and that is
+ * not here within LATE_PARKED_WAIT_MS was lost after all. */
+#define LATE_PARKED_WAIT_MS 500
+
+static void take_late_parked(struct probe_session *s)
+{
+	struct ud_completion comps[POLL_BATCH];
+	uint64_t end = monotonic_ns() + LATE_PARKED_WAIT_MS * 1000000ull;
+
+	while (parked_replies_due(s)) {
+		uint64_t now = monotonic_ns();
+		int n;
+
+		if (now >= end)
+			break;
+		n = ud_poll_stamped(&s->ep, comps, POLL_BATCH,
+				    (int)((end - now + 999999) / 1000000));
+		if (n < 0)
+			break;
+		for (int i = 0; i < n; i++) {
+			const struct ibv_wc *wc = &comps[i].wc;
+
+			if (wc->status != IBV_WC_SUCCESS)
+				continue;
+			if (!ud_wc_is_recv(wc)) {
+				take_send(s, &comps[i]);
+				continue;
+			}
+			take_reply(s, &comps[i]);
+			if (ud_repost_recv(&s->ep, wc))
+				return;
+		}
+	}
+}
+
 void probe_session_recheck(struct probe_session *s)
 {
 	for_each_target(s, recheck_run);
+	if (s->ep.qp)
+		take_late_parked(s);
 	s->run_over = true;
 }
 

@@ -148,6 +148,12 @@ struct probe_cell {
 	uint32_t final_received, final_answered;
 	bool final_reasons_known;	/* the count said why (newer serve) */
 	uint32_t final_resolving;	/* unanswered for want of a reply AH */
+	/* Of the answered, those posted after waiting for their reply AH
+	 * (a newer serve says), how many such replies came back, and how
+	 * many of those after their deadline (first contact, not loss). */
+	bool final_after_park_known;
+	uint32_t final_answered_after_park, arrived_after_park;
+	uint32_t late_after_park;
 	struct rendezvous_rq_drops final_rq;	/* its receive queue's drops */
 	bool reported;		/* given to on_done already */
 	bool judged;

@@ -267,6 +267,10 @@ static void print_oneway(const struct oneway_verdict *o)
 		    o->final || o->direction == ONEWAY_NO_LOSS);
 	int_or_null("lost_back", o->lost_back,
 		    o->final || o->direction == ONEWAY_NO_LOSS);
+	/* Of the late replies, those that waited for the responder's reply
+	 * AH: first contact, not in lost_back. */
+	int_or_null("late_first_contact", o->answered_late,
+		    o->answered_late >= 0);
 }
 
 void probe_cell_print(const struct probe_run *run,

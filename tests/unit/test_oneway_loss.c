@@ -160,6 +160,86 @@ static void test_first_contact(void)
 	is_int(v.resolving, -1, "an older serve: not known why");
 }
 
+/* First contact, the other timing: the responder made its reply AH only
+ * after the deadlines, then posted the parked replies, which came late
+ * and say they waited: no loss on the way back, first contact all the
+ * same. */
+static void test_first_contact_answered_late(void)
+{
+	struct oneway_verdict v;
+
+	v = judge((struct oneway_input){ .sent = 5, .arrived = 5,
+					 .final = ONEWAY_FINAL_KNOWN,
+					 .final_received = 5,
+					 .final_answered = 5,
+					 .final_reasons_known = true,
+					 .late_after_park = 5,
+					 .replies_seen = true });
+	is_int(v.direction, ONEWAY_AT_RESPONDER, "late: not lost back");
+	ok(v.lost_back == 0 && v.lost_there == 0 && v.answered_late == 5 &&
+		   v.resolving == 5, "5 answered late, none lost");
+	is_str(v.text, "not answered: the responder was still resolving its "
+		       "way back to you (first contact): it saw 5 of 5, 5 "
+		       "answered late, once its reply AH was made",
+	       "said as first contact");
+
+	/* Two late after the park, one truly missing: that one stays loss
+	 * on the way back. */
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 9,
+					 .final = ONEWAY_FINAL_KNOWN,
+					 .final_received = 10,
+					 .final_answered = 10,
+					 .final_reasons_known = true,
+					 .late_after_park = 2 });
+	is_int(v.direction, ONEWAY_BACK, "one more missing: back");
+	ok(v.lost_back == 1 && v.answered_late == 2 && v.resolving == 2,
+	   "2 late, 1 lost back");
+	is_str(v.text, "lost on the way back: the responder answered 10 of "
+		       "10, 1 reply lost; 2 answered late, the responder still "
+		       "resolving its way back to you (first contact)",
+	       "both said");
+
+	/* Nothing came late: the missing ones are lost back, whatever the
+	 * responder parked. */
+	v = judge((struct oneway_input){ .sent = 10, .arrived = 8,
+					 .final = ONEWAY_FINAL_KNOWN,
+					 .final_received = 10,
+					 .final_answered = 10,
+					 .final_reasons_known = true });
+	ok(v.direction == ONEWAY_BACK && v.lost_back == 2 &&
+		   v.answered_late == 0 && v.resolving == 0,
+	   "no late reply: the 2 missing are lost back");
+
+	/* In time and late together, none unanswered. */
+	v = judge((struct oneway_input){ .sent = 5, .arrived = 5,
+					 .final = ONEWAY_FINAL_KNOWN,
+					 .final_received = 5,
+					 .final_answered = 5,
+					 .final_reasons_known = true,
+					 .late_after_park = 2 });
+	is_str(v.text, "not answered: the responder was still resolving its "
+		       "way back to you (first contact): it saw 5 of 5, 3 "
+		       "answered after, 2 answered late, once its reply AH was "
+		       "made", "both parts said");
+
+	/* Late without a count (an older serve, no rendezvous answer): the
+	 * reply's running count covers the set. */
+	v = judge((struct oneway_input){ .sent = 4, .arrived = 4,
+					 .final = ONEWAY_FINAL_NO_ANSWER,
+					 .reply_count = 4, .reply_ordinal = 4,
+					 .late_after_park = 4,
+					 .replies_seen = true });
+	ok(v.direction == ONEWAY_AT_RESPONDER && v.lost_back == 0 &&
+		   v.answered_late == 4, "from the running count too");
+
+	/* Late replies that did not wait for an AH are back, as before. */
+	v = judge((struct oneway_input){ .sent = 5, .arrived = 5,
+					 .final = ONEWAY_FINAL_KNOWN,
+					 .final_received = 5,
+					 .final_answered = 5 });
+	is_int(v.direction, ONEWAY_NO_LOSS, "late, unparked: no loss");
+}
+
 static void test_no_loss(void)
 {
 	struct oneway_verdict v;
@@ -348,6 +428,7 @@ int main(void)
 {
 	test_final_count();
 	test_first_contact();
+	test_first_contact_answered_late();
 	test_no_loss();
 	test_reply_counts();
 	test_unknown();

@@ -133,6 +133,34 @@ static void test_reasons(void)
 	is_int(ab.unanswered[UNANSWERED_RESOLVING], 2, "the known one read");
 }
 
+/* How many were answered only after waiting for their reply AH: carried
+ * by a newer serve, not known from an older one, refused when bad. */
+static void test_answered_after_park(void)
+{
+	struct rendezvous_count_answer a = {
+		.state = RENDEZVOUS_COUNT_KNOWN, .received = 5, .answered = 5,
+		.reasons_known = true, .after_park_known = true,
+		.answered_after_park = 4,
+	}, ab;
+	char *line = rendezvous_count_answer_encode(&a), err[256];
+
+	ok(line && strstr(line, "\"answered_after_park\":4"), "in the answer");
+	is_int(rendezvous_count_answer_decode(line, &ab, err, sizeof(err)), 0,
+	       "decodes");
+	ok(ab.after_park_known && ab.answered_after_park == 4, "4 read back");
+	free(line);
+	is_int(rendezvous_count_answer_decode(
+		       "{\"version\":1,\"count\":{\"known\":true,"
+		       "\"received\":5,\"answered\":5}}", &ab, err,
+		       sizeof(err)), 0, "an older serve's count decodes");
+	ok(!ab.after_park_known, "without it: not known");
+	is_int(rendezvous_count_answer_decode(
+		       "{\"version\":1,\"count\":{\"known\":true,"
+		       "\"received\":5,\"answered\":5,"
+		       "\"answered_after_park\":\"x\"}}", &ab, err,
+		       sizeof(err)), -1, "a bad one refused");
+}
+
 /* The receive-drop evidence of a newer serve: with a counter, without
  * one (rxe), absent (an older serve), malformed. */
 static void test_rq_drops(void)
@@ -320,6 +348,7 @@ int main(void)
 	signal(SIGPIPE, SIG_IGN);
 	test_codec();
 	test_reasons();
+	test_answered_after_park();
 	test_rq_drops();
 	test_loopback();
 	test_silent_client();

@@ -33,8 +33,8 @@ static void test_counts_per_set(void)
 	for (int i = 0; i < 3; i++)
 		request_counts_note(&t, &a, 1);
 	request_counts_note(&t, &b, 2);
-	request_counts_note_answer(&t, &b);
-	request_counts_note_answer(&t, &other_set);
+	request_counts_note_answer(&t, &b, false);
+	request_counts_note_answer(&t, &other_set, false);
 	found = request_counts_find(&t, &a);
 	ok(found && found->received == 3 && found->answered == 0,
 	   "three requests of set a");

@@ -249,7 +249,7 @@ static void test_count_answer(void)
 	for (int i = 0; i < 4; i++)
 		request_counts_note(&t, &k, now - 10 * MS);
 	for (int i = 0; i < 3; i++)
-		request_counts_note_answer(&t, &k);
+		request_counts_note_answer(&t, &k, false);
 
 	q = question(7, 3, 1000);
 	responder_count_answer(&t, true, &q, now, &a);
@@ -333,6 +333,14 @@ static void test_count_reasons(void)
 	responder_count_answer(&t, true, &q, now, &a);
 	is_int(a.unanswered[UNANSWERED_RESOLVING], 2,
 	       "the park never goes below empty");
+	ok(a.after_park_known && a.answered_after_park == 0,
+	   "none answered after a park yet");
+	request_counts_note_answer(&t, &k, true);
+	request_counts_note_answer(&t, &k, true);
+	request_counts_note_answer(&t, &k, false);
+	responder_count_answer(&t, true, &q, now, &a);
+	ok(a.answered == 3 && a.answered_after_park == 2,
+	   "3 answered, 2 of them after waiting for the reply AH");
 	request_counts_free(&t);
 }
 
