@@ -556,6 +556,8 @@ static void fill_series(const struct probe_cmd *pc,
 	m->has_remark = c->observed_valid &&
 			c->last_reply.observed.grh_present;
 	m->remarked = (v->flags & VERDICT_TCLASS_REMARKED) != 0;
+	m->flow_label_changed = (v->flags & (VERDICT_FLOW_LABEL_CHANGED |
+					     VERDICT_FLOW_LABEL_NOT_CARRIED)) != 0;
 }
 
 /* Closes the round of every cell and, with --metrics, replaces the file.
