@@ -153,12 +153,8 @@ static int trace_option(void *ctx, int index, const char *arg)
 			       &opts->queries, err, sizeof(err));
 		break;
 	case TRACE_OPT_PATHS:
-		if (strcmp(arg, "all") && strcmp(arg, "base")) {
-			snprintf(err, sizeof(err), "--paths takes base or all, "
-				 "not '%s'", arg);
-			rc = -1;
-		}
-		opts->paths_all = !strcmp(arg, "all");
+		rc = lid_paths_parse(arg, &opts->paths_all, err,
+				     sizeof(err));
 		break;
 	case TRACE_OPT_RATE:
 		rc = parse_u32(arg, "rate", 1, ROCE_SWEEP_MAX_RATE,

@@ -2,6 +2,7 @@
  * lid_paths_expand.h. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "trace/lid_paths.h"
 #include "trace/lid_paths_expand.h"
@@ -103,4 +104,13 @@ void lid_paths_expansion_free(struct lid_paths_expansion *x)
 	dest_list_free(&x->dests);
 	free(x->paths);
 	x->paths = NULL;
+}
+
+int lid_paths_parse(const char *arg, bool *all, char *err, size_t errlen)
+{
+	*all = !strcmp(arg, "all");
+	if (*all || !strcmp(arg, "base"))
+		return 0;
+	snprintf(err, errlen, "--paths takes base or all, not '%s'", arg);
+	return -1;
 }

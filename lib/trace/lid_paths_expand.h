@@ -5,6 +5,7 @@
 #ifndef IBAHPROBE_LID_PATHS_EXPAND_H
 #define IBAHPROBE_LID_PATHS_EXPAND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -55,5 +56,9 @@ const struct path_result *lid_paths_result(const struct lid_paths_expansion *x,
 					   unsigned p);
 
 void lid_paths_expansion_free(struct lid_paths_expansion *x);
+
+/* The argument of --paths (trace, probe): base or all. Returns 0, or -1
+ * with err set. */
+int lid_paths_parse(const char *arg, bool *all, char *err, size_t errlen);
 
 #endif
