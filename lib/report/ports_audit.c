@@ -668,6 +668,53 @@ static int pin(struct audit_fact *f, long expected)
 	return 0;
 }
 
+static bool index_serves(const struct audit_port *p, long index)
+{
+	for (size_t g = 0; g < p->gid_count; g++)
+		if (p->gids[g].index == (uint32_t)index)
+			return p->gids[g].kind == GID_KIND_ROCE_V2 &&
+			       gid_is_ipv4_mapped(&p->gids[g].gid) &&
+			       audit_gid_routable(&p->gids[g]);
+	return false;
+}
+
+size_t ports_audit_index_fails(const struct ports_audit *a, long index)
+{
+	const char *counted = NULL;
+	size_t n = 0;
+
+	/* A host's ports come together: count it once. */
+	for (size_t i = 0; i < a->port_count; i++) {
+		const struct audit_port *p = &a->ports[i];
+
+		if (!is_roce(p) || index_serves(p, index) ||
+		    (counted && strcmp(counted, p->host) == 0))
+			continue;
+		counted = p->host;
+		n++;
+	}
+	return n;
+}
+
+/* The index a fleet-wide NCCL_IB_GID_INDEX would take and where it
+ * fails. */
+static void gid_target(struct ports_audit *a)
+{
+	struct audit_fact *f = &a->facts[AUDIT_FACT_GID_V2_IPV4];
+	const struct audit_value *top = audit_fact_majority(f);
+
+	f->target_index = -1;
+	f->target_failing = 0;
+	if (a->expect_gid_index >= 0)
+		f->target_index = a->expect_gid_index;
+	else if (top && strcmp(top->value, "none") != 0)
+		f->target_index = strtol(top->value, NULL, 10);
+	if (f->target_index >= 0)
+		f->target_failing = ports_audit_index_fails(a, f->target_index);
+	if (f->pinned)
+		f->disagreeing = f->target_failing;
+}
+
 int ports_audit_build(struct ports_audit *a, char *err, size_t errlen)
 {
 	struct fact_builder b[AUDIT_FACT_COUNT];
@@ -710,6 +757,8 @@ int ports_audit_build(struct ports_audit *a, char *err, size_t errlen)
 			 a->expect_gid_index);
 	if (rc == 0)
 		rc = pin(&a->facts[AUDIT_FACT_MTU], a->expect_mtu);
+	if (rc == 0)
+		gid_target(a);
 	if (rc)
 		snprintf(err, errlen, "out of memory auditing %zu ports",
 			 a->port_count);

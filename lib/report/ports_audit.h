@@ -82,7 +82,16 @@ struct audit_fact {
 	struct audit_value *values;	/* most common first */
 	bool pinned;		/* an --expect-* names the value */
 	char *expected;
-	size_t disagreeing;	/* members not at the expected value */
+	/* Members not at the expected value. For the RoCE v2 IPv4 GID
+	 * index: hosts where the GID at that index is no routable RoCE v2
+	 * IPv4 GID on some RoCE port (a fleet-wide NCCL_IB_GID_INDEX fails
+	 * there), whatever their lowest such index. */
+	size_t disagreeing;
+	/* The RoCE v2 IPv4 GID index alone: the index a fleet-wide setting
+	 * takes (the expected one, else the most common), and on how many
+	 * hosts it fails, as above. -1 / 0 when none. */
+	long target_index;
+	size_t target_failing;
 };
 
 struct ports_audit {
@@ -118,6 +127,10 @@ int ports_audit_build(struct ports_audit *a, char *err, size_t errlen);
 /* Whether a routable GID: RoCE v2 or IB, and not link-local (RoCE v1 is
  * not routed; fe80:: never leaves the link). */
 bool audit_gid_routable(const struct audit_gid *g);
+
+/* Hosts on which GID index names no routable RoCE v2 IPv4 GID on some
+ * RoCE port: where NCCL_IB_GID_INDEX=index fails. */
+size_t ports_audit_index_fails(const struct ports_audit *a, long index);
 
 /* Whether every pinned fact holds its expected value everywhere. */
 bool ports_audit_as_expected(const struct ports_audit *a);

@@ -20,8 +20,8 @@ static void html_consensus(FILE *f, const struct ports_audit *a)
 
 		if (!fact->value_count)
 			continue;
-		markup_printf(f, "<li%s>%s", off ? " class=\"failed\"" : "",
-			      ports_fact_sentence(a, (enum audit_fact_id)id,
+		fputs(off ? "<li class=\"failed\">" : "<li>", f);
+		markup_printf(f, "%s", ports_fact_sentence(a, (enum audit_fact_id)id,
 						  sentence, sizeof(sentence)));
 		if (fact->value_count > 1) {
 			fputs("<ul>", f);

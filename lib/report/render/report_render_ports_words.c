@@ -39,7 +39,8 @@ const char *ports_value_words(enum audit_fact_id id, const char *value,
 			      char *buf, size_t len)
 {
 	if (is_gid_fact(id))
-		snprintf(buf, len, strcmp(value, "none") == 0 ? "%s"
+		/* "none" in JSON; "absent" reads as a sentence. */
+		snprintf(buf, len, strcmp(value, "none") == 0 ? "absent"
 							       : "at index %s",
 			 value);
 	else if (id == AUDIT_FACT_RATE && strcmp(value, "unknown") != 0)
@@ -68,17 +69,6 @@ static void put(struct sentence *s, const char *fmt, ...)
 	va_end(ap);
 	if (n > 0)
 		s->at += (size_t)n;
-}
-
-/* How many of the fact's members a fleet-wide value fails on. */
-static size_t failing(const struct audit_fact *f, const char *target)
-{
-	size_t n = 0;
-
-	for (size_t v = 0; v < f->value_count; v++)
-		if (strcmp(f->values[v].value, target) != 0)
-			n += f->values[v].count;
-	return n;
 }
 
 const char *ports_fact_sentence(const struct ports_audit *a,
@@ -125,19 +115,23 @@ const char *ports_fact_sentence(const struct ports_audit *a,
 	}
 	if (id == AUDIT_FACT_FIRMWARE && f->value_count > 1)
 		put(&s, ")");
-	if (is_gid_fact(id)) {
-		const char *target = f->pinned ? f->expected : top->value;
-		size_t n = failing(f, target);
+	/* NCCL_IB_GID_INDEX is set for the fleet's IPv4 GIDs; IPv6 ones
+	 * are listed, not judged. */
+	if (id == AUDIT_FACT_GID_V2_IPV4) {
+		size_t others = total - top->count, n = f->target_failing;
 
-		if (n && strcmp(target, "none") != 0 && !f->pinned &&
-		    f->value_count > 1)
-			put(&s, ": a fleet-wide NCCL_IB_GID_INDEX=%s fails "
-			    "there", target);
-		else if (n && f->pinned)
-			put(&s, ": NCCL_IB_GID_INDEX=%s (expected) fails on "
-			    "%s %s%s", target,
+		if (n && f->pinned)
+			put(&s, ": NCCL_IB_GID_INDEX=%ld (expected) fails on "
+			    "%s %s%s", f->target_index,
 			    ports_count_text(n, count, sizeof(count)),
 			    f->unit, n == 1 ? "" : "s");
+		else if (n && n == others)
+			put(&s, ": a fleet-wide NCCL_IB_GID_INDEX=%ld fails "
+			    "there", f->target_index);
+		else if (n)
+			put(&s, ": a fleet-wide NCCL_IB_GID_INDEX=%ld fails "
+			    "on %s of them", f->target_index,
+			    ports_count_text(n, count, sizeof(count)));
 	} else if (f->pinned && f->disagreeing) {
 		put(&s, ": expected %s, %s %s%s differ", f->expected,
 		    ports_count_text(f->disagreeing, count, sizeof(count)),
