@@ -80,7 +80,8 @@ static const struct opt_spec report_options[] = {
 				      COMPLETE_NONE, NULL },
 	[RP_OPT_EXPECT_MTU] = { "expect-mtu", 0, "BYTES", "with --ports: "
 				"exit 1 unless every port's active MTU is "
-				"BYTES", COMPLETE_NONE, NULL },
+				"BYTES", COMPLETE_WORDS, "256 512 1024 2048 "
+				"4096" },
 	[RP_OPT_END] = OPT_END,
 };
 
