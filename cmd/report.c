@@ -75,8 +75,9 @@ static const struct opt_spec report_options[] = {
 			   "index, MTU, firmware) instead", COMPLETE_NONE,
 			   NULL },
 	[RP_OPT_EXPECT_GID_INDEX] = { "expect-gid-index", 0, "N", "with "
-				      "--ports: exit 1 unless every RoCE "
-				      "port's RoCE v2 IPv4 GID is at index N",
+				      "--ports: exit 1 unless GID index N is "
+				      "a routable RoCE v2 IPv4 GID on every "
+				      "RoCE port (NCCL_IB_GID_INDEX=N works)",
 				      COMPLETE_NONE, NULL },
 	[RP_OPT_EXPECT_MTU] = { "expect-mtu", 0, "BYTES", "with --ports: "
 				"exit 1 unless every port's active MTU is "
