@@ -204,3 +204,12 @@ assert_narrow() {
 	[[ $stderr == *"host gpu01: mlx5_1 could not be read: cannot open mlx5_1: Permission denied"* ]] ||
 		fail "$stderr"
 }
+
+@test "documents on stdin, concatenated as pdsh -N leaves them" {
+	run -0 --separate-stderr bash -c 'cat "$@" | "$0" report --ports' \
+		"$IBAHPROBE" "${AGREE[@]}"
+	assert_line --index 0 "fleet port audit: 4 hosts, 4 ports"
+	run -0 --separate-stderr bash -c 'cat "$@" | "$0" report --ports - -j' \
+		"$IBAHPROBE" "${AGREE[@]}"
+	echo "$output" | jq -e '.hosts == 4'
+}
