@@ -96,12 +96,40 @@ static char *address_key(const char *text)
 	return strdup(text);
 }
 
+/* The index key of an element: its kind's letter, then its name. Kinds
+ * apart by construction: a hop that answered from "A -> B" (the text
+ * itself when it is no address) is a router, never the link of that
+ * name. Malloc'd; NULL when memory ran out. */
+static char *element_key(enum report_path_kind kind, const char *name)
+{
+	static const char letter[] = {
+		[REPORT_PATH_ROUTER] = 'r',
+		[REPORT_PATH_SWITCH] = 's',
+		[REPORT_PATH_LINK] = 'l',
+	};
+	char *key;
+
+	if (asprintf(&key, "%c%s", letter[kind], name) < 0)
+		return NULL;
+	return key;
+}
+
+size_t report_traces_element_find(const struct report_traces *t,
+				   enum report_path_kind kind, const char *name)
+{
+	char *key = element_key(kind, name);
+	void *index = key ? strmap_get(&t->element_index, key) : NULL;
+
+	free(key);
+	return index ? (size_t)(uintptr_t)index - 1 : SIZE_MAX;
+}
+
 /* The element of that kind and name, added when new: its index, or
  * SIZE_MAX when memory ran out. */
 static size_t element(struct report_traces *t, enum report_path_kind kind,
 		      const char *from, const char *to)
 {
-	char *name;
+	char *name, *key;
 	void **slot;
 	size_t index;
 	int n = kind == REPORT_PATH_LINK
@@ -110,7 +138,9 @@ static size_t element(struct report_traces *t, enum report_path_kind kind,
 
 	if (n < 0)
 		return SIZE_MAX;
-	slot = strmap_slot(&t->element_index, name);
+	key = element_key(kind, name);
+	slot = key ? strmap_slot(&t->element_index, key) : NULL;
+	free(key);
 	if (!slot) {
 		free(name);
 		return SIZE_MAX;

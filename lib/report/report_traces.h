@@ -51,8 +51,14 @@ struct report_traces {
 	size_t count, capacity;
 	struct report_path_element *elements;
 	size_t element_count, element_capacity;
-	struct strmap element_index;	/* name -> index + 1 */
+	/* kind and name -> index + 1: report_traces_element_find() */
+	struct strmap element_index;
 };
+
+/* The index of the element of that kind and name ("198.18.1.1",
+ * "A -> B"), SIZE_MAX when there is none. */
+size_t report_traces_element_find(const struct report_traces *t,
+				   enum report_path_kind kind, const char *name);
 
 /* Adds every trace document of f (named label in messages): trace -j's
  * array of flows, one flow object, or several such values one after the
