@@ -368,6 +368,9 @@ static void test_bad_input(void)
 	    "\"x\",\"status\":\"reached\",\"flow_label\":1,\"hops\":[3]}",
 	    "hop 1 is no object", "a hop");
 	bad("nonsense", "no JSON", "not JSON");
+	bad("[{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\",\"dest\":"
+	    "\"x\",\"status\":\"reached\",\"flow_label\":1,\"hops\":[]},]",
+	    "in.json: trace 2: no JSON", "a comma before ]");
 }
 
 int main(void)
