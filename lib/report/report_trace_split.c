@@ -2,6 +2,7 @@
  * a byte at a time, so that the stream may come in any pieces; strings
  * are followed for their quotes and escapes, brackets only counted (what
  * is inside a value is json-c's to judge, one value at a time). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +75,39 @@ static enum trace_split_status start(struct trace_split *s, char c)
 	return append(s, c) ? TRACE_SPLIT_OK : TRACE_SPLIT_TOO_BIG;
 }
 
+/* Inside a string, the bytes up to the next quote or backslash (or the
+ * end of buf) taken at once: most of a trace is strings. The count
+ * taken; 0 when the next byte needs a look of its own, SIZE_MAX when the
+ * value grew past its bound. */
+static size_t plain_run(struct trace_split *s, const char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (!s->in_value || !s->in_string || s->escape)
+		return 0;
+	while (n < len && buf[n] != '"' && buf[n] != '\\')
+		n++;
+	if (n < 2)
+		return 0;
+	if (s->len + n > s->max)
+		return SIZE_MAX;
+	while (s->len + n + 1 > s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 4096;
+		char *v;
+
+		if (cap > s->max + 1)
+			cap = s->max + 1;
+		v = realloc(s->value, cap);
+		if (!v)
+			return SIZE_MAX;
+		s->value = v;
+		s->cap = cap;
+	}
+	memcpy(s->value + s->len, buf, n);
+	s->len += n;
+	return n;
+}
+
 /* One byte inside a bracketed or quoted value. */
 static enum trace_split_status inside(struct trace_split *s, char c,
 				      trace_split_fn fn, void *ctx)
@@ -137,7 +171,16 @@ enum trace_split_status trace_split_feed(struct trace_split *s,
 	enum trace_split_status rc = TRACE_SPLIT_OK;
 
 	for (size_t i = 0; rc == TRACE_SPLIT_OK && i < len; i++) {
-		char c = buf[i];
+		size_t run = plain_run(s, buf + i, len - i);
+		char c;
+
+		if (run == SIZE_MAX)
+			return TRACE_SPLIT_TOO_BIG;
+		if (run) {
+			i += run - 1;
+			continue;
+		}
+		c = buf[i];
 
 		if (s->in_value && s->bare) {
 			if (!delimiter(c)) {
