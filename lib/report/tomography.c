@@ -51,12 +51,11 @@ static bool same_sets(const struct state *st, size_t a, size_t b)
 		      pass_count(st, a) * sizeof(size_t)) == 0;
 }
 
-static const struct state *sort_state;
-
-static int by_hash(const void *pa, const void *pb)
+static int by_hash(const void *pa, const void *pb, void *arg)
 {
+	const struct state *st = arg;
 	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	uint64_t ha = sort_state->hash[a], hb = sort_state->hash[b];
+	uint64_t ha = st->hash[a], hb = st->hash[b];
 
 	if (ha != hb)
 		return ha < hb ? -1 : 1;
@@ -253,8 +252,7 @@ static int segments_build(struct state *st, const struct tomo_flow *flows,
 		st->hash[e] = sets_hash(st, e);
 		order[n++] = e;
 	}
-	sort_state = st;
-	qsort(order, n, sizeof(*order), by_hash);
+	qsort_r(order, n, sizeof(*order), by_hash, st);
 	segs = calloc(n ? n : 1, sizeof(*segs));
 	if (!segs)
 		goto out;
