@@ -1079,40 +1079,50 @@ static int cell_finish(struct strmap *texts, struct report_cell *c)
 	return rc ? -1 : 0;
 }
 
+static size_t pair_at(const struct report *r, const size_t *src,
+		      const size_t *dst, size_t record)
+{
+	return (size_t)r->nodes[src[record]].row * r->col_count +
+	       (size_t)r->nodes[dst[record]].col;
+}
+
+/* A cell for each probed pair only (report_matrix.h): first where each
+ * goes, then the records merged in their order, then each finished in
+ * the matrix's order. */
 static int build_cells(struct report *r, const size_t *src, const size_t *dst)
 {
 	size_t n = r->row_count * r->col_count;
 
-	r->cells = calloc(n ? n : 1, sizeof(*r->cells));
-	if (!r->cells)
+	r->cell_at = calloc(n ? n : 1, sizeof(*r->cell_at));
+	if (!r->cell_at)
 		return -1;
 	for (size_t i = 0; i < r->record_count; i++) {
-		const struct report_node *s = &r->nodes[src[i]];
-		const struct report_node *d = &r->nodes[dst[i]];
+		size_t at = pair_at(r, src, dst, i);
 
-		if (cell_merge(report_cell(r, (size_t)s->row, (size_t)d->col),
+		if (!r->cell_at[at])
+			r->cell_at[at] = (uint32_t)++r->cell_count;
+	}
+	r->cells = calloc(r->cell_count ? r->cell_count : 1, sizeof(*r->cells));
+	if (!r->cells)
+		return -1;
+	for (size_t i = 0; i < r->record_count; i++)
+		if (cell_merge(&r->cells[r->cell_at[pair_at(r, src, dst, i)] - 1],
 			       r->records[i]))
 			return -1;
-	}
-	for (size_t i = 0; i < r->row_count * r->col_count; i++) {
-		struct report_cell *c = &r->cells[i];
+	for (size_t at = 0; at < n; at++) {
+		struct report_cell *c;
 
-		if (!c->probed)
+		if (!r->cell_at[at])
 			continue;
+		c = &r->cells[r->cell_at[at] - 1];
 		if (cell_finish(&r->texts, c))
 			return -1;
 		r->pairs++;
 		r->status_count[c->status]++;
 	}
-	/* The rest of the row of a host whose run failed: that is why. */
-	for (size_t i = 0; i < r->row_count; i++) {
-		if (!r->rows[i]->failed_runs)
-			continue;
-		for (size_t j = 0; j < r->col_count; j++)
-			if (!report_cell(r, i, j)->probed &&
-			    r->cols[j] != r->rows[i])
-				report_cell(r, i, j)->run_failed = true;
-	}
+	/* The rest of the row of a host whose run failed: that is why
+	 * (report_cell() gives the cell that says so). */
+	r->unprobed[1].run_failed = true;
 	for (size_t i = 0; i < r->row_count; i++)
 		r->sources += r->rows[i]->has_results;
 	return 0;
@@ -1519,7 +1529,13 @@ int report_build(struct report *r, char *err, size_t errlen)
 struct report_cell *report_cell(const struct report *r, size_t row,
 				size_t col)
 {
-	return &r->cells[row * r->col_count + col];
+	uint32_t at = r->cell_at[row * r->col_count + col];
+
+	if (at)
+		return &r->cells[at - 1];
+	/* Shared and never written: the cast only fits the signature. */
+	return (struct report_cell *)&r->unprobed[r->rows[row]->failed_runs &&
+						  r->cols[col] != r->rows[row]];
 }
 
 bool report_cell_noteworthy(const struct report_cell *c)
@@ -1534,7 +1550,8 @@ bool report_next_noteworthy(const struct report *r, size_t *at, size_t *row,
 			    size_t *col)
 {
 	for (; *at < r->row_count * r->col_count; (*at)++)
-		if (report_cell_noteworthy(&r->cells[*at])) {
+		if (r->cell_at[*at] &&
+		    report_cell_noteworthy(&r->cells[r->cell_at[*at] - 1])) {
 			*row = *at / r->col_count;
 			*col = *at % r->col_count;
 			(*at)++;
@@ -1547,7 +1564,7 @@ bool report_all_fine(const struct report *r)
 {
 	if (r->failed_count || r->silent_hosts.count || r->never_probed_count)
 		return false;
-	for (size_t i = 0; i < r->row_count * r->col_count; i++) {
+	for (size_t i = 0; i < r->cell_count; i++) {
 		const struct report_cell *c = &r->cells[i];
 
 		if (c->probed && (c->status != REPORT_REACHABLE ||
@@ -1572,9 +1589,10 @@ static void cell_free(struct report_cell *c)
 
 void report_free(struct report *r)
 {
-	for (size_t i = 0; r->cells && i < r->row_count * r->col_count; i++)
+	for (size_t i = 0; r->cells && i < r->cell_count; i++)
 		cell_free(&r->cells[i]);
 	free(r->cells);
+	free(r->cell_at);
 	for (size_t i = 0; i < r->record_count; i++)
 		record_release(r->records[i]);
 	free(r->records);

@@ -171,7 +171,15 @@ struct report {
 	struct strmap node_index;	/* node key -> index + 1 */
 	struct report_node **rows, **cols;
 	size_t row_count, col_count;
-	struct report_cell *cells;	/* row_count x col_count, row-major */
+	/* The cells of the probed pairs, and where each pair's is:
+	 * cell_at[row * col_count + col] is its index + 1, 0 for a pair
+	 * never probed, whose cell is one of unprobed[] ([1]: its source's
+	 * run failed). Read them through report_cell(): a matrix of 4,096
+	 * hosts probing 128 peers each costs 4 bytes a pair, not a cell. */
+	struct report_cell *cells;
+	size_t cell_count;
+	uint32_t *cell_at;
+	struct report_cell unprobed[2];
 	size_t node_capacity;
 	size_t status_count[REPORT_STATUS_COUNT];
 	size_t pairs;		/* probed cells */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/report_trace_split.h"
 #include "report/report_traces.h"
 
 #define TRACE_SCHEMA "ibahprobe.trace.v1"
@@ -16,8 +17,11 @@ struct reader {
 	struct report_traces *t;
 	const char *label;
 	size_t value;		/* 1-based index of the value being read */
+	size_t before;		/* t->count when this input began */
 	char *err;
 	size_t errlen;
+	struct trace_split split;
+	struct json_tokener *tok;
 };
 
 static int fail(const struct reader *rd, const char *fmt, ...)
@@ -58,6 +62,10 @@ static int get_string(const struct reader *rd, json_object *o, const char *key,
 	*out = json_object_get_string(v);
 	if (strlen(*out) != (size_t)json_object_get_string_len(v))
 		return fail(rd, "\"%s\" holds a NUL character", key);
+	if (strlen(*out) > REPORT_TRACE_STRING_MAX)
+		return fail(rd, "\"%s\" is longer than %d bytes (the most "
+			    "report reads of one name)", key,
+			    REPORT_TRACE_STRING_MAX);
 	return 0;
 }
 
@@ -96,12 +104,40 @@ static char *address_key(const char *text)
 	return strdup(text);
 }
 
+/* The index key of an element: its kind's letter, then its name. Kinds
+ * apart by construction: a hop that answered from "A -> B" (the text
+ * itself when it is no address) is a router, never the link of that
+ * name. Malloc'd; NULL when memory ran out. */
+static char *element_key(enum report_path_kind kind, const char *name)
+{
+	static const char letter[] = {
+		[REPORT_PATH_ROUTER] = 'r',
+		[REPORT_PATH_SWITCH] = 's',
+		[REPORT_PATH_LINK] = 'l',
+	};
+	char *key;
+
+	if (asprintf(&key, "%c%s", letter[kind], name) < 0)
+		return NULL;
+	return key;
+}
+
+size_t report_traces_element_find(const struct report_traces *t,
+				   enum report_path_kind kind, const char *name)
+{
+	char *key = element_key(kind, name);
+	void *index = key ? strmap_get(&t->element_index, key) : NULL;
+
+	free(key);
+	return index ? (size_t)(uintptr_t)index - 1 : SIZE_MAX;
+}
+
 /* The element of that kind and name, added when new: its index, or
  * SIZE_MAX when memory ran out. */
 static size_t element(struct report_traces *t, enum report_path_kind kind,
 		      const char *from, const char *to)
 {
-	char *name;
+	char *name, *key;
 	void **slot;
 	size_t index;
 	int n = kind == REPORT_PATH_LINK
@@ -110,7 +146,9 @@ static size_t element(struct report_traces *t, enum report_path_kind kind,
 
 	if (n < 0)
 		return SIZE_MAX;
-	slot = strmap_slot(&t->element_index, name);
+	key = element_key(kind, name);
+	slot = key ? strmap_slot(&t->element_index, key) : NULL;
+	free(key);
 	if (!slot) {
 		free(name);
 		return SIZE_MAX;
@@ -313,6 +351,10 @@ static int read_flow(const struct reader *rd, json_object *o)
 	if (!json_object_object_get_ex(o, "hops", &hops) ||
 	    !json_object_is_type(hops, json_type_array))
 		return fail(rd, "\"hops\" is no array");
+	if (json_object_array_length(hops) > REPORT_TRACE_HOPS_MAX)
+		return fail(rd, "%zu hops, more than the %d report reads of "
+			    "one trace", json_object_array_length(hops),
+			    REPORT_TRACE_HOPS_MAX);
 	fl.host = strdup(host);
 	fl.dest = strdup(dest);
 	fl.source = source ? address_key(source) : NULL;
@@ -346,114 +388,136 @@ static int read_flow(const struct reader *rd, json_object *o)
 	return 0;
 }
 
-static int read_value(struct reader *rd, json_object *v)
+/* One value of the input, parsed alone: a trace, or junk. */
+static int read_one(void *ctx, const char *value, size_t len)
 {
-	if (!json_object_is_type(v, json_type_array))
-		return read_flow(rd, v);
-	for (size_t i = 0; i < json_object_array_length(v); i++) {
-		if (read_flow(rd, json_object_array_get_idx(v, i)))
-			return -1;
-		rd->value++;
+	struct reader *rd = ctx;
+	json_object *v;
+	enum json_tokener_error jerr;
+	size_t end;
+	int rc;
+
+	json_tokener_reset(rd->tok);
+	/* With its NUL, so that a number at its end ends. */
+	v = json_tokener_parse_ex(rd->tok, value, (int)len + 1);
+	jerr = json_tokener_get_error(rd->tok);
+	end = json_tokener_get_parse_end(rd->tok);
+	if (jerr == json_tokener_continue)
+		return fail(rd, "the input ends inside a JSON value");
+	if (jerr != json_tokener_success)
+		return fail(rd, "no JSON: %s", json_tokener_error_desc(jerr));
+	while (end < len && strchr(" \t\r\n", value[end]))
+		end++;
+	if (end < len) {
+		json_object_put(v);
+		return fail(rd, "no JSON: unexpected character");
 	}
-	rd->value--;
+	if (rd->t->count - rd->before >= REPORT_TRACE_FLOWS_MAX) {
+		json_object_put(v);
+		return fail(rd, "more than %zu traces in one file (the most "
+			    "report reads from one)", REPORT_TRACE_FLOWS_MAX);
+	}
+	rc = read_flow(rd, v);
+	json_object_put(v);
+	if (rc == 0)
+		rd->value++;
+	return rc;
+}
+
+/* What the splitter stopped at, said of the value it was in. */
+static int split_failed(struct reader *rd, enum trace_split_status status)
+{
+	switch (status) {
+	case TRACE_SPLIT_OK:
+		return 0;
+	case TRACE_SPLIT_STOPPED:
+		return -1;	/* read_one said why */
+	case TRACE_SPLIT_TOO_BIG:
+		return fail(rd, "more than %zu KiB in one trace (the most "
+			    "report reads of one): no trace output",
+			    REPORT_TRACE_VALUE_BYTES_MAX >> 10);
+	case TRACE_SPLIT_SYNTAX:
+		return fail(rd, "no JSON: unexpected character");
+	case TRACE_SPLIT_CUT:
+		return fail(rd, "the input ends inside a JSON value");
+	}
+	return -1;
+}
+
+static int reader_start(struct reader *rd, struct report_traces *t,
+			const char *label, char *err, size_t errlen)
+{
+	*rd = (struct reader){ .t = t, .label = label, .value = 1, .err = err,
+			       .errlen = errlen, .before = t->count };
+	trace_split_init(&rd->split, REPORT_TRACE_VALUE_BYTES_MAX);
+	rd->tok = json_tokener_new();
+	if (!rd->tok)
+		return fail(rd, "out of memory");
+	json_tokener_set_flags(rd->tok, JSON_TOKENER_STRICT |
+					    JSON_TOKENER_ALLOW_TRAILING_CHARS |
+					    JSON_TOKENER_VALIDATE_UTF8);
 	return 0;
+}
+
+static int reader_finish(struct reader *rd, int rc)
+{
+	if (rc == 0)
+		rc = split_failed(rd, trace_split_end(&rd->split, read_one, rd));
+	if (rc == 0 && rd->t->count == rd->before) {
+		snprintf(rd->err, rd->errlen, "%s: no trace in it", rd->label);
+		rc = -1;
+	}
+	trace_split_free(&rd->split);
+	if (rd->tok)
+		json_tokener_free(rd->tok);
+	return rc;
 }
 
 int report_traces_read_buffer(struct report_traces *t, const char *label,
 			      const char *buf, size_t len, char *err,
 			      size_t errlen)
 {
-	struct reader rd = { .t = t, .label = label, .value = 1, .err = err,
-			     .errlen = errlen };
-	struct json_tokener *tok = json_tokener_new();
-	size_t pos = 0, before = t->count;
-	int rc = 0;
+	struct reader rd;
+	int rc = reader_start(&rd, t, label, err, errlen);
 
-	if (!tok)
-		return fail(&rd, "out of memory");
-	/* Trailing characters: the next value (cat of several files). */
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
-				    JSON_TOKENER_ALLOW_TRAILING_CHARS |
-				    JSON_TOKENER_VALIDATE_UTF8);
-	for (;;) {
-		json_object *v;
-		enum json_tokener_error jerr;
-
-		while (pos < len && strchr(" \t\r\n", buf[pos]) && buf[pos])
-			pos++;
-		if (pos == len)
-			break;
-		json_tokener_reset(tok);
-		v = json_tokener_parse_ex(tok, buf + pos, (int)(len - pos));
-		jerr = json_tokener_get_error(tok);
-		if (jerr == json_tokener_continue) {
-			rc = fail(&rd, "the input ends inside a JSON value");
-			break;
-		}
-		if (jerr != json_tokener_success) {
-			rc = fail(&rd, "no JSON: %s",
-				  json_tokener_error_desc(jerr));
-			break;
-		}
-		pos += json_tokener_get_parse_end(tok);
-		rc = read_value(&rd, v);
-		json_object_put(v);
-		if (rc)
-			break;
-		rd.value++;
-	}
-	json_tokener_free(tok);
-	if (rc == 0 && t->count == before) {
-		snprintf(err, errlen, "%s: no trace in it", label);
-		rc = -1;
-	}
-	return rc;
+	if (rc == 0)
+		rc = split_failed(&rd, trace_split_feed(&rd.split, buf, len,
+							read_one, &rd));
+	return reader_finish(&rd, rc);
 }
 
+/* A piece at a time: what is held is the trace being read, and what the
+ * traces read so far became (report_traces.h), never the file. */
 int report_traces_read(struct report_traces *t, const char *label, FILE *f,
 		       char *err, size_t errlen)
 {
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int rc;
+	struct reader rd;
+	char piece[65536];
+	size_t total = 0;
+	int rc = reader_start(&rd, t, label, err, errlen);
 
-	for (;;) {
-		size_t n;
+	while (rc == 0) {
+		size_t n = fread(piece, 1, sizeof(piece), f);
 
-		if (len == cap) {
-			char *b;
-
-			if (cap >= REPORT_TRACE_BYTES_MAX) {
-				free(buf);
-				snprintf(err, errlen, "%s: more than %zu MiB: "
-					 "no trace output", label,
-					 REPORT_TRACE_BYTES_MAX >> 20);
-				return -1;
-			}
-			cap = cap ? cap * 2 : 65536;
-			b = realloc(buf, cap);
-			if (!b) {
-				free(buf);
-				snprintf(err, errlen, "out of memory");
-				return -1;
-			}
-			buf = b;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
 		if (n == 0)
 			break;
+		total += n;
+		if (total > REPORT_TRACE_BYTES_MAX) {
+			snprintf(err, errlen, "%s: more than %zu MiB: "
+				 "no trace output", label,
+				 REPORT_TRACE_BYTES_MAX >> 20);
+			rc = -1;
+			break;
+		}
+		rc = split_failed(&rd, trace_split_feed(&rd.split, piece, n,
+							read_one, &rd));
 	}
-	if (ferror(f)) {
-		free(buf);
+	if (rc == 0 && ferror(f)) {
 		snprintf(err, errlen, "cannot read %s: %s", label,
 			 strerror(errno));
-		return -1;
+		rc = -1;
 	}
-	rc = report_traces_read_buffer(t, label, buf ? buf : "", len, err,
-				       errlen);
-	free(buf);
-	return rc;
+	return reader_finish(&rd, rc);
 }
 
 void report_traces_free(struct report_traces *t)

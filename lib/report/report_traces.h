@@ -19,6 +19,16 @@
  * labels to a thousand destinations is some hundred megabytes; one file
  * past this is no trace output. */
 #define REPORT_TRACE_BYTES_MAX ((size_t)256 << 20)
+/* And of one file's parts, so that a hostile file costs no more than a
+ * trace can (all refused with the file, the trace and the bound named):
+ * the bytes of one trace (trace -j writes some hundred per hop); its
+ * hops (a hop limit is 8 bits; an InfiniBand route has at most 64); one
+ * string (a host name, an address, a GUID); the traces of one file (a
+ * sweep of ROCE_TRACE_MAX_FLOWS labels to a thousand destinations). */
+#define REPORT_TRACE_VALUE_BYTES_MAX ((size_t)4 << 20)
+#define REPORT_TRACE_HOPS_MAX 1024
+#define REPORT_TRACE_STRING_MAX 1024
+#define REPORT_TRACE_FLOWS_MAX ((size_t)1 << 20)
 
 enum report_path_kind {
 	REPORT_PATH_ROUTER,	/* a RoCE router, by the address it answered from */
@@ -51,8 +61,14 @@ struct report_traces {
 	size_t count, capacity;
 	struct report_path_element *elements;
 	size_t element_count, element_capacity;
-	struct strmap element_index;	/* name -> index + 1 */
+	/* kind and name -> index + 1: report_traces_element_find() */
+	struct strmap element_index;
 };
+
+/* The index of the element of that kind and name ("198.18.1.1",
+ * "A -> B"), SIZE_MAX when there is none. */
+size_t report_traces_element_find(const struct report_traces *t,
+				   enum report_path_kind kind, const char *name);
 
 /* Adds every trace document of f (named label in messages): trace -j's
  * array of flows, one flow object, or several such values one after the

@@ -51,34 +51,15 @@ static bool same_sets(const struct state *st, size_t a, size_t b)
 		      pass_count(st, a) * sizeof(size_t)) == 0;
 }
 
-static const struct state *sort_state;
-
-static int by_hash(const void *pa, const void *pb)
+static int by_hash(const void *pa, const void *pb, void *arg)
 {
+	const struct state *st = arg;
 	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	uint64_t ha = sort_state->hash[a], hb = sort_state->hash[b];
+	uint64_t ha = st->hash[a], hb = st->hash[b];
 
 	if (ha != hb)
 		return ha < hb ? -1 : 1;
 	return a < b ? -1 : a > b;
-}
-
-/* The segment's elements in the order of a flow through it (every flow
- * through one of them goes through all of them): the first failing one. */
-static void segment_order(struct tomo_suspect *s, const struct tomo_flow *fl,
-			  const size_t *segment_of, size_t segment)
-{
-	for (size_t k = 0; k < fl->element_count; k++) {
-		size_t e = fl->elements[k];
-		bool seen = false;
-
-		if (segment_of[e] != segment)
-			continue;
-		for (size_t j = 0; j < s->element_count && !seen; j++)
-			seen = s->elements[j] == e;
-		if (!seen)
-			s->elements[s->element_count++] = e;
-	}
 }
 
 struct segment {
@@ -104,6 +85,60 @@ static bool stronger(const struct segment *a, size_t ea,
 			return c < 0;
 	}
 	return a->first < b->first;
+}
+
+/* Each segment's elements in the order of a flow through it (every flow
+ * through one of them goes through all of them): its first failing flow,
+ * the same for all its members. One walk per such flow serves every
+ * segment it leads, and an element is placed once (a loop repeats it), so
+ * a shared path of n elements costs n, not n squared. */
+static int segments_order(const struct state *st,
+			  const struct tomo_flow *flows, struct segment *segs,
+			  size_t count, const size_t *segment_of,
+			  size_t element_count)
+{
+	bool *placed = calloc(element_count ? element_count : 1,
+			      sizeof(*placed));
+	size_t *lead = calloc(count ? count : 1, sizeof(*lead));
+	bool *walked = NULL;
+	size_t flow_count = 0;
+
+	if (!placed || !lead)
+		goto fail;
+	for (size_t k = 0; k < count; k++) {
+		lead[k] = st->fail[st->fail_at[segs[k].first]];
+		if (lead[k] + 1 > flow_count)
+			flow_count = lead[k] + 1;
+	}
+	walked = calloc(flow_count ? flow_count : 1, sizeof(*walked));
+	if (!walked)
+		goto fail;
+	for (size_t k = 0; k < count; k++) {
+		const struct tomo_flow *fl = &flows[lead[k]];
+
+		if (walked[lead[k]])
+			continue;
+		walked[lead[k]] = true;
+		for (size_t i = 0; i < fl->element_count; i++) {
+			size_t e = fl->elements[i], seg = segment_of[e];
+			struct tomo_suspect *s;
+
+			if (seg == SIZE_MAX || lead[seg] != lead[k] || placed[e])
+				continue;
+			placed[e] = true;
+			s = &segs[seg].s;
+			s->elements[s->element_count++] = e;
+		}
+	}
+	free(walked);
+	free(lead);
+	free(placed);
+	return 0;
+fail:
+	free(walked);
+	free(lead);
+	free(placed);
+	return -1;
 }
 
 /* Two passes over the paths: how many flows each element carries, then
@@ -217,8 +252,7 @@ static int segments_build(struct state *st, const struct tomo_flow *flows,
 		st->hash[e] = sets_hash(st, e);
 		order[n++] = e;
 	}
-	sort_state = st;
-	qsort(order, n, sizeof(*order), by_hash);
+	qsort_r(order, n, sizeof(*order), by_hash, st);
 	segs = calloc(n ? n : 1, sizeof(*segs));
 	if (!segs)
 		goto out;
@@ -251,15 +285,14 @@ static int segments_build(struct state *st, const struct tomo_flow *flows,
 	for (size_t i = 0; i < n; i++)
 		members[segment_of[order[i]]]++;
 	for (size_t k = 0; k < count; k++) {
-		size_t e = segs[k].first;
-
 		segs[k].s.elements = calloc(members[k], sizeof(size_t));
 		if (!segs[k].s.elements)
 			goto out;
-		segment_order(&segs[k].s, &flows[st->fail[st->fail_at[e]]],
-			      segment_of, k);
-		segs[k].first = segs[k].s.elements[0];
 	}
+	if (segments_order(st, flows, segs, count, segment_of, element_count))
+		goto out;
+	for (size_t k = 0; k < count; k++)
+		segs[k].first = segs[k].s.elements[0];
 	rc = 0;
 out:
 	if (rc && segs)

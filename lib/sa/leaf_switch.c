@@ -1,9 +1,11 @@
 /* A port's leaf switch from its LinkRecord and its peer's NodeRecord;
  * see leaf_switch.h. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strmap.h"
 #include "sa/leaf_switch.h"
 #include "wire/pathrec.h"
 #include "wire/sa_records.h"
@@ -81,15 +83,69 @@ static char *name_of(const struct leaf_switch *l, int shared)
 	return rc < 0 ? NULL : name;
 }
 
+/* A description taken as it is may read like another switch's name with
+ * its GUID ("D (0xG)" beside the switch G described "D" that shares "D"
+ * with a third), or like "switch 0xG": such a switch gets its GUID added
+ * too. Names with a GUID are unique among themselves (each ends in its
+ * own, of fixed width), so adding one can only clash with a name taken as
+ * it is: repeat until nothing clashes, each turn qualifying one more.
+ * 0, or -1 when memory ran out. */
+static int names_unique(const struct leaf_switch *leaves, const size_t *order,
+			size_t found, char **names, bool *qualified)
+{
+	for (bool clash = true; clash;) {
+		struct strmap taken = { 0 };
+
+		clash = false;
+		/* Qualified names first: they stay; a plain one yields. */
+		for (int pass = 1; pass >= 0; pass--)
+			for (size_t k = 0; k < found; k++) {
+				size_t i = order[k];
+				const struct leaf_switch *owner;
+				void **slot;
+
+				if (qualified[i] != (pass == 1))
+					continue;
+				slot = strmap_slot(&taken, names[i]);
+				if (!slot) {
+					strmap_free(&taken);
+					return -1;
+				}
+				owner = *slot;
+				if (!owner) {
+					*slot = (void *)&leaves[i];
+					continue;
+				}
+				if (owner->node_guid == leaves[i].node_guid ||
+				    pass == 1)
+					continue;
+				free(names[i]);
+				names[i] = name_of(&leaves[i], 1);
+				qualified[i] = true;
+				clash = true;
+				if (!names[i]) {
+					strmap_free(&taken);
+					return -1;
+				}
+			}
+		strmap_free(&taken);
+	}
+	return 0;
+}
+
 int leaf_switch_names(const struct leaf_switch *leaves, size_t n,
 		      char **names)
 {
 	size_t *order = malloc((n ? n : 1) * sizeof(*order)), found = 0;
+	bool *qualified = calloc(n ? n : 1, sizeof(*qualified));
 
 	for (size_t i = 0; i < n; i++)
 		names[i] = NULL;
-	if (!order)
+	if (!order || !qualified) {
+		free(order);
+		free(qualified);
 		return -1;
+	}
 	for (size_t i = 0; i < n; i++)
 		if (leaves[i].status == LEAF_FOUND)
 			order[found++] = i;
@@ -106,14 +162,19 @@ int leaf_switch_names(const struct leaf_switch *leaves, size_t n,
 			shared |= leaves[order[end]].node_guid !=
 				  first->node_guid;
 		for (size_t k = start; k < end; k++) {
+			qualified[order[k]] = shared || !first->description[0];
 			names[order[k]] = name_of(&leaves[order[k]], shared);
 			if (!names[order[k]])
 				goto oom;
 		}
 	}
+	if (names_unique(leaves, order, found, names, qualified))
+		goto oom;
+	free(qualified);
 	free(order);
 	return 0;
 oom:
+	free(qualified);
 	for (size_t i = 0; i < n; i++) {
 		free(names[i]);
 		names[i] = NULL;

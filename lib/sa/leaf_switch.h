@@ -55,7 +55,9 @@ uint16_t leaf_switch_peer_lid(const uint8_t *link);
  * NULL for a leaf not LEAF_FOUND): its NodeDescription, trailing blanks
  * dropped; "switch 0xGUID" when the description is empty; and
  * "DESCRIPTION (0xGUID)" when two switches (two node GUIDs) share one
- * description, so that no two switches fold into one group. A switch seen
+ * description, so that no two switches fold into one group; also when the
+ * description alone reads like another switch's name ("D (0xGUID)",
+ * "switch 0xGUID"): names are unique by construction. A switch seen
  * through several ports is one switch. Returns 0, -1 when memory ran out
  * (names then all NULL). */
 int leaf_switch_names(const struct leaf_switch *leaves, size_t n,

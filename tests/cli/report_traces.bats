@@ -111,6 +111,38 @@ TRACE=$DATA/trace-ecmp.json
 	[[ $stderr == *"--traces needs the file of trace -j output"* ]] || fail "$stderr"
 }
 
+# past CMD...: runs CMD under a time limit, expects exit 2 and nothing on
+# stdout.
+past() {
+	run --separate-stderr timeout 60 "$@"
+	[ "$status" -ne 124 ] || fail "did not end within 60 s"
+	[ "$status" -eq 2 ] || fail "exit $status, expected 2: $stderr"
+	[ -z "$output" ] || fail "stdout: ${output:0:200}"
+}
+
+@test "--traces past its bounds (report(8), LIMITS): exit 2, the file, the trace and the bound on stderr, nothing on stdout" {
+	local t=$BATS_TEST_TMPDIR
+	jq '.[1].hops = [range(1025) | {hop_limit: 1, answers: []}]' "$TRACE" >"$t/hops.json"
+	past "$IBAHPROBE" report "$PROBE" --traces "$t/hops.json"
+	[[ $stderr == *"hops.json: trace 2: 1025 hops, more than the 1024 report reads of one trace"* ]] || fail "$stderr"
+	# 1024 hops are read.
+	jq '.[1].hops = [range(1024) | {hop_limit: 1, answers: []}]' "$TRACE" >"$t/hops.json"
+	run -1 --separate-stderr "$IBAHPROBE" report -j "$PROBE" --traces "$t/hops.json"
+	jq -e '.path_tomography.traces == 8' <<<"$output" >/dev/null || fail "$output"
+	jq --arg h "$(printf 'h%.0s' {1..1025})" '.[2].host = $h' "$TRACE" >"$t/name.json"
+	past "$IBAHPROBE" report "$PROBE" --traces "$t/name.json"
+	[[ $stderr == *"name.json: trace 3: \"host\" is longer than 1024 bytes"* ]] || fail "$stderr"
+	# One trace of 100,000 hops (some 4 MB): refused by its size, at once.
+	awk 'BEGIN {
+		printf "[{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\",\"dest\":\"d\",\"status\":\"reached\",\"flow_label\":1,\"hops\":["
+		for (i = 1; i <= 100000; i++)
+			printf "{\"answers\":[{\"from\":\"10.0.0.%d\",\"kind\":\"time_exceeded\"}]},", i % 250
+		printf "{\"answers\":[]}]}]"
+	}' >"$t/big.json"
+	past "$IBAHPROBE" report "$PROBE" --traces "$t/big.json"
+	[[ $stderr == *"big.json: trace 1: more than 4096 KiB in one trace"* ]] || fail "$stderr"
+}
+
 @test "--traces excludes --svg and --baseline; - only when the results are not on stdin" {
 	run -2 --separate-stderr "$IBAHPROBE" report --svg "$PROBE" --traces "$TRACE"
 	[ -z "$output" ] || fail "stdout: $output"

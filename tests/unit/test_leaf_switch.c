@@ -152,9 +152,63 @@ static void test_names(void)
 	is_int(leaf_switch_names(leaves, 0, names), 0, "no leaf: no name");
 }
 
+/* Descriptions that read like other switches' names: "D (0xGUID)" of
+ * the switch of that GUID, which shares "D" with a third and so is named
+ * "D (0xGUID)" itself; "switch 0xGUID" of a switch without one; and a
+ * chain where qualifying one name makes it clash with the next. Every
+ * switch (every GUID) gets a name of its own. */
+static void test_names_unique(void)
+{
+	struct leaf_switch leaves[8] = {
+		found(0x300001, "D"),
+		found(0x300002, "D"),
+		found(0x300003, "D (0x0000000000300001)"),
+		found(0x300004, ""),
+		found(0x300005, "switch 0x0000000000300004"),
+		found(0x300006, "E"),
+		found(0x300007, "E (0x0000000000300006)"),
+		found(0x300008, "E (0x0000000000300006) (0x0000000000300007)"),
+	};
+	/* with "E" shared with a ninth switch, the chain runs through */
+	struct leaf_switch chain[9];
+	char *names[9];
+	bool distinct = true;
+
+	is_int(leaf_switch_names(leaves, 8, names), 0, "unique: names made");
+	is_str(names[0], "D (0x0000000000300001)", "unique: D shared, GUID added");
+	is_str(names[2], "D (0x0000000000300001) (0x0000000000300003)",
+	       "unique: a description that reads like it gets its GUID too");
+	is_str(names[4], "switch 0x0000000000300004 (0x0000000000300005)",
+	       "unique: a description like a GUID name gets its GUID");
+	is_str(names[5], "E", "unique: a description of one switch as it is");
+	is_str(names[6], "E (0x0000000000300006)",
+	       "unique: that one is no clash while E is no shared name");
+	for (int i = 0; i < 8; i++)
+		for (int j = i + 1; j < 8; j++)
+			distinct = distinct && strcmp(names[i], names[j]) != 0;
+	ok(distinct, "unique: eight switches, eight names");
+	for (int i = 0; i < 8; i++)
+		free(names[i]);
+
+	memcpy(chain, leaves + 5, 3 * sizeof(*chain));
+	chain[3] = found(0x300009, "E");
+	is_int(leaf_switch_names(chain, 4, names), 0, "chain: names made");
+	distinct = true;
+	for (int i = 0; i < 4; i++)
+		for (int j = i + 1; j < 4; j++)
+			distinct = distinct && strcmp(names[i], names[j]) != 0;
+	ok(distinct, "chain: four switches, four names");
+	is_str(names[2],
+	       "E (0x0000000000300006) (0x0000000000300007) (0x0000000000300008)",
+	       "chain: each clash qualified in turn");
+	for (int i = 0; i < 4; i++)
+		free(names[i]);
+}
+
 int main(void)
 {
 	test_decide();
 	test_names();
+	test_names_unique();
 	return tap_done();
 }

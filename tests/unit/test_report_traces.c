@@ -5,6 +5,7 @@
  * source port (mlx5) and by the one path of a destination where it does
  * not (rxe), failing results without a trace counted, segment names by
  * their ends, and bad trace input refused with the input and trace named. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,13 +243,17 @@ static void test_untraced_and_silent(void)
 	is_int(build(&x, "mlx5", 8, 4, true), 0, "silent: builds");
 	is_int(x.ps.failing_no_trace, 2, "silent: 2 failing without a trace");
 	/* R3 silent: S -> R1 and R1 stand, R1 -> ? does not; R2 -> D does. */
-	ok(strmap_get(&x.t.element_index, "198.18.1.2 -> 198.18.1.1") != NULL,
+	ok(report_traces_element_find(&x.t, REPORT_PATH_LINK,
+					"198.18.1.2 -> 198.18.1.1") != SIZE_MAX,
 	   "silent: the link from the source");
-	ok(strmap_get(&x.t.element_index, "198.18.1.1") != NULL,
+	ok(report_traces_element_find(&x.t, REPORT_PATH_ROUTER,
+					"198.18.1.1") != SIZE_MAX,
 	   "silent: R1 a router");
-	ok(strmap_get(&x.t.element_index, "198.18.23.2 -> 198.18.10.4") != NULL,
+	ok(report_traces_element_find(&x.t, REPORT_PATH_LINK,
+					"198.18.23.2 -> 198.18.10.4") != SIZE_MAX,
 	   "silent: the link into the destination");
-	ok(strmap_get(&x.t.element_index, "198.18.10.4") == NULL,
+	ok(report_traces_element_find(&x.t, REPORT_PATH_ROUTER,
+					"198.18.10.4") == SIZE_MAX,
 	   "silent: the responder is no router");
 	/* S -> R1, R1, and per branch R2 and R2 -> D: nothing across. */
 	is_int(x.t.element_count, 6, "silent: no link across the silent hop");
@@ -280,11 +285,52 @@ static void test_infiniband(void)
 		is_int(t.flows[0].element_count, 3, "ib: link, switch, link");
 		is_int(t.flows[0].flow_label, -1, "ib: no flow label");
 	}
-	ok(strmap_get(&t.element_index, "0x01:1 -> 0x02:3") != NULL,
+	ok(report_traces_element_find(&t, REPORT_PATH_LINK,
+					"0x01:1 -> 0x02:3") != SIZE_MAX,
 	   "ib: the link into the switch, port to port");
-	ok(strmap_get(&t.element_index, "0x02") != NULL, "ib: the switch");
-	ok(strmap_get(&t.element_index, "0x02:5 -> 0x07:1") != NULL,
+	ok(report_traces_element_find(&t, REPORT_PATH_SWITCH, "0x02") !=
+		   SIZE_MAX, "ib: the switch");
+	ok(report_traces_element_find(&t, REPORT_PATH_LINK,
+					"0x02:5 -> 0x07:1") != SIZE_MAX,
 	   "ib: the link out of it");
+	report_traces_free(&t);
+}
+
+/* A hop that answered from the text "198.18.1.2 -> 198.18.1.1" (no
+ * address: kept as it is) is a router of that name, not the link from
+ * the source to R1 that has the same name. */
+static void test_kinds_apart(void)
+{
+	struct report_traces t = { 0 };
+	char err[256];
+	const char *doc =
+		"{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\","
+		"\"source_address\":\"198.18.1.2\",\"dest\":\"d\","
+		"\"flow_label\":1,\"status\":\"reached\",\"hops\":["
+		"{\"answers\":[{\"from\":\"198.18.1.1\","
+		"\"kind\":\"time_exceeded\"}]},"
+		"{\"answers\":[{\"from\":\"198.18.1.2 -> 198.18.1.1\","
+		"\"kind\":\"time_exceeded\"}]}]}";
+	size_t link, router;
+
+	is_int(report_traces_read_buffer(&t, "kinds", doc, strlen(doc), err,
+					 sizeof(err)), 0, "kinds: reads");
+	link = report_traces_element_find(&t, REPORT_PATH_LINK,
+					  "198.18.1.2 -> 198.18.1.1");
+	router = report_traces_element_find(&t, REPORT_PATH_ROUTER,
+					    "198.18.1.2 -> 198.18.1.1");
+	ok(link != SIZE_MAX && router != SIZE_MAX && link != router,
+	   "kinds: the link and the router of one name are two elements");
+	is_int(t.element_count, 4, "kinds: link, R1, link, router");
+	if (t.count == 1 && t.flows[0].element_count == 4) {
+		is_int(t.flows[0].elements[0], link, "kinds: the path starts "
+		       "with the link");
+		is_int(t.flows[0].elements[3], router, "kinds: and ends at "
+		       "the router named like it");
+	}
+	if (router != SIZE_MAX && router < t.element_count)
+		is_int(t.elements[router].kind, REPORT_PATH_ROUTER,
+		       "kinds: the router's kind kept");
 	report_traces_free(&t);
 }
 
@@ -322,6 +368,9 @@ static void test_bad_input(void)
 	    "\"x\",\"status\":\"reached\",\"flow_label\":1,\"hops\":[3]}",
 	    "hop 1 is no object", "a hop");
 	bad("nonsense", "no JSON", "not JSON");
+	bad("[{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\",\"dest\":"
+	    "\"x\",\"status\":\"reached\",\"flow_label\":1,\"hops\":[]},]",
+	    "in.json: trace 2: no JSON", "a comma before ]");
 }
 
 int main(void)
@@ -331,6 +380,7 @@ int main(void)
 	test_rxe_by_wire_port();
 	test_untraced_and_silent();
 	test_infiniband();
+	test_kinds_apart();
 	test_bad_input();
 	return tap_done();
 }

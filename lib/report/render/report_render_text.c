@@ -128,9 +128,10 @@ static void print_findings(const struct report *r)
 
 static bool any_run_failed(const struct report *r)
 {
-	for (size_t i = 0; i < r->row_count * r->col_count; i++)
-		if (r->cells[i].run_failed)
-			return true;
+	for (size_t i = 0; i < r->row_count; i++)
+		for (size_t j = 0; j < r->col_count; j++)
+			if (report_cell(r, i, j)->run_failed)
+				return true;
 	return false;
 }
 

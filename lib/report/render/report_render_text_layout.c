@@ -38,6 +38,25 @@ void report_text_pad(const char *s, size_t to)
 
 #define TEXT_COLUMNS 99
 
+/* Whether the len bytes at s take more than room columns: looks at no
+ * more than room + 1 characters, so that wrapping a long text is linear
+ * in its length (text_columns() of each remainder was quadratic). */
+static bool wider_than(const char *s, size_t len, size_t room)
+{
+	size_t columns = 0;
+
+	while (len) {
+		size_t n;
+
+		columns += (size_t)text_char_columns(s, len, &n);
+		if (columns > room)
+			return true;
+		s += n;
+		len -= n;
+	}
+	return false;
+}
+
 void report_text_wrapped(size_t indent, const char *s)
 {
 	char *text = NULL, *p;
@@ -57,10 +76,11 @@ void report_text_wrapped(size_t indent, const char *s)
 	}
 	if (fclose(f))
 		return;
+	len = strlen(text);
 	out_text("%*s", (int)indent, "");
-	for (p = text; text_columns(p) > room;) {
+	for (p = text; wider_than(p, len, room);) {
 		size_t cut = 0, columns = 0, best, sep = 0, blank = 0;
-		size_t left = strlen(p);
+		size_t left = len;
 
 		/* By characters and the columns they take, so that a word
 		 * longer than the line is cut between two characters. */
@@ -85,7 +105,9 @@ void report_text_wrapped(size_t indent, const char *s)
 		if (!best)	/* one word longer than the line */
 			best = cut;
 		out_text("%.*s\n%*s", (int)best, p, (int)indent + 2, "");
-		p += best + (p[best] == ' ');
+		best += p[best] == ' ';
+		p += best;
+		len -= best;
 		room = TEXT_COLUMNS - indent - 2;
 	}
 	out_text("%s\n", p);
