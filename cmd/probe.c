@@ -33,6 +33,7 @@
 #include "probe/probe_text.h"
 #include "verbs/ah_renewer.h"
 #include "probe/probe_warnings.h"
+#include "probe/responder_follow.h"
 #include "sa/responder_discovery.h"
 #include "out/term_color.h"
 #include "out/text_layout.h"
@@ -362,6 +363,10 @@ struct probe_cmd {
 	struct probe_session s;
 	struct probe_view view;
 	struct probe_renewal renewal;
+	/* --continuous: per destination, following a restarted responder
+	 * (responder_follow.h); the sentences of the round's follows. */
+	struct follow_state *follow;
+	char (*follow_events)[DIAG_MSG_MAX * 2];
 	struct sweep sw;
 	struct dest_list dests;
 	struct discovery disc;	/* --discover: the SA's records */
@@ -562,6 +567,7 @@ static void fill_series(const struct probe_cmd *pc,
 		.rtt_sum_s = r->rtt_sum_s,
 		.hops = -1,
 		.last_success_unix = r->last_success_unix,
+		.responder_restarts = t->restarts_followed,
 	};
 	m->has_loss = probe_round_loss_ratio(r, &m->loss_ratio);
 	if (m->error)
@@ -720,13 +726,70 @@ static void renew_ahs(struct probe_cmd *pc)
 	}
 }
 
+/* How long a round's end waits for the rendezvous of destinations that
+ * got nothing back: a serve that is back answers within a millisecond,
+ * one still down refuses at once; a host that is gone takes longer and
+ * is taken at a later round's end. The replies due meanwhile wait in
+ * the completion queue, well within their deadlines. */
+#define FOLLOW_WAIT_MS 200
+
+/* A round closed: the destinations that got nothing back in it ask
+ * their rendezvous again, and a responder that restarted is followed to
+ * its new QP (responder_follow.h). */
+static void follow_round_end(struct probe_cmd *pc)
+{
+	struct probe_session *s = &pc->s;
+	size_t sets = pc->sw.count;
+	uint64_t end = monotonic_ns() + FOLLOW_WAIT_MS * 1000000ull;
+	struct timespec wall, pause = { 0, 1000000 };
+	bool pending = true;
+
+	for (size_t t = 0; t < pc->dests.count; t++)
+		follow_ask(&pc->follow[t], &pc->targets[t],
+			   &s->cells[t * sets], sets,
+			   &pc->view.rounds[t * sets], s->settings.timeout_ms);
+	while (pending && monotonic_ns() < end) {
+		pending = false;
+		for (size_t t = 0; t < pc->dests.count && !pending; t++)
+			pending = follow_ask_pending(&pc->follow[t]);
+		if (pending)
+			nanosleep(&pause, NULL);
+	}
+	clock_gettime(CLOCK_REALTIME, &wall);
+	for (size_t t = 0; t < pc->dests.count; t++)
+		follow_take(&pc->follow[t], &pc->targets[t],
+			    &s->cells[t * sets], sets,
+			    s->facts.link_layer == LINK_LAYER_IB,
+			    (double)wall.tv_sec, pc->follow_events[t],
+			    sizeof(pc->follow_events[t]));
+}
+
+/* What was followed: a line each after the round's rows (text), on
+ * stderr otherwise (the JSON records carry it as responder_restarts). */
+static void follow_say(struct probe_cmd *pc)
+{
+	for (size_t t = 0; t < pc->dests.count; t++) {
+		if (!pc->follow_events[t][0])
+			continue;
+		if (out_format() == OUT_TEXT)
+			out_text("%s: %s\n", pc->targets[t].dest->text,
+				 pc->follow_events[t]);
+		else
+			diag_verbose(0, "%s: %s", pc->targets[t].dest->text,
+				     pc->follow_events[t]);
+	}
+	out_flush_record();
+}
+
 /* The engine's period: a round ends. */
 static void round_ended(struct probe_session *s)
 {
 	struct probe_cmd *pc = probe_cmd_of(s);
 
 	close_round(pc, false);
+	follow_round_end(pc);
 	running_rows(pc);
+	follow_say(pc);
 	renew_ahs(pc);
 }
 
@@ -1170,6 +1233,13 @@ static int build_cells(struct probe_cmd *pc)
 		if (opts->metrics)
 			pc->view.series = calloc(s->cell_count,
 						 sizeof(*pc->view.series));
+		pc->follow = calloc(pc->dests.count, sizeof(*pc->follow));
+		pc->follow_events = calloc(pc->dests.count,
+					   sizeof(*pc->follow_events));
+		if (!pc->follow || !pc->follow_events)
+			return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+		for (size_t t = 0; t < pc->dests.count; t++)
+			follow_state_init(&pc->follow[t], 0);
 	}
 	if ((opts->continuous && !pc->view.rounds) ||
 	    (opts->metrics && !pc->view.series))
@@ -1315,6 +1385,11 @@ static void probe_cmd_free(struct probe_cmd *pc)
 	 * go before the session's PD. */
 	ah_renewer_stop(&pc->renewal.renewer);
 	reap_retired_ahs(pc, true);
+	if (pc->follow)
+		for (size_t t = 0; t < pc->dests.count; t++)
+			follow_state_free(&pc->follow[t]);
+	free(pc->follow);
+	free(pc->follow_events);
 	free(pc->renewal.made_ns);
 	free(pc->renewal.renewing);
 	free(pc->renewal.retired);

@@ -183,6 +183,13 @@ int openmetrics_render(FILE *f, const struct om_run *run,
 		if (s->has_remark)
 			put_uint(f, &s->labels, "ibahprobe_flow_label_changed",
 				 s->flow_label_changed);
+	put_family(f, "ibahprobe_responder_restarts_total", "counter",
+		   "Restarts of the responder (a new QPN) the run followed.");
+	for (s = series; s < series + count; s++)
+		if (!s->error)
+			put_uint(f, &s->labels,
+				 "ibahprobe_responder_restarts_total",
+				 s->responder_restarts);
 	put_family(f, "ibahprobe_last_success_timestamp_seconds", "gauge",
 		   "When the latest reply came, in seconds since the epoch; "
 		   "0 if none ever did.");

@@ -46,6 +46,8 @@ struct om_series {
 	 * or 0 where one was sent: not carried). */
 	bool flow_label_changed;
 	double last_success_unix;	/* 0: never */
+	/* Restarts of the responder the run followed to its new QP. */
+	uint64_t responder_restarts;
 };
 
 /* The run. */

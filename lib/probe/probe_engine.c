@@ -36,6 +36,15 @@ static bool responder_has_gid(const struct responder_info *info,
 }
 
 /* The rendezvous' host: the name as given, or the address of the GID. */
+static void rendezvous_host(const struct dest *d, char *host, size_t len);
+
+void probe_target_rendezvous(const struct probe_target *t, char *host,
+			     size_t len, uint16_t *port)
+{
+	rendezvous_host(t->dest, host, len);
+	*port = t->dest->has_port ? t->dest->port : RENDEZVOUS_DEFAULT_PORT;
+}
+
 static void rendezvous_host(const struct dest *d, char *host, size_t len)
 {
 	size_t n;
@@ -691,6 +700,8 @@ void probe_cell_judge(const struct probe_session *s,
 		      const struct probe_cell *c, uint32_t sent,
 		      struct verdict *v)
 {
+	/* Followed to its new QP, and not restarted again since. */
+	bool followed = c->target->followed && !c->target->restarted;
 	char why[200];
 	struct verdict_input in = {
 		.asked = c->asked,
@@ -714,8 +725,12 @@ void probe_cell_judge(const struct probe_session *s,
 		.rendezvous_answered = c->target->rechecked &&
 				       c->target->rendezvous_again,
 		.responder_restarted = c->target->restarted,
-		.old_qpn = c->target->info.qpn,
-		.new_qpn = c->target->new_qpn,
+		.old_qpn = followed ? c->target->first_qpn
+				    : c->target->info.qpn,
+		.new_qpn = followed ? c->target->info.qpn
+				    : c->target->new_qpn,
+		.restart_followed = followed,
+		.restarts_followed = c->target->restarts_followed,
 		.qpn_given = c->target->has_qpn && !c->target->preset,
 		.given_qpn = c->target->info.qpn,
 		.given_qkey = c->target->info.qkey,
@@ -747,6 +762,8 @@ void probe_cell_judge(const struct probe_session *s,
 		},
 	};
 
+	snprintf(in.restart_time, sizeof(in.restart_time), "%s",
+		 c->target->followed_time);
 	verdict_judge(&in, v);
 }
 

@@ -76,6 +76,11 @@ struct probe_target {
 	 * another QPN (it restarted), or answered at all. */
 	bool rechecked, rendezvous_again, restarted;
 	uint32_t new_qpn;
+	/* A continuous run followed it to a new QP (responder_follow):
+	 * first_qpn the QPN the run began with, info.qpn the one now. */
+	bool followed;
+	uint32_t first_qpn, restarts_followed;
+	char followed_time[16];	/* "HH:MM:SS" of the latest */
 	union ibv_gid dgid;
 	bool has_dgid;
 	char dgid_source[DIAG_MSG_MAX];	/* where the DGID came from */
@@ -111,6 +116,11 @@ struct probe_dlid_path {
 	char lmc_unknown[160];
 	size_t origin;		/* the index of the cell expanded */
 };
+
+/* Where t's rendezvous listens: the host (the name as given, or its
+ * GID's address) and the port. */
+void probe_target_rendezvous(const struct probe_target *t, char *host,
+			     size_t len, uint16_t *port);
 
 /* One destination with one parameter set. */
 struct probe_cell {

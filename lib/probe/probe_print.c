@@ -301,6 +301,24 @@ void probe_cell_print(const struct probe_run *run,
 		out_bool("running", NULL, running);
 	if (run->continuous && round)
 		print_round(run, round);
+	/* A continuous run follows a restarted responder to its new QP:
+	 * how often, the latest when, and the QPN the probes go to now. */
+	if (run->continuous) {
+		const struct probe_target *t = c->target;
+
+		out_open_object("responder_restarts");
+		out_uint("count", NULL, t->restarts_followed);
+		if (t->followed) {
+			out_string("last_at", NULL, t->followed_time);
+			out_uint("first_qpn", NULL, t->first_qpn);
+			out_uint("qpn", NULL, t->info.qpn);
+		} else {
+			out_null("last_at", NULL);
+			out_null("first_qpn", NULL);
+			out_null("qpn", NULL);
+		}
+		out_close_object();
+	}
 	/* With -g auto: which source GID and why, also when the AH failed
 	 * (a GID whose netdev does not route to the destination is a cause). */
 	if (c->sgid_choice.reason[0])

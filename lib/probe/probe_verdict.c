@@ -262,6 +262,21 @@ static void judge_loss_cause(const struct verdict_input *in, struct verdict *v)
 {
 	if (v->reach == PROBE_STATUS_REACHABLE)
 		return;
+	if (in->restart_followed) {
+		v->flags |= VERDICT_RESPONDER_RESTARTED;
+		if (in->restarts_followed > 1)
+			say(v, "the responder restarted %u times, last at %s "
+			       "(QPN %u -> %u): the probes followed it; those "
+			       "sent while it was down are lost",
+			    in->restarts_followed, in->restart_time,
+			    in->old_qpn, in->new_qpn);
+		else
+			say(v, "the responder restarted at %s (QPN %u -> %u): "
+			       "the probes followed it; those sent while it "
+			       "was down are lost", in->restart_time,
+			    in->old_qpn, in->new_qpn);
+		return;
+	}
 	if (in->responder_restarted) {
 		v->flags |= VERDICT_RESPONDER_RESTARTED;
 		say(v, "the responder restarted during the run (QPN %u, now "
@@ -319,7 +334,8 @@ void verdict_judge(const struct verdict_input *in, struct verdict *v)
 	v->text_detail_start = v->text_count;
 	/* A responder that restarted answers for its new QP: its counts
 	 * are not this run's (judge_loss_cause says what happened). */
-	if (v->reach != PROBE_STATUS_REACHABLE && !in->responder_restarted)
+	if (v->reach != PROBE_STATUS_REACHABLE && !in->responder_restarted &&
+	    !in->restart_followed)
 		judge_direction(in, v);
 	else
 		oneway_judge(&in->oneway, &v->oneway);

@@ -43,6 +43,12 @@ struct verdict_input {
 	bool rendezvous_answered;
 	bool responder_restarted;
 	uint32_t old_qpn, new_qpn;
+	/* A continuous run followed the restart to the new QP (probes went
+	 * there since restart_time, "HH:MM:SS"), rather than seeing it only
+	 * at the end. */
+	bool restart_followed;
+	uint32_t restarts_followed;
+	char restart_time[16];
 	/* The QPN and Q_Key came from --qpn/--qkey, not from the responder
 	 * (rendezvous or SA record): a wrong one loses every probe. */
 	bool qpn_given;

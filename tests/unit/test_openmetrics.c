@@ -105,7 +105,7 @@ int main(void)
 	s[0].labels.traffic_class = 0;
 	s[1].labels.traffic_class = 184;
 	text = render(&run, s, 2);
-	is_int(occurrences(text, "# TYPE "), 12, "twelve families");
+	is_int(occurrences(text, "# TYPE "), 13, "thirteen families");
 	is_int(occurrences(text, "# TYPE ibahprobe_probes_sent_total "), 1,
 	       "a family's TYPE once for all series");
 	ok(strstr(text, "ibahprobe_hops{dest=\"host-c\",source_device=\"rxe0\""

@@ -1,5 +1,6 @@
 /* Unit tests of probe verdicts: each finding named exactly when it holds,
  * with the values an admin needs in the sentence. */
+#include <stdio.h>
 #include <string.h>
 
 #include "probe/probe_verdict.h"
@@ -167,6 +168,32 @@ static void test_loss_causes(void)
 	verdict_judge(&in, &v);
 	ok(v.flags & VERDICT_RESPONDER_RESTARTED, "a new QPN: restarted");
 	ok(said(&v, "QPN 17, now 18"), "both QPNs named");
+
+	/* A continuous run followed it: when, from which QPN to which, and
+	 * that the loss is its downtime; its counts are not asked. */
+	memset(&in, 0, sizeof(in));
+	in.sent = 60;
+	in.received = 30;
+	in.known_hops = -1;
+	in.restart_followed = true;
+	in.restarts_followed = 1;
+	in.old_qpn = 17;
+	in.new_qpn = 18;
+	snprintf(in.restart_time, sizeof(in.restart_time), "22:01:05");
+	in.oneway.sent = 60;
+	in.oneway.arrived = 30;
+	in.oneway.final = ONEWAY_FINAL_KNOWN;
+	in.oneway.final_received = 10;
+	in.oneway.final_answered = 10;
+	verdict_judge(&in, &v);
+	ok(v.flags & VERDICT_RESPONDER_RESTARTED, "followed: restarted");
+	ok(said(&v, "the responder restarted at 22:01:05 (QPN 17 -> 18): the "
+		    "probes followed it; those sent while it was down are "
+		    "lost"), "when and which QPNs, followed");
+	ok(!said(&v, "lost on the way"), "the new QP's counts are not ours");
+	in.restarts_followed = 3;
+	verdict_judge(&in, &v);
+	ok(said(&v, "restarted 3 times, last at 22:01:05"), "three restarts");
 
 	memset(&in, 0, sizeof(in));
 	in.sent = 5;
