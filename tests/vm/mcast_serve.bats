@@ -2,13 +2,17 @@
 # serve --mcast on RoCE (rxe): the IPv4 and IPv6 groups are held by a
 # socket on b's netdev (IP_ADD_MEMBERSHIP / IPV6_JOIN_GROUP), so `ip maddr`
 # lists them and b sends IGMP and MLD reports onto the LAN; the ready line
-# names them; on exit the memberships are gone. Rendezvous port 18791.
-# The probes a group's members answer are the prober's tests.
+# names them; on exit the memberships are gone. A request sent to the
+# group (tests/tools/ud_inject, QPN 0xffffff) is answered unicast, over
+# the reply AH serve builds itself (ibv_init_ah_from_wc refuses the
+# multicast DGID). Rendezvous ports 18791-18793. probe mcast: is the
+# prober's to test.
 
 bats_require_minimum_version 1.5.0
 load lib
 
 IBAHPROBE=${IBAHPROBE:-$BATS_TEST_DIRNAME/../../ibahprobe}
+INJECT=$BATS_TEST_DIRNAME/../../build/tests/tools/ud_inject
 GROUP4=239.1.2.3
 GROUP6=ff0e::1:2:3
 
@@ -59,4 +63,21 @@ maddr_b() { /usr/sbin/ip maddr show dev "$FABRIC_B_NETDEV"; }
 	run -3 --separate-stderr timeout 60 "$IBAHPROBE" -d "$FABRIC_B_RXE" serve -l 18792 --mcast ipoib
 	[ -z "$output" ] || fail "stdout: $output"
 	[[ $stderr == *"ipoib is an IPoIB group, for InfiniBand: this port is RoCE"* ]] || fail "$stderr"
+}
+
+# IPv4 only: a's policy routing (table 101) sends ff0e::/16 to its
+# gateway's MAC (`ip -6 route get ff0e::1:2:3 oif vetha`), so an IPv6
+# group datagram from a never reaches b's LAN; the IPv6 reply AH is
+# tested with byte vectors (tests/unit/test_reverse_mcast_ah.c).
+@test "a request sent to the group is answered unicast over serve's own reply AH" {
+	local log=$BATS_FILE_TMPDIR/serve.inject qkey
+	[ -x "$INJECT" ] || missing "tests/tools/ud_inject is not built (make check-build)"
+	start_serve b "$log" 18793 --mcast "$GROUP4"
+	qkey=$(jq -r 'select(.event == "ready") | .qkey' "$log")
+	run -0 timeout 60 "$INJECT" -r -d "$FABRIC_A_RXE" -g "$(fabric_gid_index a 4)" \
+		"::ffff:$GROUP4" 0xffffff "$qkey" request 2
+	[[ $output == *"reply "* ]] || fail "no reply through $GROUP4: $output"
+	run -0 serve_summary "$log"
+	jq -e '.answered == 2 and .dropped.reverse_ah == 0 and .reverse_ahs_created == 1' <<<"$output" >/dev/null ||
+		fail "summary: $output"
 }
