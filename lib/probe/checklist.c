@@ -26,6 +26,7 @@ enum value_form {
 	FORM_AT_MOST,	/* name<=N */
 	FORM_AT_LEAST,	/* name>=N or name=N */
 	FORM_YES_NO,	/* name=yes|no */
+	FORM_ALL,	/* name=all */
 };
 
 enum value_unit {
@@ -69,6 +70,8 @@ static const struct {
 	[EXPECT_ISOLATED] = { "isolated", FORM_FLAG, UNIT_NONE, 0,
 			      NEED_PROBE },
 	[EXPECT_PCP_SEEN] = { "pcp_seen", FORM_EXACT, UNIT_NONE, 7,
+			      NEED_PROBE },
+	[EXPECT_PATHS_OK] = { "paths_ok", FORM_ALL, UNIT_NONE, 0,
 			      NEED_PROBE },
 };
 
@@ -294,6 +297,9 @@ static const char *form_syntax(enum value_form form, const char *name,
 	case FORM_YES_NO:
 		snprintf(buf, len, "%s=yes or %s=no", name, name);
 		break;
+	case FORM_ALL:
+		snprintf(buf, len, "%s=all", name);
+		break;
 	}
 	return buf;
 }
@@ -341,6 +347,12 @@ static int parse_expectation(const struct word *w, enum expect_kind kind,
 				       "%s takes yes or no, not '%s'", w->name,
 				       w->value);
 		e->low = e->high = strcmp(w->value, "yes") == 0;
+		return 0;
+	case FORM_ALL:
+		if (strcmp(w->value, "all") != 0)
+			return fail_at(err, errlen, line, w->value_column,
+				       "%s takes all, not '%s'", w->name,
+				       w->value);
 		return 0;
 	case FORM_RANGE:
 		dash = strchr(w->value, '-');
@@ -472,7 +484,7 @@ static int parse_word(struct word *w, struct check_entry *e, bool *seen,
 			       : "unknown word '%s': expected reachable, unreachable, "
 		       "isolated, hops, loss, rtt_median, rtt_p99, network_rtt_median, "
 		       "network_rtt_p99, tclass_preserved, tclass_seen, pcp_seen, flow_label_preserved, path_mtu, path_sl, "
-		       "grh_required, or what to send: hop_limit, tclass, "
+		       "grh_required, paths_ok, or what to send: hop_limit, tclass, "
 		       "flow_label, sl, count, qpn, qkey", w->name);
 }
 

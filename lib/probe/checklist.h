@@ -45,6 +45,10 @@ enum expect_kind {
 	/* The VLAN priority (PCP) the responder saw the probes arrive
 	 * with == value (where its device reports it). */
 	EXPECT_PCP_SEEN,
+	/* InfiniBand: every LMC path of the destination (probe --paths
+	 * all: each DLID, from each of our source path bits) answered
+	 * every probe. Written paths_ok=all. */
+	EXPECT_PATHS_OK,
 	EXPECT_KIND_COUNT,
 };
 
