@@ -8,7 +8,7 @@
 # alert once the prober stops, and data for every query of the Grafana
 # dashboard. The rules run with their durations and windows shortened
 # (minutes to seconds, by sed on the shipped file): the expressions are
-# the shipped ones. Rendezvous ports 18791-18792.
+# the shipped ones. Rendezvous ports 18801-18802.
 
 bats_require_minimum_version 1.5.0
 load lib
@@ -90,12 +90,12 @@ setup_file() {
 	export NE_PORT PROM_PORT
 	wait_for 60 curl -sf --max-time 2 "http://127.0.0.1:$PROM_PORT/-/ready" >/dev/null ||
 		fail "prometheus did not get ready: $(tail -5 "$d/prom.log")"
-	start_serve b "$d/serve.b" 18791
-	start_serve d "$d/serve.d" 18792
+	start_serve b "$d/serve.b" 18801
+	start_serve d "$d/serve.d" 18802
 	# The monitor: rounds of 1 s, 10 probes per destination each.
 	timeout 300 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe --continuous \
 		--interval-round 1 -i 100 --metrics "$d/textfile/ibahprobe.prom" \
-		b:18791 d:18792 >"$d/probe.out" 2>"$d/probe.err" &
+		b:18801 d:18802 >"$d/probe.out" 2>"$d/probe.err" &
 	echo $! >"$d/probe.pid"
 }
 
@@ -110,14 +110,14 @@ teardown_file() {
 }
 
 series_of_d() {
-	query 'ibahprobe_probes_sent_total{dest="d:18792"}' |
+	query 'ibahprobe_probes_sent_total{dest="d:18802"}' |
 		jq -e '.data.result | length == 1' >/dev/null
 }
 
 @test "chain: node_exporter exports the monitor's file, prometheus scrapes it with every label" {
 	wait_for 60 series_of_d || fail "no series for d: $(query ibahprobe_probes_sent_total)
 $(tail -5 "$BATS_FILE_TMPDIR/ne.log")"
-	query 'ibahprobe_probes_sent_total{dest="d:18792"}' | jq -e --arg dev "$FABRIC_A_RXE" '
+	query 'ibahprobe_probes_sent_total{dest="d:18802"}' | jq -e --arg dev "$FABRIC_A_RXE" '
 		.data.result[0].metric | .instance == "host-a" and .job == "node" and
 		.source_device == $dev and .source_port == "1" and
 		(.dest_device | startswith("rxe_d"))' >/dev/null ||
@@ -153,18 +153,18 @@ $(tail -5 "$BATS_FILE_TMPDIR/ne.log")"
 	[ -z "$(alert_state IbahprobeLoss)" ] || fail "an alert before the fault: $(alert_state IbahprobeLoss)"
 	ip netns exec r2 tc qdisc add dev r2-d root netem loss 40%
 	for ((i = 0; i < 120; i++)); do
-		state=$(alert_state IbahprobeLoss d:18792)
+		state=$(alert_state IbahprobeLoss d:18802)
 		[ "$state" = pending ] && seen_pending=1
 		[ "$state" = firing ] && break
 		sleep 0.5
 	done
 	[ "$state" = firing ] || fail "IbahprobeLoss for d: '$state' after 60 s"
 	[ "$seen_pending" = 1 ] || fail "never seen pending before firing"
-	[ -z "$(alert_state IbahprobeLoss b:18791)" ] || fail "b alerting too"
+	[ -z "$(alert_state IbahprobeLoss b:18801)" ] || fail "b alerting too"
 	ip netns exec r2 tc qdisc del dev r2-d root
 	wait_for 60 bash -c "[ -z \"\$(curl -sf 'http://127.0.0.1:$PROM_PORT/api/v1/alerts' |
 		jq -r '.data.alerts[] | select(.labels.alertname == \"IbahprobeLoss\") | .state')\" ]" ||
-		fail "IbahprobeLoss still $(alert_state IbahprobeLoss d:18792) a minute after the fault"
+		fail "IbahprobeLoss still $(alert_state IbahprobeLoss d:18802) a minute after the fault"
 }
 
 @test "chain: the prober stopped, its file ages and IbahprobeStale fires" {
