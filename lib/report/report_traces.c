@@ -280,6 +280,31 @@ static void flow_free(struct report_trace_flow *fl)
 	free(fl->dest);
 	free(fl->dest_address);
 	free(fl->elements);
+	free(fl->remark_after);
+	free(fl->remark_before);
+}
+
+/* The first entry of "traffic_class_changes", when there is one. */
+static int read_remark(const struct reader *rd, struct report_trace_flow *fl,
+		       json_object *o)
+{
+	json_object *changes, *c;
+	const char *after = NULL, *before = NULL;
+
+	if (!json_object_object_get_ex(o, "traffic_class_changes", &changes) ||
+	    !json_object_is_type(changes, json_type_array) ||
+	    json_object_array_length(changes) == 0)
+		return 0;
+	c = json_object_array_get_idx(changes, 0);
+	if (!json_object_is_type(c, json_type_object))
+		return fail(rd, "a traffic_class_changes entry is no object");
+	if (get_string(rd, c, "after", false, &after) ||
+	    get_string(rd, c, "before", false, &before))
+		return -1;
+	if ((after && !(fl->remark_after = address_key(after))) ||
+	    (before && !(fl->remark_before = address_key(before))))
+		return fail(rd, "out of memory");
+	return 0;
 }
 
 static int read_flow(const struct reader *rd, json_object *o)
@@ -327,6 +352,8 @@ static int read_flow(const struct reader *rd, json_object *o)
 			  "trace");
 	else
 		rc = ib ? ib_path(rd, &fl, hops) : roce_path(rd, &fl, hops);
+	if (rc == 0 && !ib)
+		rc = read_remark(rd, &fl, o);
 	if (rc == 0 && t->count == t->capacity) {
 		size_t cap = t->capacity ? t->capacity * 2 : 16;
 		struct report_trace_flow *f = realloc(t->flows, cap * sizeof(*f));

@@ -88,6 +88,10 @@ void report_render_suspects_text(const struct report *r,
 	int rank_width;
 	char ranks[32];
 
+	if (r->localise) {
+		report_render_localise_text(r->localise);
+		return;
+	}
 	if (report_suspects_find(&s, r, g)) {
 		diag_warn("out of memory naming the suspects");
 		return;
