@@ -382,8 +382,8 @@ static int model_result(struct model *m, const struct report_record *rec,
 			struct loc_obs *o)
 {
 	const struct report_traces *t = m->t;
-	size_t *ends = NULL, *fwd = NULL, *back = NULL, *clear = NULL;
-	size_t ne = 0, nf = 0, nb = 0, nc = 0;
+	size_t *ends = NULL, *fwd = NULL, *back = NULL, *edges = NULL;
+	size_t ne = 0, nf = 0, nb = 0, ng = 0;
 	char src[64], dst[64];
 	int rc = 0;
 
@@ -406,8 +406,7 @@ static int model_result(struct model *m, const struct report_record *rec,
 		bool stopped = !reached(t, f) && last != SIZE_MAX &&
 			       !stopped_at_edge(t, f, last);
 
-		rc |= forward_path(m, f, stopped ? &clear : &fwd,
-				   stopped ? &nc : &nf);
+		rc |= forward_path(m, f, &fwd, &nf);
 		/* Nothing came back although the trace's datagrams went
 		 * all the way: the replies were lost. */
 		if (!stopped && rec->received == 0) {
@@ -418,18 +417,21 @@ static int model_result(struct model *m, const struct report_record *rec,
 		 * through the router its probes entered, and come in
 		 * through the one before the destination. */
 		edge = first_router(t, f, false);
+		/* (Where the trace stopped, its answers came back through
+		 * the edge: what is lost is past the stop.) */
+		if (edge != SIZE_MAX && !stopped)
+			rc |= list_add(&back, &nb, edge);
 		if (edge != SIZE_MAX)
-			rc |= list_add(stopped ? &clear : &back,
-				       stopped ? &nc : &nb, edge);
+			rc |= list_add(&edges, &ng, edge);
 		if (stopped) {
 			size_t u = unseen_elem(m, last);
 
-			rc |= list_add(&ends, &ne, u);
+			rc |= list_add(&fwd, &nf, u);
 			if (u != SIZE_MAX)
 				m->el[u].at |= 1ull << (last_position(t, f) - 1);
 		} else if (last != SIZE_MAX) {
 			/* reached, or stopped at the destination's edge */
-			rc |= list_add(&back, &nb, last);
+			rc |= list_add(&edges, &ng, last);
 		}
 		o->path = path_number(m, f);
 		if (!o->length)
@@ -441,8 +443,8 @@ static int model_result(struct model *m, const struct report_record *rec,
 	o->fwd_count = nf;
 	o->back = back;
 	o->back_count = nb;
-	o->clear = clear;
-	o->clear_count = nc;
+	o->edges = edges;
+	o->edge_count = ng;
 	return rc || o->path == SIZE_MAX - 1 ? -1 : 0;
 }
 
@@ -575,6 +577,174 @@ static void fill_evidence(struct localise_suspect *s, const struct loc_pick *p)
 	s->confidence = p->confidence;
 }
 
+static bool hop_in(const struct report_traces *t, const size_t *hops,
+		   size_t n, const char *router)
+{
+	for (size_t k = 0; k < n; k++)
+		if (strcmp(t->elements[hops[k]].to, router) == 0)
+			return true;
+	return false;
+}
+
+/* Traces stopping after several routers whose passing flows all go on
+ * to one router r: r, which neither forwards nor answers (a router that
+ * drops all or nearly all). 1 when so (s named, the other picks used),
+ * 0 when not, -1 when memory ran out. */
+static int shared_next_hop(const struct model *m, struct localise_suspect *s,
+			   const struct loc_pick *p, const struct loc_fit *fit,
+			   bool *used, const size_t *hops, size_t n)
+{
+	const struct report_traces *t = m->t;
+	size_t other[16], on, stops = 1;
+	double share[16];
+	const char *r = NULL;
+	char *list = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	/* The candidate that the most picks lead to, weighed by the share
+	 * of failing flows on the way to it. */
+	double best = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *c = t->elements[hops[i]].to;
+		double score = 0;
+		size_t with = 0;
+
+		for (size_t k = 0; k < fit->count; k++) {
+			const struct elem *o = &m->el[fit->picks[k].element];
+
+			if (used[k] || o->after == SIZE_MAX)
+				continue;
+			on = next_hops(m, o->after, other, share, 16);
+			for (size_t j = 0; j < on; j++)
+				if (strcmp(t->elements[other[j]].to, c) == 0) {
+					score += share[j];
+					with++;
+				}
+		}
+		/* Most flows on the way to it fail: not just a neighbour. */
+		if (with >= 1 && score > best && score >= with / 2.0) {
+			best = score;
+			r = c;
+		}
+	}
+
+	if (!r)
+		return 0;
+	f = open_memstream(&list, &len);
+	if (!f)
+		return -1;
+	fputs(t->elements[m->el[p->element].after].name, f);
+	for (size_t k = 0; k < fit->count; k++) {
+		const struct loc_pick *q = &fit->picks[k];
+		const struct elem *o = &m->el[q->element];
+
+		if (used[k] || o->after == SIZE_MAX)
+			continue;
+		on = next_hops(m, o->after, other, share, 16);
+		if (!hop_in(t, other, on, r))
+			continue;
+		used[k] = true;
+		stops++;
+		s->failing += q->stats.failing;
+		s->explained += q->explained;
+		s->llr += q->stats.llr;
+		fprintf(f, ", %s", t->elements[o->after].name);
+	}
+	if (fclose(f))
+		return -1;
+	s->kind = "router";
+	s->name = strdup(r);
+	s->address = strdup(r);
+	if (asprintf(&s->reason, "the traces of %zu failing flows stop after "
+		     "%zu routers (%s); the next hop of their passing flows is "
+		     "%s", s->failing, stops, list, r) < 0)
+		s->reason = NULL;
+	free(list);
+	return s->name && s->address && s->reason ? 1 : -1;
+}
+
+/* Every failing flow that stops after hn goes to one host: that host
+ * (dead, or its link down), not a router on the way. 1 when so (s
+ * named), 0 when not, -1 when memory ran out. */
+static int one_destination(const struct model *m, struct localise_suspect *s,
+			   const struct loc_pick *p, const char *hn)
+{
+	size_t dest = SIZE_MAX;
+
+	for (size_t k = 0; k < m->n; k++) {
+		const struct loc_obs *o = &m->obs[k];
+		bool through = false;
+
+		for (size_t i = 0; !through && i < o->fwd_count; i++)
+			through = o->fwd[i] == p->element;
+		if (!through || !o->failing)
+			continue;
+		if (o->end_count < 2 ||
+		    (dest != SIZE_MAX && o->ends[1] != dest))
+			return 0;
+		dest = o->ends[1];
+	}
+	if (dest == SIZE_MAX)
+		return 0;
+	s->kind = "host";
+	s->name = strdup(m->el[dest].name);
+	if (m->el[dest].address)
+		s->address = strdup(m->el[dest].address);
+	if (!s->name || (m->el[dest].address && !s->address) ||
+	    asprintf(&s->reason, "the traces of %zu failing flows stop after "
+		     "%s, its edge; they all go to it", p->stats.failing,
+		     hn) < 0)
+		return -1;
+	return 1;
+}
+
+/* The unseen pick p after router h paired with another after x when no
+ * trace crosses h -> x either way and they are neighbours: one end is
+ * seen in other traces one position past where the other's traces stop
+ * (both, when strict). 1 when paired (s named), 0 when not, -1 when
+ * memory ran out. */
+static int pair_stops(const struct model *m, struct localise_suspect *s,
+		      const struct loc_pick *p, const struct loc_fit *fit,
+		      bool *used, bool strict)
+{
+	const struct report_traces *t = m->t;
+	size_t h = m->el[p->element].after;
+	const char *hn = t->elements[h].name;
+
+	for (size_t k = 0; k < fit->count; k++) {
+		const struct elem *o = &m->el[fit->picks[k].element];
+		const char *xn;
+		bool there, back;
+
+		if (used[k] || o->after == SIZE_MAX || o->after == h)
+			continue;
+		xn = t->elements[o->after].name;
+		if (link_seen(t, hn, xn) || link_seen(t, xn, hn))
+			continue;
+		there = (m->el[p->element].at << 1) & m->el[o->after].at;
+		back = (o->at << 1) & m->el[h].at;
+		if (strict ? !(there && back) : !(there || back))
+			continue;
+		used[k] = true;
+		s->kind = "link";
+		s->failing += fit->picks[k].stats.failing;
+		s->explained += fit->picks[k].explained;
+		s->llr += fit->picks[k].stats.llr;
+		s->confidence = 1 - (1 - s->confidence) *
+					    (1 - fit->picks[k].confidence);
+		if (asprintf(&s->name, "%s -> %s", hn, xn) < 0 ||
+		    asprintf(&s->reason, "the traces of %zu failing flows stop "
+			     "after %s and of %zu after %s; no trace crosses "
+			     "between them", p->stats.failing, hn,
+			     fit->picks[k].stats.failing, xn) < 0)
+			return -1;
+		return 1;
+	}
+	return 0;
+}
+
 /* An unseen element after router h: paired with another unseen pick
  * after x when no trace crosses h -> x either way (a dead link, seen
  * from both ends); else the next hops of h's flows as candidates. */
@@ -592,34 +762,23 @@ static int name_unseen(struct model *m, struct localise_suspect *s,
 	FILE *f;
 
 	s->cause = LOCALISE_UNSEEN;
-	for (size_t k = 0; k < fit->count; k++) {
-		const struct elem *o = &m->el[fit->picks[k].element];
-		const char *xn;
-
-		if (used[k] || o->after == SIZE_MAX || o->after == h)
-			continue;
-		xn = t->elements[o->after].name;
-		if (link_seen(t, hn, xn) || link_seen(t, xn, hn))
-			continue;
-		/* One end is seen, in other traces, one position past
-		 * where the other's traces stop: they are neighbours. */
-		if (!((m->el[p->element].at << 1) & m->el[o->after].at) &&
-		    !((o->at << 1) & m->el[h].at))
-			continue;
-		used[k] = true;
-		s->kind = "link";
-		s->failing += fit->picks[k].stats.failing;
-		s->explained += fit->picks[k].explained;
-		s->llr += fit->picks[k].stats.llr;
-		if (asprintf(&s->name, "%s -> %s", hn, xn) < 0 ||
-		    asprintf(&s->reason, "the traces of %zu failing flows stop "
-			     "after %s and of %zu after %s; no trace crosses "
-			     "between them", p->stats.failing, hn,
-			     fit->picks[k].stats.failing, xn) < 0)
-			return -1;
+	switch (one_destination(m, s, p, hn)) {
+	case -1:
+		return -1;
+	case 1:
 		return 0;
 	}
 	n = next_hops(m, h, hops, share, 16);
+	/* A dead link seen from both ends first (both ends placed as
+	 * neighbours), then a router several stops lead to, then a dead
+	 * link with one end placed. */
+	for (int pass = 0; pass < 3; pass++) {
+		int rc = pass == 1 ? shared_next_hop(m, s, p, fit, used, hops, n)
+				   : pair_stops(m, s, p, fit, used, pass == 0);
+
+		if (rc)
+			return rc < 0 ? -1 : 0;
+	}
 	f = open_memstream(&list, &len);
 	if (!f)
 		return -1;
@@ -864,7 +1023,7 @@ static void model_free(struct model *m)
 		free((void *)m->obs[k].ends);
 		free((void *)m->obs[k].fwd);
 		free((void *)m->obs[k].back);
-		free((void *)m->obs[k].clear);
+		free((void *)m->obs[k].edges);
 	}
 	free(m->obs);
 	free(m->out_next);

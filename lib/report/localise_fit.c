@@ -82,6 +82,11 @@ static double estimate_background(const struct loc_obs *obs, size_t n)
 	}
 	qsort(rate, used, sizeof(*rate), cmp_double);
 	b = rate[(used - 1) / 4];
+	/* A few sources cannot tell noise from a fault that harms them
+	 * all: then noise is taken to be at most what a healthy fabric
+	 * loses. */
+	if (used < LOC_FEW_SOURCES && b > LOC_BACKGROUND_PRIOR)
+		b = LOC_BACKGROUND_PRIOR;
 	if (b < BACKGROUND_FLOOR)
 		b = BACKGROUND_FLOOR;
 out:
@@ -118,6 +123,17 @@ static void charge(struct work *w, size_t e, size_t result, double exposed,
 	}
 }
 
+static bool in_list(const size_t *list, size_t n, size_t e)
+{
+	for (size_t i = 0; i < n; i++)
+		if (list[i] == e)
+			return true;
+	return false;
+}
+
+/* Each element's exposure, expected and charged loss over the results
+ * not yet explained; an element on both paths is charged the loss of
+ * unknown direction once. */
 static void tally(struct work *w)
 {
 	memset(w->st, 0, w->elements * sizeof(*w->st));
@@ -125,24 +141,36 @@ static void tally(struct work *w)
 	for (size_t k = 0; k < w->n; k++) {
 		const struct loc_obs *o = &w->obs[k];
 		double q = w->background * length_of(o), u = o->lost_unknown;
+		/* A host is on both ways: charged per round trip, the
+		 * datagrams lost either way. */
+		double round_trips = o->lost_there + o->lost_back + u;
 
 		if (!w->active[k])
 			continue;
-		for (size_t i = 0; i < o->end_count; i++)
-			charge(w, o->ends[i], k, 2.0 * o->sent,
-			       2.0 * o->sent * q,
-			       o->lost_there + o->lost_back + u, o->failing);
+		if (round_trips > o->sent)
+			round_trips = o->sent;
+		for (size_t i = 0; i < o->end_count; i++) {
+			struct loc_stats *s = &w->st[o->ends[i]];
+			size_t other = o->end_count == 2 ? o->ends[1 - i] + 1 : 0;
+
+			charge(w, o->ends[i], k, o->sent, 2.0 * o->sent * q,
+			       round_trips, o->failing);
+			if (o->failing && !s->partner)
+				s->partner = other;
+			else if (o->failing && s->partner != other)
+				s->partners = true;
+		}
 		for (size_t i = 0; i < o->fwd_count; i++)
 			charge(w, o->fwd[i], k, o->weight * o->sent,
 			       o->weight * o->sent * q,
-			       o->weight * (o->lost_there + u / 2), o->failing);
+			       o->weight * (o->lost_there + u), o->failing);
 		for (size_t i = 0; i < o->back_count; i++)
 			charge(w, o->back[i], k, o->weight * o->sent,
 			       o->weight * o->sent * q,
-			       o->weight * (o->lost_back + u / 2), o->failing);
-		for (size_t i = 0; i < o->clear_count; i++)
-			charge(w, o->clear[i], k, o->weight * o->sent,
-			       o->weight * o->sent * q, 0, false);
+			       o->weight * (o->lost_back +
+					    (in_list(o->fwd, o->fwd_count,
+						     o->back[i]) ? 0 : u)),
+			       o->failing);
 	}
 	for (size_t e = 0; e < w->elements; e++) {
 		struct loc_stats *s = &w->st[e];
@@ -154,7 +182,8 @@ static void tally(struct work *w)
 static bool eligible(const struct loc_stats *s)
 {
 	return s->llr >= LOC_LLR_MIN && s->failing >= LOC_FAILING_MIN &&
-	       s->lost >= LOC_RATIO_MIN * s->expected;
+	       s->lost >= LOC_RATIO_MIN * s->expected &&
+	       (!s->partner || s->partners);
 }
 
 /* a better than b: a larger LLR; on a tie (within a millionth), the
@@ -215,8 +244,8 @@ static bool touched(const struct loc_obs *o, const size_t touch[2])
 {
 	if (!o->failing || o->lost_back + o->lost_unknown <= 0)
 		return false;
-	for (size_t i = 0; i < o->back_count; i++)
-		if (o->back[i] == touch[0] || o->back[i] == touch[1])
+	for (size_t i = 0; i < o->edge_count; i++)
+		if (o->edges[i] == touch[0] || o->edges[i] == touch[1])
 			return true;
 	return false;
 }
@@ -344,8 +373,8 @@ int loc_fit_run(struct loc_fit *out, const struct loc_obs *obs, size_t n,
 		for (size_t i = 0; i < o->back_count; i++)
 			if (o->back[i] >= element_count)
 				return -1;
-		for (size_t i = 0; i < o->clear_count; i++)
-			if (o->clear[i] >= element_count)
+		for (size_t i = 0; i < o->edge_count; i++)
+			if (o->edges[i] >= element_count)
 				return -1;
 		out->failing += o->failing;
 	}

@@ -5,9 +5,11 @@
  * the report's results and traces.
  *
  * Each result crosses its forward path (lost_there) and its reverse path
- * (lost_back). Loss of unknown direction is half each way: only an
- * element on both paths (a host, a single-homed host's edge router) is
- * charged all of it. Every element starts at a background rate b per
+ * (lost_back): loss the responder's count places on one way is never
+ * charged to an element of the other. Loss of unknown direction is
+ * evidence for an element of either path alike (it tells the two ways
+ * not apart, so it counts for both hypotheses, never for the forward one
+ * alone); the greedy pick explains the result once, whichever it is. Every element starts at a background rate b per
  * datagram (estimated as the median over sources of their loss per
  * datagram and element crossed), so a result over L elements expects
  * L * b of its datagrams lost in each direction. An element's evidence
@@ -33,15 +35,18 @@
 /* Rivals within this LLR of a pick (posterior share above ~5%) are named
  * as its alternatives. */
 #define LOC_RIVAL_LLR 3.0
+/* With fewer sources than this, the background is at most
+ * LOC_BACKGROUND_PRIOR per datagram and element (0.1%: a healthy fabric
+ * loses far less). */
+#define LOC_FEW_SOURCES 8
+#define LOC_BACKGROUND_PRIOR 1e-3
 /* At most this many picks: past a handful, the fabric is broken all over
  * and a list of suspects helps less than the matrix. */
 #define LOC_PICKS_MAX 16
 
 struct loc_obs {
 	/* Elements charged both ways, weight 1: the two hosts (always
-	 * known), and where a trace stopped the unseen hop after it (the
-	 * trace's own answers crossed the hops before it both ways: what
-	 * is lost is past it, either way). */
+	 * known). */
 	const size_t *ends;
 	size_t end_count;
 	/* Elements on the forward path and those known on the reverse
@@ -51,10 +56,12 @@ struct loc_obs {
 	size_t fwd_count;
 	const size_t *back;
 	size_t back_count;
-	/* Elements its datagrams are known to have crossed unharmed (where
-	 * a trace stopped, the hops before): exposed, never charged. */
-	const size_t *clear;
-	size_t clear_count;
+	/* The edge routers its replies likely cross (the source's and the
+	 * destination's), for loc_relations.touch only: not charged (the
+	 * address a router answers traces from need not be the one the
+	 * replies cross). */
+	const size_t *edges;
+	size_t edge_count;
 	double weight;
 	unsigned sent;
 	/* Datagrams lost each way, and lost where it is not known. */
@@ -70,6 +77,11 @@ struct loc_stats {
 	double exposed, expected, lost;	/* datagrams, weighted */
 	size_t failing, passing;	/* results through it */
 	double llr;
+	/* As an end (ends[0] or ends[1]): the other end of its first
+	 * failing result + 1, and whether another failing one has another
+	 * (a host failing toward one peer only is that pair's finding). */
+	size_t partner;
+	bool partners;
 };
 
 struct loc_pick {
@@ -95,8 +107,8 @@ struct loc_fit {
  * equal LLR, the lower first (a host before the link to it: they carry
  * the same results). touch[e] names up to two routers a link (or the
  * unseen hop after a router) touches, SIZE_MAX none: a pick explains
- * too the results that lost replies and have one of them in their back
- * list (a rack's replies cross its ToR's uplinks, which one is not
+ * too the results that lost replies and have one of them among their
+ * edges (a rack's replies cross its ToR's uplinks, which one is not
  * known). */
 struct loc_relations {
 	const unsigned char *prefer;

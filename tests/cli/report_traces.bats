@@ -28,8 +28,8 @@ TRACE=$DATA/trace-ecmp.json
 @test "-j: a suspect of kind segment with its elements in path order and counts; path_tomography" {
 	run -1 --separate-stderr "$IBAHPROBE" report -j "$PROBE" --traces "$TRACE"
 	jq -e '
-		(.suspects | length == 1) and
-		(.suspects[0] == {rank: 1, kind: "segment",
+		(.path_suspects | length == 1) and
+		(.path_suspects[0] == {rank: 1, kind: "segment",
 			name: "198.18.1.1 -> 198.18.10.4", address: null,
 			explained: 4, as_destination: null, as_source: null,
 			members: [], explained_by: [],
@@ -66,7 +66,7 @@ TRACE=$DATA/trace-ecmp.json
 	run -1 --separate-stderr "$IBAHPROBE" report -j "$PROBE" --traces "$BATS_TEST_TMPDIR/t.json"
 	jq -e '.path_tomography.failing_without_trace == 1 and
 		.path_tomography.explained == 3 and
-		.suspects[0].explained == 3' <<<"$output" >/dev/null || fail "$output"
+		.path_suspects[0].explained == 3' <<<"$output" >/dev/null || fail "$output"
 }
 
 @test "--traces twice, and the traces of one file concatenated, read alike" {
@@ -74,11 +74,11 @@ TRACE=$DATA/trace-ecmp.json
 	jq -c '.[4:8]' "$TRACE" >"$BATS_TEST_TMPDIR/t2.json"
 	run -1 --separate-stderr "$IBAHPROBE" report -j "$PROBE" \
 		--traces "$BATS_TEST_TMPDIR/t1.json" --traces "$BATS_TEST_TMPDIR/t2.json"
-	jq -e '.path_tomography.traces == 8 and .suspects[0].explained == 4' <<<"$output" >/dev/null ||
+	jq -e '.path_tomography.traces == 8 and .path_suspects[0].explained == 4' <<<"$output" >/dev/null ||
 		fail "$output"
 	cat "$BATS_TEST_TMPDIR/t1.json" "$BATS_TEST_TMPDIR/t2.json" >"$BATS_TEST_TMPDIR/both.json"
 	run -1 --separate-stderr "$IBAHPROBE" report -j "$PROBE" --traces "$BATS_TEST_TMPDIR/both.json"
-	jq -e '.path_tomography.traces == 8 and .suspects[0].explained == 4' <<<"$output" >/dev/null ||
+	jq -e '.path_tomography.traces == 8 and .path_suspects[0].explained == 4' <<<"$output" >/dev/null ||
 		fail "$output"
 }
 

@@ -188,6 +188,7 @@ static void json_suspects(struct json_writer *w, const struct report *r)
 
 	if (r->localise) {
 		report_render_localise_json(w, r->localise);
+		report_render_path_suspects_json(w, r->path_suspects);
 		report_render_tomography_json(w, r->path_suspects);
 		return;
 	}

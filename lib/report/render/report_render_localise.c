@@ -132,10 +132,15 @@ void report_render_localise_json(struct json_writer *w,
 
 void report_render_localise_text(const struct localise *l)
 {
-	out_text("\nsuspects (localised over %zu results, %zu traced; they "
-		 "explain %zu of %zu failing results; background loss %.3f%% "
-		 "per element):\n", l->results, l->traced, l->explained,
-		 l->failing, 100 * l->background);
+	char *counts = NULL;
+
+	out_text("\nsuspects (localised; they explain %zu of %zu failing "
+		 "results):\n", l->explained, l->failing);
+	if (asprintf(&counts, "over %zu results, %zu of them traced; "
+		     "background loss %.3f%% per element and datagram",
+		     l->results, l->traced, 100 * l->background) >= 0)
+		report_text_wrapped(2, counts);
+	free(counts);
 	if (!l->count) {
 		out_text("  no element stands out\n");
 		return;

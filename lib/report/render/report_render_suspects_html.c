@@ -49,6 +49,11 @@ void report_render_suspects_html(FILE *f, const struct report *r,
 
 	if (r->localise) {
 		report_render_localise_html(f, r->localise);
+		if (r->path_suspects) {
+			fputs("<div class=\"suspects\">\n", f);
+			html_path_suspects(f, r->path_suspects);
+			fputs("</div>\n", f);
+		}
 		return;
 	}
 	if (report_suspects_find(&s, r, g) || !s.count) {

@@ -89,7 +89,10 @@ void report_render_suspects_text(const struct report *r,
 	char ranks[32];
 
 	if (r->localise) {
+		/* The localisation is the report's suspects; the path's
+		 * tomography follows, its own view of the same traces. */
 		report_render_localise_text(r->localise);
+		path_suspects_text(r->path_suspects);
 		return;
 	}
 	if (report_suspects_find(&s, r, g)) {
