@@ -27,6 +27,7 @@ struct elem {
 	 * it was seen at; unseen: those of its router where traces
 	 * stopped. */
 	uint64_t at;
+	size_t gaps;		/* unseen: failing traces that go on past it */
 };
 
 struct model {
@@ -311,29 +312,39 @@ static bool fill_gap(const struct model *m, const char *a, const char *c,
 
 /* The forward path of f: its elements, and where one hop did not answer
  * the router other traces show there. */
-static int forward_path(const struct model *m,
-			const struct report_trace_flow *f, size_t **fwd,
-			size_t *nf)
+static int forward_path(struct model *m, const struct report_trace_flow *f,
+			bool f_failing, size_t **fwd, size_t *nf)
 {
 	const struct report_traces *t = m->t;
 	const char *prev = f->source;
+	size_t prev_router = SIZE_MAX;
 	int rc = 0;
 
 	for (size_t i = 0; i < f->element_count; i++) {
 		const struct report_path_element *e = &t->elements[f->elements[i]];
 		size_t ab, b, bc;
+		bool gap = e->kind == REPORT_PATH_ROUTER && prev &&
+			   (i == 0 || t->elements[f->elements[i - 1]].kind !=
+					      REPORT_PATH_LINK);
 
-		if (e->kind == REPORT_PATH_ROUTER && prev &&
-		    (i == 0 ||
-		     t->elements[f->elements[i - 1]].kind != REPORT_PATH_LINK) &&
-		    fill_gap(m, prev, e->from, &ab, &b, &bc)) {
+		if (gap && fill_gap(m, prev, e->from, &ab, &b, &bc)) {
 			rc |= list_add(fwd, nf, ab);
 			rc |= list_add(fwd, nf, b);
 			rc |= list_add(fwd, nf, bc);
+		} else if (gap && prev_router != SIZE_MAX) {
+			/* A router no trace shows (it never answers): the
+			 * hop after the one before it. */
+			size_t u = unseen_elem(m, prev_router);
+
+			rc |= list_add(fwd, nf, u);
+			if (u != SIZE_MAX && f_failing)
+				m->el[u].gaps++;
 		}
 		rc |= list_add(fwd, nf, f->elements[i]);
-		if (e->kind != REPORT_PATH_LINK)
+		if (e->kind != REPORT_PATH_LINK) {
 			prev = e->from;
+			prev_router = f->elements[i];
+		}
 	}
 	return rc;
 }
@@ -406,7 +417,7 @@ static int model_result(struct model *m, const struct report_record *rec,
 		bool stopped = !reached(t, f) && last != SIZE_MAX &&
 			       !stopped_at_edge(t, f, last);
 
-		rc |= forward_path(m, f, &fwd, &nf);
+		rc |= forward_path(m, f, o->failing, &fwd, &nf);
 		/* Nothing came back although the trace's datagrams went
 		 * all the way: the replies were lost. */
 		if (!stopped && rec->received == 0) {
@@ -665,28 +676,36 @@ static int shared_next_hop(const struct model *m, struct localise_suspect *s,
 	return s->name && s->address && s->reason ? 1 : -1;
 }
 
-/* Every failing flow that stops after hn goes to one host: that host
+/* (Nearly) every failing flow that stops after hn goes to one host: that host
  * (dead, or its link down), not a router on the way. 1 when so (s
  * named), 0 when not, -1 when memory ran out. */
 static int one_destination(const struct model *m, struct localise_suspect *s,
 			   const struct loc_pick *p, const char *hn)
 {
-	size_t dest = SIZE_MAX;
+	size_t dest = SIZE_MAX, votes = 0, all = 0, to = 0;
 
-	for (size_t k = 0; k < m->n; k++) {
-		const struct loc_obs *o = &m->obs[k];
-		bool through = false;
+	/* The majority destination (Boyer-Moore), then its share. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < m->n; k++) {
+			const struct loc_obs *o = &m->obs[k];
+			bool through = false;
 
-		for (size_t i = 0; !through && i < o->fwd_count; i++)
-			through = o->fwd[i] == p->element;
-		if (!through || !o->failing)
-			continue;
-		if (o->end_count < 2 ||
-		    (dest != SIZE_MAX && o->ends[1] != dest))
-			return 0;
-		dest = o->ends[1];
-	}
-	if (dest == SIZE_MAX)
+			for (size_t i = 0; !through && i < o->fwd_count; i++)
+				through = o->fwd[i] == p->element;
+			if (!through || !o->failing || o->end_count < 2)
+				continue;
+			if (pass) {
+				all++;
+				to += o->ends[1] == dest;
+			} else if (!votes) {
+				dest = o->ends[1];
+				votes = 1;
+			} else {
+				votes += o->ends[1] == dest ? 1 : (size_t)-1;
+			}
+		}
+	/* Nearly all: a few flows stop there for other reasons. */
+	if (dest == SIZE_MAX || to < 2 || 10 * to < 9 * all)
 		return 0;
 	s->kind = "host";
 	s->name = strdup(m->el[dest].name);
@@ -694,8 +713,7 @@ static int one_destination(const struct model *m, struct localise_suspect *s,
 		s->address = strdup(m->el[dest].address);
 	if (!s->name || (m->el[dest].address && !s->address) ||
 	    asprintf(&s->reason, "the traces of %zu failing flows stop after "
-		     "%s, its edge; they all go to it", p->stats.failing,
-		     hn) < 0)
+		     "%s, its edge; %zu of them go to it", all, hn, to) < 0)
 		return -1;
 	return 1;
 }
@@ -762,6 +780,19 @@ static int name_unseen(struct model *m, struct localise_suspect *s,
 	FILE *f;
 
 	s->cause = LOCALISE_UNSEEN;
+	/* Most failing traces go on past it: a router that never answers,
+	 * whose address no trace gives. */
+	if (2 * m->el[p->element].gaps > p->stats.failing) {
+		s->kind = "hop";
+		s->name = strdup(m->el[p->element].name);
+		if (!s->name ||
+		    asprintf(&s->reason, "the traces of %zu failing flows show "
+			     "no hop after %s (a router that does not answer "
+			     "traces); its address is not known",
+			     p->stats.failing, hn) < 0)
+			return -1;
+		return 0;
+	}
 	switch (one_destination(m, s, p, hn)) {
 	case -1:
 		return -1;
