@@ -43,6 +43,7 @@ struct model {
 	struct strmap paths;	/* path text -> path number + 1 */
 	size_t source_count, path_count;
 	struct loc_obs *obs;
+	const struct report_trace_flow **flow_of;	/* per result */
 	size_t n;
 	/* Links by where they start: the first's number + 1 in out_first
 	 * (by node name), the next in out_next[link], SIZE_MAX the last. */
@@ -469,7 +470,8 @@ static int model_results(struct model *m, struct localise *l)
 	int rc = -1;
 
 	m->obs = calloc(r->record_count + 1, sizeof(*m->obs));
-	if (!placed || !m->obs || report_traces_place(r, m->t, placed))
+	m->flow_of = calloc(r->record_count + 1, sizeof(*m->flow_of));
+	if (!placed || !m->obs || !m->flow_of || report_traces_place(r, m->t, placed))
 		goto out;
 	for (size_t k = 0; k < r->record_count; k++) {
 		const struct report_record *rec = r->records[k];
@@ -495,7 +497,7 @@ static int model_results(struct model *m, struct localise *l)
 			goto out;
 		l->results++;
 		l->traced += placed[k] != NULL;
-		m->n++;
+		m->flow_of[m->n++] = placed[k];
 	}
 	rc = 0;
 out:
@@ -841,11 +843,90 @@ static int name_unseen(struct model *m, struct localise_suspect *s,
 	return s->name && s->reason ? 0 : -1;
 }
 
+/* How much fewer of the trace queries are answered past link e than
+ * before it, over the failing traces through it: where loss starts, the
+ * hops after it answer less (a link tied with the next one on the same
+ * flows is told apart so). */
+static double answer_drop(const struct model *m, size_t e)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t k = 0; k < m->n; k++) {
+		const struct report_trace_flow *f = m->flow_of[k];
+
+		if (!f || !m->obs[k].failing || !f->answered)
+			continue;
+		for (size_t i = 1; i < f->element_count; i++) {
+			unsigned a = f->answered[i - 1], b = f->answered[i];
+
+			if (f->elements[i] != e || !(a & 15) || !(b & 15))
+				continue;
+			sum += (double)(a >> 4) / (a & 15) -
+			       (double)(b >> 4) / (b & 15);
+			n++;
+		}
+	}
+	return n ? sum / n : 0;
+}
+
+/* Of a link pick and its link rivals, the one where the answers drop
+ * most, when clearly more than the pick's. */
+static size_t where_answers_drop(const struct model *m,
+				 const struct loc_pick *p)
+{
+	size_t best = p->element;
+	double top;
+
+	if (strcmp(m->el[best].kind, "link") != 0)
+		return best;
+	top = answer_drop(m, best) + 0.1;
+	/* The link after it on its failing flows, rival or not: its LLR
+	 * may trail only for hops that did not answer. */
+	{
+		size_t next = SIZE_MAX, votes = 0;
+
+		for (size_t k = 0; k < m->n; k++) {
+			const struct report_trace_flow *f = m->flow_of[k];
+
+			if (!f || !m->obs[k].failing)
+				continue;
+			for (size_t i = 0; i + 2 < f->element_count; i++) {
+				size_t x = f->elements[i + 2];
+
+				if (f->elements[i] != best ||
+				    strcmp(m->el[x].kind, "link") != 0)
+					continue;
+				if (!votes)
+					next = x;
+				votes += x == next ? 1 : (size_t)-1;
+			}
+		}
+		if (next != SIZE_MAX && answer_drop(m, next) > top) {
+			top = answer_drop(m, next);
+			best = next;
+		}
+	}
+	for (size_t i = 0; i < p->rival_count; i++) {
+		double d;
+
+		if (strcmp(m->el[p->rivals[i]].kind, "link") != 0)
+			continue;
+		d = answer_drop(m, p->rivals[i]);
+		if (d > top) {
+			top = d;
+			best = p->rivals[i];
+		}
+	}
+	return best;
+}
+
 static int name_pick(struct model *m, struct localise *l,
 		     const struct loc_fit *fit, size_t k, bool *used)
 {
 	const struct loc_pick *p = &fit->picks[k];
-	const struct elem *e = &m->el[p->element];
+	size_t named = where_answers_drop(m, p);
+	const struct elem *e = &m->el[named];
 	struct localise_suspect *s;
 
 	if (used[k])
@@ -872,10 +953,18 @@ static int name_pick(struct model *m, struct localise *l,
 			     100 * s->expected_rate) < 0)
 			return -1;
 	}
-	for (size_t i = 0; i < p->rival_count; i++)
+	bool listed = named == p->element;
+
+	for (size_t i = 0; i < p->rival_count; i++) {
+		listed |= p->rivals[i] == named;
 		if (add_name(&s->alternatives, &s->alternative_count,
-			     m->el[p->rivals[i]].name))
+			     m->el[p->rivals[i] == named ? p->element
+							 : p->rivals[i]].name))
 			return -1;
+	}
+	if (!listed && add_name(&s->alternatives, &s->alternative_count,
+				m->el[p->element].name))
+		return -1;
 	s->cannot_localise = p->one_path && p->rival_count > 0;
 	return 0;
 }
@@ -1057,6 +1146,7 @@ static void model_free(struct model *m)
 		free((void *)m->obs[k].edges);
 	}
 	free(m->obs);
+	free(m->flow_of);
 	free(m->out_next);
 	strmap_free(&m->out_first);
 	strmap_free(&m->index);
@@ -1065,9 +1155,6 @@ static void model_free(struct model *m)
 	strmap_free(&m->paths);
 }
 
-extern const char *(*loc_debug_name)(size_t);
-static struct model *dbg_m;
-static const char *dbg_name(size_t e) { return dbg_m->el[e].name; }
 int localise_run(struct localise *l, const struct report *r,
 		 const struct report_traces *t)
 {
@@ -1077,7 +1164,6 @@ int localise_run(struct localise *l, const struct report *r,
 	int rc = -1;
 
 	memset(l, 0, sizeof(*l));
-	dbg_m = &m; loc_debug_name = dbg_name;
 	if (model_elements(&m) || model_results(&m, l) ||
 	    model_touch(&m) ||
 	    loc_fit_run(&fit, m.obs, m.n, m.count,

@@ -7,8 +7,6 @@
 #include <string.h>
 
 #include "report/localise_fit.h"
-#include <stdio.h>
-const char *(*loc_debug_name)(size_t);
 
 /* Where no source lost anything, the background is not zero: a rate of
  * zero would make one lost datagram infinitely unlikely. */
@@ -314,12 +312,6 @@ static int greedy(struct work *w, struct loc_fit *out,
 		struct loc_pick *p;
 
 		tally(w);
-		if (getenv("LOC_DEBUG")) {
-			for (size_t e = 0; e < w->elements; e++)
-				if (w->st[e].llr > 10)
-					fprintf(stderr, "DBG %zu %s llr=%.0f X=%.0f E=%.1f L=%.1f f=%zu p=%zu\n", e, loc_debug_name ? loc_debug_name(e) : "", w->st[e].llr, w->st[e].exposed, w->st[e].expected, w->st[e].lost, w->st[e].failing, w->st[e].passing);
-			fprintf(stderr, "DBG ----\n");
-		}
 		for (size_t e = 0; e < w->elements; e++)
 			if (eligible(&w->st[e]) &&
 			    (best == SIZE_MAX || better(w, rel, e, best)))

@@ -150,6 +150,7 @@ static size_t element(struct report_traces *t, enum report_path_kind kind,
 static int path_add(struct report_trace_flow *fl, size_t e)
 {
 	size_t *p;
+	unsigned char *a;
 
 	if (e == SIZE_MAX)
 		return -1;
@@ -157,8 +158,32 @@ static int path_add(struct report_trace_flow *fl, size_t e)
 	if (!p)
 		return -1;
 	fl->elements = p;
+	a = realloc(fl->answered, fl->element_count + 1);
+	if (!a)
+		return -1;
+	fl->answered = a;
+	fl->answered[fl->element_count] = 0;
 	fl->elements[fl->element_count++] = e;
 	return 0;
+}
+
+/* Of a hop's queries, how many got an answer (at most 15 each). */
+static unsigned char answered_share(json_object *answers)
+{
+	size_t asked = json_object_array_length(answers), got = 0;
+
+	for (size_t q = 0; q < asked; q++) {
+		json_object *a = json_object_array_get_idx(answers, q), *from;
+
+		got += json_object_is_type(a, json_type_object) &&
+		       json_object_object_get_ex(a, "from", &from) &&
+		       json_object_is_type(from, json_type_string);
+	}
+	if (asked > 15) {
+		got = got * 15 / asked;
+		asked = 15;
+	}
+	return (unsigned char)(got << 4 | asked);
 }
 
 /* Hop by hop from the source: each hop's answering address (the first
@@ -176,6 +201,7 @@ static int roce_path(const struct reader *rd, struct report_trace_flow *fl,
 	for (size_t i = 0; rc == 0 && i < json_object_array_length(hops); i++) {
 		json_object *hop = json_object_array_get_idx(hops, i), *answers;
 		const char *from = NULL, *kind = NULL;
+		size_t before;
 		char *addr;
 
 		if (!json_object_is_type(hop, json_type_object) ||
@@ -208,6 +234,7 @@ static int roce_path(const struct reader *rd, struct report_trace_flow *fl,
 			prev_own = NULL;
 			continue;
 		}
+		before = fl->element_count;
 		addr = address_key(from);
 		if (!addr ||
 		    (prev && path_add(fl, element(rd->t, REPORT_PATH_LINK,
@@ -219,6 +246,10 @@ static int roce_path(const struct reader *rd, struct report_trace_flow *fl,
 			rc = fail(rd, "out of memory");
 			break;
 		}
+		/* The hop's link and router: how many of its queries were
+		 * answered. */
+		for (size_t k = before; k < fl->element_count; k++)
+			fl->answered[k] = answered_share(answers);
 		free(prev_own);
 		prev = prev_own = addr;
 	}
@@ -280,6 +311,7 @@ static void flow_free(struct report_trace_flow *fl)
 	free(fl->dest);
 	free(fl->dest_address);
 	free(fl->elements);
+	free(fl->answered);
 	free(fl->remark_after);
 	free(fl->remark_before);
 }

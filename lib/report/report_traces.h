@@ -44,6 +44,9 @@ struct report_trace_flow {
 	long udp_sport;
 	size_t *elements;	/* its path, in order; none: nothing answered */
 	size_t element_count;
+	/* Per element (RoCE): its hop's queries answered << 4 | asked (a
+	 * link's: the hop it leads to); 0 not known. */
+	unsigned char *answered;
 	/* Its first traffic_class_changes entry (RoCE): the last hop that
 	 * saw the traffic class sent and the first that saw another, as
 	 * addresses; NULL: no change, or no such hop. */
