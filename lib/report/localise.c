@@ -553,15 +553,17 @@ static size_t next_hops(const struct model *m, size_t h, size_t *out,
 	}
 	/* Each link's share of failing flows among the traced ones. */
 	for (size_t k = 0; k < n; k++) {
-		size_t f = 0, all = 0;
+		double f = 0, all = 0;
 
+		/* weighted: the passing flows traced are a sample */
 		for (size_t o = 0; o < m->n; o++)
 			for (size_t i = 0; i < m->obs[o].fwd_count; i++)
 				if (m->obs[o].fwd[i] == out[k]) {
-					all++;
-					f += m->obs[o].failing;
+					all += m->obs[o].weight;
+					f += m->obs[o].failing ? m->obs[o].weight
+							       : 0;
 				}
-		fail_share[k] = all ? (double)f / all : 0;
+		fail_share[k] = all > 0 ? f / all : 0;
 	}
 	for (size_t a = 1; a < n; a++)
 		for (size_t b = a; b > 0 && fail_share[b] > fail_share[b - 1];
@@ -820,6 +822,20 @@ static int name_unseen(struct model *m, struct localise_suspect *s,
 			t->elements[hops[k]].to);
 	if (fclose(f))
 		return -1;
+	/* Its flows fail toward most of its next hops alike: h answers
+	 * traces but does not forward. */
+	if (n >= 2 && share[0] >= 0.5 && share[1] >= 0.5) {
+		s->kind = "router";
+		s->name = strdup(hn);
+		s->address = strdup(hn);
+		if (asprintf(&s->reason, "the traces of %zu failing flows stop "
+			     "after %s, and most of its flows toward %s fail: "
+			     "it answers but does not forward",
+			     p->stats.failing, hn, list) < 0)
+			s->reason = NULL;
+		free(list);
+		return s->name && s->address && s->reason ? 0 : -1;
+	}
 	if (n) {
 		s->kind = "router";
 		s->name = strdup(t->elements[hops[0]].to);

@@ -129,6 +129,49 @@ static bool in_list(const size_t *list, size_t n, size_t e)
 	return false;
 }
 
+static void count_passing(struct work *w, size_t e, double weight,
+			  unsigned sent, bool failing, double *expect,
+			  double *seen)
+{
+	const struct loc_stats *s = &w->st[e];
+	double p = s->exposed > 0 ? (s->lost - s->expected) / s->exposed : 0;
+
+	if (p <= 0)
+		return;
+	expect[e] += weight * pow(1 - (p < 1 ? p : 1), sent);
+	seen[e] += failing ? 0 : weight;
+}
+
+/* A host that loses a share p of what it sends and receives makes
+ * nearly every result of its fail: of its results, about (1 - p)^sent
+ * each should pass. Far more passing ones say its loss comes from
+ * elsewhere (replies dropped by a router on some of their ways back):
+ * it is no candidate (llr 0). Only hosts: every result of theirs is
+ * known, where a trace element's are a sample. */
+static void check_passing(struct work *w)
+{
+	double *expect = calloc(w->elements + 1, sizeof(*expect));
+	double *seen = calloc(w->elements + 1, sizeof(*seen));
+
+	if (!expect || !seen)
+		goto out;
+	for (size_t k = 0; k < w->n; k++) {
+		const struct loc_obs *o = &w->obs[k];
+
+		if (!w->active[k])
+			continue;
+		for (size_t i = 0; i < o->end_count; i++)
+			count_passing(w, o->ends[i], 1, o->sent, o->failing,
+				      expect, seen);
+	}
+	for (size_t e = 0; e < w->elements; e++)
+		if (seen[e] > 2 * expect[e] + LOC_PASSING_SLACK)
+			w->st[e].llr = 0;
+out:
+	free(expect);
+	free(seen);
+}
+
 /* Each element's exposure, expected and charged loss over the results
  * not yet explained; an element on both paths is charged the loss of
  * unknown direction once. */
@@ -175,6 +218,7 @@ static void tally(struct work *w)
 
 		s->llr = loc_llr(s->exposed, s->expected, s->lost);
 	}
+	check_passing(w);
 }
 
 static bool eligible(const struct loc_stats *s)

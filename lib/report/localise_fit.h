@@ -32,6 +32,10 @@
 #define LOC_LLR_MIN 25.0
 #define LOC_RATIO_MIN 4.0
 #define LOC_FAILING_MIN 2
+/* An element is no candidate when more of its results pass than twice
+ * what its loss rate lets pass, plus this many (localise_fit.c
+ * check_passing). */
+#define LOC_PASSING_SLACK 3.0
 /* Rivals within this LLR of a pick (posterior share above ~5%) are named
  * as its alternatives. */
 #define LOC_RIVAL_LLR 3.0
