@@ -709,7 +709,7 @@ static int one_destination(const struct model *m, struct localise_suspect *s,
 			}
 		}
 	/* Nearly all: a few flows stop there for other reasons. */
-	if (dest == SIZE_MAX || to < 2 || 10 * to < 9 * all)
+	if (dest == SIZE_MAX || to < 2 || 10 * to < 8 * all)
 		return 0;
 	s->kind = "host";
 	s->name = strdup(m->el[dest].name);
@@ -822,9 +822,10 @@ static int name_unseen(struct model *m, struct localise_suspect *s,
 			t->elements[hops[k]].to);
 	if (fclose(f))
 		return -1;
-	/* Its flows fail toward most of its next hops alike: h answers
-	 * traces but does not forward. */
-	if (n >= 2 && share[0] >= 0.5 && share[1] >= 0.5) {
+	/* Its flows fail toward its next hops alike, nearly all of them
+	 * (noise fails some everywhere): h answers traces but does not
+	 * forward. */
+	if (n >= 2 && share[0] >= 0.9 && share[1] >= 0.9) {
 		s->kind = "router";
 		s->name = strdup(hn);
 		s->address = strdup(hn);
