@@ -17,6 +17,7 @@
 #include "fleet/host_groups.h"
 #include "out/output.h"
 #include "sa/path_resolve.h"
+#include "report/localise.h"
 #include "report/report_baseline.h"
 #include "report/report_groups.h"
 #include "report/report_groups_sa.h"
@@ -912,6 +913,7 @@ static int report_exec(const struct common_opts *common, void *ctx,
 	struct sa_client sa;
 	struct report_traces traces = { 0 };
 	struct report_path_suspects path_suspects = { 0 };
+	struct localise localise = { 0 };
 	bool folded = false, sa_open = false;
 	int rc;
 
@@ -941,8 +943,14 @@ static int report_exec(const struct common_opts *common, void *ctx,
 			rc = cli_fail(EXIT_ENVIRONMENT, "out of memory joining "
 				      "%zu traces with %zu results",
 				      traces.count, r.record_count);
-		if (rc == 0)
+		if (rc == 0 && localise_run(&localise, &r, &traces))
+			rc = cli_fail(EXIT_ENVIRONMENT, "out of memory "
+				      "localising %zu results over %zu traces",
+				      r.record_count, traces.count);
+		if (rc == 0) {
 			r.path_suspects = &path_suspects;
+			r.localise = &localise;
+		}
 	}
 	if (rc == 0 && sa_open)
 		rc = sa_host_groups(common, &sa, &r, &hg, &sa_groups);
@@ -974,6 +982,7 @@ static int report_exec(const struct common_opts *common, void *ctx,
 		rc = report_all_fine(&r) ? EXIT_FINE : EXIT_PROBLEM;
 	report_free(&r);
 	report_path_suspects_free(&path_suspects);
+	localise_free(&localise);
 	report_traces_free(&traces);
 	return rc;
 }

@@ -478,6 +478,29 @@ static int read_interrupted(const struct reader *rd,
 	return 0;
 }
 
+/* loss_direction, lost_there and lost_back (probe since the responder
+ * counts what it received): optional, older probes lack them. */
+static int read_loss_direction(const struct reader *rd,
+			       const struct result_view *rv,
+			       struct report_record *rec)
+{
+	static const char *const words[] = {
+		[REPORT_LOSS_NONE] = "none", [REPORT_LOSS_THERE] = "there",
+		[REPORT_LOSS_BACK] = "back", [REPORT_LOSS_BOTH] = "both",
+	};
+	const struct jv *v;
+
+	rec->loss_direction = REPORT_LOSS_UNKNOWN;
+	if (maybe(rd, rv, RM_LOSS_DIRECTION, JV_STRING, &v))
+		return -1;
+	for (size_t k = REPORT_LOSS_NONE; v && k <= REPORT_LOSS_BOTH; k++)
+		if (v->len == strlen(words[k]) &&
+		    memcmp(v->s, words[k], v->len) == 0)
+			rec->loss_direction = k;
+	return param(rd, rv, RM_LOST_THERE, UINT32_MAX, &rec->lost_there) ||
+	       param(rd, rv, RM_LOST_BACK, UINT32_MAX, &rec->lost_back);
+}
+
 static int read_result(const struct reader *rd, const struct result_view *rv)
 {
 	struct report_record *rec = calloc(1, sizeof(*rec));
@@ -488,6 +511,7 @@ static int read_result(const struct reader *rd, const struct result_view *rv)
 
 	if (!rec)
 		return fail(rd, "out of memory");
+	rec->lost_there = rec->lost_back = -1;
 	if (want_string(rd, rv, RM_DEST, false, &rec->dest_text) ||
 	    want(rd, rv, RM_SOURCE, JV_OBJECT, false, &v) ||
 	    want_string(rd, rv, RM_SOURCE_HOST, false, &rec->host) ||
@@ -524,7 +548,8 @@ static int read_result(const struct reader *rd, const struct result_view *rv)
 		if (want_string(rd, rv, RM_ERROR, false, &rec->error))
 			goto bad;
 		rec->hops = -1;
-	} else if (read_probed(rd, rv, rec)) {
+	} else if (read_probed(rd, rv, rec) ||
+		   read_loss_direction(rd, rv, rec)) {
 		goto bad;
 	}
 	if (param(rd, rv, RM_PARAMS_HOP_LIMIT, 255, &p))

@@ -47,6 +47,14 @@ struct report_run {
 };
 
 /* One probe result: one source, one destination, one parameter set. */
+enum report_loss_direction {
+	REPORT_LOSS_UNKNOWN,
+	REPORT_LOSS_NONE,
+	REPORT_LOSS_THERE,
+	REPORT_LOSS_BACK,
+	REPORT_LOSS_BOTH,
+};
+
 struct report_record {
 	char *host, *device;	/* the prober, as it named itself */
 	unsigned port_num;
@@ -77,6 +85,11 @@ struct report_record {
 	int hops;		/* -1: unknown */
 	bool tclass_remarked;
 	uint8_t tclass_sent, tclass_seen;
+	/* Where the lost probes were lost (probe's loss_direction, from the
+	 * responder's count): REPORT_LOSS_UNKNOWN when it could not tell or
+	 * did not say; lost_there and lost_back -1 when not known. */
+	enum report_loss_direction loss_direction;
+	long lost_there, lost_back;
 	struct strvec verdicts, findings;
 	struct report_params params;
 	bool interrupted;	/* the result says so, or its run's summary */
@@ -148,6 +161,7 @@ struct report_failed_run {
 
 /* A pair of --expect hosts that no result covers. */
 struct report_path_suspects;
+struct localise;
 
 struct report_pair {
 	char *source, *destination;
@@ -198,6 +212,9 @@ struct report {
 	/* report --traces: the suspects on the path, owned by the caller;
 	 * NULL without traces. */
 	const struct report_path_suspects *path_suspects;
+	/* report --traces: the localisation (localise.h), owned by the
+	 * caller; when set, it is the report's suspects. */
+	const struct localise *localise;
 };
 
 /* The token scripts read: "reachable", "partial_loss", "unreachable",

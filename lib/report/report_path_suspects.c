@@ -213,6 +213,24 @@ void report_path_suspects_free(struct report_path_suspects *ps)
 	memset(ps, 0, sizeof(*ps));
 }
 
+int report_traces_place(const struct report *r,
+			const struct report_traces *t,
+			const struct report_trace_flow **out)
+{
+	struct join j = { 0 };
+	bool oom = false;
+
+	if (join_build(&j, t))
+		oom = true;
+	for (size_t k = 0; !oom && k < r->record_count; k++)
+		if (find_trace(&j, r->records[k], &out[k], &oom) != PLACED)
+			out[k] = NULL;
+	strmap_free(&j.by_label);
+	strmap_free(&j.any_label);
+	strmap_free(&j.by_sport);
+	return oom ? -1 : 0;
+}
+
 const char *report_path_suspect_kind(const struct report_path_suspects *ps,
 				     const struct tomo_suspect *s)
 {

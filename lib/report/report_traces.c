@@ -188,6 +188,7 @@ static size_t element(struct report_traces *t, enum report_path_kind kind,
 static int path_add(struct report_trace_flow *fl, size_t e)
 {
 	size_t *p;
+	unsigned char *a;
 
 	if (e == SIZE_MAX)
 		return -1;
@@ -195,8 +196,32 @@ static int path_add(struct report_trace_flow *fl, size_t e)
 	if (!p)
 		return -1;
 	fl->elements = p;
+	a = realloc(fl->answered, fl->element_count + 1);
+	if (!a)
+		return -1;
+	fl->answered = a;
+	fl->answered[fl->element_count] = 0;
 	fl->elements[fl->element_count++] = e;
 	return 0;
+}
+
+/* Of a hop's queries, how many got an answer (at most 15 each). */
+static unsigned char answered_share(json_object *answers)
+{
+	size_t asked = json_object_array_length(answers), got = 0;
+
+	for (size_t q = 0; q < asked; q++) {
+		json_object *a = json_object_array_get_idx(answers, q), *from;
+
+		got += json_object_is_type(a, json_type_object) &&
+		       json_object_object_get_ex(a, "from", &from) &&
+		       json_object_is_type(from, json_type_string);
+	}
+	if (asked > 15) {
+		got = got * 15 / asked;
+		asked = 15;
+	}
+	return (unsigned char)(got << 4 | asked);
 }
 
 /* Hop by hop from the source: each hop's answering address (the first
@@ -214,6 +239,7 @@ static int roce_path(const struct reader *rd, struct report_trace_flow *fl,
 	for (size_t i = 0; rc == 0 && i < json_object_array_length(hops); i++) {
 		json_object *hop = json_object_array_get_idx(hops, i), *answers;
 		const char *from = NULL, *kind = NULL;
+		size_t before;
 		char *addr;
 
 		if (!json_object_is_type(hop, json_type_object) ||
@@ -246,6 +272,7 @@ static int roce_path(const struct reader *rd, struct report_trace_flow *fl,
 			prev_own = NULL;
 			continue;
 		}
+		before = fl->element_count;
 		addr = address_key(from);
 		if (!addr ||
 		    (prev && path_add(fl, element(rd->t, REPORT_PATH_LINK,
@@ -257,6 +284,10 @@ static int roce_path(const struct reader *rd, struct report_trace_flow *fl,
 			rc = fail(rd, "out of memory");
 			break;
 		}
+		/* The hop's link and router: how many of its queries were
+		 * answered. */
+		for (size_t k = before; k < fl->element_count; k++)
+			fl->answered[k] = answered_share(answers);
 		free(prev_own);
 		prev = prev_own = addr;
 	}
@@ -318,6 +349,32 @@ static void flow_free(struct report_trace_flow *fl)
 	free(fl->dest);
 	free(fl->dest_address);
 	free(fl->elements);
+	free(fl->answered);
+	free(fl->remark_after);
+	free(fl->remark_before);
+}
+
+/* The first entry of "traffic_class_changes", when there is one. */
+static int read_remark(const struct reader *rd, struct report_trace_flow *fl,
+		       json_object *o)
+{
+	json_object *changes, *c;
+	const char *after = NULL, *before = NULL;
+
+	if (!json_object_object_get_ex(o, "traffic_class_changes", &changes) ||
+	    !json_object_is_type(changes, json_type_array) ||
+	    json_object_array_length(changes) == 0)
+		return 0;
+	c = json_object_array_get_idx(changes, 0);
+	if (!json_object_is_type(c, json_type_object))
+		return fail(rd, "a traffic_class_changes entry is no object");
+	if (get_string(rd, c, "after", false, &after) ||
+	    get_string(rd, c, "before", false, &before))
+		return -1;
+	if ((after && !(fl->remark_after = address_key(after))) ||
+	    (before && !(fl->remark_before = address_key(before))))
+		return fail(rd, "out of memory");
+	return 0;
 }
 
 static int read_flow(const struct reader *rd, json_object *o)
@@ -369,6 +426,8 @@ static int read_flow(const struct reader *rd, json_object *o)
 			  "trace");
 	else
 		rc = ib ? ib_path(rd, &fl, hops) : roce_path(rd, &fl, hops);
+	if (rc == 0 && !ib)
+		rc = read_remark(rd, &fl, o);
 	if (rc == 0 && t->count == t->capacity) {
 		size_t cap = t->capacity ? t->capacity * 2 : 16;
 		struct report_trace_flow *f = realloc(t->flows, cap * sizeof(*f));

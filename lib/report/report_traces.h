@@ -54,6 +54,13 @@ struct report_trace_flow {
 	long udp_sport;
 	size_t *elements;	/* its path, in order; none: nothing answered */
 	size_t element_count;
+	/* Per element (RoCE): its hop's queries answered << 4 | asked (a
+	 * link's: the hop it leads to); 0 not known. */
+	unsigned char *answered;
+	/* Its first traffic_class_changes entry (RoCE): the last hop that
+	 * saw the traffic class sent and the first that saw another, as
+	 * addresses; NULL: no change, or no such hop. */
+	char *remark_after, *remark_before;
 };
 
 struct report_traces {
@@ -100,6 +107,12 @@ int report_path_suspects_find(struct report_path_suspects *ps,
 			      const struct report *r,
 			      const struct report_traces *t);
 void report_path_suspects_free(struct report_path_suspects *ps);
+/* The trace of each of r's records as report_path_suspects_find joins
+ * them: out[k] for r->records[k], NULL when none or when which one is
+ * not known (out holds r->record_count). 0, or -1 when memory ran out. */
+int report_traces_place(const struct report *r,
+			const struct report_traces *t,
+			const struct report_trace_flow **out);
 /* "router", "switch", "link", or "segment" for several elements. */
 const char *report_path_suspect_kind(const struct report_path_suspects *ps,
 				     const struct tomo_suspect *s);

@@ -55,6 +55,9 @@ const struct result_member_info result_members[RM_COUNT] = {
 	[RM_OBSERVED] = TOP(PROBE_KEY_OBSERVED),
 	[RM_OBSERVED_TRAFFIC_CLASS] = IN(PROBE_KEY_OBSERVED,
 		PROBE_KEY_TRAFFIC_CLASS, RM_OBSERVED),
+	[RM_LOSS_DIRECTION] = TOP("loss_direction"),
+	[RM_LOST_THERE] = TOP("lost_there"),
+	[RM_LOST_BACK] = TOP("lost_back"),
 };
 
 #undef TOP

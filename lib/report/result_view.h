@@ -80,6 +80,9 @@ enum result_member {
 	RM_AH_GRH_DGID,
 	RM_OBSERVED,
 	RM_OBSERVED_TRAFFIC_CLASS,
+	RM_LOSS_DIRECTION,
+	RM_LOST_THERE,
+	RM_LOST_BACK,
 	RM_COUNT,
 	RM_TOP = RM_COUNT,	/* the parent of the members at the top */
 };

@@ -28,8 +28,8 @@ TRACE=$DATA/trace-ecmp.json
 @test "-j: a suspect of kind segment with its elements in path order and counts; path_tomography" {
 	run -1 --separate-stderr "$IBAHPROBE" report -j "$PROBE" --traces "$TRACE"
 	jq -e '
-		(.suspects | length == 1) and
-		(.suspects[0] == {rank: 1, kind: "segment",
+		(.path_suspects | length == 1) and
+		(.path_suspects[0] == {rank: 1, kind: "segment",
 			name: "198.18.1.1 -> 198.18.10.4", address: null,
 			explained: 4, as_destination: null, as_source: null,
 			members: [], explained_by: [],
@@ -66,7 +66,7 @@ TRACE=$DATA/trace-ecmp.json
 	run -1 --separate-stderr "$IBAHPROBE" report -j "$PROBE" --traces "$BATS_TEST_TMPDIR/t.json"
 	jq -e '.path_tomography.failing_without_trace == 1 and
 		.path_tomography.explained == 3 and
-		.suspects[0].explained == 3' <<<"$output" >/dev/null || fail "$output"
+		.path_suspects[0].explained == 3' <<<"$output" >/dev/null || fail "$output"
 }
 
 @test "--traces twice, and the traces of one file concatenated, read alike" {
@@ -74,11 +74,11 @@ TRACE=$DATA/trace-ecmp.json
 	jq -c '.[4:8]' "$TRACE" >"$BATS_TEST_TMPDIR/t2.json"
 	run -1 --separate-stderr "$IBAHPROBE" report -j "$PROBE" \
 		--traces "$BATS_TEST_TMPDIR/t1.json" --traces "$BATS_TEST_TMPDIR/t2.json"
-	jq -e '.path_tomography.traces == 8 and .suspects[0].explained == 4' <<<"$output" >/dev/null ||
+	jq -e '.path_tomography.traces == 8 and .path_suspects[0].explained == 4' <<<"$output" >/dev/null ||
 		fail "$output"
 	cat "$BATS_TEST_TMPDIR/t1.json" "$BATS_TEST_TMPDIR/t2.json" >"$BATS_TEST_TMPDIR/both.json"
 	run -1 --separate-stderr "$IBAHPROBE" report -j "$PROBE" --traces "$BATS_TEST_TMPDIR/both.json"
-	jq -e '.path_tomography.traces == 8 and .suspects[0].explained == 4' <<<"$output" >/dev/null ||
+	jq -e '.path_tomography.traces == 8 and .path_suspects[0].explained == 4' <<<"$output" >/dev/null ||
 		fail "$output"
 }
 
@@ -159,4 +159,38 @@ past() {
 	run -0 "$IBAHPROBE" report -h
 	assert_output --partial "--traces FILE"
 	long_options report | grep -qx -- --traces
+}
+
+@test "localisation: the suspects with cause, confidence, evidence; every failing result on one path: cannot localise, in all three forms" {
+	run -1 --separate-stderr "$IBAHPROBE" report -j "$PROBE" --traces "$TRACE"
+	jq -e '
+		(.suspects | length == 1) and
+		(.suspects[0] | .kind == "link" and
+			.name == "198.18.1.1 -> 198.18.13.3" and
+			.cause == "loss" and .explained == 4 and
+			.results == {failing: 4, passing: 0} and
+			.confidence > 0 and .confidence < 0.5 and
+			.evidence.failing == 4 and .evidence.loss_rate == 0.5 and
+			.evidence.log_likelihood_ratio > 25 and
+			(.alternatives | index("198.18.23.2 -> 198.18.10.4") != null) and
+			(.cannot_localise | startswith("cannot localise: all 4 failing results took the same path; trace other flow labels (trace --flow-label ...)"))) and
+		(.localisation | .results == 8 and .traced == 8 and
+			.failing == 4 and .explained == 4 and .verdict == null)' \
+		<<<"$output" >/dev/null || fail "$output"
+	run -1 --separate-stderr "$IBAHPROBE" report "$PROBE" --traces "$TRACE"
+	assert_line "suspects (localised; they explain 4 of 4 failing results):"
+	assert_line "  1. link    198.18.1.1 -> 198.18.13.3"
+	assert_line --partial "      cannot localise: all 4 failing results took the same path;"
+	run -1 --separate-stderr "$IBAHPROBE" report --html "$PROBE" --traces "$TRACE"
+	assert_output --partial "<li>link <b>198.18.1.1 -&gt; 198.18.13.3</b>; confidence"
+	assert_output --partial "cannot localise: all 4 failing results took the same path"
+}
+
+@test "localisation: nothing stands out when no result can be placed and one pair fails" {
+	sed 's/"provider": "mlx5"/"provider": "rxe"/' "$PROBE" >"$BATS_TEST_TMPDIR/rxe.jsonl"
+	run -1 --separate-stderr "$IBAHPROBE" report -j "$BATS_TEST_TMPDIR/rxe.jsonl" --traces "$TRACE"
+	jq -e '.suspects == [] and .localisation.verdict == "no element stands out" and
+		.localisation.traced == 0' <<<"$output" >/dev/null || fail "$output"
+	run -1 --separate-stderr "$IBAHPROBE" report "$BATS_TEST_TMPDIR/rxe.jsonl" --traces "$TRACE"
+	assert_line "  no element stands out"
 }

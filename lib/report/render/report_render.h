@@ -14,6 +14,7 @@
 #include "report/report_groups.h"
 #include "report/report_matrix.h"
 #include "report/report_suspects.h"
+#include "report/localise.h"
 #include "report/report_traces.h"
 
 /* report_render_words.c: the words every form shares. */
@@ -109,9 +110,22 @@ void report_render_suspects_text(const struct report *r,
 void report_render_suspects_json(struct json_writer *w,
 				 const struct report_suspects *s,
 				 const struct report_path_suspects *ps);
+/* With the localisation (report --traces), the suspects on the path in
+ * their own "path_suspects" array, in the shape above, ranked among
+ * themselves. */
+void report_render_path_suspects_json(struct json_writer *w,
+				      const struct report_path_suspects *ps);
 /* The "path_tomography" member of report -j: null without --traces. */
 void report_render_tomography_json(struct json_writer *w,
 				   const struct report_path_suspects *ps);
+
+/* report_render_localise.c: the localisation (localise.h) as report's
+ * suspects, when --traces made one: the "suspects" and "localisation"
+ * members of report -j, the text section, the HTML list. */
+void report_render_localise_json(struct json_writer *w,
+				 const struct localise *l);
+void report_render_localise_text(const struct localise *l);
+void report_render_localise_html(FILE *f, const struct localise *l);
 
 /* report_render_suspects_html.c: the HTML pages' short list above the
  * matrix; nothing when there is no suspect. g: the --groups page's

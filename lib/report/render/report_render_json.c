@@ -186,6 +186,12 @@ static void json_suspects(struct json_writer *w, const struct report *r)
 {
 	struct report_suspects s;
 
+	if (r->localise) {
+		report_render_localise_json(w, r->localise);
+		report_render_path_suspects_json(w, r->path_suspects);
+		report_render_tomography_json(w, r->path_suspects);
+		return;
+	}
 	if (report_suspects_find(&s, r, NULL))
 		diag_warn("out of memory naming the suspects");
 	report_render_suspects_json(w, &s, r->path_suspects);

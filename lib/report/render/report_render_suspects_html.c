@@ -47,6 +47,15 @@ void report_render_suspects_html(FILE *f, const struct report *r,
 {
 	struct report_suspects s;
 
+	if (r->localise) {
+		report_render_localise_html(f, r->localise);
+		if (r->path_suspects) {
+			fputs("<div class=\"suspects\">\n", f);
+			html_path_suspects(f, r->path_suspects);
+			fputs("</div>\n", f);
+		}
+		return;
+	}
 	if (report_suspects_find(&s, r, g) || !s.count) {
 		report_suspects_free(&s);
 		if (r->path_suspects) {

@@ -88,6 +88,13 @@ void report_render_suspects_text(const struct report *r,
 	int rank_width;
 	char ranks[32];
 
+	if (r->localise) {
+		/* The localisation is the report's suspects; the path's
+		 * tomography follows, its own view of the same traces. */
+		report_render_localise_text(r->localise);
+		path_suspects_text(r->path_suspects);
+		return;
+	}
 	if (report_suspects_find(&s, r, g)) {
 		diag_warn("out of memory naming the suspects");
 		return;

@@ -1,0 +1,1226 @@
+/* Localisation over a report's results and traces (localise.h): the
+ * element model built from them, the fit (localise_fit.h), the unseen
+ * elements named from where traces stop, and remarking routers. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/localise.h"
+#include "report/localise_fit.h"
+
+/* Tie-breaks of equal evidence (localise_fit.h prefer): a host before
+ * the link to it; where traces stop before the links that lead there
+ * (a link into a router carries flows that go on elsewhere too, only
+ * the sampled passing ones are seen); a link before a router. */
+enum prefer { PREFER_HOST, PREFER_UNSEEN, PREFER_LINK, PREFER_ROUTER };
+
+/* A remark names a router only with at least this many remarked traces. */
+#define REMARK_MIN_FLOWS 2
+
+struct elem {
+	const char *kind;
+	char *name, *address;
+	size_t after;		/* unseen: the router (trace element) it
+				 * follows; SIZE_MAX otherwise */
+	/* Routers: the positions (1: first router of a trace, up to 64)
+	 * it was seen at; unseen: those of its router where traces
+	 * stopped. */
+	uint64_t at;
+	size_t gaps;		/* unseen: failing traces that go on past it */
+};
+
+struct model {
+	const struct report *r;
+	const struct report_traces *t;
+	struct elem *el;
+	size_t count, capacity;
+	unsigned char *prefer;
+	size_t (*touch)[2];	/* localise_fit.h loc_relations */
+	struct strmap index;	/* "h:ADDR", "u:N" -> element + 1 */
+	struct strmap hosts;	/* address -> host name (borrowed) */
+	struct strmap sources;	/* host name -> source number + 1 */
+	struct strmap paths;	/* path text -> path number + 1 */
+	size_t source_count, path_count;
+	struct loc_obs *obs;
+	const struct report_trace_flow **flow_of;	/* per result */
+	size_t n;
+	/* Links by where they start: the first's number + 1 in out_first
+	 * (by node name), the next in out_next[link], SIZE_MAX the last. */
+	struct strmap out_first;
+	size_t *out_next;
+};
+
+const char *localise_cause_name(enum localise_cause cause)
+{
+	switch (cause) {
+	case LOCALISE_LOSS: return "loss";
+	case LOCALISE_UNSEEN: return "unseen";
+	case LOCALISE_REMARK: return "remark";
+	}
+	return "?";
+}
+
+static size_t add_elem(struct model *m, const char *key, const char *kind,
+		       const char *name, const char *address, size_t after,
+		       enum prefer prefer)
+{
+	void **slot = key ? strmap_slot(&m->index, key) : NULL;
+	struct elem *e;
+
+	if (key && !slot)
+		return SIZE_MAX;
+	if (slot && *slot)
+		return (size_t)(uintptr_t)*slot - 1;
+	if (m->count == m->capacity) {
+		size_t cap = m->capacity ? 2 * m->capacity : 64;
+		struct elem *x = realloc(m->el, cap * sizeof(*x));
+		unsigned char *p = realloc(m->prefer, cap);
+
+		if (x)
+			m->el = x;
+		if (p)
+			m->prefer = p;
+		if (!x || !p)
+			return SIZE_MAX;
+		m->capacity = cap;
+	}
+	e = &m->el[m->count];
+	*e = (struct elem){ .kind = kind, .name = strdup(name),
+			    .address = address ? strdup(address) : NULL,
+			    .after = after };
+	if (!e->name || (address && !e->address)) {
+		free(e->name);
+		free(e->address);
+		return SIZE_MAX;
+	}
+	m->prefer[m->count] = (unsigned char)prefer;
+	if (slot)
+		*slot = (void *)(uintptr_t)(m->count + 1);
+	return m->count++;
+}
+
+static size_t counted(struct strmap *map, const char *key, size_t *count)
+{
+	void **slot = strmap_slot(map, key);
+
+	if (!slot)
+		return SIZE_MAX;
+	if (!*slot)
+		*slot = (void *)(uintptr_t)(++*count);
+	return (size_t)(uintptr_t)*slot - 1;
+}
+
+/* The address of a GID or destination text as traces key them; NULL
+ * when it is none. */
+static bool address_of(const char *text, char *out, size_t len)
+{
+	return text && report_addr_normalize(text, out, len) == 0;
+}
+
+/* A host, by its NIC's address: source and destination are one element
+ * (a lossy NIC loses both ways). Named by the host that probed from it
+ * when one did. */
+static size_t host_elem(struct model *m, const char *addr)
+{
+	char key[80];
+	const char *name = strmap_get(&m->hosts, addr);
+
+	snprintf(key, sizeof(key), "h:%s", addr);
+	return add_elem(m, key, "host", name ? name : addr, addr, SIZE_MAX,
+			PREFER_HOST);
+}
+
+static size_t unseen_elem(struct model *m, size_t router)
+{
+	char key[32], *name;
+	size_t e;
+
+	snprintf(key, sizeof(key), "u:%zu", router);
+	if (asprintf(&name, "after %s", m->t->elements[router].name) < 0)
+		return SIZE_MAX;
+	e = add_elem(m, key, "hop", name, NULL, router, PREFER_UNSEEN);
+	free(name);
+	return e;
+}
+
+static bool link_seen(const struct report_traces *t, const char *a,
+		      const char *b)
+{
+	char *name;
+	bool seen;
+
+	if (asprintf(&name, "%s -> %s", a, b) < 0)
+		return true;
+	seen = strmap_get(&t->element_index, name) != NULL;
+	free(name);
+	return seen;
+}
+
+static int model_elements(struct model *m)
+{
+	const struct report_traces *t = m->t;
+
+	for (size_t k = 0; k < m->r->record_count; k++) {
+		const struct report_record *rec = m->r->records[k];
+		char addr[64];
+		void **slot;
+
+		if (!address_of(rec->sgid, addr, sizeof(addr)))
+			continue;
+		slot = strmap_slot(&m->hosts, addr);
+		if (!slot)
+			return -1;
+		if (!*slot)
+			*slot = rec->host;
+	}
+	/* Trace elements first, numbered as the traces number them. */
+	for (size_t i = 0; i < t->element_count; i++) {
+		const struct report_path_element *e = &t->elements[i];
+		bool link = e->kind == REPORT_PATH_LINK;
+
+		if (add_elem(m, NULL, link ? "link"
+				: e->kind == REPORT_PATH_SWITCH ? "switch"
+								: "router",
+			     e->name, link ? NULL : e->name, SIZE_MAX,
+			     link ? PREFER_LINK : PREFER_ROUTER) == SIZE_MAX)
+			return -1;
+	}
+	m->out_next = calloc(t->element_count + 1, sizeof(*m->out_next));
+	if (!m->out_next)
+		return -1;
+	for (size_t i = t->element_count; i-- > 0;) {
+		void **slot;
+
+		if (t->elements[i].kind != REPORT_PATH_LINK)
+			continue;
+		slot = strmap_slot(&m->out_first, t->elements[i].from);
+		if (!slot)
+			return -1;
+		m->out_next[i] = *slot ? (size_t)(uintptr_t)*slot - 1 : SIZE_MAX;
+		*slot = (void *)(uintptr_t)(i + 1);
+	}
+	for (size_t k = 0; k < t->count; k++) {
+		const struct report_trace_flow *f = &t->flows[k];
+		unsigned pos = 0;
+
+		for (size_t i = 0; i < f->element_count; i++)
+			if (t->elements[f->elements[i]].kind != REPORT_PATH_LINK &&
+			    ++pos <= 64)
+				m->el[f->elements[i]].at |= 1ull << (pos - 1);
+	}
+	return 0;
+}
+
+/* The position (1-based, at most 64) of the last router of f. */
+static unsigned last_position(const struct report_traces *t,
+			      const struct report_trace_flow *f)
+{
+	unsigned pos = 0;
+
+	for (size_t i = 0; i < f->element_count; i++)
+		pos += t->elements[f->elements[i]].kind != REPORT_PATH_LINK;
+	return pos > 64 ? 64 : pos;
+}
+
+/* The trace stopped at the router before its destination (the link
+ * from it to the destination is known from others): its forward path
+ * is all but done, and a reply lost on its way back stops a trace as
+ * well; nothing unseen is there. */
+static bool stopped_at_edge(const struct report_traces *t,
+			    const struct report_trace_flow *f, size_t last)
+{
+	const char *dest = f->dest_address ? f->dest_address : f->dest;
+
+	return last != SIZE_MAX && dest &&
+	       link_seen(t, t->elements[last].name, dest);
+}
+
+/* The trace reached its destination: its last element is the link into
+ * it (a router last: the trace stopped after that router). */
+static bool reached(const struct report_traces *t,
+		    const struct report_trace_flow *f)
+{
+	const struct report_path_element *last =
+		&t->elements[f->elements[f->element_count - 1]];
+
+	return last->kind == REPORT_PATH_LINK;
+}
+
+static size_t first_router(const struct report_traces *t,
+			   const struct report_trace_flow *f, bool last)
+{
+	for (size_t i = 0; i < f->element_count; i++) {
+		size_t e = f->elements[last ? f->element_count - 1 - i : i];
+
+		if (t->elements[e].kind != REPORT_PATH_LINK)
+			return e;
+	}
+	return SIZE_MAX;
+}
+
+static int list_add(size_t **list, size_t *count, size_t e)
+{
+	size_t *x;
+
+	if (e == SIZE_MAX)
+		return -1;
+	for (size_t i = 0; i < *count; i++)
+		if ((*list)[i] == e)
+			return 0;
+	x = realloc(*list, (*count + 1) * sizeof(*x));
+	if (!x)
+		return -1;
+	x[(*count)++] = e;
+	*list = x;
+	return 0;
+}
+
+/* A hop that did not answer between a and c (a rate-limited or silent
+ * router): the one router b with links a -> b and b -> c in other
+ * traces, its links in ab and bc; false when none or several. */
+static bool fill_gap(const struct model *m, const char *a, const char *c,
+		     size_t *ab, size_t *b, size_t *bc)
+{
+	const struct report_traces *t = m->t;
+	void *first = strmap_get(&m->out_first, a);
+	size_t found = 0;
+
+	for (size_t i = first ? (size_t)(uintptr_t)first - 1 : SIZE_MAX;
+	     i != SIZE_MAX; i = m->out_next[i]) {
+		const char *mid = t->elements[i].to;
+		void *router = strmap_get(&t->element_index, mid);
+		size_t link;
+		char *name;
+
+		if (!router ||
+		    t->elements[(size_t)(uintptr_t)router - 1].kind ==
+			    REPORT_PATH_LINK ||
+		    asprintf(&name, "%s -> %s", mid, c) < 0)
+			continue;
+		link = (size_t)(uintptr_t)strmap_get(&t->element_index, name);
+		free(name);
+		if (!link)
+			continue;
+		if (found++)
+			return false;
+		*ab = i;
+		*b = (size_t)(uintptr_t)router - 1;
+		*bc = link - 1;
+	}
+	return found == 1;
+}
+
+/* The forward path of f: its elements, and where one hop did not answer
+ * the router other traces show there. */
+static int forward_path(struct model *m, const struct report_trace_flow *f,
+			bool f_failing, size_t **fwd, size_t *nf)
+{
+	const struct report_traces *t = m->t;
+	const char *prev = f->source;
+	size_t prev_router = SIZE_MAX;
+	int rc = 0;
+
+	for (size_t i = 0; i < f->element_count; i++) {
+		const struct report_path_element *e = &t->elements[f->elements[i]];
+		size_t ab, b, bc;
+		bool gap = e->kind == REPORT_PATH_ROUTER && prev &&
+			   (i == 0 || t->elements[f->elements[i - 1]].kind !=
+					      REPORT_PATH_LINK);
+
+		if (gap && fill_gap(m, prev, e->from, &ab, &b, &bc)) {
+			rc |= list_add(fwd, nf, ab);
+			rc |= list_add(fwd, nf, b);
+			rc |= list_add(fwd, nf, bc);
+		} else if (gap && prev_router != SIZE_MAX) {
+			/* A router no trace shows (it never answers): the
+			 * hop after the one before it. */
+			size_t u = unseen_elem(m, prev_router);
+
+			rc |= list_add(fwd, nf, u);
+			if (u != SIZE_MAX && f_failing)
+				m->el[u].gaps++;
+		}
+		rc |= list_add(fwd, nf, f->elements[i]);
+		if (e->kind != REPORT_PATH_LINK) {
+			prev = e->from;
+			prev_router = f->elements[i];
+		}
+	}
+	return rc;
+}
+
+static size_t path_number(struct model *m, const struct report_trace_flow *f)
+{
+	char *text = NULL;
+	size_t len = 0, id;
+	FILE *s = open_memstream(&text, &len);
+
+	if (!s)
+		return SIZE_MAX - 1;
+	for (size_t i = 0; i < f->element_count; i++)
+		fprintf(s, "%zu,", f->elements[i]);
+	if (fclose(s))
+		return SIZE_MAX - 1;
+	id = counted(&m->paths, text ? text : "", &m->path_count);
+	free(text);
+	return id == SIZE_MAX ? SIZE_MAX - 1 : id;
+}
+
+/* How many datagrams each way the result lost: probe's count from the
+ * responder where it has one, else all of it of unknown direction. */
+static void losses(const struct report_record *rec, struct loc_obs *o)
+{
+	double lost = (double)rec->sent - rec->received;
+
+	if (lost < 0)
+		lost = 0;
+	o->lost_there = o->lost_back = 0;
+	o->lost_unknown = lost;
+	if (rec->loss_direction == REPORT_LOSS_UNKNOWN || rec->lost_there < 0 ||
+	    rec->lost_back < 0)
+		return;
+	o->lost_there = (double)rec->lost_there;
+	o->lost_back = (double)rec->lost_back;
+	o->lost_unknown = lost - o->lost_there - o->lost_back;
+	if (o->lost_unknown < 0)
+		o->lost_unknown = 0;
+}
+
+
+/* One result as the fit sees it. */
+static int model_result(struct model *m, const struct report_record *rec,
+			const struct report_trace_flow *f, double weight,
+			struct loc_obs *o)
+{
+	const struct report_traces *t = m->t;
+	size_t *ends = NULL, *fwd = NULL, *back = NULL, *edges = NULL;
+	size_t ne = 0, nf = 0, nb = 0, ng = 0;
+	char src[64], dst[64];
+	int rc = 0;
+
+	*o = (struct loc_obs){ .weight = weight, .sent = rec->sent,
+			       .failing = rec->status != REPORT_REACHABLE,
+			       .path = SIZE_MAX };
+	losses(rec, o);
+	o->source = counted(&m->sources, rec->host, &m->source_count);
+	if (o->source == SIZE_MAX)
+		return -1;
+	if (address_of(rec->sgid, src, sizeof(src)))
+		rc |= list_add(&ends, &ne, host_elem(m, src));
+	if (address_of(rec->dgid, dst, sizeof(dst)) ||
+	    address_of(rec->dest_text, dst, sizeof(dst)))
+		rc |= list_add(&ends, &ne, host_elem(m, dst));
+	if (rec->hops >= 0)
+		o->length = 2 * (unsigned)rec->hops + 3;
+	if (f) {
+		size_t edge, last = first_router(t, f, true);
+		bool stopped = !reached(t, f) && last != SIZE_MAX &&
+			       !stopped_at_edge(t, f, last);
+
+		rc |= forward_path(m, f, o->failing, &fwd, &nf);
+		/* Nothing came back although the trace's datagrams went
+		 * all the way: the replies were lost. */
+		if (!stopped && rec->received == 0) {
+			o->lost_back += o->lost_unknown;
+			o->lost_unknown = 0;
+		}
+		/* A host hangs off one edge router: its replies leave
+		 * through the router its probes entered, and come in
+		 * through the one before the destination. */
+		edge = first_router(t, f, false);
+		/* (Where the trace stopped, its answers came back through
+		 * the edge: what is lost is past the stop.) */
+		if (edge != SIZE_MAX && !stopped)
+			rc |= list_add(&back, &nb, edge);
+		if (edge != SIZE_MAX)
+			rc |= list_add(&edges, &ng, edge);
+		if (stopped) {
+			size_t u = unseen_elem(m, last);
+
+			rc |= list_add(&fwd, &nf, u);
+			if (u != SIZE_MAX)
+				m->el[u].at |= 1ull << (last_position(t, f) - 1);
+		} else if (last != SIZE_MAX) {
+			/* reached, or stopped at the destination's edge */
+			rc |= list_add(&edges, &ng, last);
+		}
+		o->path = path_number(m, f);
+		if (!o->length)
+			o->length = (unsigned)f->element_count + 2;
+	}
+	o->ends = ends;
+	o->end_count = ne;
+	o->fwd = fwd;
+	o->fwd_count = nf;
+	o->back = back;
+	o->back_count = nb;
+	o->edges = edges;
+	o->edge_count = ng;
+	return rc || o->path == SIZE_MAX - 1 ? -1 : 0;
+}
+
+static int model_results(struct model *m, struct localise *l)
+{
+	const struct report *r = m->r;
+	const struct report_trace_flow **placed =
+		calloc(r->record_count + 1, sizeof(*placed));
+	size_t all[2] = { 0 }, traced[2] = { 0 };
+	double weight[2];
+	int rc = -1;
+
+	m->obs = calloc(r->record_count + 1, sizeof(*m->obs));
+	m->flow_of = calloc(r->record_count + 1, sizeof(*m->flow_of));
+	if (!placed || !m->obs || !m->flow_of || report_traces_place(r, m->t, placed))
+		goto out;
+	for (size_t k = 0; k < r->record_count; k++) {
+		const struct report_record *rec = r->records[k];
+		bool failing = rec->status != REPORT_REACHABLE;
+
+		all[failing]++;
+		traced[failing] += placed[k] != NULL;
+	}
+	/* A traced result stands for the untraced ones of its kind: the
+	 * admins trace the failing flows and a sample of the others. */
+	for (int i = 0; i < 2; i++)
+		weight[i] = traced[i] ? (double)all[i] / traced[i] : 0;
+	for (size_t k = 0; k < r->record_count; k++) {
+		const struct report_record *rec = r->records[k];
+
+		if (rec->status == REPORT_ERROR || !rec->sent ||
+		    r->runs[rec->run].dropped ||
+		    (rec->sgid && rec->dgid && strcmp(rec->sgid, rec->dgid) == 0))
+			continue;
+		if (model_result(m, rec, placed[k],
+				 weight[rec->status != REPORT_REACHABLE],
+				 &m->obs[m->n]))
+			goto out;
+		l->results++;
+		l->traced += placed[k] != NULL;
+		m->flow_of[m->n++] = placed[k];
+	}
+	rc = 0;
+out:
+	free(placed);
+	return rc;
+}
+
+static int add_name(char ***list, size_t *count, const char *name)
+{
+	char **x = realloc(*list, (*count + 1) * sizeof(*x));
+
+	if (!x)
+		return -1;
+	*list = x;
+	if (!(x[*count] = strdup(name)))
+		return -1;
+	(*count)++;
+	return 0;
+}
+
+static struct localise_suspect *new_suspect(struct localise *l)
+{
+	struct localise_suspect *x = realloc(l->items, (l->count + 1) *
+							       sizeof(*x));
+
+	if (!x)
+		return NULL;
+	l->items = x;
+	x = &x[l->count++];
+	memset(x, 0, sizeof(*x));
+	return x;
+}
+
+
+/* The routers after router h in the traces, the most failing first:
+ * where its flows go next. */
+static size_t next_hops(const struct model *m, size_t h, size_t *out,
+			double *fail_share, size_t max)
+{
+	const struct report_traces *t = m->t;
+	const char *name = t->elements[h].name;
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->element_count && n < max; i++) {
+		const struct report_path_element *e = &t->elements[i];
+
+		if (e->kind == REPORT_PATH_LINK && strcmp(e->from, name) == 0 &&
+		    strmap_get(&t->element_index, e->to)) {
+			out[n] = i;
+			fail_share[n] = 0;
+			n++;
+		}
+	}
+	/* Each link's share of failing flows among the traced ones. */
+	for (size_t k = 0; k < n; k++) {
+		double f = 0, all = 0;
+
+		/* weighted: the passing flows traced are a sample */
+		for (size_t o = 0; o < m->n; o++)
+			for (size_t i = 0; i < m->obs[o].fwd_count; i++)
+				if (m->obs[o].fwd[i] == out[k]) {
+					all += m->obs[o].weight;
+					f += m->obs[o].failing ? m->obs[o].weight
+							       : 0;
+				}
+		fail_share[k] = all > 0 ? f / all : 0;
+	}
+	for (size_t a = 1; a < n; a++)
+		for (size_t b = a; b > 0 && fail_share[b] > fail_share[b - 1];
+		     b--) {
+			size_t x = out[b];
+			double y = fail_share[b];
+
+			out[b] = out[b - 1];
+			out[b - 1] = x;
+			fail_share[b] = fail_share[b - 1];
+			fail_share[b - 1] = y;
+		}
+	return n;
+}
+
+static void fill_evidence(struct localise_suspect *s, const struct loc_pick *p)
+{
+	const struct loc_stats *st = &p->stats;
+
+	s->failing = st->failing;
+	s->passing = st->passing;
+	s->explained = p->explained;
+	s->loss_rate = st->exposed > 0 ? st->lost / st->exposed : 0;
+	s->expected_rate = st->exposed > 0 ? st->expected / st->exposed : 0;
+	s->llr = st->llr;
+	s->confidence = p->confidence;
+}
+
+static bool hop_in(const struct report_traces *t, const size_t *hops,
+		   size_t n, const char *router)
+{
+	for (size_t k = 0; k < n; k++)
+		if (strcmp(t->elements[hops[k]].to, router) == 0)
+			return true;
+	return false;
+}
+
+/* Traces stopping after several routers whose passing flows all go on
+ * to one router r: r, which neither forwards nor answers (a router that
+ * drops all or nearly all). 1 when so (s named, the other picks used),
+ * 0 when not, -1 when memory ran out. */
+static int shared_next_hop(const struct model *m, struct localise_suspect *s,
+			   const struct loc_pick *p, const struct loc_fit *fit,
+			   bool *used, const size_t *hops, size_t n)
+{
+	const struct report_traces *t = m->t;
+	size_t other[16], on, stops = 1;
+	double share[16];
+	const char *r = NULL;
+	char *list = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	/* The candidate that the most picks lead to, weighed by the share
+	 * of failing flows on the way to it. */
+	double best = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *c = t->elements[hops[i]].to;
+		double score = 0;
+		size_t with = 0;
+
+		for (size_t k = 0; k < fit->count; k++) {
+			const struct elem *o = &m->el[fit->picks[k].element];
+
+			if (used[k] || o->after == SIZE_MAX)
+				continue;
+			on = next_hops(m, o->after, other, share, 16);
+			for (size_t j = 0; j < on; j++)
+				if (strcmp(t->elements[other[j]].to, c) == 0) {
+					score += share[j];
+					with++;
+				}
+		}
+		/* Most flows on the way to it fail: not just a neighbour. */
+		if (with >= 1 && score > best && score >= with / 2.0) {
+			best = score;
+			r = c;
+		}
+	}
+
+	if (!r)
+		return 0;
+	f = open_memstream(&list, &len);
+	if (!f)
+		return -1;
+	fputs(t->elements[m->el[p->element].after].name, f);
+	for (size_t k = 0; k < fit->count; k++) {
+		const struct loc_pick *q = &fit->picks[k];
+		const struct elem *o = &m->el[q->element];
+
+		if (used[k] || o->after == SIZE_MAX)
+			continue;
+		on = next_hops(m, o->after, other, share, 16);
+		if (!hop_in(t, other, on, r))
+			continue;
+		used[k] = true;
+		stops++;
+		s->failing += q->stats.failing;
+		s->explained += q->explained;
+		s->llr += q->stats.llr;
+		fprintf(f, ", %s", t->elements[o->after].name);
+	}
+	if (fclose(f))
+		return -1;
+	s->kind = "router";
+	s->name = strdup(r);
+	s->address = strdup(r);
+	if (asprintf(&s->reason, "the traces of %zu failing flows stop after "
+		     "%zu routers (%s); the next hop of their passing flows is "
+		     "%s", s->failing, stops, list, r) < 0)
+		s->reason = NULL;
+	free(list);
+	return s->name && s->address && s->reason ? 1 : -1;
+}
+
+/* (Nearly) every failing flow that stops after hn goes to one host: that host
+ * (dead, or its link down), not a router on the way. 1 when so (s
+ * named), 0 when not, -1 when memory ran out. */
+static int one_destination(const struct model *m, struct localise_suspect *s,
+			   const struct loc_pick *p, const char *hn)
+{
+	size_t dest = SIZE_MAX, votes = 0, all = 0, to = 0;
+
+	/* The majority destination (Boyer-Moore), then its share. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < m->n; k++) {
+			const struct loc_obs *o = &m->obs[k];
+			bool through = false;
+
+			for (size_t i = 0; !through && i < o->fwd_count; i++)
+				through = o->fwd[i] == p->element;
+			if (!through || !o->failing || o->end_count < 2)
+				continue;
+			if (pass) {
+				all++;
+				to += o->ends[1] == dest;
+			} else if (!votes) {
+				dest = o->ends[1];
+				votes = 1;
+			} else {
+				votes += o->ends[1] == dest ? 1 : (size_t)-1;
+			}
+		}
+	/* Nearly all: a few flows stop there for other reasons. */
+	if (dest == SIZE_MAX || to < 2 || 10 * to < 8 * all)
+		return 0;
+	s->kind = "host";
+	s->name = strdup(m->el[dest].name);
+	if (m->el[dest].address)
+		s->address = strdup(m->el[dest].address);
+	if (!s->name || (m->el[dest].address && !s->address) ||
+	    asprintf(&s->reason, "the traces of %zu failing flows stop after "
+		     "%s, its edge; %zu of them go to it", all, hn, to) < 0)
+		return -1;
+	return 1;
+}
+
+/* The unseen pick p after router h paired with another after x when no
+ * trace crosses h -> x either way and they are neighbours: one end is
+ * seen in other traces one position past where the other's traces stop
+ * (both, when strict). 1 when paired (s named), 0 when not, -1 when
+ * memory ran out. */
+static int pair_stops(const struct model *m, struct localise_suspect *s,
+		      const struct loc_pick *p, const struct loc_fit *fit,
+		      bool *used, bool strict)
+{
+	const struct report_traces *t = m->t;
+	size_t h = m->el[p->element].after;
+	const char *hn = t->elements[h].name;
+
+	for (size_t k = 0; k < fit->count; k++) {
+		const struct elem *o = &m->el[fit->picks[k].element];
+		const char *xn;
+		bool there, back;
+
+		if (used[k] || o->after == SIZE_MAX || o->after == h)
+			continue;
+		xn = t->elements[o->after].name;
+		if (link_seen(t, hn, xn) || link_seen(t, xn, hn))
+			continue;
+		there = (m->el[p->element].at << 1) & m->el[o->after].at;
+		back = (o->at << 1) & m->el[h].at;
+		if (strict ? !(there && back) : !(there || back))
+			continue;
+		used[k] = true;
+		s->kind = "link";
+		s->failing += fit->picks[k].stats.failing;
+		s->explained += fit->picks[k].explained;
+		s->llr += fit->picks[k].stats.llr;
+		s->confidence = 1 - (1 - s->confidence) *
+					    (1 - fit->picks[k].confidence);
+		if (asprintf(&s->name, "%s -> %s", hn, xn) < 0 ||
+		    asprintf(&s->reason, "the traces of %zu failing flows stop "
+			     "after %s and of %zu after %s; no trace crosses "
+			     "between them", p->stats.failing, hn,
+			     fit->picks[k].stats.failing, xn) < 0)
+			return -1;
+		return 1;
+	}
+	return 0;
+}
+
+/* An unseen element after router h: paired with another unseen pick
+ * after x when no trace crosses h -> x either way (a dead link, seen
+ * from both ends); else the next hops of h's flows as candidates. */
+static int name_unseen(struct model *m, struct localise_suspect *s,
+		       const struct loc_pick *p, const struct loc_fit *fit,
+		       bool *used)
+{
+	const struct report_traces *t = m->t;
+	size_t h = m->el[p->element].after, hops[16];
+	const char *hn = t->elements[h].name;
+	double share[16];
+	size_t n;
+	char *list = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	s->cause = LOCALISE_UNSEEN;
+	/* Most failing traces go on past it: a router that never answers,
+	 * whose address no trace gives. */
+	if (2 * m->el[p->element].gaps > p->stats.failing) {
+		s->kind = "hop";
+		s->name = strdup(m->el[p->element].name);
+		if (!s->name ||
+		    asprintf(&s->reason, "the traces of %zu failing flows show "
+			     "no hop after %s (a router that does not answer "
+			     "traces); its address is not known",
+			     p->stats.failing, hn) < 0)
+			return -1;
+		return 0;
+	}
+	switch (one_destination(m, s, p, hn)) {
+	case -1:
+		return -1;
+	case 1:
+		return 0;
+	}
+	n = next_hops(m, h, hops, share, 16);
+	/* A dead link seen from both ends first (both ends placed as
+	 * neighbours), then a router several stops lead to, then a dead
+	 * link with one end placed. */
+	for (int pass = 0; pass < 3; pass++) {
+		int rc = pass == 1 ? shared_next_hop(m, s, p, fit, used, hops, n)
+				   : pair_stops(m, s, p, fit, used, pass == 0);
+
+		if (rc)
+			return rc < 0 ? -1 : 0;
+	}
+	f = open_memstream(&list, &len);
+	if (!f)
+		return -1;
+	for (size_t k = 0; k < n; k++)
+		fprintf(f, "%s%s", k == 0 ? "" : k + 1 == n ? " or " : ", ",
+			t->elements[hops[k]].to);
+	if (fclose(f))
+		return -1;
+	/* Its flows fail toward its next hops alike, nearly all of them
+	 * (noise fails some everywhere): h answers traces but does not
+	 * forward. */
+	if (n >= 2 && share[0] >= 0.9 && share[1] >= 0.9) {
+		s->kind = "router";
+		s->name = strdup(hn);
+		s->address = strdup(hn);
+		if (asprintf(&s->reason, "the traces of %zu failing flows stop "
+			     "after %s, and most of its flows toward %s fail: "
+			     "it answers but does not forward",
+			     p->stats.failing, hn, list) < 0)
+			s->reason = NULL;
+		free(list);
+		return s->name && s->address && s->reason ? 0 : -1;
+	}
+	if (n) {
+		s->kind = "router";
+		s->name = strdup(t->elements[hops[0]].to);
+		s->address = strdup(t->elements[hops[0]].to);
+		for (size_t k = 1; k < n; k++)
+			if (add_name(&s->alternatives, &s->alternative_count,
+				     t->elements[hops[k]].to))
+				break;
+		s->confidence = share[0] > 0 ? p->confidence * share[0] /
+							 (share[0] + (n > 1 ? share[1] : 0))
+					     : p->confidence / n;
+	} else {
+		s->kind = "hop";
+		s->name = strdup(m->el[p->element].name);
+	}
+	if (asprintf(&s->reason, "the traces of %zu failing flows stop after "
+		     "%s; the next hop of its passing flows is %s",
+		     p->stats.failing, hn, n ? list : "not known") < 0)
+		s->reason = NULL;
+	free(list);
+	return s->name && s->reason ? 0 : -1;
+}
+
+/* How much fewer of the trace queries are answered past link e than
+ * before it, over the failing traces through it: where loss starts, the
+ * hops after it answer less (a link tied with the next one on the same
+ * flows is told apart so). */
+static double answer_drop(const struct model *m, size_t e)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t k = 0; k < m->n; k++) {
+		const struct report_trace_flow *f = m->flow_of[k];
+
+		if (!f || !m->obs[k].failing || !f->answered)
+			continue;
+		for (size_t i = 1; i < f->element_count; i++) {
+			unsigned a = f->answered[i - 1], b = f->answered[i];
+
+			if (f->elements[i] != e || !(a & 15) || !(b & 15))
+				continue;
+			sum += (double)(a >> 4) / (a & 15) -
+			       (double)(b >> 4) / (b & 15);
+			n++;
+		}
+	}
+	return n ? sum / n : 0;
+}
+
+/* Of a link pick and its link rivals, the one where the answers drop
+ * most, when clearly more than the pick's. */
+static size_t where_answers_drop(const struct model *m,
+				 const struct loc_pick *p)
+{
+	size_t best = p->element;
+	double top;
+
+	if (strcmp(m->el[best].kind, "link") != 0)
+		return best;
+	top = answer_drop(m, best) + 0.1;
+	/* The link after it on its failing flows, rival or not: its LLR
+	 * may trail only for hops that did not answer. */
+	{
+		size_t next = SIZE_MAX, votes = 0;
+
+		for (size_t k = 0; k < m->n; k++) {
+			const struct report_trace_flow *f = m->flow_of[k];
+
+			if (!f || !m->obs[k].failing)
+				continue;
+			for (size_t i = 0; i + 2 < f->element_count; i++) {
+				size_t x = f->elements[i + 2];
+
+				if (f->elements[i] != best ||
+				    strcmp(m->el[x].kind, "link") != 0)
+					continue;
+				if (!votes)
+					next = x;
+				votes += x == next ? 1 : (size_t)-1;
+			}
+		}
+		if (next != SIZE_MAX && answer_drop(m, next) > top) {
+			top = answer_drop(m, next);
+			best = next;
+		}
+	}
+	for (size_t i = 0; i < p->rival_count; i++) {
+		double d;
+
+		if (strcmp(m->el[p->rivals[i]].kind, "link") != 0)
+			continue;
+		d = answer_drop(m, p->rivals[i]);
+		if (d > top) {
+			top = d;
+			best = p->rivals[i];
+		}
+	}
+	return best;
+}
+
+static int name_pick(struct model *m, struct localise *l,
+		     const struct loc_fit *fit, size_t k, bool *used)
+{
+	const struct loc_pick *p = &fit->picks[k];
+	size_t named = where_answers_drop(m, p);
+	const struct elem *e = &m->el[named];
+	struct localise_suspect *s;
+
+	if (used[k])
+		return 0;
+	used[k] = true;
+	s = new_suspect(l);
+	if (!s)
+		return -1;
+	fill_evidence(s, p);
+	if (e->after != SIZE_MAX) {
+		if (name_unseen(m, s, p, fit, used))
+			return -1;
+	} else {
+		s->cause = LOCALISE_LOSS;
+		s->kind = e->kind;
+		s->name = strdup(e->name);
+		if (e->address && !(s->address = strdup(e->address)))
+			return -1;
+		if (!s->name ||
+		    asprintf(&s->reason, "%zu failing and %zu passing results "
+			     "cross it; it would lose %.1f%% of their "
+			     "datagrams, the background %.2f%%", s->failing,
+			     s->passing, 100 * s->loss_rate,
+			     100 * s->expected_rate) < 0)
+			return -1;
+	}
+	bool listed = named == p->element;
+
+	for (size_t i = 0; i < p->rival_count; i++) {
+		listed |= p->rivals[i] == named;
+		if (add_name(&s->alternatives, &s->alternative_count,
+			     m->el[p->rivals[i] == named ? p->element
+							 : p->rivals[i]].name))
+			return -1;
+	}
+	if (!listed && add_name(&s->alternatives, &s->alternative_count,
+				m->el[p->element].name))
+		return -1;
+	s->cannot_localise = p->one_path && p->rival_count > 0;
+	return 0;
+}
+
+/* name is a router some trace answered from (a responder is none). */
+static bool is_router(const struct report_traces *t, const char *name)
+{
+	void *v = strmap_get(&t->element_index, name);
+
+	return v && t->elements[(size_t)(uintptr_t)v - 1].kind !=
+			    REPORT_PATH_LINK;
+}
+
+/* Remarking: each remarked trace names the last hop that saw the
+ * traffic class sent and the first that saw another. The router that
+ * most of them share (as either) rewrites; greedy as the loss fit. */
+static int find_remarks(const struct model *m, struct localise *l)
+{
+	const struct report_traces *t = m->t;
+	bool *left = calloc(t->count + 1, sizeof(*left));
+	struct strmap count = { 0 };
+	int rc = -1;
+
+	if (!left)
+		return -1;
+	for (size_t k = 0; k < t->count; k++)
+		if (t->flows[k].remark_after || t->flows[k].remark_before) {
+			left[k] = true;
+			l->remarked++;
+		}
+	for (;;) {
+		const char *best = NULL, *rival = NULL, *ends[2];
+		size_t best_n = 0, shared = 0, through = 0;
+		struct localise_suspect *s;
+
+		strmap_free(&count);
+		for (size_t k = 0; k < t->count; k++) {
+			if (!left[k])
+				continue;
+			ends[0] = t->flows[k].remark_after;
+			ends[1] = t->flows[k].remark_before;
+			for (int i = 0; i < 2; i++) {
+				void **slot;
+
+				if (!ends[i] || !is_router(t, ends[i]))
+					continue;
+				slot = strmap_slot(&count, ends[i]);
+				if (!slot)
+					goto out;
+				*slot = (void *)((uintptr_t)*slot + 1);
+				if ((size_t)(uintptr_t)*slot > best_n)
+					best_n = (size_t)(uintptr_t)*slot;
+			}
+		}
+		/* The most shared; of equals the last hop that saw the class
+		 * sent (a router rewrites what it forwards); another as
+		 * shared is a rival the data cannot tell apart. */
+		for (int i = 0; i < 2; i++)
+			for (size_t k = 0; k < t->count; k++) {
+				const char *x = i ? t->flows[k].remark_before
+						  : t->flows[k].remark_after;
+
+				if (!left[k] || !x || !is_router(t, x) ||
+				    (size_t)(uintptr_t)strmap_get(&count, x) !=
+					    best_n)
+					continue;
+				if (!best)
+					best = x;
+				else if (!rival && strcmp(x, best) != 0)
+					rival = x;
+			}
+		if (best_n < REMARK_MIN_FLOWS || !best)
+			break;
+		/* The traces through it that kept their class. */
+		for (size_t k = 0; k < t->count; k++) {
+			const struct report_trace_flow *f = &t->flows[k];
+			bool remarked = f->remark_after || f->remark_before;
+
+			for (size_t i = 0; !remarked && i < f->element_count;
+			     i++)
+				if (t->elements[f->elements[i]].kind !=
+					    REPORT_PATH_LINK &&
+				    strcmp(t->elements[f->elements[i]].name,
+					   best) == 0) {
+					through++;
+					break;
+				}
+		}
+		/* Most traces through it keep their class: it is on the way
+		 * of the remarked ones, not what rewrites them (that one
+		 * does not answer traces). */
+		if (through > best_n)
+			break;
+		s = new_suspect(l);
+		if (!s)
+			goto out;
+		s->cause = LOCALISE_REMARK;
+		s->kind = "router";
+		s->name = strdup(best);
+		s->address = strdup(best);
+		for (size_t k = 0; k < t->count; k++) {
+			const struct report_trace_flow *f = &t->flows[k];
+
+			if (left[k] &&
+			    ((f->remark_after && strcmp(f->remark_after, best) == 0) ||
+			     (f->remark_before &&
+			      strcmp(f->remark_before, best) == 0))) {
+				left[k] = false;
+				shared++;
+			}
+		}
+		if (rival && add_name(&s->alternatives, &s->alternative_count,
+				      rival))
+			goto out;
+		s->failing = shared;
+		s->passing = through;
+		s->explained = shared;
+		s->confidence = (double)shared / (shared + through) *
+				(rival ? 0.5 : 1.0);
+		s->cannot_localise = rival != NULL;
+		if (!s->name || !s->address ||
+		    asprintf(&s->reason, "%zu traces see the traffic class "
+			     "change at it (the last hop that saw it sent or "
+			     "the first that saw it changed); %zu through it "
+			     "kept it", shared, through) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	strmap_free(&count);
+	free(left);
+	return rc;
+}
+
+static size_t router_named(const struct report_traces *t, const char *name)
+{
+	void *v = name ? strmap_get(&t->element_index, name) : NULL;
+
+	if (!v || t->elements[(size_t)(uintptr_t)v - 1].kind ==
+			  REPORT_PATH_LINK)
+		return SIZE_MAX;
+	return (size_t)(uintptr_t)v - 1;
+}
+
+/* The routers each link and unseen hop touch (loc_relations.touch). */
+static int model_touch(struct model *m)
+{
+	const struct report_traces *t = m->t;
+
+	m->touch = calloc(m->count + 1, sizeof(*m->touch));
+	if (!m->touch)
+		return -1;
+	for (size_t e = 0; e < m->count; e++) {
+		m->touch[e][0] = m->touch[e][1] = SIZE_MAX;
+		if (m->el[e].after != SIZE_MAX) {
+			m->touch[e][0] = m->el[e].after;
+		} else if (e < t->element_count &&
+			   t->elements[e].kind == REPORT_PATH_LINK) {
+			m->touch[e][0] = router_named(t, t->elements[e].from);
+			m->touch[e][1] = router_named(t, t->elements[e].to);
+		}
+	}
+	return 0;
+}
+
+static void model_free(struct model *m)
+{
+	for (size_t k = 0; k < m->count; k++) {
+		free(m->el[k].name);
+		free(m->el[k].address);
+	}
+	free(m->el);
+	free(m->prefer);
+	free(m->touch);
+	for (size_t k = 0; k < m->n; k++) {
+		free((void *)m->obs[k].ends);
+		free((void *)m->obs[k].fwd);
+		free((void *)m->obs[k].back);
+		free((void *)m->obs[k].edges);
+	}
+	free(m->obs);
+	free(m->flow_of);
+	free(m->out_next);
+	strmap_free(&m->out_first);
+	strmap_free(&m->index);
+	strmap_free(&m->hosts);
+	strmap_free(&m->sources);
+	strmap_free(&m->paths);
+}
+
+int localise_run(struct localise *l, const struct report *r,
+		 const struct report_traces *t)
+{
+	struct model m = { .r = r, .t = t };
+	struct loc_fit fit = { 0 };
+	bool *used = NULL;
+	int rc = -1;
+
+	memset(l, 0, sizeof(*l));
+	if (model_elements(&m) || model_results(&m, l) ||
+	    model_touch(&m) ||
+	    loc_fit_run(&fit, m.obs, m.n, m.count,
+			&(struct loc_relations){ .prefer = m.prefer,
+						 .touch = (const size_t(*)[2])m.touch },
+			-1))
+		goto out;
+	l->background = fit.background;
+	l->failing = fit.failing;
+	l->explained = fit.explained;
+	used = calloc(fit.count + 1, sizeof(*used));
+	if (!used)
+		goto out;
+	for (size_t k = 0; k < fit.count; k++)
+		if (name_pick(&m, l, &fit, k, used))
+			goto out;
+	if (find_remarks(&m, l))
+		goto out;
+	rc = 0;
+out:
+	free(used);
+	loc_fit_free(&fit);
+	model_free(&m);
+	if (rc)
+		localise_free(l);
+	return rc;
+}
+
+void localise_free(struct localise *l)
+{
+	for (size_t k = 0; k < l->count; k++) {
+		struct localise_suspect *s = &l->items[k];
+
+		free(s->name);
+		free(s->address);
+		free(s->reason);
+		for (size_t i = 0; i < s->alternative_count; i++)
+			free(s->alternatives[i]);
+		free(s->alternatives);
+	}
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}

@@ -1,0 +1,133 @@
+/* The fit of report's localisation: which few elements of a fabric lose
+ * the datagrams that probe results lost, under a binomial noise model.
+ * Pure: elements are numbers, results are lists of them with counts;
+ * tests/unit/test_localise_fit.c feeds it made-up vectors, localise.c
+ * the report's results and traces.
+ *
+ * Each result crosses its forward path (lost_there) and its reverse path
+ * (lost_back): loss the responder's count places on one way is never
+ * charged to an element of the other. Loss of unknown direction is
+ * evidence for an element of either path alike (it tells the two ways
+ * not apart, so it counts for both hypotheses, never for the forward one
+ * alone); the greedy pick explains the result once, whichever it is. Every element starts at a background rate b per
+ * datagram (estimated as the median over sources of their loss per
+ * datagram and element crossed), so a result over L elements expects
+ * L * b of its datagrams lost in each direction. An element's evidence
+ * is the binomial log-likelihood ratio of the loss charged to it against
+ * the loss its results expect: LLR = k ln(p/p0) + (n-k) ln((1-p)/(1-p0)),
+ * p = k/n. Greedy, as 007's voting and NetBouncer's inference: the
+ * element of the largest LLR is picked and its results put aside (they
+ * are explained), until no element's LLR passes the stop. */
+#ifndef IBAHPROBE_LOCALISE_FIT_H
+#define IBAHPROBE_LOCALISE_FIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The stop: an element is picked only with an LLR of at least this (a
+ * few thousand elements tested: e^-25 keeps noise out), a loss rate at
+ * least LOC_RATIO_MIN times what its results expect, and at least
+ * LOC_FAILING_MIN failing results through it (one failing result is its
+ * own finding, its whole path the suspect). */
+#define LOC_LLR_MIN 25.0
+#define LOC_RATIO_MIN 4.0
+#define LOC_FAILING_MIN 2
+/* An element is no candidate when more of its results pass than twice
+ * what its loss rate lets pass, plus this many (localise_fit.c
+ * check_passing). */
+#define LOC_PASSING_SLACK 3.0
+/* Rivals within this LLR of a pick (posterior share above ~5%) are named
+ * as its alternatives. */
+#define LOC_RIVAL_LLR 3.0
+/* With fewer sources than this, the background is at most
+ * LOC_BACKGROUND_PRIOR per datagram and element (0.1%: a healthy fabric
+ * loses far less). */
+#define LOC_FEW_SOURCES 8
+#define LOC_BACKGROUND_PRIOR 1e-3
+/* At most this many picks: past a handful, the fabric is broken all over
+ * and a list of suspects helps less than the matrix. */
+#define LOC_PICKS_MAX 16
+
+struct loc_obs {
+	/* Elements charged both ways, weight 1: the two hosts (always
+	 * known). */
+	const size_t *ends;
+	size_t end_count;
+	/* Elements on the forward path and those known on the reverse
+	 * one, from traces; weighted by weight (the inverse of the share of
+	 * such results that were traced: a sample stands for the rest). */
+	const size_t *fwd;
+	size_t fwd_count;
+	const size_t *back;
+	size_t back_count;
+	/* The edge routers its replies likely cross (the source's and the
+	 * destination's), for loc_relations.touch only: not charged (the
+	 * address a router answers traces from need not be the one the
+	 * replies cross). */
+	const size_t *edges;
+	size_t edge_count;
+	double weight;
+	unsigned sent;
+	/* Datagrams lost each way, and lost where it is not known. */
+	double lost_there, lost_back, lost_unknown;
+	unsigned length;	/* elements crossed one way; 0: unknown */
+	size_t source;		/* who sent it (the background's median) */
+	size_t path;		/* same number: same forward path;
+				 * SIZE_MAX: not known */
+	bool failing;
+};
+
+struct loc_stats {
+	double exposed, expected, lost;	/* datagrams, weighted */
+	size_t failing, passing;	/* results through it */
+	double llr;
+	/* As an end (ends[0] or ends[1]): the other end of its first
+	 * failing result + 1, and whether another failing one has another
+	 * (a host failing toward one peer only is that pair's finding). */
+	size_t partner;
+	bool partners;
+};
+
+struct loc_pick {
+	size_t element;
+	struct loc_stats stats;
+	double confidence;	/* its posterior share among its rivals */
+	size_t *rivals;		/* within LOC_RIVAL_LLR, best first */
+	size_t rival_count;
+	/* Every failing result it explains took one forward path: the
+	 * elements of that path cannot be told apart. */
+	bool one_path;
+	size_t explained;	/* failing results put aside by it */
+};
+
+struct loc_fit {
+	struct loc_pick *picks;	/* in the order picked */
+	size_t count;
+	double background;	/* b, per datagram and element */
+	size_t failing, explained;	/* failing results; of them explained */
+};
+
+/* How the elements relate, all optional (NULL). prefer[e] breaks ties of
+ * equal LLR, the lower first (a host before the link to it: they carry
+ * the same results). touch[e] names up to two routers a link (or the
+ * unseen hop after a router) touches, SIZE_MAX none: a pick explains
+ * too the results that lost replies and have one of them among their
+ * edges (a rack's replies cross its ToR's uplinks, which one is not
+ * known). */
+struct loc_relations {
+	const unsigned char *prefer;
+	const size_t (*touch)[2];
+};
+
+/* The picks over element_count elements. background < 0: estimate it.
+ * 0, or -1 when memory ran out or an element is out of range (out
+ * empty). */
+int loc_fit_run(struct loc_fit *out, const struct loc_obs *obs, size_t n,
+		size_t element_count, const struct loc_relations *rel,
+		double background);
+void loc_fit_free(struct loc_fit *out);
+/* The LLR of lost of exposed datagrams against expected of them; 0 when
+ * the rate is not above what is expected. */
+double loc_llr(double exposed, double expected, double lost);
+
+#endif

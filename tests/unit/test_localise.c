@@ -1,0 +1,260 @@
+/* Unit tests of localisation over made-up results and traces (localise.h):
+ * a remarking router named from the traces' traffic class changes (and
+ * none from changes no router shares); a dead host whose traces stop at
+ * its edge named as the host, with the reason; a dead link seen from both
+ * ends named as that link although no trace crosses it; loss_direction,
+ * lost_there and lost_back read from the results; nothing named from
+ * background loss alone. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/localise.h"
+#include "report/report_input.h"
+#include "report/report_matrix.h"
+#include "report/report_traces.h"
+#include "tap.h"
+
+/* Hosts h0..h7 at 10.0.0.(k+1): h0-h3 behind T1 (10.1.0.1), h4-h7
+ * behind T2 (10.1.0.2); the two ToRs reach each other over S1
+ * (10.2.0.1) or S2 (10.2.0.2) by flow label parity. */
+#define HOSTS 8
+
+static const char *tor(int h)
+{
+	return h < 4 ? "10.1.0.1" : "10.1.0.2";
+}
+
+/* A result of h to d with flow label fl: lost datagrams of 20 each way
+ * (-1 there: the direction unknown). */
+static void result(FILE *f, int h, int d, int fl, int there, int back)
+{
+	int lost = there < 0 ? back : there + back;
+
+	fprintf(f, "{\"dest\":\"10.0.0.%d\",\"source\":{\"host\":\"h%d\","
+		"\"device\":\"mlx5_0\",\"port_num\":1,\"provider\":\"mlx5\","
+		"\"lid\":0,\"sgid\":\"::ffff:10.0.0.%d\"},\"params\":"
+		"{\"hop_limit\":64,\"traffic_class\":104,\"flow_label\":%d,"
+		"\"sl\":null},\"status\":\"%s\",\"sent\":20,\"received\":%d,"
+		"\"hops\":%d,\"verdicts\":[],\"findings\":[],\"rtt_us\":"
+		"{\"median\":40.0,\"max\":50.0},\"ah_attr\":{\"is_global\":1,"
+		"\"grh\":{\"dgid\":\"::ffff:10.0.0.%d\"}},"
+		"\"loss_direction\":\"%s\",\"lost_there\":%s%d,"
+		"\"lost_back\":%d}\n",
+		d + 1, h, h + 1, fl,
+		lost == 0 ? "reachable" : lost >= 20 ? "unreachable"
+						     : "partial_loss",
+		20 - (lost > 20 ? 20 : lost), (h < 4) == (d < 4) ? 1 : 3, d + 1,
+		there < 0 ? "unknown" : lost ? (there && back ? "both" : there ? "there" : "back") : "none",
+		"", there < 0 ? 0 : there, back);
+}
+
+static void answer(FILE *f, int hop, const char *from, const char *kind,
+		   bool first)
+{
+	fprintf(f, "%s{\"hop_limit\":%d,\"answers\":[", first ? "" : ",", hop);
+	if (from)
+		fprintf(f, "{\"from\":\"%s\",\"kind\":\"%s\",\"rtt_us\":1.0}",
+			from, kind);
+	else
+		fprintf(f, "{\"kind\":\"silent\",\"from\":null,"
+			"\"rtt_us\":null}");
+	fprintf(f, "]}");
+}
+
+/* The trace of that flow; stop: the hop index from which nothing
+ * answers (0: none); remark: the change after hop 2 (the spine). */
+static void trace(FILE *f, int h, int d, int fl, int stop, bool remark)
+{
+	const char *spine = fl % 2 ? "10.2.0.1" : "10.2.0.2";
+	const char *path[4];
+	int n = 0;
+	char dest[32];
+
+	snprintf(dest, sizeof(dest), "10.0.0.%d", d + 1);
+	path[n++] = tor(h);
+	if ((h < 4) != (d < 4)) {
+		path[n++] = spine;
+		path[n++] = tor(d);
+	}
+	path[n++] = dest;
+	fprintf(f, "{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"h%d\","
+		"\"device\":\"mlx5_0\",\"sgid\":\"::ffff:10.0.0.%d\","
+		"\"source_address\":\"10.0.0.%d\",\"dest\":\"%s\","
+		"\"dest_address\":\"%s\",\"qpn\":17,\"flow_label\":%d,"
+		"\"udp_sport\":1,\"traffic_class\":104,\"status\":\"%s\","
+		"\"error\":null,\"hops\":[", h, h + 1, h + 1, dest, dest, fl,
+		stop ? "silent" : "reached");
+	for (int i = 0; i < n; i++)
+		answer(f, i + 1, stop && i >= stop ? NULL : path[i],
+		       i + 1 == n ? "responder" : "time_exceeded", i == 0);
+	fprintf(f, "],\"traffic_class_changes\":[");
+	if (remark && n == 4)
+		fprintf(f, "{\"field\":\"dscp\",\"sent\":26,\"seen\":0,"
+			"\"after_hop\":2,\"after\":\"%s\",\"before_hop\":3,"
+			"\"before\":\"%s\"}", spine, path[2]);
+	fprintf(f, "]}\n");
+}
+
+struct world {
+	struct report r;
+	struct report_traces t;
+	struct localise l;
+	char err[512];
+};
+
+enum fault { NONE, REMARK_S1, DEAD_H5, DEAD_LINK, NOISE };
+
+/* Every host to every other, flow labels 1 and 2, every flow traced. */
+static int build(struct world *w, enum fault fault)
+{
+	char *rbuf = NULL, *tbuf = NULL;
+	size_t rlen = 0, tlen = 0;
+	FILE *rf = open_memstream(&rbuf, &rlen), *tf = open_memstream(&tbuf, &tlen);
+	int rc;
+
+	for (int h = 0; h < HOSTS; h++)
+		for (int d = 0; d < HOSTS; d++)
+			for (int fl = 1; h != d && fl <= 2; fl++) {
+				bool cross = (h < 4) != (d < 4);
+				int there = 0, back = 0, stop = 0;
+
+				if (fault == DEAD_H5 && h == 5)
+					continue;	/* it writes nothing */
+				if (fault == DEAD_H5 && d == 5) {
+					there = -1;
+					back = 20;
+					stop = cross ? 3 : 1;
+				}
+				/* T1 <-> S1 dead both ways: T1's flows over
+				 * S1 stop at T1, T2's to T1 at S1. */
+				if (fault == DEAD_LINK && cross && fl % 2) {
+					there = -1;
+					back = 20;
+					stop = h < 4 ? 1 : 2;
+				}
+				if (fault == NOISE && (h * 7 + d * 3 + fl) % 9 == 0)
+					back = 1;
+				result(rf, h, d, fl, there, back);
+				trace(tf, h, d, fl, stop,
+				      fault == REMARK_S1 && fl % 2);
+			}
+	fclose(rf);
+	fclose(tf);
+	report_init(&w->r);
+	memset(&w->t, 0, sizeof(w->t));
+	rc = report_read_buffer(&w->r, "probe", rbuf, rlen, NULL, w->err,
+				sizeof(w->err)) ||
+	     report_build(&w->r, w->err, sizeof(w->err)) ||
+	     report_traces_read_buffer(&w->t, "traces", tbuf, tlen, w->err,
+				       sizeof(w->err)) ||
+	     localise_run(&w->l, &w->r, &w->t);
+	if (rc)
+		printf("# %s\n", w->err);
+	free(rbuf);
+	free(tbuf);
+	return rc ? -1 : 0;
+}
+
+static void world_free(struct world *w)
+{
+	localise_free(&w->l);
+	report_traces_free(&w->t);
+	report_free(&w->r);
+}
+
+static void test_loss_direction_read(void)
+{
+	struct world w;
+	size_t unknown = 0, back = 0;
+
+	is_int(build(&w, DEAD_H5), 0, "input: builds");
+	for (size_t k = 0; k < w.r.record_count; k++) {
+		const struct report_record *rec = w.r.records[k];
+
+		unknown += rec->loss_direction == REPORT_LOSS_UNKNOWN;
+		back += rec->loss_direction != REPORT_LOSS_UNKNOWN;
+	}
+	is_int(unknown, 14, "input: 14 results of unknown direction");
+	is_int(back, 84, "input: the other 84 with their direction");
+	world_free(&w);
+	is_int(build(&w, NOISE), 0, "input: builds (noise)");
+	back = 0;
+	for (size_t k = 0; k < w.r.record_count; k++) {
+		const struct report_record *rec = w.r.records[k];
+
+		back += rec->loss_direction == REPORT_LOSS_BACK &&
+			rec->lost_back == 1 && rec->lost_there == 0;
+	}
+	is_int(back, 13, "input: 13 results lost a reply on the way back");
+	world_free(&w);
+}
+
+static void test_remark(void)
+{
+	struct world w;
+
+	is_int(build(&w, REMARK_S1), 0, "remark: builds");
+	ok(w.l.count == 1 && w.l.items[0].cause == LOCALISE_REMARK &&
+		   strcmp(w.l.items[0].name, "10.2.0.1") == 0,
+	   "remark: S1 named, the router every remarked trace shares");
+	ok(w.l.count == 1 && w.l.items[0].confidence > 0.99,
+	   "remark: confident");
+	is_int(w.l.remarked, 32, "remark: 32 remarked traces");
+	world_free(&w);
+}
+
+static void test_dead_host(void)
+{
+	struct world w;
+
+	is_int(build(&w, DEAD_H5), 0, "dead host: builds");
+	ok(w.l.count >= 1 && strcmp(w.l.items[0].kind, "host") == 0 &&
+		   strcmp(w.l.items[0].name, "10.0.0.6") == 0,
+	   "dead host: h5's address named first (%s)",
+	   w.l.count ? w.l.items[0].name : "none");
+	ok(w.l.count >= 1 && w.l.items[0].reason &&
+		   strstr(w.l.items[0].reason, "stop after 10.1.0.2, its edge"),
+	   "dead host: the reason says where the traces stop (%s)",
+	   w.l.count ? w.l.items[0].reason : "");
+	is_int(w.l.count, 1, "dead host: nothing else");
+	world_free(&w);
+}
+
+static void test_dead_link(void)
+{
+	struct world w;
+
+	is_int(build(&w, DEAD_LINK), 0, "dead link: builds");
+	ok(w.l.count >= 1 && strcmp(w.l.items[0].kind, "link") == 0 &&
+		   w.l.items[0].cause == LOCALISE_UNSEEN &&
+		   (strcmp(w.l.items[0].name, "10.1.0.1 -> 10.2.0.1") == 0 ||
+		    strcmp(w.l.items[0].name, "10.2.0.1 -> 10.1.0.1") == 0),
+	   "dead link: T1 <-> S1 named though no trace crosses it (%s)",
+	   w.l.count ? w.l.items[0].name : "none");
+	ok(w.l.count >= 1 && w.l.items[0].reason &&
+		   strstr(w.l.items[0].reason, "no trace crosses"),
+	   "dead link: the reason says so (%s)",
+	   w.l.count ? w.l.items[0].reason : "");
+	world_free(&w);
+}
+
+static void test_noise_silent(void)
+{
+	struct world w;
+
+	is_int(build(&w, NOISE), 0, "noise: builds");
+	is_int(w.l.count, 0, "noise: a lost reply here and there names nothing");
+	ok(w.l.failing > 0, "noise: though %zu results failed", w.l.failing);
+	world_free(&w);
+}
+
+int main(void)
+{
+	test_loss_direction_read();
+	test_remark();
+	test_dead_host();
+	test_dead_link();
+	test_noise_silent();
+	return tap_done();
+}

@@ -1,0 +1,217 @@
+/* Unit tests of localisation's fit (localise_fit.h) on made-up results:
+ * a lossy ToR uplink named, not its rack's hosts; background loss alone
+ * names nothing; the unseen element where traces stop preferred to the
+ * link that leads there; loss on the way back not charged to the forward
+ * path (of unknown direction it is); one path for every
+ * failing result marked; an element out of range refused. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "report/localise_fit.h"
+
+/* Rack A (hosts 0-3) behind ToR A, rack B (hosts 4-7) behind ToR B; A's
+ * uplink to the spine, the spine's downlink to B, and back. */
+enum {
+	H0, H1, H2, H3, H4, H5, H6, H7, TOR_A, TOR_B, SPINE, UP_A, DOWN_B,
+	UP_B, DOWN_A, UNSEEN_AFTER_SPINE, HX, UP_X, ELEMENTS,
+};
+
+struct bench {
+	struct loc_obs obs[256];
+	size_t ends[256][2];
+	size_t n;
+};
+
+static const size_t a_to_b[] = { TOR_A, UP_A, SPINE, DOWN_B, TOR_B };
+static const size_t b_to_a[] = { TOR_B, UP_B, SPINE, DOWN_A, TOR_A };
+static const size_t x_to_b[] = { UP_X, SPINE, DOWN_B, TOR_B };
+static const size_t in_a[] = { TOR_A };
+static const size_t in_b[] = { TOR_B };
+static const size_t a_stops[] = { TOR_A, UP_A, SPINE, UNSEEN_AFTER_SPINE };
+
+static void add(struct bench *b, size_t src, size_t dst, const size_t *fwd,
+		size_t fwd_count, double there, double back, double unknown)
+{
+	struct loc_obs *o = &b->obs[b->n];
+
+	b->ends[b->n][0] = src;
+	b->ends[b->n][1] = dst;
+	*o = (struct loc_obs){
+		.ends = b->ends[b->n], .end_count = 2, .fwd = fwd,
+		.fwd_count = fwd_count, .weight = 1, .sent = 20,
+		.lost_there = there, .lost_back = back, .lost_unknown = unknown,
+		.length = fwd_count + 2, .source = src, .path = fwd_count,
+		.failing = there + back + unknown > 0,
+	};
+	b->n++;
+}
+
+/* Every host to every other, each pair twice; loss(src, dst, k) the
+ * datagrams lost there. */
+static void mesh(struct bench *b, double (*loss)(size_t, size_t, size_t))
+{
+	for (size_t s = H0; s <= H7; s++)
+		for (size_t d = H0; d <= H7; d++)
+			for (size_t k = 0; s != d && k < 2; k++) {
+				bool sa = s <= H3, da = d <= H3;
+				const size_t *p = sa == da ? (sa ? in_a : in_b)
+						  : sa	   ? a_to_b
+							   : b_to_a;
+				size_t len = sa == da ? 1 : 5;
+
+				add(b, s, d, p, len, loss(s, d, k), 0, 0);
+			}
+}
+
+/* One datagram in twenty lost on a few results here and there. */
+static double noise(size_t s, size_t d, size_t k)
+{
+	return (s * 7 + d * 3 + k) % 11 == 0 ? 1 : 0;
+}
+
+/* A's uplink loses a tenth, on top of the noise. */
+static double uplink(size_t s, size_t d, size_t k)
+{
+	return noise(s, d, k) + (s <= H3 && d > H3 ? 2 : 0);
+}
+
+static void test_uplink_not_rack(void)
+{
+	struct bench b = { .n = 0 };
+	struct loc_fit fit;
+
+	mesh(&b, uplink);
+	/* Another rack's host reaches B through the same downlink. */
+	for (size_t d = H4; d <= H7; d++)
+		for (size_t k = 0; k < 4; k++)
+			add(&b, HX, d, x_to_b, 4, 0, 0, 0);
+	is_int(loc_fit_run(&fit, b.obs, b.n, ELEMENTS, NULL, -1), 0,
+	       "uplink: fits");
+	is_int(fit.count, 1, "uplink: one suspect");
+	is_int(fit.count ? fit.picks[0].element : 99, UP_A,
+	       "uplink: A's uplink, not rack A's hosts nor ToR A");
+	ok(fit.count && fit.picks[0].confidence > 0.9,
+	   "uplink: confident (%.2f)", fit.count ? fit.picks[0].confidence : 0);
+	is_int(fit.count ? fit.picks[0].stats.failing : 0, 32,
+	       "uplink: its 32 failing results");
+	loc_fit_free(&fit);
+}
+
+static void test_noise_silent(void)
+{
+	struct bench b = { .n = 0 };
+	struct loc_fit fit;
+
+	mesh(&b, noise);
+	is_int(loc_fit_run(&fit, b.obs, b.n, ELEMENTS, NULL, -1), 0,
+	       "noise: fits");
+	is_int(fit.count, 0, "noise: background loss names nothing");
+	ok(fit.background > 0 && fit.background < 0.01,
+	   "noise: background estimated (%g)", fit.background);
+	loc_fit_free(&fit);
+}
+
+static void test_unseen_preferred(void)
+{
+	struct bench b = { .n = 0 };
+	unsigned char prefer[ELEMENTS] = { 0 };
+	struct loc_relations rel = { .prefer = prefer };
+	struct loc_fit fit;
+
+	for (size_t e = TOR_A; e < ELEMENTS; e++)
+		prefer[e] = 2;
+	prefer[UNSEEN_AFTER_SPINE] = 1;
+	/* Every flow A -> B dies after the spine (its traces stop there),
+	 * nothing else is sampled through the uplink. */
+	for (size_t s = H0; s <= H3; s++)
+		for (size_t d = H4; d <= H7; d++)
+			add(&b, s, d, a_stops, 4, 0, 0, 20);
+	for (size_t s = H0; s <= H3; s++)
+		for (size_t d = H0; d <= H3; d++)
+			if (s != d)
+				add(&b, s, d, in_a, 1, 0, 0, 0);
+	for (size_t s = H4; s <= H7; s++)
+		for (size_t d = H0; d <= H7; d++)
+			if (s != d)
+				add(&b, s, d, s <= H3 || d > H3 ? in_b : b_to_a,
+				    d > H3 ? 1 : 5, 0, 0, 0);
+	is_int(loc_fit_run(&fit, b.obs, b.n, ELEMENTS, &rel, -1), 0,
+	       "unseen: fits");
+	is_int(fit.count, 1, "unseen: one suspect");
+	is_int(fit.count ? fit.picks[0].element : 99, UNSEEN_AFTER_SPINE,
+	       "unseen: where the traces stop, not the uplink into it");
+	ok(fit.count && fit.picks[0].rival_count >= 1,
+	   "unseen: the uplink is a rival");
+	ok(fit.count && fit.picks[0].one_path,
+	   "unseen: every failing result took one path");
+	loc_fit_free(&fit);
+}
+
+/* Results through the uplink lose a quarter of their replies on the way
+ * back (the responder counted them all): the forward
+ * path is not charged; the same with the direction unknown is evidence
+ * for it (the first of the forward path's tied elements). */
+static void test_back_not_forward(void)
+{
+	for (int unknown = 0; unknown < 2; unknown++) {
+		struct bench b = { .n = 0 };
+		struct loc_fit fit;
+
+		for (size_t s = H0; s <= H3; s++)
+			for (size_t d = H4; d <= H7; d++)
+				for (size_t k = 0; k < 3; k++)
+					add(&b, s, d, a_to_b, 5, 0,
+					    unknown ? 0 : 5, unknown ? 5 : 0);
+		is_int(loc_fit_run(&fit, b.obs, b.n, ELEMENTS, NULL, 1e-4), 0,
+		       "back (%s): fits", unknown ? "unknown" : "known");
+		if (!unknown) {
+			bool forward = false;
+
+			for (size_t k = 0; k < fit.count; k++) {
+				size_t e = fit.picks[k].element;
+
+				forward |= e == UP_A || e == SPINE ||
+					   e == DOWN_B;
+			}
+			ok(!forward, "back: no forward-only element named");
+		} else {
+			ok(fit.count >= 1 && fit.picks[0].element >= TOR_A &&
+				   fit.picks[0].element <= DOWN_B &&
+				   fit.picks[0].stats.lost == 48 * 5,
+			   "back (unknown): evidence for the forward path too "
+			   "(%g)", fit.count ? fit.picks[0].stats.lost : 0.0);
+		}
+		loc_fit_free(&fit);
+	}
+}
+
+static void test_range(void)
+{
+	struct bench b = { .n = 0 };
+	struct loc_fit fit;
+
+	add(&b, H0, ELEMENTS, in_a, 1, 1, 0, 0);
+	is_int(loc_fit_run(&fit, b.obs, b.n, ELEMENTS, NULL, -1), -1,
+	       "range: an element past the count is refused");
+	is_int(fit.count, 0, "range: nothing picked");
+}
+
+static void test_llr(void)
+{
+	ok(loc_llr(1000, 5, 5) == 0, "llr: loss as expected is no evidence");
+	ok(loc_llr(1000, 5, 2) == 0, "llr: less loss than expected neither");
+	ok(loc_llr(1000, 5, 100) > 100, "llr: 100 of 1000 against 5 is");
+}
+
+int main(void)
+{
+	test_uplink_not_rack();
+	test_noise_silent();
+	test_unseen_preferred();
+	test_back_not_forward();
+	test_range();
+	test_llr();
+	return tap_done();
+}
