@@ -144,17 +144,34 @@ static size_t unseen_elem(struct model *m, size_t router)
 	return e;
 }
 
+/* The router or switch named so in the traces (SIZE_MAX: none); the
+ * traces key elements by kind, so a link's name never passes for one. */
+static size_t node_element(const struct report_traces *t, const char *name)
+{
+	size_t i = report_traces_element_find(t, REPORT_PATH_ROUTER, name);
+
+	return i != SIZE_MAX ? i : report_traces_element_find(
+					   t, REPORT_PATH_SWITCH, name);
+}
+
+/* The link a -> b of the traces (SIZE_MAX: none; also out of memory). */
+static size_t link_element(const struct report_traces *t, const char *a,
+			   const char *b)
+{
+	char *name;
+	size_t i;
+
+	if (asprintf(&name, "%s -> %s", a, b) < 0)
+		return SIZE_MAX;
+	i = report_traces_element_find(t, REPORT_PATH_LINK, name);
+	free(name);
+	return i;
+}
+
 static bool link_seen(const struct report_traces *t, const char *a,
 		      const char *b)
 {
-	char *name;
-	bool seen;
-
-	if (asprintf(&name, "%s -> %s", a, b) < 0)
-		return true;
-	seen = strmap_get(&t->element_index, name) != NULL;
-	free(name);
-	return seen;
+	return link_element(t, a, b) != SIZE_MAX;
 }
 
 static int model_elements(struct model *m)
@@ -289,24 +306,18 @@ static bool fill_gap(const struct model *m, const char *a, const char *c,
 	for (size_t i = first ? (size_t)(uintptr_t)first - 1 : SIZE_MAX;
 	     i != SIZE_MAX; i = m->out_next[i]) {
 		const char *mid = t->elements[i].to;
-		void *router = strmap_get(&t->element_index, mid);
-		size_t link;
-		char *name;
+		size_t router = node_element(t, mid), link;
 
-		if (!router ||
-		    t->elements[(size_t)(uintptr_t)router - 1].kind ==
-			    REPORT_PATH_LINK ||
-		    asprintf(&name, "%s -> %s", mid, c) < 0)
+		if (router == SIZE_MAX)
 			continue;
-		link = (size_t)(uintptr_t)strmap_get(&t->element_index, name);
-		free(name);
-		if (!link)
+		link = link_element(t, mid, c);
+		if (link == SIZE_MAX)
 			continue;
 		if (found++)
 			return false;
 		*ab = i;
-		*b = (size_t)(uintptr_t)router - 1;
-		*bc = link - 1;
+		*b = router;
+		*bc = link;
 	}
 	return found == 1;
 }
@@ -545,7 +556,7 @@ static size_t next_hops(const struct model *m, size_t h, size_t *out,
 		const struct report_path_element *e = &t->elements[i];
 
 		if (e->kind == REPORT_PATH_LINK && strcmp(e->from, name) == 0 &&
-		    strmap_get(&t->element_index, e->to)) {
+		    node_element(t, e->to) != SIZE_MAX) {
 			out[n] = i;
 			fail_share[n] = 0;
 			n++;
@@ -989,10 +1000,7 @@ static int name_pick(struct model *m, struct localise *l,
 /* name is a router some trace answered from (a responder is none). */
 static bool is_router(const struct report_traces *t, const char *name)
 {
-	void *v = strmap_get(&t->element_index, name);
-
-	return v && t->elements[(size_t)(uintptr_t)v - 1].kind !=
-			    REPORT_PATH_LINK;
+	return node_element(t, name) != SIZE_MAX;
 }
 
 /* Remarking: each remarked trace names the last hop that saw the
@@ -1118,12 +1126,7 @@ out:
 
 static size_t router_named(const struct report_traces *t, const char *name)
 {
-	void *v = name ? strmap_get(&t->element_index, name) : NULL;
-
-	if (!v || t->elements[(size_t)(uintptr_t)v - 1].kind ==
-			  REPORT_PATH_LINK)
-		return SIZE_MAX;
-	return (size_t)(uintptr_t)v - 1;
+	return name ? node_element(t, name) : SIZE_MAX;
 }
 
 /* The routers each link and unseen hop touch (loc_relations.touch). */
