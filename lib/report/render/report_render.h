@@ -70,6 +70,15 @@ void report_json_status_counts(struct json_writer *w,
 			       const size_t count[REPORT_STATUS_COUNT],
 			       enum report_status from);
 
+/* report_render_suspects_json.c: the head of a suspect element's JSON
+ * object in the matrix suspects' shape (rank, kind, name, address,
+ * explained, the members that do not apply null or empty, results);
+ * the caller adds its own keys and closes the object. */
+void report_render_element_suspect_head(struct json_writer *w, size_t rank,
+					const char *kind, const char *name,
+					const char *address, size_t explained,
+					size_t failing, size_t passing);
+
 /* report_render_suspects_words.c: the suspects (report_suspects.h) in
  * words. One line of a suspect's evidence, "fails from 3 of 4 sources: 3
  * unreachable", "fails to ...", or "the other 1 of its failing pairs is

@@ -82,22 +82,9 @@ void report_render_localise_json(struct json_writer *w,
 		const struct localise_suspect *s = &l->items[k];
 		char *cannot = cannot_text(s);
 
-		jw_open_object(w, NULL);
-		jw_uint(w, "rank", k + 1);
-		jw_string(w, "kind", s->kind);
-		jw_string(w, "name", s->name);
-		jw_string(w, "address", s->address);
-		jw_uint(w, "explained", s->explained);
-		jw_null(w, "as_destination");
-		jw_null(w, "as_source");
-		jw_open_array(w, "members");
-		jw_close_array(w);
-		jw_open_array(w, "explained_by");
-		jw_close_array(w);
-		jw_open_object(w, "results");
-		jw_uint(w, "failing", s->failing);
-		jw_uint(w, "passing", s->passing);
-		jw_close_object(w);
+		report_render_element_suspect_head(w, k + 1, s->kind, s->name,
+						   s->address, s->explained,
+						   s->failing, s->passing);
 		jw_open_array(w, "elements");
 		jw_close_array(w);
 		jw_string(w, "cause", localise_cause_name(s->cause));

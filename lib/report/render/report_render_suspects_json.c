@@ -23,6 +23,29 @@ static void json_axis(struct json_writer *w, const char *key, bool present,
 	jw_close_object(w);
 }
 
+void report_render_element_suspect_head(struct json_writer *w, size_t rank,
+					const char *kind, const char *name,
+					const char *address, size_t explained,
+					size_t failing, size_t passing)
+{
+	jw_open_object(w, NULL);
+	jw_uint(w, "rank", rank);
+	jw_string(w, "kind", kind);
+	jw_string(w, "name", name);
+	jw_string(w, "address", address);
+	jw_uint(w, "explained", explained);
+	jw_null(w, "as_destination");
+	jw_null(w, "as_source");
+	jw_open_array(w, "members");
+	jw_close_array(w);
+	jw_open_array(w, "explained_by");
+	jw_close_array(w);
+	jw_open_object(w, "results");
+	jw_uint(w, "failing", failing);
+	jw_uint(w, "passing", passing);
+	jw_close_object(w);
+}
+
 /* One suspect on the path, in the shape of the matrix's: the members
  * that do not apply are null or empty, its own after them. */
 static void json_path_suspect(struct json_writer *w,
@@ -33,22 +56,10 @@ static void json_path_suspect(struct json_writer *w,
 	const char *kind = report_path_suspect_kind(ps, x);
 	char *via = NULL, *name = report_path_suspect_name(ps, x, &via);
 
-	jw_open_object(w, NULL);
-	jw_uint(w, "rank", rank_base + x->rank);
-	jw_string(w, "kind", kind);
-	jw_string(w, "name", name ? name : "?");
-	jw_string(w, "address", strcmp(kind, "router") == 0 ? name : NULL);
-	jw_uint(w, "explained", x->explained);
-	jw_null(w, "as_destination");
-	jw_null(w, "as_source");
-	jw_open_array(w, "members");
-	jw_close_array(w);
-	jw_open_array(w, "explained_by");
-	jw_close_array(w);
-	jw_open_object(w, "results");
-	jw_uint(w, "failing", x->failing);
-	jw_uint(w, "passing", x->passing);
-	jw_close_object(w);
+	report_render_element_suspect_head(
+		w, rank_base + x->rank, kind, name ? name : "?",
+		strcmp(kind, "router") == 0 ? name : NULL, x->explained,
+		x->failing, x->passing);
 	jw_open_array(w, "elements");
 	for (size_t k = 0; k < x->element_count; k++) {
 		const struct report_path_element *e = &t->elements[x->elements[k]];
