@@ -70,6 +70,15 @@ void report_json_status_counts(struct json_writer *w,
 			       const size_t count[REPORT_STATUS_COUNT],
 			       enum report_status from);
 
+/* report_render_page.c: what report's HTML pages share. page_open
+ * writes the doctype, the head up to the title and the first style
+ * rules (body, headings, summary) inside an open <style>; table_rules
+ * and note_rules the rules of tables and of notes; the page adds its
+ * own and closes the style. */
+void report_html_page_open(FILE *f, const char *title);
+void report_html_table_rules(FILE *f);
+void report_html_note_rules(FILE *f);
+
 /* report_render_suspects_json.c: the head of a suspect element's JSON
  * object in the matrix suspects' shape (rank, kind, name, address,
  * explained, the members that do not apply null or empty, results);

@@ -85,31 +85,14 @@ void report_render_html(FILE *f, const struct report *r, const char *title)
 {
 	char summary[512], runs[400], params_line[1100];
 
-	/* Also well-formed XML (polyglot), so XML tools can check it. */
-	markup_printf(f, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/"
-		      "1999/xhtml\" lang=\"en\">\n<head>\n"
-		      "<meta charset=\"utf-8\"/>\n<title>%s</title>\n", title);
-	fprintf(f, "<style>\n"
-		"body { font-family: %s; margin: 24px; color: %s; "
-		"background: #fafafa; }\n"
-		"h1 { font-size: 20px; margin: 0 0 4px; }\n"
-		"h2 { font-size: 16px; margin: 24px 0 8px; }\n"
-		".summary { margin: 0 0 12px; color: #616161; }\n"
-		"svg { background: #ffffff; border: 1px solid #e0e0e0; "
-		"max-width: 100%%; height: auto; }\n"
-		"table { border-collapse: collapse; font-size: 13px; "
-		"background: #ffffff; }\n"
-		"th, td { border: 1px solid #e0e0e0; padding: 4px 8px; "
-		"text-align: left; vertical-align: top; }\n"
-		"th { background: #eeeeee; }\n"
-		"ul { margin: 0; padding-left: 16px; }\n"
-		".st { font-weight: bold; padding: 1px 6px; border-radius: 3px; "
-		"white-space: nowrap; }\n"
-		".failed { color: %s; }\n"
-		".note { color: #616161; }\n"
-		".suspects ol { margin: 0 0 12px; padding-left: 24px; }\n",
-		REPORT_STYLE_FONT, REPORT_STYLE_TEXT_DARK,
-		report_styles[REPORT_UNREACHABLE].fill);
+	report_html_page_open(f, title);
+	fputs("svg { background: #ffffff; border: 1px solid #e0e0e0; "
+	      "max-width: 100%; height: auto; }\n", f);
+	report_html_table_rules(f);
+	fputs(".st { font-weight: bold; padding: 1px 6px; border-radius: 3px; "
+	      "white-space: nowrap; }\n", f);
+	report_html_note_rules(f);
+	fputs(".suspects ol { margin: 0 0 12px; padding-left: 24px; }\n", f);
 	for (int s = 0; s < REPORT_STATUS_COUNT; s++)
 		fprintf(f, ".st.%s { background: %s; color: %s; }\n",
 			report_styles[s].css, report_styles[s].fill,

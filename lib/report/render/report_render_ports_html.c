@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "out/markup.h"
+#include "report/render/report_render.h"
 #include "report/render/report_render_ports.h"
 #include "report/render/report_render_style.h"
 
@@ -97,26 +98,10 @@ void report_render_ports_html(FILE *f, const struct ports_audit *a,
 {
 	char hosts[32], ports[32];
 
-	markup_printf(f, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/"
-		      "1999/xhtml\" lang=\"en\">\n<head>\n"
-		      "<meta charset=\"utf-8\"/>\n<title>%s</title>\n", title);
-	fprintf(f, "<style>\n"
-		"body { font-family: %s; margin: 24px; color: %s; "
-		"background: #fafafa; }\n"
-		"h1 { font-size: 20px; margin: 0 0 4px; }\n"
-		"h2 { font-size: 16px; margin: 24px 0 8px; }\n"
-		".summary { margin: 0 0 12px; color: #616161; }\n"
-		"table { border-collapse: collapse; font-size: 13px; "
-		"background: #ffffff; }\n"
-		"th, td { border: 1px solid #e0e0e0; padding: 4px 8px; "
-		"text-align: left; vertical-align: top; }\n"
-		"th { background: #eeeeee; }\n"
-		"ul { margin: 0; padding-left: 16px; }\n"
-		".failed { color: %s; }\n"
-		".note { color: #616161; }\n"
-		"</style>\n</head>\n<body>\n",
-		REPORT_STYLE_FONT, REPORT_STYLE_TEXT_DARK,
-		report_styles[REPORT_UNREACHABLE].fill);
+	report_html_page_open(f, title);
+	report_html_table_rules(f);
+	report_html_note_rules(f);
+	fputs("</style>\n</head>\n<body>\n", f);
 	markup_printf(f, "<h1>%s</h1>\n<p class=\"summary\">fleet port "
 		      "audit: %s host%s, %s port%s</p>\n", title,
 		      ports_count_text(a->host_count, hosts, sizeof(hosts)),
