@@ -29,10 +29,11 @@ iba() { timeout 60 "$IBAHPROBE" "$@"; }
 			.[] | select(.device == $dev) | .source == "verbs" and
 			(.ports[0] | .state == "ACTIVE" and .link_layer == "Ethernet" and
 			 .grh_required == true and
-			 (.gids[] | select(.index == $i4)) == {index: $i4,
+			 (.gids[] | select(.index == $i4) | {index, gid, type, family, netdev}) == {index: $i4,
 				gid: ("::ffff:" + $ip4), type: "RoCE v2", family: "ipv4", netdev: $nd} and
-			 (.gids[] | select(.index == $i6)) == {index: $i6,
+			 (.gids[] | select(.index == $i6) | {index, gid, type, family, netdev}) == {index: $i6,
 				gid: $ip6, type: "RoCE v2", family: "ipv6", netdev: $nd} and
+			 (.gids[] | select(.index == $i4) | .vlan_id == null and .vlan_known) and
 			 ([.gids[] | select(.type != "RoCE v2")] | length) == 0)' >/dev/null ||
 			fail "$dev is not as expected in: $output"
 	done
