@@ -28,8 +28,8 @@ TRACE=$DATA/trace-ecmp.json
 @test "-j: a suspect of kind segment with its elements in path order and counts; path_tomography" {
 	run -1 --separate-stderr "$IBAHPROBE" report -j "$PROBE" --traces "$TRACE"
 	jq -e '
-		(.path_suspects | length == 1) and
-		(.path_suspects[0] == {rank: 1, kind: "segment",
+		(.suspects | length == 1) and
+		(.suspects[0] == {rank: 1, kind: "segment",
 			name: "198.18.1.1 -> 198.18.10.4", address: null,
 			explained: 4, as_destination: null, as_source: null,
 			members: [], explained_by: [],
@@ -66,7 +66,7 @@ TRACE=$DATA/trace-ecmp.json
 	run -1 --separate-stderr "$IBAHPROBE" report -j "$PROBE" --traces "$BATS_TEST_TMPDIR/t.json"
 	jq -e '.path_tomography.failing_without_trace == 1 and
 		.path_tomography.explained == 3 and
-		.path_suspects[0].explained == 3' <<<"$output" >/dev/null || fail "$output"
+		.suspects[0].explained == 3' <<<"$output" >/dev/null || fail "$output"
 }
 
 @test "--traces twice, and the traces of one file concatenated, read alike" {
@@ -74,11 +74,11 @@ TRACE=$DATA/trace-ecmp.json
 	jq -c '.[4:8]' "$TRACE" >"$BATS_TEST_TMPDIR/t2.json"
 	run -1 --separate-stderr "$IBAHPROBE" report -j "$PROBE" \
 		--traces "$BATS_TEST_TMPDIR/t1.json" --traces "$BATS_TEST_TMPDIR/t2.json"
-	jq -e '.path_tomography.traces == 8 and .path_suspects[0].explained == 4' <<<"$output" >/dev/null ||
+	jq -e '.path_tomography.traces == 8 and .suspects[0].explained == 4' <<<"$output" >/dev/null ||
 		fail "$output"
 	cat "$BATS_TEST_TMPDIR/t1.json" "$BATS_TEST_TMPDIR/t2.json" >"$BATS_TEST_TMPDIR/both.json"
 	run -1 --separate-stderr "$IBAHPROBE" report -j "$PROBE" --traces "$BATS_TEST_TMPDIR/both.json"
-	jq -e '.path_tomography.traces == 8 and .path_suspects[0].explained == 4' <<<"$output" >/dev/null ||
+	jq -e '.path_tomography.traces == 8 and .suspects[0].explained == 4' <<<"$output" >/dev/null ||
 		fail "$output"
 }
 
@@ -164,8 +164,8 @@ past() {
 @test "localisation: the suspects with cause, confidence, evidence; every failing result on one path: cannot localise, in all three forms" {
 	run -1 --separate-stderr "$IBAHPROBE" report -j "$PROBE" --traces "$TRACE"
 	jq -e '
-		(.suspects | length == 1) and
-		(.suspects[0] | .kind == "link" and
+		(.localisation.suspects | length == 1) and
+		(.localisation.suspects[0] | .kind == "link" and
 			.name == "198.18.1.1 -> 198.18.13.3" and
 			.cause == "loss" and .explained == 4 and
 			.results == {failing: 4, passing: 0} and
@@ -189,7 +189,7 @@ past() {
 @test "localisation: nothing stands out when no result can be placed and one pair fails" {
 	sed 's/"provider": "mlx5"/"provider": "rxe"/' "$PROBE" >"$BATS_TEST_TMPDIR/rxe.jsonl"
 	run -1 --separate-stderr "$IBAHPROBE" report -j "$BATS_TEST_TMPDIR/rxe.jsonl" --traces "$TRACE"
-	jq -e '.suspects == [] and .localisation.verdict == "no element stands out" and
+	jq -e '.localisation.suspects == [] and .localisation.verdict == "no element stands out" and
 		.localisation.traced == 0' <<<"$output" >/dev/null || fail "$output"
 	run -1 --separate-stderr "$IBAHPROBE" report "$BATS_TEST_TMPDIR/rxe.jsonl" --traces "$TRACE"
 	assert_line "  no element stands out"

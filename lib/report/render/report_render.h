@@ -128,11 +128,6 @@ void report_render_suspects_text(const struct report *r,
 void report_render_suspects_json(struct json_writer *w,
 				 const struct report_suspects *s,
 				 const struct report_path_suspects *ps);
-/* With the localisation (report --traces), the suspects on the path in
- * their own "path_suspects" array, in the shape above, ranked among
- * themselves. */
-void report_render_path_suspects_json(struct json_writer *w,
-				      const struct report_path_suspects *ps);
 /* The "path_tomography" member of report -j: null without --traces. */
 void report_render_tomography_json(struct json_writer *w,
 				   const struct report_path_suspects *ps);

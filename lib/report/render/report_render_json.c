@@ -186,17 +186,15 @@ static void json_suspects(struct json_writer *w, const struct report *r)
 {
 	struct report_suspects s;
 
-	if (r->localise) {
-		report_render_localise_json(w, r->localise);
-		report_render_path_suspects_json(w, r->path_suspects);
-		report_render_tomography_json(w, r->path_suspects);
-		return;
-	}
 	if (report_suspects_find(&s, r, NULL))
 		diag_warn("out of memory naming the suspects");
 	report_render_suspects_json(w, &s, r->path_suspects);
 	report_render_tomography_json(w, r->path_suspects);
 	report_suspects_free(&s);
+	/* With --traces: the elements the one model names, beside the
+	 * suspects as they were (a key keeps its meaning). */
+	if (r->localise)
+		report_render_localise_json(w, r->localise);
 }
 
 int report_render_json(FILE *f, const struct report *r, bool pretty)

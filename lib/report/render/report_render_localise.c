@@ -77,6 +77,14 @@ static char *alternatives_text(const struct localise_suspect *s)
 void report_render_localise_json(struct json_writer *w,
 				 const struct localise *l)
 {
+	jw_open_object(w, "localisation");
+	jw_uint(w, "results", l->results);
+	jw_uint(w, "traced", l->traced);
+	jw_uint(w, "failing", l->failing);
+	jw_uint(w, "explained", l->explained);
+	jw_uint(w, "remarked_traces", l->remarked);
+	jw_double(w, "background_loss", l->background);
+	jw_string(w, "verdict", l->count ? NULL : "no element stands out");
 	jw_open_array(w, "suspects");
 	for (size_t k = 0; k < l->count; k++) {
 		const struct localise_suspect *s = &l->items[k];
@@ -106,14 +114,6 @@ void report_render_localise_json(struct json_writer *w,
 		free(cannot);
 	}
 	jw_close_array(w);
-	jw_open_object(w, "localisation");
-	jw_uint(w, "results", l->results);
-	jw_uint(w, "traced", l->traced);
-	jw_uint(w, "failing", l->failing);
-	jw_uint(w, "explained", l->explained);
-	jw_uint(w, "remarked_traces", l->remarked);
-	jw_double(w, "background_loss", l->background);
-	jw_string(w, "verdict", l->count ? NULL : "no element stands out");
 	jw_close_object(w);
 }
 

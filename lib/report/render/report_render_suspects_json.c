@@ -77,15 +77,6 @@ static void json_path_suspect(struct json_writer *w,
 	free(via);
 }
 
-void report_render_path_suspects_json(struct json_writer *w,
-				      const struct report_path_suspects *ps)
-{
-	jw_open_array(w, "path_suspects");
-	for (size_t k = 0; ps && k < ps->tomo.count; k++)
-		json_path_suspect(w, ps, &ps->tomo.items[k], 0);
-	jw_close_array(w);
-}
-
 void report_render_tomography_json(struct json_writer *w,
 				   const struct report_path_suspects *ps)
 {
