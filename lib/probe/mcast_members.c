@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/gid.h"
 #include "probe/mcast_members.h"
 
 int mcast_tally_init(struct mcast_tally *t, uint32_t probes,
@@ -41,13 +42,6 @@ uint32_t mcast_tally_sent(struct mcast_tally *t, uint64_t now,
 		t->sent++;
 	}
 	return t->first_sequence + i;
-}
-
-static bool gid_is_zero(const union ibv_gid *g)
-{
-	static const union ibv_gid zero;
-
-	return memcmp(g, &zero, sizeof(zero)) == 0;
 }
 
 static bool same_responder(const struct mcast_responder *a,
@@ -207,7 +201,7 @@ void mcast_tally_summarize(const struct mcast_tally *t, uint32_t expect,
 		switch (mcast_member_state(t, &t->members[i])) {
 		case MCAST_MEMBER_UNLISTED:
 			s->unlisted++;
-			/* fall through: it answered */
+			__attribute__((fallthrough));	/* it answered */
 		case MCAST_MEMBER_ANSWERED:
 			s->answered++;
 			break;
