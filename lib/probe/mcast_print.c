@@ -118,6 +118,7 @@ static void print_member(const struct mcast_print_group *g,
 		out_null("reply_hop_limit_seen", NULL);
 	out_newline();
 	out_close_object();
+	out_flush_record();
 }
 
 void mcast_group_print(const struct mcast_print_group *g,
@@ -140,6 +141,7 @@ void mcast_group_print(const struct mcast_print_group *g,
 		out_string(PROBE_KEY_ERROR, "\n  error: %s", error);
 		out_newline();
 		out_close_object();
+		out_flush_record();
 		return;
 	}
 	out_uint(PROBE_KEY_SENT, "  %u probes", t->sent);
@@ -163,4 +165,5 @@ void mcast_group_print(const struct mcast_print_group *g,
 		out_text(" (%s)", g->listing_why_not);
 	out_newline();
 	out_close_object();
+	out_flush_record();
 }
