@@ -50,14 +50,6 @@ static void fields_from_lists(const struct probe_mcast_args *a,
 	}
 }
 
-struct group_run {
-	struct mcast_run_config cfg;
-	struct mcast_print_group print;
-	struct mcast_tally tally;
-	struct mcast_listing listing;
-	char error[DIAG_MSG_MAX * 4];
-};
-
 static void run_config_base(const struct probe_mcast_args *a,
 			    const struct cli_port *local,
 			    struct mcast_run_config *c)
@@ -86,7 +78,7 @@ static void asked_from_attr(struct mcast_run_config *c)
  * picks; the members' Q_Key is --qkey or serve's default. */
 static int roce_prepare(const struct probe_mcast_args *a,
 			const struct ah_port_facts *facts,
-			const struct dest *d, struct group_run *g)
+			const struct dest *d, struct probe_mcast_group *g)
 {
 	struct ah_fields f;
 	struct sgid_choice choice;
@@ -119,7 +111,7 @@ static int ib_prepare(const struct probe_mcast_args *a,
 		      const struct cli_port *local,
 		      const struct ah_port_facts *facts,
 		      struct path_session *session, size_t i,
-		      struct group_run *g, bool *joined)
+		      struct probe_mcast_group *g, bool *joined)
 {
 	const struct dest *d = &a->dests->items[i];
 	struct mcast_target target;
@@ -167,24 +159,19 @@ static int ib_prepare(const struct probe_mcast_args *a,
 	return 0;
 }
 
-/* One group: prepared, probed, merged, printed. Returns whether fine. */
-static bool probe_group(const struct probe_mcast_args *a,
-			const struct cli_port *local,
-			const struct ah_port_facts *facts,
-			struct path_session *session, size_t i)
+void probe_mcast_group_run(const struct probe_mcast_args *a,
+			   const struct cli_port *local,
+			   const struct ah_port_facts *facts,
+			   struct path_session *session, size_t i,
+			   struct probe_mcast_group *g)
 {
 	const struct dest *d = &a->dests->items[i];
 	bool ib = local->port->link_layer != LINK_LAYER_ETHERNET;
-	struct group_run *g = calloc(1, sizeof(*g));
-	struct mcast_summary summary = { 0 };
 	struct mcast_result left;
-	bool joined = false, fine = false;
+	bool joined = false;
 	int rc;
 
-	if (!g) {
-		diag_error("out of memory");
-		return false;
-	}
+	memset(g, 0, sizeof(*g));
 	run_config_base(a, local, &g->cfg);
 	rc = ib ? ib_prepare(a, local, facts, session, i, g, &joined)
 		: roce_prepare(a, facts, d, g);
@@ -213,13 +200,36 @@ static bool probe_group(const struct probe_mcast_args *a,
 						    : g->listing.why_not,
 	};
 	if (rc == 0) {
-		mcast_tally_summarize(&g->tally, a->expect_members, &summary);
-		fine = summary.ok;
+		g->probed = true;
+		mcast_tally_summarize(&g->tally, a->expect_members,
+				      &g->summary);
 	}
-	mcast_group_print(&g->print, &g->tally, &summary,
-			  rc == 0 ? NULL : g->error);
+}
+
+void probe_mcast_group_free(struct probe_mcast_group *g)
+{
 	mcast_tally_free(&g->tally);
 	mcast_listing_free(&g->listing);
+}
+
+/* One group: probed, printed. Returns whether fine. */
+static bool probe_group(const struct probe_mcast_args *a,
+			const struct cli_port *local,
+			const struct ah_port_facts *facts,
+			struct path_session *session, size_t i)
+{
+	struct probe_mcast_group *g = malloc(sizeof(*g));
+	bool fine;
+
+	if (!g) {
+		diag_error("out of memory");
+		return false;
+	}
+	probe_mcast_group_run(a, local, facts, session, i, g);
+	fine = g->probed && g->summary.ok;
+	mcast_group_print(&g->print, &g->tally, &g->summary,
+			  g->probed ? NULL : g->error);
+	probe_mcast_group_free(g);
 	free(g);
 	return fine;
 }
