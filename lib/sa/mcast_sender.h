@@ -14,8 +14,10 @@
 #include "sa/mcast_group.h"
 
 /* opensm's default SA key (osm_subnet.c: OSM_DEFAULT_SA_KEY, 1): what a
- * member listing is asked with. opensm takes a wrong key for an untrusted
- * query (no error), which hides the members: the listing then says so. */
+ * member listing is asked with. opensm leaves a request with another
+ * key than its own unanswered (seen against opensm in tests/sim), and
+ * answers one without a key with the PortGIDs hidden: either way the
+ * listing is unknown, with why. */
 #define MCAST_LISTING_SA_KEY 1
 
 /* The members a group's probe expects to hear from. */
