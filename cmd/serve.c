@@ -1,5 +1,6 @@
 /* ibahprobe serve: the UD responder (lib/peer/responder.c) on one port,
- * with its rendezvous listener, --register's SA record and --pidfile. */
+ * with its rendezvous listener, --register's SA record, --mcast's groups
+ * (lib/sa/mcast_membership.c) and --pidfile. */
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -8,12 +9,16 @@
 #include "cli.h"
 #include "cli_port.h"
 #include "base/diag.h"
+#include "base/mcast_spec.h"
+#include "base/mgid.h"
 #include "base/parse.h"
 #include "base/pidfile.h"
 #include "out/output.h"
 #include "peer/rendezvous.h"
 #include "peer/responder.h"
 #include "peer/responder_print.h"
+#include "sa/mcast_membership.h"
+#include "sa/path_resolve.h"
 #include "sa/responder_registrar.h"
 #include "verbs/device.h"
 #include "verbs/pkey_table.h"
@@ -23,7 +28,8 @@ enum serve_option {
 	SERVE_OPT_QKEY, SERVE_OPT_LISTEN, SERVE_OPT_NO_LISTEN, SERVE_OPT_COUNT,
 	SERVE_OPT_DURATION, SERVE_OPT_MAX_RATE, SERVE_OPT_REGISTER,
 	SERVE_OPT_PKEY, SERVE_OPT_PIDFILE, SERVE_OPT_BUSY_POLL,
-	SERVE_OPT_RQ_DEPTH, SERVE_OPT_AH_MAX_AGE, SERVE_OPT_END,
+	SERVE_OPT_RQ_DEPTH, SERVE_OPT_AH_MAX_AGE, SERVE_OPT_MCAST,
+	SERVE_OPT_END,
 };
 
 static const struct opt_spec serve_options[] = {
@@ -68,6 +74,11 @@ static const struct opt_spec serve_options[] = {
 				   "reply AH again once this old (default 30), "
 				   "so a next hop that moved unseen is "
 				   "followed", COMPLETE_NONE, NULL },
+	[SERVE_OPT_MCAST] = { "mcast", 0, "GROUP[,GROUP...]", "join these "
+			      "multicast groups and answer probes sent to "
+			      "them: an MGID, ipoib[:PKEY] or ipoib6[:PKEY] "
+			      "(InfiniBand), an IPv4 or IPv6 group (RoCE); "
+			      "left on exit", COMPLETE_NONE, NULL },
 	[SERVE_OPT_END] = OPT_END,
 };
 
@@ -76,6 +87,7 @@ static const struct opt_spec serve_options[] = {
 /* serve's options: the context the dispatcher hands to every call. */
 struct serve_opts {
 	uint32_t qkey;
+	bool qkey_given;	/* --qkey: the groups' Q_Key must be it */
 	const char *listen;
 	bool no_listen;
 	uint64_t count;
@@ -88,6 +100,7 @@ struct serve_opts {
 	bool busy_poll;
 	uint32_t rq_depth;	/* 0: the default */
 	uint32_t ah_max_age_s;
+	struct mcast_spec_list groups;	/* --mcast */
 };
 
 static const struct serve_opts serve_defaults = {
@@ -105,6 +118,14 @@ static int serve_option(void *ctx, int index, const char *arg)
 	switch (index) {
 	case SERVE_OPT_QKEY:
 		rc = parse_qkey(arg, &opts->qkey, err, sizeof(err));
+		opts->qkey_given = true;
+		break;
+	case SERVE_OPT_MCAST:
+		if (mcast_spec_list_add(&opts->groups, arg, why, sizeof(why))) {
+			snprintf(err, sizeof(err), "--mcast '%s': %s", arg,
+				 why);
+			rc = -1;
+		}
 		break;
 	case SERVE_OPT_LISTEN:
 		opts->listen = arg;
@@ -206,6 +227,75 @@ static int check_port(const struct serve_opts *opts, struct responder *s)
 	return 0;
 }
 
+/* What follows the port's events: the SA record and the groups. */
+struct serve_port_watchers {
+	struct responder_registrar *registrar;	/* NULL: not registered */
+	struct mcast_membership *groups;
+};
+
+static void serve_port_changed(void *ctx, const struct port_info *port,
+			       bool reregister)
+{
+	struct serve_port_watchers *w = ctx;
+
+	if (w->registrar)
+		responder_registrar_port_changed(w->registrar, port,
+						 reregister);
+	mcast_membership_port_changed(w->groups, port, reregister);
+}
+
+/* The P_Key of the QP's partition, which a group serve creates gets. */
+static int qp_pkey(const struct responder *s, const struct serve_opts *opts,
+		   uint16_t *pkey, char *err, size_t len)
+{
+	struct pkey_table pkeys;
+
+	if (opts->has_pkey) {
+		*pkey = opts->pkey;
+		return 0;
+	}
+	if (pkey_table_read(s->dev, s->port->port_num, &pkeys, err, len))
+		return -1;
+	*pkey = pkeys.count ? pkeys.keys[0] : IPOIB_DEFAULT_PKEY;
+	return 0;
+}
+
+/* --mcast before the QP exists: on InfiniBand the SA joins, whose
+ * groups' Q_Key the QP then takes (mcast_membership_qkey); on RoCE the
+ * IP memberships. Returns 0 or the exit status, said. */
+static int join_groups(const struct common_opts *common,
+		       const struct serve_opts *opts, struct responder *s,
+		       struct path_session *sa, bool *sa_open,
+		       struct mcast_membership *m)
+{
+	char err[DIAG_MSG_MAX * 6];
+	uint16_t pkey;
+
+	if (!opts->groups.count)
+		return 0;
+	if (s->port->link_layer == LINK_LAYER_ETHERNET) {
+		if (mcast_membership_join_roce(m, &opts->groups, s->port,
+					       s->config.qkey, err,
+					       sizeof(err)))
+			return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+		return 0;
+	}
+	if (qp_pkey(s, opts, &pkey, err, sizeof(err)))
+		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	if (path_session_open(sa, s->dev->name, s->port->port_num, err,
+			      sizeof(err)) != SA_CLIENT_OK)
+		return cli_fail(EXIT_ENVIRONMENT, "--mcast needs the SA: %s",
+				err);
+	*sa_open = true;
+	if (mcast_membership_join_ib(m, &opts->groups, sa, pkey,
+				     s->config.qkey, common->timeout_ms, err,
+				     sizeof(err)) ||
+	    mcast_membership_qkey(m, s->config.qkey, opts->qkey_given,
+				  &s->config.qkey, err, sizeof(err)))
+		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+	return 0;
+}
+
 /* The responder from device to summary; with --pidfile, the pid goes
  * into the taken PIDFILE once the ready line is out. */
 static int serve_responder(const struct common_opts *common,
@@ -221,6 +311,11 @@ static int serve_responder(const struct common_opts *common,
 			    .ah_max_age_s = opts->ah_max_age_s },
 	};
 	struct responder_registrar reg = RESPONDER_REGISTRAR_INIT;
+	struct mcast_membership groups = { 0 };
+	struct serve_port_watchers watchers = { .groups = &groups };
+	struct responder_group views[MCAST_SPEC_MAX];
+	struct path_session group_sa;
+	bool sa_open = false;
 	struct sigaction sa = { .sa_handler = on_signal };
 	char err[DIAG_MSG_MAX * 3 + PATH_MAX];
 	char bound[128] = "";
@@ -240,7 +335,14 @@ static int serve_responder(const struct common_opts *common,
 	rc = check_port(opts, &s);
 	if (rc)
 		goto out_devices;
+	rc = join_groups(common, opts, &s, &group_sa, &sa_open, &groups);
+	if (rc)
+		goto out_groups;
 	if (responder_open(&s, err, sizeof(err))) {
+		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
+		goto out_responder;
+	}
+	if (mcast_membership_attach(&groups, s.ep.qp, err, sizeof(err))) {
 		rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out_responder;
 	}
@@ -264,16 +366,18 @@ static int serve_responder(const struct common_opts *common,
 			rc = cli_fail(EXIT_ENVIRONMENT, "%s", err);
 			goto out_listen;
 		}
-		s.port_changed = responder_registrar_port_changed;
-		s.port_changed_ctx = &reg;
+		watchers.registrar = &reg;
 	}
+	s.port_changed = serve_port_changed;
+	s.port_changed_ctx = &watchers;
+	mcast_membership_view(&groups, views);
 	responder_ready_print(&s.info, listen_fd >= 0 ? bound : NULL,
 			      reg.registered, opts->pidfile,
 			      &(struct responder_timing){
 				      .busy_poll = opts->busy_poll,
 				      .hw_stamps = s.ep.clock.hw,
 				      .why_not = s.ep.clock.why_not,
-			      });
+			      }, views, groups.count);
 	if (s.vlan.cvlan)
 		diag_verbose(1, "requests' VLAN tags: reported in the replies");
 	else
@@ -289,6 +393,7 @@ static int serve_responder(const struct common_opts *common,
 	rc = responder_run(&s, &stop_requested, &why);
 	/* Unregister first: a dead responder must not stay advertised. */
 	responder_registrar_remove(&reg);
+	mcast_membership_leave(&groups);
 	responder_summary_print(&s, why);
 	rc = rc ? cli_fail(EXIT_ENVIRONMENT, "%s", s.fatal) : EXIT_FINE;
 out_listen:
@@ -297,7 +402,13 @@ out_listen:
 	if (listen_fd >= 0)
 		close(listen_fd);
 out_responder:
+	/* Detached before the QP goes (a no-op once left). */
+	mcast_membership_leave(&groups);
 	responder_close(&s);
+out_groups:
+	mcast_membership_leave(&groups);
+	if (sa_open)
+		path_session_close(&group_sa);
 out_devices:
 	device_list_free(&s.devices);
 	return rc;

@@ -94,9 +94,14 @@ void ah_job_run(struct ibv_context *context, struct ibv_pd *pd,
 		struct ah_job *job)
 {
 	errno = 0;
+	if (job->from_group && job->no_sgid) {
+		job->error = EADDRNOTAVAIL;
+		return;
+	}
 	/* libibverbs reads the flow label from bytes 0..3 and the form from
 	 * bytes 0 and 20: the area is as received, with our sentinel. */
-	if (ibv_init_ah_from_wc(context, port_num, &job->wc,
+	if (!job->from_group &&
+	    ibv_init_ah_from_wc(context, port_num, &job->wc,
 				(struct ibv_grh *)job->grh, &job->attr)) {
 		job->error = errno;
 		job->init_failed = true;

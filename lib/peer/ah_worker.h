@@ -44,6 +44,10 @@ struct ah_job {
 	 * (responder_vlan_reply_gid). */
 	bool sgid_by_vlan;
 	uint8_t sgid_index;
+	/* The probe came through a group (reverse_mcast_ah_build): attr is
+	 * built already, as ibv_init_ah_from_wc refuses a multicast DGID;
+	 * no_sgid: we have no GID to answer the sender's family from. */
+	bool from_group, no_sgid;
 	/* Output. */
 	struct ibv_ah_attr attr;
 	struct ibv_ah *ah;	/* NULL: failed */
@@ -85,7 +89,8 @@ size_t ah_workers_take(struct ah_workers *w, struct ah_job *out, size_t max);
 void ah_workers_stop(struct ah_workers *w);
 
 /* What a worker does, without the threads: builds the reply AH of one
- * job (ibv_init_ah_from_wc, reverse_ah_finish, ibv_create_ah). */
+ * job (ibv_init_ah_from_wc unless from_group, reverse_ah_finish,
+ * ibv_create_ah). */
 void ah_job_run(struct ibv_context *context, struct ibv_pd *pd,
 		uint8_t port_num, enum link_layer link_layer,
 		struct ah_job *job);

@@ -13,6 +13,7 @@
 #include "base/gid.h"
 #include "base/monotonic.h"
 #include "peer/responder.h"
+#include "peer/reverse_mcast_ah.h"
 #include "verbs/wc_failure.h"
 #include "wire/grh.h"
 
@@ -255,6 +256,38 @@ static void reached_gid(const struct responder *r,
 	job->sgid_index = (uint8_t)g->index;
 }
 
+/* A probe that came through a group: its reply AH is built here
+ * (reverse_mcast_ah_build), as ibv_init_ah_from_wc refuses a multicast
+ * DGID, from the GID it chose. False for a unicast probe. */
+static bool group_reply(const struct responder *r, const struct ibv_wc *wc,
+			const uint8_t *grh_area, struct ah_job *job)
+{
+	struct grh_local_gids local = { r->local_gids, r->local_gid_count };
+	const struct gid_info *chosen = NULL;
+	struct grh_fields grh;
+	char err[DIAG_MSG_MAX];
+
+	if (grh_decode_local(grh_area, wc->wc_flags & IBV_WC_GRH, &local, &grh,
+			     err, sizeof(err)))
+		return false;
+	switch (reverse_mcast_ah_build(&grh, wc, r->port->gids,
+				       r->port->gid_count,
+				       r->port->link_layer, r->port->port_num,
+				       &job->attr, &chosen)) {
+	case REVERSE_MCAST_UNICAST:
+		return false;
+	case REVERSE_MCAST_NO_SGID:
+		job->from_group = job->no_sgid = true;
+		return true;
+	case REVERSE_MCAST_BUILT:
+		break;
+	}
+	job->from_group = true;
+	job->sgid_roce_v1 = chosen->kind == GID_KIND_ROCE_V1;
+	snprintf(job->netdev, sizeof(job->netdev), "%s", chosen->netdev);
+	return true;
+}
+
 /* A worker's job for entry e, from the request that arrived. */
 static void fill_job(const struct responder *r, const struct reverse_entry *e,
 		     const struct ibv_wc *wc, const uint8_t *grh_area,
@@ -268,6 +301,8 @@ static void fill_job(const struct responder *r, const struct reverse_entry *e,
 	memcpy(job->grh, grh_area, GRH_BYTES);
 	job->asked_sl = p->reply.header.asked.sl;
 	job->provider = r->provider;
+	if (group_reply(r, wc, grh_area, job))
+		return;
 	reached_gid(r, &p->reply.observed, job);
 }
 
@@ -421,8 +456,11 @@ static void say_reverse_failure(const struct ah_job *job, unsigned failures)
 	diag_verbose(1, "no reverse AH to %s (qp 0x%x): %s%s; tried again "
 		     "in %llu ms", gid, job->wc.src_qp,
 		     job->init_failed ? "ibv_init_ah_from_wc: " : "",
-		     job->error ? strerror(job->error)
-				: "the driver gave no reason",
+		     job->no_sgid ? "a probe through a group, and this port "
+				    "has no GID of the sender's type and "
+				    "family to answer from"
+		     : job->error ? strerror(job->error)
+				  : "the driver gave no reason",
 		     (unsigned long long)(reverse_backoff_ns(failures) /
 					  1000000));
 }

@@ -45,10 +45,38 @@ void responder_gids_print(const struct responder_info *info, bool nested)
 	out_close_array();
 }
 
+/* The groups joined, a text line each: "mcast 239.1.2.3 mgid
+ * ::ffff:239.1.2.3 mlid 0 qkey 0x1ab4e0be join igmp netdev eth1". */
+static void groups_print(const struct responder_group *groups, size_t count)
+{
+	char mgid[GID_TEXT_MAX];
+
+	out_open_array("mcast");
+	for (size_t i = 0; i < count; i++) {
+		const struct responder_group *g = &groups[i];
+
+		out_open_object(NULL);
+		out_string("group", "\n  mcast %s", g->group);
+		out_string("mgid", " mgid %s",
+			   gid_format(&g->mgid, mgid, sizeof(mgid)));
+		out_uint("mlid", " mlid 0x%04x", g->mlid);
+		out_uint("qkey", " qkey 0x%08x", g->qkey);
+		out_string("join", " join %s", g->join);
+		if (g->netdev)
+			out_string("netdev", " netdev %s", g->netdev);
+		else
+			out_null("netdev", NULL);
+		out_close_object();
+	}
+	out_close_array();
+}
+
 void responder_ready_print(const struct responder_info *info,
 			   const char *rendezvous, bool registered,
 			   const char *pidfile,
-			   const struct responder_timing *timing)
+			   const struct responder_timing *timing,
+			   const struct responder_group *groups,
+			   size_t group_count)
 {
 	out_open_object(NULL);
 	out_string("event", "%s:", "ready");
@@ -78,6 +106,7 @@ void responder_ready_print(const struct responder_info *info,
 		else
 			out_null("completion_timestamps_note", NULL);
 	}
+	groups_print(groups, group_count);
 	responder_gids_print(info, false);
 	out_newline();
 	out_close_object();

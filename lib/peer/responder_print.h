@@ -6,7 +6,10 @@
 #define IBAHPROBE_RESPONDER_PRINT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include <infiniband/verbs.h>
 
 #include "peer/rendezvous.h"
 
@@ -46,10 +49,27 @@ struct responder_timing {
 	const char *why_not;	/* no hw stamps: why ("" or NULL: unsaid) */
 };
 
+/* A multicast group serve is a member of (--mcast), for the ready line:
+ * "mcast": [{group, mgid, mlid, qkey, join, netdev}]. */
+struct responder_group {
+	const char *group;	/* as given */
+	union ibv_gid mgid;	/* the MGID, or the IP group as a GID */
+	uint16_t mlid;		/* InfiniBand; 0 on RoCE */
+	uint32_t qkey;		/* whose datagrams the QP hears */
+	/* How: "full_member" (serve joined through the SA and leaves on
+	 * exit), "already_member" (the port was a member before: attached
+	 * only, the SA left alone), "igmp" or "mld" (RoCE: an IP membership
+	 * on netdev). */
+	const char *join;
+	const char *netdev;	/* RoCE; NULL on InfiniBand */
+};
+
 void responder_ready_print(const struct responder_info *info,
 			   const char *rendezvous, bool registered,
 			   const char *pidfile,
-			   const struct responder_timing *timing);
+			   const struct responder_timing *timing,
+			   const struct responder_group *groups,
+			   size_t group_count);
 
 struct responder;
 /* The counts of a stopped responder; why: what stopped it. */

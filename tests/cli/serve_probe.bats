@@ -16,6 +16,7 @@ serve_bad_values() {
 --pkey|0x10000|x|0x8000|0||p_key
 --rq-depth|0|65537|x|-1||rq depth
 --ah-max-age|0|86401|x|-1||reply AH age
+--mcast|bogus|10.0.0.1|fe80::1|::ffff:10.0.0.1|239.1.2.3,|ipoib:0x10000|ipoibx||--mcast '
 TABLE
 }
 
@@ -50,6 +51,20 @@ TABLE
 	[[ $stderr == *"serve takes no arguments"* ]]
 	run -2 --separate-stderr "$IBAHPROBE" serve -l 18516 --no-listen
 	[[ $stderr == *"contradict"* ]]
+}
+
+@test "serve --mcast: a mixed InfiniBand/RoCE list, a group named twice, too many groups: exit 2 before any device" {
+	run -2 --separate-stderr "$IBAHPROBE" serve --mcast ipoib,239.1.2.3
+	[ -z "$output" ]
+	[[ $stderr == *"'ipoib' is an InfiniBand (IPoIB) group and '239.1.2.3' an IPv4 (RoCE) group: one port is either InfiniBand or RoCE"* ]]
+	run -2 --separate-stderr "$IBAHPROBE" serve --mcast 239.1.2.3 --mcast ipoib6:0x8001
+	[[ $stderr == *"one port is either InfiniBand or RoCE"* ]]
+	run -2 --separate-stderr "$IBAHPROBE" serve --mcast ipoib,ff12:401b:ffff::ffff:ffff
+	[[ $stderr == *"group 'ff12:401b:ffff::ffff:ffff' is named twice (as 'ipoib' before)"* ]]
+	run -2 --separate-stderr "$IBAHPROBE" serve --mcast 239.0.0.1,239.0.0.2,239.0.0.3,239.0.0.4,239.0.0.5,239.0.0.6,239.0.0.7,239.0.0.8,239.0.0.9,239.0.0.10,239.0.0.11,239.0.0.12,239.0.0.13,239.0.0.14,239.0.0.15,239.0.0.16,239.0.0.17
+	[[ $stderr == *"more than 16 groups"* ]]
+	run -2 --separate-stderr "$IBAHPROBE" serve -j --mcast 10.0.0.1
+	assert_json_error 2
 }
 
 @test "probe --ah-max-age needs a continuous run" {

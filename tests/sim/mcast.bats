@@ -211,3 +211,43 @@ saquery_group_field() {	# NODE MGID FIELD
 	echo "$output" | jq -e '.results[0] | .ok == false and .got.value == false and .expected.value == true and
 		(.got_text | test("this port \\(rate 2.5 Gb/s\\) cannot join")) and .expected_text == "joinable"' || fail "$output"
 }
+
+# serve --mcast's membership (lib/sa/mcast_membership.c) through the
+# tool: ibsim has no verbs device for serve itself, so the QP's attach is
+# not reached; the SA sequence is the one serve runs.
+@test "serve --mcast: a FullMember join creates the group with serve's Q_Key, the SA lists us, a reregister rejoins, the leave removes us and the group" {
+	local mgid=ff15:1234::a
+	run -0 mcast_on H2 serve "$mgid" 0x1ab4e0be 0xffff
+	[ "${lines[0]}" = "qp_qkey=0x1ab4e0be" ] || fail "$output"
+	[[ ${lines[1]} == "joined group=$mgid mgid=$mgid mlid=0xc"*" qkey=0x1ab4e0be join=full_member member=yes" ]] || fail "$output"
+	local mlid
+	mlid=$(sed -n 's/.* mlid=\(0x[0-9a-f]*\) .*/\1/p' <<<"${lines[1]}")
+	[ "${lines[2]}" = "rejoined group=$mgid mlid=$mlid member=yes" ] || fail "$output"
+	[ "${lines[3]}" = "left mgid=$mgid member=no" ] || fail "$output"
+	# The last member left: opensm removed the group.
+	run -1 mcast_on H1 lookup "$mgid"
+	[[ $output == "error: the SA has no multicast group $mgid that this port may see"* ]] || fail "$output"
+}
+
+@test "serve --mcast ipoib: never joined by serve; a port that is a member is attached only and stays a member after serve leaves" {
+	# No IPoIB here: H1 is no member, serve refuses and the group keeps
+	# no member.
+	run -1 mcast_on H1 serve ipoib 0x1ab4e0be 0xffff
+	[[ $output == "error: ipoib ($BCAST) is an IPoIB group and this port is no member of it (IPoIB not up on this partition?): serve attaches to IPoIB groups the kernel joined, and never joins or leaves them itself"* ]] || fail "$output"
+	# (no member at all: the trusted GetTable answers no records)
+	run -1 mcast_on H2 -k 1 members "$BCAST"
+	[[ $output != *"port_gid=$(sim_gid H1) "* ]] || fail "serve joined: $output"
+	# The kernel's IPoIB join, played by the tool: then serve takes the
+	# group's Q_Key and leaves the port's membership alone.
+	run -0 mcast_on H1 join "$BCAST" full
+	run -0 mcast_on H1 serve ipoib 0x1ab4e0be 0xffff
+	[ "${lines[0]}" = "qp_qkey=0x00000b1b" ] || fail "$output"
+	[ "${lines[1]}" = "joined group=ipoib mgid=$BCAST mlid=0xc000 qkey=0x00000b1b join=already_member member=yes" ] || fail "$output"
+	[ "${lines[3]}" = "left mgid=$BCAST member=yes" ] || fail "$output"
+	run -0 mcast_on H2 -k 1 members "$BCAST"
+	[[ $output == *"port_gid=$(sim_gid H1) "*"join_state=FullMember"* ]] || fail "IPoIB's membership disturbed: $output"
+	# An explicit --qkey that is not the group's: said, both named.
+	run -1 mcast_on H1 serve ipoib 0x1ab4e0be 0xffff given
+	[[ $output == "error: group ipoib has Q_Key 0x00000b1b, not 0x1ab4e0be (--qkey)"* ]] || fail "$output"
+	run -0 mcast_on H1 leave "$BCAST" full
+}

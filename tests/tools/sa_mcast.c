@@ -11,6 +11,7 @@
 #include "sa/mcast_group.h"
 #include "sa/mcast_joinable.h"
 #include "sa/mcast_sender.h"
+#include "sa/mcast_membership.h"
 
 static void usage(void)
 {
@@ -22,6 +23,8 @@ static void usage(void)
 		"  caps | audit MGID\n"
 		"  sender MGID    a prober's sequence (sa/mcast_sender.h):\n"
 		"                 SendOnlyNonMember join, listing (-k), leave\n"
+		"  serve GROUP[,GROUP...] QKEY PKEY [given]   serve --mcast's\n"
+		"        join, member check, client-reregister rejoin, leave\n"
 		"exit: 0 ok, 1 refused or no group, 2 usage, 3 no answer\n");
 	exit(2);
 }
@@ -63,6 +66,73 @@ static int finish(const struct mcast_result *r)
 		return 0;
 	printf("error: %s\n", r->error);
 	return r->status == MCAST_NO_ANSWER ? 3 : 1;
+}
+
+static bool is_member(struct path_session *s, const union ibv_gid *mgid,
+		      uint32_t timeout_ms)
+{
+	struct mcast_result r;
+
+	mcast_group_member_of(s, mgid, &s->sa.port_gid, timeout_ms,
+			      MCAST_RETRIES, &r);
+	return r.status == MCAST_OK;
+}
+
+/* serve --mcast's sequence through its lib calls, without a QP (ibsim
+ * has no verbs device): join, the QP's Q_Key, whether the SA lists us,
+ * the rejoin of a client reregister, the leave, whether it still does. */
+static int serve_sequence(struct path_session *s, int argc, char **argv,
+			  uint32_t timeout_ms)
+{
+	struct mcast_spec_list specs = { 0 };
+	struct mcast_membership m = { 0 };
+	struct responder_group view[MCAST_SPEC_MAX];
+	union ibv_gid mgids[MCAST_SPEC_MAX];
+	uint32_t qkey = (uint32_t)strtoul(argv[1], NULL, 0), qp_qkey;
+	uint16_t pkey = (uint16_t)strtoul(argv[2], NULL, 0);
+	bool given = argc == 4 && strcmp(argv[3], "given") == 0;
+	char err[2048], gid[INET6_ADDRSTRLEN];
+	size_t count;
+
+	if (mcast_spec_list_add(&specs, argv[0], err, sizeof(err))) {
+		printf("error: %s\n", err);
+		return 2;
+	}
+	if (mcast_membership_join_ib(&m, &specs, s, pkey, qkey, timeout_ms,
+				     err, sizeof(err))) {
+		printf("error: %s\n", err);
+		return 1;
+	}
+	if (mcast_membership_qkey(&m, qkey, given, &qp_qkey, err,
+				  sizeof(err))) {
+		printf("error: %s\n", err);
+		mcast_membership_leave(&m);
+		return 1;
+	}
+	printf("qp_qkey=0x%08x\n", qp_qkey);
+	count = m.count;
+	mcast_membership_view(&m, view);
+	for (size_t i = 0; i < count; i++) {
+		mgids[i] = view[i].mgid;
+		inet_ntop(AF_INET6, view[i].mgid.raw, gid, sizeof(gid));
+		printf("joined group=%s mgid=%s mlid=0x%04x qkey=0x%08x "
+		       "join=%s member=%s\n", view[i].group, gid, view[i].mlid,
+		       view[i].qkey, view[i].join,
+		       is_member(s, &view[i].mgid, timeout_ms) ? "yes" : "no");
+	}
+	mcast_membership_port_changed(&m, NULL, true);
+	for (size_t i = 0; i < count; i++)
+		printf("rejoined group=%s mlid=0x%04x member=%s\n",
+		       m.groups[i].spec.text, m.groups[i].mlid,
+		       is_member(s, &m.groups[i].spec.gid, timeout_ms)
+			       ? "yes" : "no");
+	mcast_membership_leave(&m);
+	for (size_t i = 0; i < count; i++) {
+		inet_ntop(AF_INET6, mgids[i].raw, gid, sizeof(gid));
+		printf("left mgid=%s member=%s\n", gid,
+		       is_member(s, &mgids[i], timeout_ms) ? "yes" : "no");
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -121,6 +191,8 @@ int main(int argc, char **argv)
 		if (r.status == MCAST_OK)
 			print_record(&r.record);
 		rc = finish(&r);
+	} else if (strcmp(cmd, "serve") == 0 && (argc == 3 || argc == 4)) {
+		rc = serve_sequence(&s, argc, argv, timeout_ms);
 	} else if (strcmp(cmd, "lookup") == 0 && argc == 1) {
 		union ibv_gid mgid;
 

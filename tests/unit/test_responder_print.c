@@ -32,7 +32,51 @@ static void print_ready(void)
 
 	responder_ready_print(&info, "[fe80::1234:5678:9abc:def0%eth1]:18515",
 			      true, "/run/ibahprobe/serve-mlx5_bond_0.pid",
-			      &timing);
+			      &timing, NULL, 0);
+}
+
+static void print_ready_groups(void)
+{
+	static const struct responder_group groups[] = {
+		{ .group = "239.1.2.3", .mgid.raw = { [10] = 0xff, 0xff, 239,
+						      1, 2, 3 },
+		  .qkey = 0x1ab4e0be, .join = "igmp", .netdev = "eth1" },
+		{ .group = "ipoib", .mgid.raw = { 0xff, 0x12, 0x40, 0x1b, 0xff,
+						  0xff, [12] = 0xff, 0xff,
+						  0xff, 0xff },
+		  .mlid = 0xc000, .qkey = 0x0b1b, .join = "already_member" },
+	};
+
+	responder_ready_print(&info, NULL, false, NULL, NULL, groups, 2);
+}
+
+/* serve --mcast: each group on a line of its own, and in JSON. */
+static void test_ready_groups(void)
+{
+	json_object *o, *v, *g;
+	const char *text = capture_out(OUT_TEXT, print_ready_groups);
+
+	ok(strstr(text, "\n  mcast 239.1.2.3 mgid ::ffff:239.1.2.3 mlid "
+		  "0x0000 qkey 0x1ab4e0be join igmp netdev eth1\n") != NULL,
+	   "text: a RoCE group, its GID, Q_Key and netdev");
+	ok(strstr(text, "\n  mcast ipoib mgid ff12:401b:ffff::ffff:ffff mlid "
+		  "0xc000 qkey 0x00000b1b join already_member\n") != NULL,
+	   "text: an IB group, its MLID and how it was joined");
+	o = json_tokener_parse(capture_out(OUT_JSONL, print_ready_groups));
+	ok(o && json_object_object_get_ex(o, "mcast", &v) &&
+	   json_object_array_length(v) == 2, "JSON: mcast lists both");
+	g = o ? json_object_array_get_idx(v, 1) : NULL;
+	ok(g && json_object_object_get_ex(g, "mgid", &v) &&
+	   strcmp(json_object_get_string(v), "ff12:401b:ffff::ffff:ffff") == 0 &&
+	   json_object_object_get_ex(g, "mlid", &v) &&
+	   json_object_get_int(v) == 0xc000 &&
+	   json_object_object_get_ex(g, "qkey", &v) &&
+	   json_object_get_int(v) == 0x0b1b &&
+	   json_object_object_get_ex(g, "join", &v) &&
+	   strcmp(json_object_get_string(v), "already_member") == 0 &&
+	   json_object_object_get_ex(g, "netdev", &v) && v == NULL,
+	   "JSON: mgid, mlid, qkey, join, netdev null on IB");
+	json_object_put(o);
 }
 
 static char *summary(enum out_format format)
@@ -89,6 +133,8 @@ static void test_ready(void)
 	   json_object_get_boolean(v) &&
 	   json_object_object_get_ex(o, "gids", &v) &&
 	   json_object_array_length(v) == 2, "JSON: the same keys as ever");
+	ok(json_object_object_get_ex(o, "mcast", &v) &&
+	   json_object_array_length(v) == 0, "JSON: no groups, mcast []");
 	ok(json_object_object_get_ex(o, "wait", &v) &&
 	   strcmp(json_object_get_string(v), "busy_poll") == 0 &&
 	   json_object_object_get_ex(o, "completion_timestamps", &v) &&
@@ -102,6 +148,8 @@ static void test_ready(void)
 int main(void)
 {
 	json_object *o, *dropped, *v;
+
+	test_ready_groups();
 
 	responder.answered = 40;
 	responder.reverse.created = 3;
