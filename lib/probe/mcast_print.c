@@ -74,7 +74,7 @@ static void print_member(const struct mcast_print_group *g,
 		out_null("gid", "  member (no GRH)");
 	else
 		out_string("gid", "  member %s",
-			   gid_format_address(&m->who.gid, gid, sizeof(gid)));
+			   gid_format(&m->who.gid, gid, sizeof(gid)));
 	if (g->ib)
 		out_uint(PROBE_KEY_LID, " lid 0x%04x", m->who.lid);
 	if (m->received)
