@@ -959,6 +959,14 @@ static int mtu_usage(const struct probe_opts *opts)
  * that only probe has. *nothing: the destinations come from -f alone and
  * it lists none, which is no mistake: a plan's round can leave a host
  * nothing to probe. */
+static bool all_groups(const struct dest_list *dests)
+{
+	for (size_t i = 0; i < dests->count; i++)
+		if (dests->items[i].kind != DEST_MCAST)
+			return false;
+	return dests->count > 0;
+}
+
 static int collect_dests(struct probe_opts *opts, int argc, char **argv,
 			 struct dest_list *dests, bool *nothing)
 {
@@ -987,7 +995,8 @@ static int collect_dests(struct probe_opts *opts, int argc, char **argv,
 	rc = cli_need_dests("probe", dests);
 	if (rc)
 		return rc;
-	if (opts->has_qkey && !opts->has_qpn)
+	/* A group's members share a Q_Key that no rendezvous tells. */
+	if (opts->has_qkey && !opts->has_qpn && !all_groups(dests))
 		return cli_usage_error("--qkey needs --qpn: without them the "
 				       "rendezvous tells both");
 	if (opts->continuous && opts->has_count && opts->count != 0)
