@@ -1,4 +1,5 @@
 /* A multicast probe's rows: see mcast_print.h. */
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "base/gid.h"
@@ -107,7 +108,7 @@ static void print_member(const struct mcast_print_group *g,
 		out_null(PROBE_KEY_RTT, NULL);
 	}
 	if (m->hops >= 0)
-		out_int(PROBE_KEY_HOPS, "  hops %lld", m->hops);
+		out_int(PROBE_KEY_HOPS, "  hops %" PRId64, m->hops);
 	else
 		out_null(PROBE_KEY_HOPS, m->received ? "  hops %s" : NULL);
 	print_observed(m);
