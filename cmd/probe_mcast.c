@@ -275,13 +275,16 @@ int probe_mcast_exec(const struct probe_mcast_args *a)
 				"joined and looked up through the SA: %s",
 				err);
 	}
-	out_open_array(NULL);
+	/* One document under -j; JSON Lines are a record a line. */
+	if (out_format() == OUT_JSON)
+		out_open_array(NULL);
 	for (size_t i = 0; i < a->dests->count; i++) {
 		all_fine = probe_group(a, &local, &facts,
 				       ib ? &session : NULL, i) &&
 			   all_fine;
 	}
-	out_close_array();
+	if (out_format() == OUT_JSON)
+		out_close_array();
 	if (ib)
 		path_session_close(&session);
 	cli_close_port(&local);

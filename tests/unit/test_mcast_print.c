@@ -34,6 +34,30 @@ static void print_failed(void)
 	out_close_array();
 }
 
+/* JSON Lines: the records at the root, one a line (probe --jsonl). */
+static void print_group_lines(void)
+{
+	mcast_group_print(&group, &tally, &summary, NULL);
+}
+
+static void test_json_lines(void)
+{
+	char *text = capture_out(OUT_JSONL, print_group_lines);
+	char *line, *save = NULL;
+	int n = 0, objects = 0;
+
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		json_object *o = json_tokener_parse(line);
+
+		n++;
+		objects += o && json_object_is_type(o, json_type_object);
+		json_object_put(o);
+	}
+	is_int(n, 3, "JSON Lines: three lines");
+	is_int(objects, 3, "each an object");
+}
+
 static void setup(void)
 {
 	struct mcast_responder b = { .qpn = 0x11 };
@@ -144,6 +168,7 @@ int main(void)
 	setup();
 	test_json();
 	test_text();
+	test_json_lines();
 	mcast_tally_free(&tally);
 	return tap_done();
 }
