@@ -24,6 +24,8 @@ setup_file() {
 # R1 routes the group from A's LAN to C's link; smcrouted's own join on
 # r1-lan tells a snooping bridge that R1 wants the group.
 r1_route_group() {
+	command -v smcrouted >/dev/null ||
+		missing "smcrouted is not installed (smcroute; make deps)"
 	: >"$BATS_FILE_TMPDIR/smcroute.conf"
 	ip netns exec r1 timeout 300 smcrouted -n -l none -i ibahprobe-mcast \
 		-f "$BATS_FILE_TMPDIR/smcroute.conf" -u "$SMC_SOCK" \
