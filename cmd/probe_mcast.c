@@ -5,9 +5,12 @@
  * expected. On RoCE the group is an IP multicast address: sending needs
  * no membership, and nothing lists the members (--expect-members says
  * how many must answer). */
+#include <netdb.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "cli_port.h"
 #include "probe_mcast.h"
@@ -159,6 +162,35 @@ static int ib_prepare(const struct probe_mcast_args *a,
 	return 0;
 }
 
+/* RoCE: a member's name from its address (getnameinfo, names only), for
+ * the rows; InfiniBand GIDs are no addresses. */
+static void name_members(struct mcast_tally *t)
+{
+	for (size_t i = 0; i < t->count; i++) {
+		struct mcast_member *m = &t->members[i];
+		struct sockaddr_storage ss = { 0 };
+		struct sockaddr_in *v4 = (struct sockaddr_in *)&ss;
+		struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&ss;
+		socklen_t len;
+
+		if (gid_is_zero(&m->who.gid) ||
+		    gid_is_link_local(&m->who.gid))
+			continue;
+		if (gid_is_ipv4_mapped(&m->who.gid)) {
+			v4->sin_family = AF_INET;
+			memcpy(&v4->sin_addr, &m->who.gid.raw[12], 4);
+			len = sizeof(*v4);
+		} else {
+			v6->sin6_family = AF_INET6;
+			memcpy(&v6->sin6_addr, m->who.gid.raw, 16);
+			len = sizeof(*v6);
+		}
+		if (getnameinfo((struct sockaddr *)&ss, len, m->host,
+				sizeof(m->host), NULL, 0, NI_NAMEREQD))
+			m->host[0] = '\0';
+	}
+}
+
 void probe_mcast_group_run(const struct probe_mcast_args *a,
 			   const struct cli_port *local,
 			   const struct ah_port_facts *facts,
@@ -200,6 +232,8 @@ void probe_mcast_group_run(const struct probe_mcast_args *a,
 						    : g->listing.why_not,
 	};
 	if (rc == 0) {
+		if (!ib)
+			name_members(&g->tally);
 		g->probed = true;
 		mcast_tally_summarize(&g->tally, a->expect_members,
 				      &g->summary);

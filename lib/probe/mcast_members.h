@@ -42,6 +42,9 @@ struct mcast_member {
 	bool reply_grh_seen;
 	uint8_t reply_hop_limit_seen;
 	uint8_t *credited;	/* per probe of the run: 1 once answered */
+	/* Its name, where the caller could tell (RoCE: the address's
+	 * reverse lookup); "" when not known. */
+	char host[64];
 };
 
 struct mcast_tally {

@@ -76,13 +76,16 @@ static void print_member(const struct mcast_print_group *g,
 	else
 		out_string("gid", "  member %s",
 			   gid_format(&m->who.gid, gid, sizeof(gid)));
+	if (m->host[0])
+		out_string(PROBE_KEY_HOST, " (%s)", m->host);
+	else
+		out_null(PROBE_KEY_HOST, NULL);
 	if (g->ib)
 		out_uint(PROBE_KEY_LID, " lid 0x%04x", m->who.lid);
 	if (m->received)
 		out_uint("qpn", " qpn 0x%06x", m->who.qpn);
 	else
 		out_null("qpn", NULL);
-	out_null(PROBE_KEY_HOST, NULL);
 	out_close_object();
 	out_string("member_state", "  %s", mcast_member_state_name(state));
 	if (t->listing_known)

@@ -77,6 +77,8 @@ static void setup(void)
 	mcast_tally_credit(&tally, &b, 1, 2 * MS, &i);
 	mcast_tally_credit(&tally, &b, 2, 4 * MS, &i);
 	mcast_member_observe(&tally.members[i], &seen, 64);
+	snprintf(tally.members[i].host, sizeof(tally.members[i].host),
+		 "host-c");
 	mcast_tally_merge_listed(&tally, listed, NULL, 2);
 	mcast_tally_summarize(&tally, 0, &summary);
 }
@@ -106,6 +108,12 @@ static void test_json(void)
 	   json_object_object_get_ex(v, "gid", &v) &&
 	   strcmp(json_object_get_string(v), "::ffff:198.18.3.3") == 0,
 	   "member.gid");
+	ok(json_object_object_get_ex(b, "member", &v) &&
+	   json_object_object_get_ex(v, "host", &v) &&
+	   strcmp(json_object_get_string(v), "host-c") == 0, "member.host");
+	ok(json_object_object_get_ex(d, "member", &v) &&
+	   json_object_object_get_ex(v, "host", &v) && !v,
+	   "a name not known: null");
 	ok(json_object_object_get_ex(b, "member_state", &v) &&
 	   strcmp(json_object_get_string(v), "answered") == 0, "answered");
 	ok(json_object_object_get_ex(b, "status", &v) &&
@@ -148,7 +156,7 @@ static void test_text(void)
 
 	is_str(text,
 	       "mcast:239.1.2.3 (group 239.1.2.3)\n"
-	       "  member ::ffff:198.18.3.3 qpn 0x000011  answered  2/2  "
+	       "  member ::ffff:198.18.3.3 (host-c) qpn 0x000011  answered  2/2  "
 	       "rtt 2000.000/3000.000/4000.000 us  hops 1  arrived "
 	       "hop_limit 63 tclass 0x28\n"
 	       "  member ::ffff:198.18.4.4  silent  0/2\n"

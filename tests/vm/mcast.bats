@@ -63,7 +63,8 @@ probe_group() {	# ARGS... (after the group's options)
 	echo "$output" | jq -e --arg b "::ffff:$FABRIC_B_IP4" '
 		[.[] | select(.record == "mcast_member")] as $m |
 		($m | length) == 1 and
-		($m[0] | .member.gid == $b and .member_state == "answered" and
+		($m[0] | .member.gid == $b and .member.host == "b" and
+			.member_state == "answered" and
 			.received == 3 and .hops == 0 and
 			.observed.hop_limit == 64 and .listed == null) and
 		(.[-1] | .record == "mcast_group" and .answered == 1 and
@@ -83,7 +84,7 @@ probe_group() {	# ARGS... (after the group's options)
 		[.[] | select(.record == "mcast_member")] as $m |
 		($m | length) == 2 and
 		($m[] | select(.member.gid == $b) | .hops == 0) and
-		($m[] | select(.member.gid == $c) | .hops == 1 and
+		($m[] | select(.member.gid == $c) | .hops == 1 and .member.host == "c" and
 			.observed.hop_limit == 63 and .received == 3)' ||
 		fail "$output"
 	# B's serve stops: it leaves the group; check names it missing.
