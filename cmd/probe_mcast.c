@@ -87,6 +87,12 @@ static int roce_prepare(const struct probe_mcast_args *a,
 	struct sgid_choice choice;
 	const struct gid_info *own;
 
+	if (d->pkey) {
+		snprintf(g->error, sizeof(g->error), "%s is an IPoIB group, "
+			 "which InfiniBand has and RoCE has not: on RoCE a "
+			 "group is an IP multicast address", d->text);
+		return -1;
+	}
 	fields_from_lists(a, &f);
 	if (!f.has_sgid_index) {
 		if (sgid_select(facts, &d->gid, NULL, &choice)) {
