@@ -24,6 +24,7 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
 SYSCONFDIR ?= /etc
 SYSTEMDUNITDIR ?= /lib/systemd/system
+DATADIR ?= $(PREFIX)/share
 
 CC ?= cc
 WARNINGS := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes \
@@ -144,7 +145,9 @@ install: all
 	install -m 0644 completions/ibahprobe.bash $(DESTDIR)$(BASHCOMPDIR)/ibahprobe
 	install -m 0644 completions/_ibahprobe $(DESTDIR)$(ZSHCOMPDIR)/_ibahprobe
 	install -d $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(SYSCONFDIR)/default
-	for unit in ibahprobe-serve.service ibahprobe-serve@.service; do \
+	for unit in ibahprobe-serve.service ibahprobe-serve@.service \
+		    ibahprobe-monitor.service ibahprobe-monitor@.service \
+		    ibahprobe-plan.service ibahprobe-plan.timer; do \
 		sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 			systemd/$$unit.in >$(DESTDIR)$(SYSTEMDUNITDIR)/$$unit.tmp && \
 		chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit.tmp && \
@@ -152,6 +155,10 @@ install: all
 	done
 	[ -e $(DESTDIR)$(SYSCONFDIR)/default/ibahprobe ] || \
 		install -m 0644 systemd/ibahprobe.default $(DESTDIR)$(SYSCONFDIR)/default/ibahprobe
+	install -d $(DESTDIR)$(DATADIR)/ibahprobe/prometheus
+	install -m 0644 contrib/prometheus/ibahprobe.rules.yml \
+		contrib/prometheus/ibahprobe.rules.test.yml \
+		$(DESTDIR)$(DATADIR)/ibahprobe/prometheus/
 
 # The .deb is built from a copy of the tree (the files git knows, committed
 # or not), so dpkg-buildpackage leaves nothing in it; the package and its

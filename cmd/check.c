@@ -84,7 +84,44 @@ struct entry_state {
 	char mcast_error[DIAG_MSG_MAX * 4];
 	size_t mcast_answered;
 	union ibv_gid *mcast_gids;
+	/* paths_ok: its LMC paths as probed; NULL: not expanded. */
+	struct probe_path_count *paths;
+	size_t path_count;
 };
+
+static bool entry_expects(const struct check_entry *e, enum expect_kind k)
+{
+	for (size_t i = 0; i < e->expect_count; i++)
+		if (e->expects[i].kind == k)
+			return true;
+	return false;
+}
+
+/* paths_ok: the session expanded the entries' cells, one per LMC path
+ * (probe_paths.h): each entry's cell is then its first path's, with room
+ * for its paths' counts after the run. index[i]: entry i's cell before. */
+static int find_expanded(struct probe_session *s, const size_t *index,
+			 struct entry_state *st, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct probe_path_count *paths;
+		size_t k = 0;
+
+		if (!st[i].cell)
+			continue;
+		while (k < s->cell_count &&
+		       s->cells[k].dlid_path.origin != index[i])
+			k++;
+		st[i].cell = &s->cells[k < s->cell_count ? k : 0];
+		if (!st[i].cell->dlid_path.of)
+			continue;
+		paths = calloc(s->cell_count, sizeof(*paths));
+		if (!paths)
+			return -1;
+		st[i].paths = paths;
+	}
+	return 0;
+}
 
 static volatile sig_atomic_t interrupted;
 
@@ -147,15 +184,17 @@ static bool any_entry_needs(const struct checklist *list,
 	return false;
 }
 
-/* Starts every probing entry's cell in one session. Entries that cannot
- * be probed keep their reason in target.error / cell->error. */
-static int run_probes(const struct common_opts *common,
-		      const struct check_opts *opts, struct checklist *list,
-		      struct entry_state *st,
-		      const struct device_info *dev,
-		      const struct port_info *port, struct probe_session *s)
+/* run_probes with index[i], entry i's cell before the session expands
+ * the paths_ok entries' cells. */
+static int run_probes_in(const struct common_opts *common,
+			 const struct check_opts *opts,
+			 struct checklist *list, struct entry_state *st,
+			 const struct device_info *dev,
+			 const struct port_info *port,
+			 struct probe_session *s, size_t *index)
 {
 	char err[DIAG_MSG_MAX];
+	const struct probe_cell *before;
 	size_t n = 0;
 	int rc;
 
@@ -180,8 +219,11 @@ static int run_probes(const struct common_opts *common,
 			if (st[k].cell &&
 			    check_entries_probe_alike(&list->entries[k], e))
 				st[i].cell = st[k].cell;
-		if (st[i].cell)
+		if (st[i].cell) {
+			st[i].cell->dlid_path.wanted |=
+				entry_expects(e, EXPECT_PATHS_OK);
 			continue;
+		}
 		t->dest = &e->dest;
 		t->has_qpn = e->has_qpn;
 		t->qpn = e->qpn;
@@ -199,10 +241,16 @@ static int run_probes(const struct common_opts *common,
 		/* Without sl=, the probe goes on the SL of the path (IB),
 		 * the one path_sl= judges. */
 		c->sl_given = e->has_sl;
+		c->dlid_path.wanted = entry_expects(e, EXPECT_PATHS_OK);
 		st[i].cell = c;
 	}
 	s->cell_count = n;
+	for (size_t i = 0; i < list->count; i++)
+		index[i] = st[i].cell ? (size_t)(st[i].cell - s->cells) : 0;
+	before = s->cells;
 	probe_session_resolve_targets(s);
+	if (s->cells != before && find_expanded(s, index, st, list->count))
+		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
 	if (probe_session_open(s, dev, port, err, sizeof(err)))
 		return cli_fail(EXIT_ENVIRONMENT, "%s", err);
 	probe_session_prepare(s);
@@ -219,6 +267,9 @@ static int run_probes(const struct common_opts *common,
 
 		if (!st[i].cell)
 			continue;
+		if (st[i].paths)
+			probe_paths_count(s, (size_t)(st[i].cell - s->cells),
+					  st[i].paths, &st[i].path_count);
 		if (st[i].cell->ah) {
 			st[i].ah_known = true;
 			st[i].ah = st[i].cell->attr;
@@ -232,6 +283,25 @@ static int run_probes(const struct common_opts *common,
 		}
 	}
 	return 0;
+}
+
+/* Starts every probing entry's cell in one session. Entries that cannot
+ * be probed keep their reason in target.error / cell->error. */
+static int run_probes(const struct common_opts *common,
+		      const struct check_opts *opts, struct checklist *list,
+		      struct entry_state *st,
+		      const struct device_info *dev,
+		      const struct port_info *port, struct probe_session *s)
+{
+	size_t *index;
+	int rc;
+
+	index = calloc(list->count ? list->count : 1, sizeof(*index));
+	if (!index)
+		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	rc = run_probes_in(common, opts, list, st, dev, port, s, index);
+	free(index);
+	return rc;
 }
 
 /* Whether the entry needs the SA: a path expectation on IB, or an AH
@@ -595,6 +665,8 @@ static void measure(const struct entry_state *st, bool roce,
 	m->resolve_host = resolve_member_host;
 	m->ah_known = st->ah_known;
 	m->ah_is_global = st->ah.is_global;
+	m->paths = st->paths;
+	m->path_count = st->path_count;
 	if (!st->ah_known)
 		m->ah_error = st->ah_error[0]   ? st->ah_error
 			      : m->probe_error ? m->probe_error
@@ -861,8 +933,10 @@ static int check_exec(const struct common_opts *common, void *ctx,
 		     ? EXIT_PROBLEM : EXIT_FINE;
 out:
 	probe_session_close(&s);
-	for (size_t i = 0; st && i < list.count; i++)
+	for (size_t i = 0; st && i < list.count; i++) {
 		free(st[i].mcast_gids);
+		free(st[i].paths);
+	}
 	free(st);
 	cli_close_port(&local);
 	checklist_free(&list);

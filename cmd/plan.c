@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -28,7 +29,7 @@
 
 enum plan_option {
 	PL_OPT_GROUPS, PL_OPT_PER_ROUND, PL_OPT_ROUNDS, PL_OPT_ROUND,
-	PL_OPT_SEED, PL_OPT_OUTPUT, PL_OPT_END,
+	PL_OPT_ROUND_EVERY, PL_OPT_SEED, PL_OPT_OUTPUT, PL_OPT_END,
 };
 
 static const struct opt_spec plan_options[] = {
@@ -46,6 +47,11 @@ static const struct opt_spec plan_options[] = {
 	[PL_OPT_ROUND] = { "round", 0, "N", "the round to plan, counted "
 			   "from 0; the plan repeats every R rounds "
 			   "(default 0)", COMPLETE_NONE, NULL },
+	[PL_OPT_ROUND_EVERY] = { "round-every", 0, "SECONDS", "instead of "
+				 "--round: the round of the wall clock, its "
+				 "seconds since the epoch divided by SECONDS "
+				 "(1-31536000), the same on every host whose "
+				 "clock is synchronised", COMPLETE_NONE, NULL },
 	[PL_OPT_SEED] = { "seed", 0, "S", "seed of the layout: the same "
 			  "seed, hosts and groups give the same plan "
 			  "(default 0)", COMPLETE_NONE, NULL },
@@ -60,6 +66,8 @@ struct plan_opts {
 	const char *groups;
 	uint32_t per_round, rounds;	/* 0: not given */
 	uint64_t round, seed;
+	bool round_given;
+	uint32_t round_every;	/* 0: not given */
 	const char *output;
 };
 
@@ -86,6 +94,11 @@ static int plan_option(void *ctx, int index, const char *arg)
 	case PL_OPT_ROUND:
 		rc = parse_u64(arg, "--round", 0, UINT64_MAX, &opts->round, err,
 			       sizeof(err));
+		opts->round_given = true;
+		break;
+	case PL_OPT_ROUND_EVERY:
+		rc = parse_u32(arg, "--round-every", 1, 31536000,
+			       &opts->round_every, err, sizeof(err));
 		break;
 	case PL_OPT_SEED:
 		rc = parse_u64(arg, "--seed", 0, UINT64_MAX, &opts->seed, err,
@@ -531,6 +544,14 @@ static int plan_exec(const struct common_opts *common, void *ctx,
 	int rc, dir = -1;
 
 	(void)common;
+	if (opts->round_given && opts->round_every)
+		return cli_usage_error("--round and --round-every exclude each "
+				       "other: give the round, or let the "
+				       "clock say it");
+	/* Every host that runs plan within one period computes one round,
+	 * so the fleet's rotation needs no coordination beyond NTP. */
+	if (opts->round_every)
+		opts->round = (uint64_t)time(NULL) / opts->round_every;
 	if (argc != 1)
 		return cli_usage_error("plan takes one HOSTS file (- for "
 				       "stdin), got %d operands", argc);

@@ -3,10 +3,13 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_port.h"
 #include "verbs/device.h"
+#include "verbs/pkey_table.h"
+#include "verbs/vlan_egress.h"
 #include "base/diag.h"
 #include "base/gid.h"
 #include "out/output.h"
@@ -106,6 +109,31 @@ static const char *padded(char *buf, size_t len, const char *prefix,
 	return buf;
 }
 
+/* The VLAN of the GID's netdev (JSON only): what a fleet audit pairs
+ * with the GID index, since a RoCE v2 GID on a VLAN netdev sends tagged
+ * frames. /proc/net/vlan/NETDEV is root's to read: a file that exists
+ * but cannot be read is "vlan_known": false, not "no VLAN". */
+static void print_gid_vlan(const struct gid_info *g)
+{
+	struct vlan_netdev nd;
+	char err[DIAG_MSG_MAX], path[64 + IF_NAMESIZE];
+	bool known = true;
+
+	if (!g->netdev[0] || vlan_netdev_read(g->netdev, &nd, err,
+					      sizeof(err))) {
+		known = g->netdev[0] == '\0';
+		nd.is_vlan = false;
+	} else if (!nd.is_vlan) {
+		snprintf(path, sizeof(path), "/proc/net/vlan/%s", g->netdev);
+		known = access(path, F_OK) != 0;
+	}
+	if (nd.is_vlan)
+		out_uint("vlan_id", NULL, nd.vid);
+	else
+		out_null("vlan_id", NULL);
+	out_bool("vlan_known", NULL, known);
+}
+
 static void print_gid(const struct gid_info *g, const struct ports_widths *w)
 {
 	char text[GID_TEXT_MAX], f[4][32];
@@ -127,11 +155,36 @@ static void print_gid(const struct gid_info *g, const struct ports_widths *w)
 		out_string("netdev", " netdev %s", g->netdev);
 	else
 		out_null("netdev", NULL);
+	print_gid_vlan(g);
 	out_newline();
 	out_close_object();
 }
 
-static void print_port(const struct port_info *p, const struct ports_widths *w)
+/* The port's valid P_Keys (JSON only), as "0xffff" in table order; null
+ * when the table cannot be read. */
+static void print_pkeys(const struct device_info *dev,
+			const struct port_info *p)
+{
+	struct pkey_table t;
+	char err[DIAG_MSG_MAX], key[8];
+
+	if (pkey_table_read(dev, p->port_num, &t, err, sizeof(err))) {
+		diag_verbose(1, "ports: %s", err);
+		out_null("pkeys", NULL);
+		return;
+	}
+	out_open_array("pkeys");
+	for (size_t i = 0; i < t.count; i++) {
+		if (!(t.keys[i] & PKEY_BASE_MASK))
+			continue;	/* an empty slot */
+		snprintf(key, sizeof(key), "0x%04x", t.keys[i]);
+		out_element_string(NULL, key);
+	}
+	out_close_array();
+}
+
+static void print_port(const struct device_info *dev,
+		       const struct port_info *p, const struct ports_widths *w)
 {
 	char f[9][32];
 
@@ -169,6 +222,7 @@ static void print_port(const struct port_info *p, const struct ports_widths *w)
 					     "s"));
 	out_bool("grh_required", " grh_required %s", p->grh_required);
 	out_uint("gid_table_len", NULL, p->gid_table_len);
+	print_pkeys(dev, p);
 	out_newline();
 	out_open_array("gids");
 	for (size_t i = 0; i < p->gid_count; i++)
@@ -181,7 +235,7 @@ static int ports_exec(const struct common_opts *common, void *ctx,
 		      int argc, char **argv)
 {
 	struct device_list list;
-	char guid[24], source[16], f[1][32];
+	char guid[24], source[16], f[1][32], host[256] = "";
 	struct ports_widths w;
 	size_t shown = 0, readable = 0;
 	int rc;
@@ -194,12 +248,17 @@ static int ports_exec(const struct common_opts *common, void *ctx,
 	rc = cli_discover_devices(&list, common->device);
 	if (rc)
 		return rc;
+	/* Every device names the host: ports -j of many hosts, gathered by
+	 * pdsh or clush, merge in report --ports. */
+	if (gethostname(host, sizeof(host) - 1) || !host[0])
+		snprintf(host, sizeof(host), "unknown");
 	measure(&list, common, &w);
 	out_open_array(NULL);
 	for (size_t d = 0; d < list.count; d++) {
 		const struct device_info *dev = &list.devices[d];
 
 		out_open_object(NULL);
+		out_string("host", NULL, host);
 		out_string("device", padded(f[0], sizeof(f[0]), "", w.device,
 					    "s"), dev->name);
 		out_string("source", NULL, device_source_name(dev->source));
@@ -214,6 +273,10 @@ static int ports_exec(const struct common_opts *common, void *ctx,
 		out_string("transport", dev->transport == IBV_TRANSPORT_IB
 						? NULL : " transport %s",
 			   device_transport_name(dev->transport));
+		if (dev->fw_ver[0])
+			out_string("fw_ver", NULL, dev->fw_ver);
+		else
+			out_null("fw_ver", NULL);
 		out_bool("ud_probes", NULL, dev->ud == DEVICE_UD_OK);
 		if (dev->ud != DEVICE_UD_OK)
 			out_string("ud_unsupported", ": not usable for UD "
@@ -235,7 +298,7 @@ static int ports_exec(const struct common_opts *common, void *ctx,
 		for (size_t p = 0; p < dev->port_count; p++) {
 			if (!port_shown(common, &dev->ports[p]))
 				continue;
-			print_port(&dev->ports[p], &w);
+			print_port(dev, &dev->ports[p], &w);
 			shown++;
 		}
 		out_close_array();

@@ -28,6 +28,8 @@
 #include "probe_mcast.h"
 #include "probe/probe_dry_run.h"
 #include "probe/probe_engine.h"
+#include "probe/probe_paths.h"
+#include "trace/lid_paths_expand.h"
 #include "probe/probe_print.h"
 #include "probe/probe_round.h"
 #include "probe/probe_text.h"
@@ -43,8 +45,8 @@ enum probe_option {
 	PR_OPT_SIZE, PR_OPT_WINDOW, PR_OPT_JSONL, PR_OPT_FILE,
 	PR_OPT_DISCOVER, PR_OPT_LIST, PR_OPT_PKEY, PR_OPT_DRY_RUN,
 	PR_OPT_CONTINUOUS, PR_OPT_INTERVAL_ROUND, PR_OPT_METRICS, PR_OPT_COLOR,
-	PR_OPT_MTU, PR_OPT_BUSY_POLL, PR_OPT_AH_MAX_AGE, PR_OPT_EXPECT_MEMBERS,
-	PR_OPT_END,
+	PR_OPT_MTU, PR_OPT_BUSY_POLL, PR_OPT_AH_MAX_AGE, PR_OPT_PATHS,
+	PR_OPT_EXPECT_MEMBERS, PR_OPT_END,
 };
 
 static const struct opt_spec probe_options[] = {
@@ -123,6 +125,10 @@ static const struct opt_spec probe_options[] = {
 				"--continuous: make each destination's AH "
 				"again once this old (default 30), and after "
 				"a round with loss", COMPLETE_NONE, NULL },
+	[PR_OPT_PATHS] = { "paths", 0, "base|all", "InfiniBand: all probes "
+			   "every DLID of each destination's LMC range, from "
+			   "each of our source path bits, one row a path "
+			   "(default base)", COMPLETE_WORDS, "base all" },
 	[PR_OPT_EXPECT_MEMBERS] = { "expect-members", 0, "N", "with "
 				    "mcast: destinations: at least N members "
 				    "must answer (exit 1 otherwise), besides "
@@ -160,6 +166,7 @@ struct probe_opts {
 	uint32_t expect_members;
 	const char *metrics;
 	enum color_mode color;
+	bool paths_all;		/* --paths all */
 };
 
 static const struct probe_opts probe_defaults = {
@@ -262,6 +269,10 @@ static int probe_option(void *ctx, int index, const char *arg)
 		break;
 	case PR_OPT_BUSY_POLL:
 		opts->busy_poll = true;
+		break;
+	case PR_OPT_PATHS:
+		rc = lid_paths_parse(arg, &opts->paths_all, err,
+				     sizeof(err));
 		break;
 	}
 	return rc ? cli_usage_error("%s", err) : 0;
@@ -406,6 +417,10 @@ static void print_cell_text(const struct probe_cmd *pc,
 	probe_text_vlan(s, &pc->vlans, c, diag_verbosity > 0, row,
 			sizeof(row));
 	out_text("%s", row);
+	if (c->dlid_path.of) {
+		probe_dlid_path_print(c, "    ");
+		out_newline();
+	}
 	if (diag_verbosity <= 0 || !c->ah)
 		return;
 	if (c->sgid_choice.reason[0] &&
@@ -571,6 +586,8 @@ static void fill_series(const struct probe_cmd *pc,
 	m->has_remark = c->observed_valid &&
 			c->last_reply.observed.grh_present;
 	m->remarked = (v->flags & VERDICT_TCLASS_REMARKED) != 0;
+	m->flow_label_changed = (v->flags & (VERDICT_FLOW_LABEL_CHANGED |
+					     VERDICT_FLOW_LABEL_NOT_CARRIED)) != 0;
 }
 
 /* Closes the round of every cell and, with --metrics, replaces the file.
@@ -874,6 +891,7 @@ static void finish_output(struct probe_cmd *pc, int exit_status)
 		if (pc->opts->continuous && pc->view.printed < s->cell_count)
 			time_line(s, ", the end:");
 		print_ready_rows(pc, true);
+		probe_paths_print_summaries(s);
 		if (interrupted)
 			out_text("interrupted (%s) after %llu probe%s\n",
 				 interrupted == SIGINT ? "SIGINT" : "SIGTERM",
@@ -1019,6 +1037,10 @@ static int collect_dests(struct probe_opts *opts, int argc, char **argv,
 	if (opts->continuous && opts->dry_run)
 		return cli_usage_error("--dry-run probes nothing: drop "
 				       "--continuous");
+	if (opts->paths_all && (opts->continuous || opts->mtu))
+		return cli_usage_error("--paths all probes each path once: "
+				       "drop %s", opts->mtu ? "--mtu"
+							    : "--continuous");
 	return 0;
 }
 
@@ -1074,6 +1096,7 @@ static void settings_from_options(struct probe_cmd *pc)
 		.dry_run = opts->dry_run,
 		.busy_poll = opts->busy_poll,
 		.skip_local_port = !opts->dry_run,
+		.paths_all = opts->paths_all,
 	};
 	s->on_done = opts->mtu ? NULL : cell_done;
 	if (opts->mtu && !opts->has_count)
@@ -1117,6 +1140,8 @@ static int open_local_port(struct probe_cmd *pc)
 				       "of %s port %u", opts->size,
 				       port->active_mtu, dev->name,
 				       port->port_num);
+	if (opts->paths_all && port->link_layer == LINK_LAYER_ETHERNET)
+		return cli_usage_error("%s", PROBE_PATHS_ROCE);
 	if (opts->discover && port->link_layer == LINK_LAYER_ETHERNET)
 		return cli_fail(EXIT_ENVIRONMENT, "--discover needs an "
 				"InfiniBand port: %s port %u is RoCE, which "

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "base/atomic_file.h"
 #include "base/diag.h"
+#include "base/parse.h"
 #include "fleet/host_groups.h"
 #include "out/output.h"
 #include "sa/path_resolve.h"
@@ -23,12 +24,15 @@
 #include "report/report_matrix.h"
 #include "report/render/report_render.h"
 #include "report/report_traces.h"
+#include "report/ports_audit.h"
+#include "report/render/report_render_ports.h"
 #include "base/text_escape.h"
 
 enum report_option {
 	RP_OPT_SVG, RP_OPT_HTML, RP_OPT_OUTPUT, RP_OPT_TITLE, RP_OPT_EXPECT,
 	RP_OPT_LATEST, RP_OPT_BASELINE, RP_OPT_RTT_REGRESSION, RP_OPT_GROUPS,
-	RP_OPT_TRACES, RP_OPT_END,
+	RP_OPT_TRACES, RP_OPT_PORTS, RP_OPT_EXPECT_GID_INDEX, RP_OPT_EXPECT_MTU,
+	RP_OPT_END,
 };
 
 static const struct opt_spec report_options[] = {
@@ -66,6 +70,19 @@ static const struct opt_spec report_options[] = {
 			    "same sources and destinations (again for more "
 			    "files): name the routers and links the failing "
 			    "results share", COMPLETE_FILE, NULL },
+	[RP_OPT_PORTS] = { "ports", 0, NULL, "the FILEs are ports -j "
+			   "output of many hosts: audit their ports (GID "
+			   "index, MTU, firmware) instead", COMPLETE_NONE,
+			   NULL },
+	[RP_OPT_EXPECT_GID_INDEX] = { "expect-gid-index", 0, "N", "with "
+				      "--ports: exit 1 unless GID index N is "
+				      "a routable RoCE v2 IPv4 GID on every "
+				      "RoCE port (NCCL_IB_GID_INDEX=N works)",
+				      COMPLETE_NONE, NULL },
+	[RP_OPT_EXPECT_MTU] = { "expect-mtu", 0, "BYTES", "with --ports: "
+				"exit 1 unless every port's active MTU is "
+				"BYTES", COMPLETE_WORDS, "256 512 1024 2048 "
+				"4096" },
 	[RP_OPT_END] = OPT_END,
 };
 
@@ -85,9 +102,44 @@ struct report_opts {
 	const char **traces;	/* --traces files, in order */
 	size_t trace_count;
 	double rtt_regression_pct;	/* < 0: not given */
+	bool ports;			/* --ports: the fleet port audit */
+	long expect_gid_index, expect_mtu;	/* < 0: not given */
 };
 
-static const struct report_opts report_defaults = { .rtt_regression_pct = -1 };
+static const struct report_opts report_defaults = {
+	.rtt_regression_pct = -1, .expect_gid_index = -1, .expect_mtu = -1,
+};
+
+/* --expect-gid-index N: a GID table index (rxe's holds 1024 slots). */
+static int parse_expect_gid_index(struct report_opts *opts, const char *arg)
+{
+	char err[DIAG_MSG_MAX];
+	uint32_t n;
+
+	if (parse_u32(arg, "--expect-gid-index", 0, 4095, &n, err,
+		      sizeof(err)))
+		return cli_usage_error("%s", err);
+	opts->expect_gid_index = n;
+	return 0;
+}
+
+/* --expect-mtu BYTES: one of the IB MTUs a port can be active at. */
+static int parse_expect_mtu(struct report_opts *opts, const char *arg)
+{
+	static const char *const mtus[] = { "256", "512", "1024", "2048",
+					    "4096" };
+	char shown[256];
+
+	for (size_t k = 0; k < sizeof(mtus) / sizeof(mtus[0]); k++)
+		if (strcmp(arg, mtus[k]) == 0) {
+			opts->expect_mtu = strtol(arg, NULL, 10);
+			return 0;
+		}
+	return cli_usage_error("--expect-mtu: '%s' is no active MTU (256, "
+			       "512, 1024, 2048 or 4096)",
+			       text_escape(arg, strlen(arg), shown,
+					   sizeof(shown)));
+}
 
 /* A percentage above 0: "50", "12.5"; at most 100000 (a thousandfold). */
 static int parse_pct(struct report_opts *opts, const char *arg)
@@ -171,6 +223,13 @@ static int report_option(void *ctx, int index, const char *arg)
 		return parse_pct(opts, arg);
 	case RP_OPT_TRACES:
 		return add_traces(opts, arg);
+	case RP_OPT_PORTS:
+		opts->ports = true;
+		break;
+	case RP_OPT_EXPECT_GID_INDEX:
+		return parse_expect_gid_index(opts, arg);
+	case RP_OPT_EXPECT_MTU:
+		return parse_expect_mtu(opts, arg);
 	}
 	return 0;
 }
@@ -258,9 +317,43 @@ static int read_expect(const struct report_opts *opts, struct strvec *hosts)
 	return rc;
 }
 
+/* --ports reads other documents and makes another report: the
+ * matrix's options have nothing to act on there. */
+static int check_ports_options(const struct report_opts *opts)
+{
+	const char *matrix_only = opts->svg ? "svg"
+				  : opts->expect ? "expect"
+				  : opts->latest ? "latest"
+				  : opts->baseline ? "baseline"
+				  : opts->groups ? "groups"
+				  : opts->trace_count ? "traces"
+				  : opts->rtt_regression_pct >= 0
+					  ? "rtt-regression"
+					  : NULL;
+
+	if (!opts->ports) {
+		if (opts->expect_gid_index >= 0 || opts->expect_mtu >= 0)
+			return cli_usage_error("--expect-%s pins a value of "
+					       "the port audit: give --ports "
+					       "and ports -j files",
+					       opts->expect_mtu >= 0 ? "mtu"
+							: "gid-index");
+		return 0;
+	}
+	if (matrix_only)
+		return cli_usage_error("--ports and --%s exclude each other: "
+				       "--%s is of the probe results' matrix",
+				       matrix_only, matrix_only);
+	return 0;
+}
+
 static int check_options(struct report_opts *opts,
 			 const struct common_opts *common)
 {
+	int rc = check_ports_options(opts);
+
+	if (rc)
+		return rc;
 	if (opts->svg && opts->html)
 		return cli_usage_error("--svg and --html exclude each other: "
 				       "the HTML page holds the SVG");
@@ -293,7 +386,8 @@ static int check_options(struct report_opts *opts,
 				       "text, JSON and HTML forms",
 				       opts->baseline ? "baseline" : "svg");
 	if (!opts->title)
-		opts->title = "ibahprobe fabric report";
+		opts->title = opts->ports ? "ibahprobe fleet port audit"
+					  : "ibahprobe fabric report";
 	return 0;
 }
 
@@ -738,6 +832,75 @@ static int fold_groups(const struct report_opts *opts, const struct report *r,
 	return 0;
 }
 
+/* --ports: every file read and checked before a byte is written (a bad
+ * one is exit 2 with stdout empty), the audit rendered to a temporary
+ * file and then copied whole. Exit 1 when a pinned value differs. */
+static int report_ports(const struct report_opts *opts,
+			const struct common_opts *common, int argc,
+			char **argv)
+{
+	char err[DIAG_MSG_MAX * 2], name[1024];
+	char *stdin_only[] = { "-" };
+	struct ports_audit a;
+	FILE *doc = NULL;
+	int rc = 0;
+
+	ports_audit_init(&a);
+	a.expect_gid_index = opts->expect_gid_index;
+	a.expect_mtu = opts->expect_mtu;
+	if (argc == 0) {
+		argc = 1;
+		argv = stdin_only;
+	}
+	for (int i = 0; rc == 0 && i < argc; i++) {
+		bool is_stdin = strcmp(argv[i], "-") == 0;
+		FILE *f = is_stdin ? stdin : fopen(argv[i], "r");
+
+		text_escape(argv[i], strlen(argv[i]), name, sizeof(name));
+		if (!f) {
+			rc = cli_usage_error("cannot open %s: %s", name,
+					     strerror(errno));
+			break;
+		}
+		if (ports_audit_read_stream(&a, is_stdin ? "<stdin>" : name, f,
+					    err, sizeof(err)))
+			rc = cli_usage_error("%s", err);
+		if (!is_stdin)
+			fclose(f);
+	}
+	if (rc == 0 && ports_audit_build(&a, err, sizeof(err)))
+		rc = cli_usage_error("%s", err);
+	if (rc == 0 && !(doc = tmpfile()))
+		rc = cli_fail(EXIT_ENVIRONMENT, "cannot buffer output: %s",
+			      strerror(errno));
+	if (rc == 0) {
+		for (size_t k = 0; k < a.warning_count; k++)
+			diag_warn("%s", text_escape(a.warnings[k],
+						    strlen(a.warnings[k]),
+						    err, sizeof(err)));
+		if (common->json)
+			report_render_ports_json(doc, &a, common->pretty);
+		else if (opts->html)
+			report_render_ports_html(doc, &a, opts->title);
+		else
+			report_render_ports_text(doc, &a);
+		if (fflush(doc) || ferror(doc))
+			rc = cli_fail(EXIT_ENVIRONMENT, "cannot buffer "
+				      "output: %s", strerror(errno));
+	}
+	if (rc == 0 && opts->output)
+		rc = write_atomically(opts->output, doc);
+	else if (rc == 0 && (fflush(stdout) || write_all(STDOUT_FILENO, doc)))
+		rc = cli_fail(EXIT_ENVIRONMENT, "cannot write output: %s",
+			      strerror(errno));
+	if (doc)
+		fclose(doc);
+	if (rc == 0 && !ports_audit_as_expected(&a))
+		rc = EXIT_PROBLEM;
+	ports_audit_free(&a);
+	return rc;
+}
+
 static int report_exec(const struct common_opts *common, void *ctx,
 		       int argc, char **argv)
 {
@@ -757,6 +920,8 @@ static int report_exec(const struct common_opts *common, void *ctx,
 		return rc;
 	if (opts->baseline)
 		return report_baseline(opts, common, argc, argv);
+	if (opts->ports)
+		return report_ports(opts, common, argc, argv);
 	report_init(&r);
 	r.latest = opts->latest;
 	if (opts->expect)

@@ -16,7 +16,7 @@
 #include "base/gid.h"
 #include "trace/ib_trace.h"
 #include "trace/ib_trace_fetch.h"
-#include "trace/lid_paths.h"
+#include "trace/lid_paths_expand.h"
 #include "out/output.h"
 #include "base/parse.h"
 #include "sa/path_resolve.h"
@@ -153,12 +153,8 @@ static int trace_option(void *ctx, int index, const char *arg)
 			       &opts->queries, err, sizeof(err));
 		break;
 	case TRACE_OPT_PATHS:
-		if (strcmp(arg, "all") && strcmp(arg, "base")) {
-			snprintf(err, sizeof(err), "--paths takes base or all, "
-				 "not '%s'", arg);
-			rc = -1;
-		}
-		opts->paths_all = !strcmp(arg, "all");
+		rc = lid_paths_parse(arg, &opts->paths_all, err,
+				     sizeof(err));
 		break;
 	case TRACE_OPT_RATE:
 		rc = parse_u32(arg, "rate", 1, ROCE_SWEEP_MAX_RATE,
@@ -400,97 +396,6 @@ static void plan_jobs(const struct dest_list *dests,
 	}
 }
 
-/* The LMC of each walked destination's port, asked of the SA in rounds
- * (its NodeRecord, then its PortInfoRecord): lmc[i] for rows[i], 0 with
- * rows[i].lmc_unknown set where the SA did not say. */
-static int dest_lmcs(struct sa_client *sa, struct trace_store *store,
-		     struct trace_row *rows, size_t n, uint8_t *lmc,
-		     const struct trace_opts *opts, uint32_t timeout_ms,
-		     struct trace_fetch_stats *stats, char *err, size_t errlen)
-{
-	struct trace_key *need = calloc(n ? n : 1, sizeof(*need));
-	int rc = 0;
-
-	if (!need) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	for (int round = 0; round < 3 && rc == 0; round++) {
-		size_t count = 0;
-
-		for (size_t i = 0; i < n; i++) {
-			if (!rows[i].job)
-				continue;
-			rows[i].lmc_unknown[0] = '\0';
-			if (lid_paths_lmc(store, rows[i].job->dlid, &lmc[i],
-					  &need[count], rows[i].lmc_unknown,
-					  sizeof(rows[i].lmc_unknown)) ==
-			    LID_PATHS_NEED)
-				count++;
-		}
-		if (!count)
-			break;
-		rc = ib_trace_fetch_records(sa, need, count, store,
-					    opts->window, timeout_ms,
-					    opts->retries, stats, err, errlen);
-	}
-	free(need);
-	return rc;
-}
-
-/* The other DLIDs of --paths all: as lid: destinations, each with the
- * PathRecord the SA gives it (its SL may differ: QoS routing). */
-struct extra_paths {
-	struct dest_list dests;
-	struct path_result *paths;
-};
-
-static void extra_paths_free(struct extra_paths *x)
-{
-	dest_list_free(&x->dests);
-	free(x->paths);
-}
-
-/* Adds a lid: destination for every DLID of rows' LMC ranges other than
- * the one each row was asked with, and asks their PathRecords. */
-static int extra_resolve(struct path_session *session,
-			 const struct path_constraints *want,
-			 const struct trace_row *rows, size_t n,
-			 const uint8_t *lmc, const struct trace_opts *opts,
-			 uint32_t timeout_ms, struct extra_paths *x,
-			 char *err, size_t errlen)
-{
-	for (size_t i = 0; i < n; i++) {
-		uint16_t base, dlid;
-		unsigned count;
-
-		if (!rows[i].job)
-			continue;
-		dlid = rows[i].job->dlid;
-		base = lid_paths_base(dlid, lmc[i]);
-		count = lid_paths_count(base, lmc[i]);
-		for (unsigned p = 0; p < count; p++) {
-			char text[16];
-
-			if (base + p == dlid)
-				continue;
-			snprintf(text, sizeof(text), "lid:%u", base + p);
-			if (dest_list_add(&x->dests, text, err, errlen))
-				return -1;
-		}
-	}
-	if (!x->dests.count)
-		return 0;
-	x->paths = calloc(x->dests.count, sizeof(*x->paths));
-	if (!x->paths) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	return path_resolve_all(session, &x->dests, want, opts->window,
-				timeout_ms, opts->retries, x->paths, err,
-				errlen);
-}
-
 /* --paths all: each walked destination's row becomes one row a DLID of
  * its port's LMC range, in DLID order, each with its own PathRecord (a
  * DLID the SA has no path to is walked anyway, from this port's LID), and
@@ -500,7 +405,7 @@ static int expand_paths(struct path_session *session,
 			struct trace_store *store,
 			const struct trace_opts *opts, uint32_t timeout_ms,
 			struct trace_row **rows, struct trace_job **jobs,
-			size_t *count, struct extra_paths *x,
+			size_t *count, struct lid_paths_expansion *x,
 			struct trace_fetch_stats *stats, char *err,
 			size_t errlen)
 {
@@ -508,31 +413,31 @@ static int expand_paths(struct path_session *session,
 	struct trace_fetch_stats more;
 	struct trace_row *new_rows = NULL;
 	struct trace_job *new_jobs = NULL;
-	uint8_t *lmc = calloc(*count ? *count : 1, 1);
-	size_t total = 0, k = 0, next_extra = 0;
+	struct lid_paths_dest *ranges = calloc(*count ? *count : 1,
+					       sizeof(*ranges));
+	size_t total = 0, k = 0;
 	int rc = -1;
 
-	if (!lmc)
+	if (!ranges)
 		goto oom;
-	if (dest_lmcs(sa, store, *rows, *count, lmc, opts, timeout_ms, stats,
-		      err, errlen) ||
-	    extra_resolve(session, want, *rows, *count, lmc, opts, timeout_ms,
-			  x, err, errlen))
+	for (size_t i = 0; i < *count; i++)
+		ranges[i].dlid = (*rows)[i].job ? (*rows)[i].job->dlid : 0;
+	if (lid_paths_expand(session, want, store, ranges, *count,
+			     &(struct lid_paths_query){
+				     .window = opts->window,
+				     .retries = opts->retries,
+				     .timeout_ms = timeout_ms },
+			     x, stats, err, errlen))
 		goto out;
 	for (size_t i = 0; i < *count; i++)
-		total += (*rows)[i].job
-				 ? lid_paths_count(lid_paths_base((*rows)[i].job->dlid,
-								  lmc[i]),
-						   lmc[i])
-				 : 1;
+		total += ranges[i].count;
 	new_rows = calloc(total, sizeof(*new_rows));
 	new_jobs = calloc(total, sizeof(*new_jobs));
 	if (!new_rows || !new_jobs)
 		goto oom;
 	for (size_t i = 0; i < *count; i++) {
 		const struct trace_row *row = &(*rows)[i];
-		uint16_t base;
-		unsigned n;
+		const struct lid_paths_dest *r = &ranges[i];
 
 		if (!row->job) {
 			new_rows[k] = *row;
@@ -540,21 +445,25 @@ static int expand_paths(struct path_session *session,
 			new_rows[k++].paths = 1;
 			continue;
 		}
-		base = lid_paths_base(row->job->dlid, lmc[i]);
-		n = lid_paths_count(base, lmc[i]);
-		for (unsigned p = 0; p < n; p++, k++) {
+		for (unsigned p = 0; p < r->count; p++, k++) {
+			const struct path_result *extra =
+				lid_paths_result(x, r, p);
+
 			new_rows[k] = *row;
+			snprintf(new_rows[k].lmc_unknown,
+				 sizeof(new_rows[k].lmc_unknown), "%s",
+				 r->lmc_unknown);
 			new_rows[k].path_index = p + 1;
-			new_rows[k].paths = n;
+			new_rows[k].paths = r->count;
 			new_jobs[k] = *row->job;
-			new_jobs[k].dlid = (uint16_t)(base + p);
+			new_jobs[k].dlid = (uint16_t)(r->base + p);
 			new_jobs[k].rounds = 0;
 			new_rows[k].job = &new_jobs[k];
-			if (base + p == row->job->dlid)
+			if (!extra)
 				continue;
-			new_rows[k].path = &x->paths[next_extra++];
-			new_jobs[k].slid = new_rows[k].path->status == PATH_OK
-						   ? new_rows[k].path->record.slid
+			new_rows[k].path = extra;
+			new_jobs[k].slid = extra->status == PATH_OK
+						   ? extra->record.slid
 						   : sa->lid;
 		}
 	}
@@ -577,7 +486,7 @@ oom:
 out:
 	free(new_rows);
 	free(new_jobs);
-	free(lmc);
+	free(ranges);
 	return rc;
 }
 
@@ -631,7 +540,7 @@ static int trace_exec(const struct common_opts *common, void *ctx,
 	struct trace_fetch_stats stats;
 	struct path_session session;
 	char err[DIAG_MSG_MAX * 2];
-	struct extra_paths extra = { 0 };
+	struct lid_paths_expansion extra = { 0 };
 	size_t broken = 0, nrows = 0;
 	bool open = false;
 	int rc;
@@ -749,7 +658,7 @@ out:
 	if (open)
 		path_session_close(&session);
 	trace_store_free(&store);
-	extra_paths_free(&extra);
+	lid_paths_expansion_free(&extra);
 	free(rows);
 	free(jobs);
 	free(paths);

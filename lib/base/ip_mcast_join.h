@@ -4,9 +4,12 @@
  * group travel as UDP/IP and are forwarded by what IGMP/MLD taught.
  * The kernel's cma_iboe_join_multicast() does the same for rdma_cm
  * (cma_igmp_send(): ip_mc_inc_group/ipv6_sock_mc_join on the GID's
- * netdev); ibv_attach_mcast alone only opens the device's MAC filter
- * (rxe_mcast_add: dev_mc_add). Closing the socket leaves the group
- * (the kernel sends the IGMP leave / MLD done). */
+ * netdev); ibv_attach_mcast alone only opens the device's MAC filter,
+ * and on rxe (rxe_mcast.c rxe_mcast_add) with the MAC ipv6_eth_mc_map
+ * makes of the GID, 33:33:.. even for an IPv4-mapped group. The socket's
+ * membership is also what lets the IP layer hand a datagram to a group
+ * (ip_check_mc_rcu) to rxe's UDP socket on 4791. Closing the socket
+ * leaves the group (the kernel sends the IGMP leave / MLD done). */
 #ifndef IBAHPROBE_IP_MCAST_JOIN_H
 #define IBAHPROBE_IP_MCAST_JOIN_H
 

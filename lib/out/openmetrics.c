@@ -176,6 +176,13 @@ int openmetrics_render(FILE *f, const struct om_run *run,
 			put_uint(f, &s->labels,
 				 "ibahprobe_traffic_class_remarked",
 				 s->remarked);
+	put_family(f, "ibahprobe_flow_label_changed", "gauge",
+		   "1 if the latest reply saw another flow label than was "
+		   "sent (changed, or not carried), else 0.");
+	for (s = series; s < series + count; s++)
+		if (s->has_remark)
+			put_uint(f, &s->labels, "ibahprobe_flow_label_changed",
+				 s->flow_label_changed);
 	put_family(f, "ibahprobe_last_success_timestamp_seconds", "gauge",
 		   "When the latest reply came, in seconds since the epoch; "
 		   "0 if none ever did.");

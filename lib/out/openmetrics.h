@@ -42,6 +42,9 @@ struct om_series {
 	int hops;		/* L3 hops from the latest reply; -1 unknown */
 	bool has_remark;	/* a reply carried the GRH back */
 	bool remarked;		/* the traffic class (DSCP) arrived changed */
+	/* With has_remark: the flow label arrived other than sent (changed,
+	 * or 0 where one was sent: not carried). */
+	bool flow_label_changed;
 	double last_success_unix;	/* 0: never */
 };
 

@@ -314,6 +314,13 @@ static void describe_expected(const struct expectation *e,
 	case EXPECT_PCP_SEEN:
 		describe_bounds(e, "", NULL, out);
 		break;
+	case EXPECT_PATHS_OK:
+		snprintf(out->expected, sizeof(out->expected),
+			 "every path fine");
+		/* As the count of paths that were not fine. */
+		*x = (struct check_expected){ .unit = "paths",
+					      .has_max = true, .max = 0 };
+		break;
 	case EXPECT_GRH_REQUIRED:
 		snprintf(out->expected, sizeof(out->expected), "%s",
 			 e->low ? "a GRH" : "no GRH");
@@ -337,6 +344,21 @@ static void describe_expected(const struct expectation *e,
 	}
 }
 
+/* paths_ok=all: the destination's closing line (probe_paths_summary) and
+ * the count of paths that were not fine. */
+static void judge_paths(const struct check_measured *m,
+			struct check_outcome *out)
+{
+	size_t bad = 0;
+
+	for (size_t i = 0; i < m->path_count; i++)
+		bad += !probe_path_fine(&m->paths[i]);
+	probe_paths_summary(m->paths, m->path_count, out->got,
+			    sizeof(out->got));
+	got_number(out, (double)bad);
+	out->ok = bad == 0;
+}
+
 void check_expect_judge(const struct expectation *e,
 			const struct check_measured *m,
 			struct check_outcome *out)
@@ -349,6 +371,12 @@ void check_expect_judge(const struct expectation *e,
 	out->got_value.unit = out->expected_value.unit;
 	if (e->kind == EXPECT_ISOLATED) {
 		judge_isolated(m, out);
+		return;
+	}
+	/* Each path is judged on its own, also where the first one's AH
+	 * failed (that is then its finding). */
+	if (e->kind == EXPECT_PATHS_OK && m->path_count) {
+		judge_paths(m, out);
 		return;
 	}
 	if (why) {
@@ -475,6 +503,10 @@ void check_expect_judge(const struct expectation *e,
 		break;
 	case EXPECT_MCAST_MEMBER:
 		judge_member(e, m, out);
+		break;
+	case EXPECT_PATHS_OK:
+		got_nothing(out, "its LMC paths were not probed (InfiniBand "
+			    "only, with a PathRecord)");
 		break;
 	case EXPECT_ISOLATED:
 	case EXPECT_KIND_COUNT:

@@ -15,6 +15,7 @@
 #include "probe/checklist.h"
 #include "base/diag.h"
 #include "probe/oneway_loss.h"
+#include "probe/probe_paths.h"
 
 /* Room for any error message a measurement carries (DIAG_MSG_MAX), so the
  * words of "got" are never cut; check_text_fit() cuts longer ones at a
@@ -81,11 +82,15 @@ struct check_measured {
 	 * as it is; a host name is the resolver's). NULL: no names. */
 	int (*resolve_host)(const char *host, union ibv_gid *gid, char *err,
 			    size_t errlen);
+	/* paths_ok: the destination's LMC paths as probed (probe_paths.h),
+	 * path_count of them; none where they were not (RoCE, no path). */
+	const struct probe_path_count *paths;
+	size_t path_count;
 };
 
 /* The structured form. A quantity is a number (value) or, for
  * grh_required, a yes/no (is_bool); unit is "us", "percent", "bytes",
- * "hops", "replies" or NULL (SL, traffic class, flow label: plain
+ * "hops", "replies", "paths" or NULL (SL, traffic class, flow label: plain
  * numbers). */
 struct check_got {
 	bool known;		/* false: reason says why there is no value */

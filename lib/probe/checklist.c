@@ -27,6 +27,7 @@ enum value_form {
 	FORM_AT_LEAST,	/* name>=N or name=N */
 	FORM_YES_NO,	/* name=yes|no */
 	FORM_NAME,	/* name=WORD, kept as written */
+	FORM_ALL,	/* name=all */
 };
 
 enum value_unit {
@@ -77,6 +78,8 @@ static const struct {
 				   4096, NEED_MCAST_PROBE },
 	[EXPECT_MCAST_MEMBER] = { "mcast_member", FORM_NAME, UNIT_NONE, 0,
 				  NEED_MCAST_PROBE },
+	[EXPECT_PATHS_OK] = { "paths_ok", FORM_ALL, UNIT_NONE, 0,
+			      NEED_PROBE },
 };
 
 /* What to send, and how the probes reach the responder. */
@@ -317,6 +320,9 @@ static const char *form_syntax(enum value_form form, const char *name,
 	case FORM_NAME:
 		snprintf(buf, len, "%s=HOST", name);
 		break;
+	case FORM_ALL:
+		snprintf(buf, len, "%s=all", name);
+		break;
 	}
 	return buf;
 }
@@ -365,6 +371,12 @@ static int parse_expectation(const struct word *w, enum expect_kind kind,
 				       "%s takes yes or no, not '%s'", w->name,
 				       w->value);
 		e->low = e->high = strcmp(w->value, "yes") == 0;
+		return 0;
+	case FORM_ALL:
+		if (strcmp(w->value, "all") != 0)
+			return fail_at(err, errlen, line, w->value_column,
+				       "%s takes all, not '%s'", w->name,
+				       w->value);
 		return 0;
 	case FORM_RANGE:
 		dash = strchr(w->value, '-');
@@ -497,7 +509,7 @@ static int parse_word(struct word *w, struct check_entry *e, bool *seen,
 			       : "unknown word '%s': expected reachable, unreachable, "
 		       "isolated, hops, loss, rtt_median, rtt_p99, network_rtt_median, "
 		       "network_rtt_p99, tclass_preserved, tclass_seen, pcp_seen, flow_label_preserved, path_mtu, path_sl, "
-		       "grh_required, mcast_joinable, mcast_members, "
+		       "grh_required, paths_ok, mcast_joinable, mcast_members, "
 		       "mcast_member, or what to send: hop_limit, tclass, "
 		       "flow_label, sl, count, qpn, qkey", w->name);
 }

@@ -56,6 +56,10 @@ enum expect_kind {
 	EXPECT_MCAST_MEMBERS,
 	/* The member HOST (a GID, an address or a host name) answered. */
 	EXPECT_MCAST_MEMBER,
+	/* InfiniBand: every LMC path of the destination (probe --paths
+	 * all: each DLID, from each of our source path bits) answered
+	 * every probe. Written paths_ok=all. */
+	EXPECT_PATHS_OK,
 	EXPECT_KIND_COUNT,
 };
 

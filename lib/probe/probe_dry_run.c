@@ -3,6 +3,7 @@
 #include "base/gid.h"
 #include "out/output.h"
 #include "probe/probe_dry_run.h"
+#include "probe/probe_paths.h"
 #include "probe/probe_text.h"
 #include "peer/responder_print.h"
 #include "wire/pathrec_print.h"
@@ -69,6 +70,18 @@ static bool print_cell(const struct probe_session *s,
 	out_uint("sl", " sl %u", c->asked.sl);
 	out_close_object();
 	out_string("status", ": %s", ok ? "valid" : "invalid");
+	/* --paths all: the path and the SA's PathRecord to its DLID, from
+	 * the source LID of its path bits. */
+	probe_dlid_path_print(c, "\n    ");
+	if (c->dlid_path.of && c->dlid_path.has_path) {
+		out_open_object("path");
+		pathrec_print(&c->dlid_path.record, dry_run_path,
+			      sizeof(dry_run_path) / sizeof(dry_run_path[0]),
+			      true);
+		out_close_object();
+	} else if (c->dlid_path.of) {
+		out_null("path", NULL);
+	}
 	out_text("\n    ");
 	ah_attr_print("ah_attr", &c->attr);
 	ah_check_print("violations", &c->check);

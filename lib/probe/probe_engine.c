@@ -13,6 +13,7 @@
 #include "base/parallel.h"
 #include "sa/path_resolve.h"
 #include "probe/probe_engine.h"
+#include "probe/probe_paths.h"
 #include "probe/partition_reach.h"
 #include "peer/rendezvous_count.h"
 #include "verbs/sgid_select.h"
@@ -340,7 +341,10 @@ static int build_from_path(struct probe_session *s, struct probe_cell *c,
 	struct ah_path ap;
 
 	f->has_sl = c->sl_given;
-	path_record_to_ah_path(&t->path, &ap);
+	/* --paths all: the PathRecord to this cell's DLID, from the source
+	 * LID of its path bits (ah_build_from_path takes them from it). */
+	path_record_to_ah_path(c->dlid_path.of ? &c->dlid_path.record
+					       : &t->path, &ap);
 	if (ah_build_from_path(&ap, f, &s->facts, &c->attr)) {
 		snprintf(c->error, sizeof(c->error),
 			 "the path's SGID %s is not in the GID table of port "
@@ -376,6 +380,10 @@ static void probe_cell_prepare(struct probe_session *s,
 	char why[DIAG_MSG_MAX * 3];
 	uint64_t start;
 
+	if (c->dlid_path.of && !c->dlid_path.has_path) {
+		snprintf(c->error, sizeof(c->error), "%s", c->dlid_path.error);
+		return;
+	}
 	if (t->has_path) {
 		if (build_from_path(s, c, &f))
 			return;
@@ -628,6 +636,8 @@ void probe_session_resolve_targets(struct probe_session *s)
 	if (s->facts.link_layer == LINK_LAYER_IB)
 		ib_resolve_paths(s);
 	choose_partition(s);
+	if (s->facts.link_layer == LINK_LAYER_IB)
+		probe_session_expand_paths(s);
 }
 
 void probe_session_prepare(struct probe_session *s)
@@ -720,14 +730,18 @@ void probe_cell_judge(const struct probe_session *s,
 		.oneway = {
 			.sent = sent,
 			.arrived = c->received + c->late,
-			.final = s->run_over ? c->final : ONEWAY_FINAL_LATER,
+			.final = probe_dlid_path_shares_set(&c->dlid_path)
+					 ? ONEWAY_FINAL_NOT_ASKED
+				 : s->run_over ? c->final : ONEWAY_FINAL_LATER,
 			.final_received = c->final_received,
 			.final_answered = c->final_answered,
 			.final_reasons_known = c->final_reasons_known,
 			.final_resolving = c->final_resolving,
 			.late_after_park = c->late_after_park,
-			.reply_count = c->reply_count,
-			.reply_ordinal = c->reply_ordinal,
+			.reply_count = probe_dlid_path_shares_set(&c->dlid_path)
+					       ? 0 : c->reply_count,
+			.reply_ordinal = probe_dlid_path_shares_set(&c->dlid_path)
+						 ? 0 : c->reply_ordinal,
 			.replies_seen = c->received + c->late > 0,
 			.rq = c->final_rq,
 		},
@@ -1257,7 +1271,8 @@ static void ask_counts(struct probe_session *s, size_t first,
 		struct rendezvous_count_answer a;
 		char err[DIAG_MSG_MAX * 2];
 
-		if (!c->ah || c->received + c->late >= c->sent)
+		if (!c->ah || c->received + c->late >= c->sent ||
+		    probe_dlid_path_shares_set(&c->dlid_path))
 			continue;
 		count_question(s, c, monotonic_ns(), &q);
 		c->final = ONEWAY_FINAL_NO_ANSWER;

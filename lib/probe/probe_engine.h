@@ -53,6 +53,10 @@ struct probe_settings {
 	 * address or advertised DGID is in our GID table): probe does, as
 	 * a fan-out to every host of a list reaches the prober too. */
 	bool skip_local_port;
+	/* InfiniBand: every cell becomes one cell per DLID of its
+	 * destination's LMC range and per source path bits of ours
+	 * (probe_paths.h), when its target resolves. */
+	bool paths_all;
 };
 
 /* A responder, as the rendezvous (or a given QPN) describes it. */
@@ -91,10 +95,28 @@ struct probe_target {
 	bool local_port;
 };
 
+/* Which of its destination's LMC paths a cell probes (--paths all): the
+ * DLID, our source path bits, and the SA's PathRecord to that DLID. */
+struct probe_dlid_path {
+	bool wanted;		/* in: expand this cell (check's paths_ok) */
+	unsigned index, of;	/* 1-based; of 0: the target's own path */
+	unsigned dlids;		/* DLIDs of the range (of / our LIDs) */
+	uint16_t dlid;
+	uint8_t src_path_bits;
+	bool has_path;		/* record: the PathRecord to dlid */
+	struct path_record record;
+	char error[DIAG_MSG_MAX];	/* no PathRecord: why */
+	/* The range is the base DLID alone because the SA did not give
+	 * the LMC: why. */
+	char lmc_unknown[160];
+	size_t origin;		/* the index of the cell expanded */
+};
+
 /* One destination with one parameter set. */
 struct probe_cell {
 	struct probe_target *target;
 	struct probe_params asked;
+	struct probe_dlid_path dlid_path;
 	/* The user chose asked.sl; else on IB the path's SL replaces it
 	 * (under QoS routing the SL is part of the route). */
 	bool sl_given;

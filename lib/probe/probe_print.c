@@ -5,6 +5,7 @@
 #include "base/gid.h"
 #include "out/output.h"
 #include "out/probe_schema.h"
+#include "probe/probe_paths.h"
 #include "probe/probe_print.h"
 #include "probe/probe_text.h"
 
@@ -293,6 +294,8 @@ void probe_cell_print(const struct probe_run *run,
 	print_udp_sport(s, c);
 	out_uint(PROBE_KEY_SL, NULL, c->asked.sl);
 	out_close_object();
+	/* --paths all: which of the destination's LMC paths. */
+	probe_dlid_path_print(c, NULL);
 	out_bool(PROBE_KEY_INTERRUPTED, NULL, cell_cut_short(run, s, c));
 	if (run->continuous)
 		out_bool("running", NULL, running);

@@ -292,6 +292,8 @@ static int verbs_device(struct ibv_device *ibdev, struct device_info *dev,
 			      strerror(errno));
 		goto out;
 	}
+	snprintf(dev->fw_ver, sizeof(dev->fw_ver), "%.*s",
+		 (int)sizeof(attr.fw_ver), attr.fw_ver);
 	provider_facts_read(dev->name, attr.vendor_id, driver, sizeof(driver),
 			    &facts);
 	if (dev->ud == DEVICE_UD_OK &&
@@ -359,6 +361,8 @@ static int umad_device(const char *ca_name, struct device_info *dev,
 	}
 	snprintf(dev->name, sizeof(dev->name), "%s", ca.ca_name);
 	dev->node_guid = be64toh(ca.node_guid);
+	snprintf(dev->fw_ver, sizeof(dev->fw_ver), "%.*s",
+		 (int)sizeof(ca.fw_ver), ca.fw_ver);
 	dev->node_type = ca.node_type > 0 ? (enum ibv_node_type)ca.node_type
 					  : IBV_NODE_CA;
 	dev->ud = device_ud_support(dev->node_type, dev->transport);

@@ -86,6 +86,9 @@ struct device_info {
 	int error_errno;
 	size_t port_count;
 	struct port_info *ports;
+	/* ibv_query_device's fw_ver (umad: the device's sysfs fw_ver); ""
+	 * when the driver gives none (rxe). */
+	char fw_ver[64];
 };
 
 struct device_list {

@@ -38,8 +38,8 @@ setup() {
 	[ ! -e "$TOP/debian/ibahprobe" ] && [ ! -e "$TOP/debian/files" ]
 }
 
-@test "the package holds the binary, every man page, both completions, both units and the options file" {
-	local listing page
+@test "the package holds the binary, every man page, both completions, the units, the alert rules and the options file" {
+	local listing page unit
 	listing=$(dpkg-deb -c "$DEB" | awk '{ print $1, $6 }')
 	grep -qx -- '-rwxr-xr-x ./usr/bin/ibahprobe' <<<"$listing" || fail "$listing"
 	for page in "$TOP"/man/*.8; do
@@ -50,6 +50,11 @@ setup() {
 	grep -qx -- '-rw-r--r-- ./usr/share/zsh/vendor-completions/_ibahprobe' <<<"$listing"
 	grep -qx -- '-rw-r--r-- ./lib/systemd/system/ibahprobe-serve.service' <<<"$listing"
 	grep -qx -- '-rw-r--r-- ./lib/systemd/system/ibahprobe-serve@.service' <<<"$listing"
+	for unit in ibahprobe-monitor.service ibahprobe-monitor@.service \
+		ibahprobe-plan.service ibahprobe-plan.timer; do
+		grep -qx -- "-rw-r--r-- ./lib/systemd/system/$unit" <<<"$listing" || fail "no $unit: $listing"
+	done
+	grep -qx -- '-rw-r--r-- ./usr/share/ibahprobe/prometheus/ibahprobe.rules.yml' <<<"$listing"
 	grep -qx -- '-rw-r--r-- ./etc/default/ibahprobe' <<<"$listing"
 }
 

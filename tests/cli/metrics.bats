@@ -47,12 +47,34 @@ need_promtool() {
 	MANWIDTH=200 run -0 --separate-stderr man -l -E UTF-8 "$TOP/man/ibahprobe-probe.8"
 	# The block from "groups:" to the end of the METRICS section.
 	awk '/^ *groups:$/ { on = 1; indent = index($0, "g") - 1 }
-	     /^NOTES$/ { on = 0 }
+	     /^(SYSTEMD|NOTES)$/ { on = 0 }
 	     on { print substr($0, indent + 1) }' <<<"$output" >"$BATS_TEST_TMPDIR/rules.yml"
 	grep -q 'alert: IbahprobeNoSuccess' "$BATS_TEST_TMPDIR/rules.yml" ||
 		fail "no rules in the page: $(cat "$BATS_TEST_TMPDIR/rules.yml")"
 	run -0 promtool check rules "$BATS_TEST_TMPDIR/rules.yml"
 	[[ $output == *"SUCCESS: 5 rules found"* ]] || fail "$output"
+}
+
+@test "contrib/prometheus: the rules pass promtool check rules and their own promtool test rules" {
+	need_promtool
+	run -0 promtool check rules "$TOP/contrib/prometheus/ibahprobe.rules.yml"
+	[[ $output == *"SUCCESS: 10 rules found"* ]] || fail "$output"
+	# The tests name the rules file relative to themselves.
+	cd "$TOP/contrib/prometheus"
+	run -0 promtool test rules ibahprobe.rules.test.yml
+	[[ $output == *SUCCESS* ]] || fail "$output"
+}
+
+@test "contrib/prometheus: every series the rules read is one probe --metrics writes" {
+	need_fixture
+	local name used=0
+	"$(fixture)" >"$BATS_TEST_TMPDIR/m.prom"
+	for name in $(grep -o 'ibahprobe_[a-z_]*' "$TOP/contrib/prometheus/ibahprobe.rules.yml" | sort -u); do
+		used=$((used + 1))
+		grep -q "^# TYPE ${name%_count} \|^# TYPE ${name%_sum} \|^# TYPE $name " "$BATS_TEST_TMPDIR/m.prom" ||
+			fail "the rules read $name, which --metrics does not write: $(grep '^# TYPE' "$BATS_TEST_TMPDIR/m.prom")"
+	done
+	[ "$used" -ge 8 ] || fail "only $used series names found in the rules"
 }
 
 @test "many rounds: the heap stays flat and the file is whole, no .tmp left" {

@@ -35,6 +35,7 @@ probe_bad_values() {
 --color|sometimes|1||colour
 --pkey|0x10000|x|0x8000|0||p_key
 --ah-max-age|0|86401|x||AH age
+--paths|some|ALL||paths
 --expect-members|0|4097|x|-1||expected members
 TABLE
 }
@@ -176,4 +177,15 @@ TABLE
 	assert_json_error 2
 	run -3 --separate-stderr "$IBAHPROBE" probe -j mcast:ipoib:0x8001
 	assert_json_error 3
+}
+
+@test "probe --paths all probes each path once: not with --continuous or --mtu (exit 2)" {
+	run -2 --separate-stderr "$IBAHPROBE" probe --paths all --continuous h1
+	[ -z "$output" ] || fail "stdout: $output"
+	[[ $stderr == "ibahprobe: error: --paths all probes each path once: drop --continuous" ]] ||
+		fail "$stderr"
+	run -2 --separate-stderr "$IBAHPROBE" probe --paths all --mtu h1
+	[[ $stderr == *"--paths all probes each path once: drop --mtu"* ]] || fail "$stderr"
+	run -2 --separate-stderr "$IBAHPROBE" probe -j --paths all -c 0 h1
+	assert_json_error 2
 }

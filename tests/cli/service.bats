@@ -18,7 +18,10 @@ setup_file() {
 
 units() {
 	printf '%s\n' "$DEST/lib/systemd/system/ibahprobe-serve.service" \
-		"$DEST/lib/systemd/system/ibahprobe-serve@.service"
+		"$DEST/lib/systemd/system/ibahprobe-serve@.service" \
+		"$DEST/lib/systemd/system/ibahprobe-monitor.service" \
+		"$DEST/lib/systemd/system/ibahprobe-monitor@.service" \
+		"$DEST/lib/systemd/system/ibahprobe-plan.service"
 }
 
 # The value of VAR in the installed options file (VAR="value" lines).
@@ -26,7 +29,7 @@ default_var() {
 	sed -n "s/^$1=\"\\(.*\\)\"\$/\\1/p" "$DEST/etc/default/ibahprobe"
 }
 
-@test "make install: both units, with the installed binary and options file in them, and the options file" {
+@test "make install: the units, with the installed binary and options file in them, and the options file" {
 	local unit
 	for unit in $(units); do
 		[ -f "$unit" ] || fail "not installed: $unit"
@@ -51,11 +54,12 @@ default_var() {
 	install -m 0644 "$TOP/systemd/ibahprobe.default" "$DEST/etc/default/ibahprobe"
 }
 
-@test "systemd-analyze verify passes both units without a word" {
+@test "systemd-analyze verify passes every unit and the timer without a word" {
 	command -v systemd-analyze >/dev/null || missing "no systemd-analyze (Debian package systemd)"
 	# Verify warns and still exits 0 on a misspelt setting: its output
 	# must be empty too.
-	run -0 env MANPATH="$DEST/usr/share/man" systemd-analyze verify $(units)
+	run -0 env MANPATH="$DEST/usr/share/man" systemd-analyze verify $(units) \
+		"$DEST/lib/systemd/system/ibahprobe-plan.timer"
 	[ -z "$output" ] || fail "$output"
 }
 
@@ -75,6 +79,61 @@ default_var() {
 	grep -qx 'DynamicUser=yes' "$unit"
 	grep -qx 'Restart=on-failure' "$unit"
 	grep -qx 'RestartPreventExitStatus=2' "$unit"
+}
+
+@test "the monitor units: probe --continuous --metrics into the textfile directory, from the targets; the plan rotation" {
+	local sys=$DEST/lib/systemd/system
+	grep -qxF "ExecStart=$DEST/usr/bin/ibahprobe \$IBAHPROBE_OPTS probe --continuous --metrics \${IBAHPROBE_TEXTFILE_DIR}/ibahprobe.prom -f \${IBAHPROBE_TARGETS} \$IBAHPROBE_MONITOR_OPTS" \
+		"$sys/ibahprobe-monitor.service" || fail "$(grep ExecStart "$sys/ibahprobe-monitor.service")"
+	grep -q '^ExecStart=.* -d %i probe --continuous --metrics ${IBAHPROBE_TEXTFILE_DIR}/ibahprobe-%i.prom ' \
+		"$sys/ibahprobe-monitor@.service"
+	grep -qxF "EnvironmentFile=-$DEST/etc/default/ibahprobe.%i" "$sys/ibahprobe-monitor@.service"
+	# Stopped, a continuous run exits 1 (interrupted): no failure.
+	grep -qx 'SuccessExitStatus=1' "$sys/ibahprobe-monitor.service"
+	grep -qx 'ReadWritePaths=-/var/lib/prometheus/node-exporter' "$sys/ibahprobe-monitor.service"
+	[ "$(default_var IBAHPROBE_TEXTFILE_DIR)" = /var/lib/prometheus/node-exporter ]
+	grep -qF "plan --round-every \${IBAHPROBE_PLAN_PERIOD} -o \${IBAHPROBE_PLAN_DIR} " "$sys/ibahprobe-plan.service"
+	grep -qx 'OnCalendar=\*:0/10:05 UTC' "$sys/ibahprobe-plan.timer"
+	[ "$(default_var IBAHPROBE_PLAN_PERIOD)" = 600 ]
+	run -0 systemd-analyze calendar --iterations=2 '*:0/10:05 UTC'
+}
+
+@test "the monitor's options are probe's: without a device they get as far as the device (exit 3, not 2)" {
+	has_rdma_device && skip "this machine has an RDMA device"
+	local opts mon_opts dir=$BATS_TEST_TMPDIR/textfile
+	mkdir -p "$dir"
+	echo host-b >"$BATS_TEST_TMPDIR/targets"
+	opts=$(default_var IBAHPROBE_OPTS)
+	mon_opts=$(default_var IBAHPROBE_MONITOR_OPTS)
+	# shellcheck disable=SC2086
+	run -3 --separate-stderr "$IBAHPROBE" $opts probe --continuous \
+		--metrics "$dir/ibahprobe.prom" -f "$BATS_TEST_TMPDIR/targets" $mon_opts
+	[[ $stderr == *"no RDMA device"* ]] || fail "$stderr"
+}
+
+@test "the plan rotation's options are plan's, and its round is the clock's" {
+	local before after round opts
+	printf 'h1\nh2\nh3\n' >"$BATS_TEST_TMPDIR/hosts"
+	opts=$(default_var IBAHPROBE_PLAN_OPTS)
+	printf 'h1 r1\nh2 r1\nh3 r2\n' >"$BATS_TEST_TMPDIR/groups"
+	before=$(($(date +%s) / 600))
+	# The defaults name /etc/ibahprobe/groups: here a file of our own.
+	# shellcheck disable=SC2086
+	run -0 --separate-stderr "$IBAHPROBE" -j plan --round-every "$(default_var IBAHPROBE_PLAN_PERIOD)" \
+		-o "$BATS_TEST_TMPDIR/plan" ${opts/\/etc\/ibahprobe\/groups/$BATS_TEST_TMPDIR/groups} "$BATS_TEST_TMPDIR/hosts"
+	after=$(($(date +%s) / 600))
+	round=$(jq -r .round <<<"$output")
+	[ "$round" = "$before" ] || [ "$round" = "$after" ] || fail "round $round, clock $before..$after"
+	[ -s "$BATS_TEST_TMPDIR/plan/h1" ] || fail "no file for h1"
+	grep -qx h2 "$BATS_TEST_TMPDIR/plan/h1" || fail "$(cat "$BATS_TEST_TMPDIR/plan/h1")"
+}
+
+@test "plan --round-every: with --round refused, out of range refused" {
+	printf 'h1\nh2\n' >"$BATS_TEST_TMPDIR/hosts"
+	run -2 --separate-stderr "$IBAHPROBE" plan --round 3 --round-every 600 "$BATS_TEST_TMPDIR/hosts"
+	[ -z "$output" ] && [[ $stderr == *"--round and --round-every exclude each other"* ]] || fail "$stderr"
+	run -2 --separate-stderr "$IBAHPROBE" plan --round-every 0 "$BATS_TEST_TMPDIR/hosts"
+	[ -z "$output" ] || fail "$output"
 }
 
 @test "the options file's options are serve's: without a device they get as far as the device (exit 3, not 2)" {

@@ -2,6 +2,7 @@
  * kind held and missed, the words of "got" and "expected", their numbers
  * and units (check -j), and what is said when nothing could be measured;
  * long words are never cut in half. */
+#include <math.h>
 #include <string.h>
 
 #include "probe/check_expect.h"
@@ -470,9 +471,53 @@ static void test_mcast_kinds(void)
 	judged_group("mcast_joinable", &m, true, "joinable", "joinable");
 }
 
+/* paths_ok=all over the paths' counts: fine only when every path
+ * answered every probe; the failing ones named, and counted as paths. */
+static void test_paths_ok(void)
+{
+	struct check_measured m = probed();
+	struct probe_path_count p[4];
+
+	for (unsigned i = 0; i < 4; i++)
+		p[i] = (struct probe_path_count){
+			.index = i + 1, .of = 4, .dlid = (uint16_t)(0x10 + i),
+			.probed = true, .sent = 10, .received = 10,
+		};
+	m.paths = p;
+	m.path_count = 4;
+	judged("paths_ok=all", &m, true, "all 4 paths fine", "every path fine");
+	numbers("paths_ok=all", &m, 0, "paths", NAN, 0);
+	p[2].received = 0;
+	judged("paths_ok=all", &m, false,
+	       "DLID 0x12 (path 3 of 4) lost 10 of 10; paths 1, 2, 4 fine",
+	       "every path fine");
+	numbers("paths_ok=all", &m, 1, "paths", NAN, 0);
+	p[0].probed = false;
+	numbers("paths_ok=all", &m, 2, "paths", NAN, 0);
+	/* The entry's first cell failed: the paths still speak. */
+	m.probe_error = "AH creation failed";
+	judged("paths_ok=all", &m, false,
+	       "DLID 0x10 (path 1 of 4) not probed; DLID 0x12 (path 3 of 4) "
+	       "lost 10 of 10; paths 2, 4 fine", "every path fine");
+	/* Not expanded (RoCE; no path): never passes. */
+	m = probed();
+	judged("paths_ok=all", &m, false, "its LMC paths were not probed "
+	       "(InfiniBand only, with a PathRecord)", "every path fine");
+	m.probe_error = "no responder";
+	judged("paths_ok=all", &m, false, "no responder", "every path fine");
+	p[0] = (struct probe_path_count){ .index = 1, .of = 1, .dlid = 3,
+					  .probed = true, .sent = 5,
+					  .received = 5 };
+	m = probed();
+	m.paths = p;
+	m.path_count = 1;
+	judged("paths_ok=all", &m, true, "its one path fine", "every path fine");
+}
+
 int main(void)
 {
 	test_mcast_kinds();
+	test_paths_ok();
 	test_pcp_seen();
 	test_structured();
 	test_long_words();

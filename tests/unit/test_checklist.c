@@ -259,7 +259,7 @@ static void test_read(void)
 		    "unreachable, isolated, hops, loss, rtt_median, rtt_p99, "
 		    "network_rtt_median, network_rtt_p99, "
 		    "tclass_preserved, tclass_seen, pcp_seen, flow_label_preserved, "
-		    "path_mtu, path_sl, grh_required, mcast_joinable, "
+		    "path_mtu, path_sl, grh_required, paths_ok, mcast_joinable, "
 		    "mcast_members, mcast_member, or what to send: "
 		    "hop_limit, tclass, flow_label, sl, count, qpn, qkey",
 	       "both named, a line each");
@@ -303,9 +303,33 @@ static void test_groups(void)
 	checklist_free(&l);
 }
 
+/* paths_ok=all: the one value it takes. */
+static void test_paths_ok(void)
+{
+	struct checklist l = { 0 };
+	char msg[DIAG_MSG_MAX * 2];
+
+	is_int(checklist_add_line(&l, "lid:3 paths_ok=all", 1, msg,
+				  sizeof(msg)), 0, "paths_ok=all");
+	ok(l.count == 1 && l.entries[0].expect_count == 1 &&
+	   l.entries[0].expects[0].kind == EXPECT_PATHS_OK &&
+	   entry_needs(&l.entries[0], NEED_PROBE), "a probing expectation");
+	is_str(expect_kind_name(EXPECT_PATHS_OK), "paths_ok", "its name");
+	is_int(checklist_add_line(&l, "lid:3 paths_ok=some", 2, msg,
+				  sizeof(msg)), -1, "paths_ok=some refused");
+	is_str(msg, "2:16: paths_ok takes all, not 'some'", "at the value");
+	is_int(checklist_add_line(&l, "lid:3 paths_ok", 3, msg, sizeof(msg)),
+	       -1, "bare paths_ok refused");
+	is_str(msg, "3:7: paths_ok is written as paths_ok=all", "how it is written");
+	is_int(checklist_add_line(&l, "lid:3 paths_ok>=all", 4, msg,
+				  sizeof(msg)), -1, "paths_ok>=all refused");
+	checklist_free(&l);
+}
+
 int main(void)
 {
 	test_groups();
+	test_paths_ok();
 	test_entry_words();
 	test_units();
 	test_errors();

@@ -49,6 +49,7 @@ static struct om_series good(void)
 		.rtt_p99_s = 2e-05, .rtt_max_s = 2.5e-05,
 		.rtt_count = 29, .rtt_sum_s = 0.000319,
 		.hops = 2, .has_remark = true, .remarked = true,
+		.flow_label_changed = true,
 		.last_success_unix = 1795000000.125,
 	};
 }
@@ -88,6 +89,10 @@ int main(void)
 	   "the run's rounds, labelled by the source only");
 	ok(strstr(text, "ibahprobe_traffic_class_remarked{") &&
 		   strstr(text, "ibahprobe_hops{"), "hops and remarking");
+	ok(strstr(text, "ibahprobe_flow_label_changed{dest=\"host-b\","
+			"dest_device=\"mlx5_1\",source_device=\"rxe0\","
+			"source_port=\"1\"} 1\n") != NULL,
+	   "the flow label that arrived other than sent");
 	ok(!strstr(text, "# EOF") && !strstr(text, "hop_limit=\""),
 	   "Prometheus 0.0.4 (no # EOF); parameters given by nobody are no "
 	   "labels");
@@ -100,7 +105,7 @@ int main(void)
 	s[0].labels.traffic_class = 0;
 	s[1].labels.traffic_class = 184;
 	text = render(&run, s, 2);
-	is_int(occurrences(text, "# TYPE "), 11, "eleven families");
+	is_int(occurrences(text, "# TYPE "), 12, "twelve families");
 	is_int(occurrences(text, "# TYPE ibahprobe_probes_sent_total "), 1,
 	       "a family's TYPE once for all series");
 	ok(strstr(text, "ibahprobe_hops{dest=\"host-c\",source_device=\"rxe0\""
