@@ -22,6 +22,8 @@
 #include "base/parse.h"
 #include "sa/path_resolve.h"
 #include "probe/probe_engine.h"
+#include "probe_mcast.h"
+#include "sa/mcast_target.h"
 
 enum check_option { CK_OPT_COUNT, CK_OPT_WINDOW, CK_OPT_END };
 
@@ -73,6 +75,15 @@ struct entry_state {
 	struct ibv_ah_attr ah;
 	char ah_error[DIAG_MSG_MAX];
 	char path_mtu_unmeasured[DIAG_MSG_MAX];	/* "": measured (IB) */
+	/* A group: the SA's joinability verdict (NEED_MCAST_SA) and who
+	 * answered its probes (NEED_MCAST_PROBE); errors when not had. */
+	char mcast_sa_error[DIAG_MSG_MAX * 2];
+	bool mcast_joinable_known, mcast_joinable;
+	char mcast_joinable_words[DIAG_MSG_MAX];
+	bool mcast_probed;
+	char mcast_error[DIAG_MSG_MAX * 4];
+	size_t mcast_answered;
+	union ibv_gid *mcast_gids;
 	/* paths_ok: its LMC paths as probed; NULL: not expanded. */
 	struct probe_path_count *paths;
 	size_t path_count;
@@ -410,6 +421,189 @@ static void roce_paths(struct checklist *list, struct entry_state *st,
 	}
 }
 
+/* A group's SA side: its record and this port's caps against it
+ * (mcast_targets_resolve asks the SA once per group, the caps once). */
+static void mcast_sa_checks(const struct common_opts *common,
+			    const struct checklist *list,
+			    struct entry_state *st, bool roce,
+			    const struct ah_port_facts *facts)
+{
+	struct dest_list dests = { 0 };
+	struct mcast_target *targets = NULL;
+	struct path_session session;
+	char err[DIAG_MSG_MAX];
+	bool *want = NULL;
+	size_t wanted = 0;
+
+	for (size_t i = 0; i < list->count; i++)
+		wanted += entry_needs(&list->entries[i], NEED_MCAST_SA);
+	if (wanted == 0)
+		return;
+	if (roce) {
+		for (size_t i = 0; i < list->count; i++)
+			snprintf(st[i].mcast_sa_error,
+				 sizeof(st[i].mcast_sa_error),
+				 "RoCE has no SA to judge a join: an IP group "
+				 "is joined through IGMP/MLD");
+		return;
+	}
+	want = calloc(list->count, sizeof(*want));
+	targets = calloc(list->count, sizeof(*targets));
+	dests.items = calloc(list->count, sizeof(*dests.items));
+	if (!want || !targets || !dests.items) {
+		snprintf(err, sizeof(err), "out of memory");
+		goto fail;
+	}
+	dests.count = list->count;
+	for (size_t i = 0; i < list->count; i++) {
+		dests.items[i] = list->entries[i].dest;
+		want[i] = entry_needs(&list->entries[i], NEED_MCAST_SA);
+	}
+	if (path_session_open(&session, common->device, common->port, err,
+			      sizeof(err)) != SA_CLIENT_OK)
+		goto fail;
+	mcast_targets_resolve(&session, &dests, want, &(struct ah_fields){ 0 },
+			      facts, common->timeout_ms, targets);
+	path_session_close(&session);
+	for (size_t i = 0; i < list->count; i++) {
+		const struct mcast_target *t = &targets[i];
+
+		if (!want[i])
+			continue;
+		if (!t->built || !t->has_joinability) {
+			snprintf(st[i].mcast_sa_error,
+				 sizeof(st[i].mcast_sa_error), "%s",
+				 t->error[0] ? t->error
+					     : "this port's caps are unknown");
+			continue;
+		}
+		st[i].mcast_joinable_known = true;
+		st[i].mcast_joinable = t->joinability.joinable;
+		snprintf(st[i].mcast_joinable_words,
+			 sizeof(st[i].mcast_joinable_words), "%s",
+			 t->joinable_words);
+	}
+	goto out;
+fail:
+	for (size_t i = 0; i < list->count; i++)
+		snprintf(st[i].mcast_sa_error, sizeof(st[i].mcast_sa_error),
+			 "%s", err);
+out:
+	/* dests holds copies of the entries' dests: theirs to free. */
+	free(dests.items);
+	free(targets);
+	free(want);
+}
+
+/* A group's probes, one group after another (probe mcast: does the
+ * same); the GIDs of the members that answered are kept. */
+static void mcast_probes(const struct common_opts *common,
+			 const struct check_opts *opts,
+			 const struct checklist *list, struct entry_state *st,
+			 const struct cli_port *local,
+			 const struct ah_port_facts *facts)
+{
+	bool ib = local->port->link_layer != LINK_LAYER_ETHERNET;
+	struct path_session session;
+	struct probe_mcast_group *g;
+	char err[DIAG_MSG_MAX];
+	bool session_open = false;
+
+	g = malloc(sizeof(*g));
+	for (size_t i = 0; i < list->count && !interrupted; i++) {
+		const struct check_entry *e = &list->entries[i];
+		struct value_list one[4] = { { 0 } };
+		uint32_t values[4] = { e->send.hop_limit,
+				       e->send.traffic_class,
+				       e->send.flow_label, e->send.sl };
+		bool given[4] = { e->has_hop_limit, e->has_traffic_class,
+				  e->has_flow_label, e->has_sl };
+		struct probe_mcast_args a = {
+			.common = common,
+			.dests = &(struct dest_list){
+				.count = 1, .items = (struct dest *)&e->dest },
+			.has_qkey = e->has_qkey, .qkey = e->qkey,
+			.count = e->has_count ? e->count : opts->count,
+			.size = PROBE_REQUEST_MIN_SIZE,
+		};
+
+		if (!entry_needs(e, NEED_MCAST_PROBE))
+			continue;
+		if (!g) {
+			snprintf(st[i].mcast_error, sizeof(st[i].mcast_error),
+				 "out of memory");
+			continue;
+		}
+		if (local->dev->source != DEVICE_FROM_VERBS) {
+			snprintf(st[i].mcast_error, sizeof(st[i].mcast_error),
+				 "probing a group needs a verbs device; %s is "
+				 "visible through umad only",
+				 local->dev->name);
+			continue;
+		}
+		if (ib && !session_open) {
+			if (path_session_open(&session, local->dev->name,
+					      local->port->port_num, err,
+					      sizeof(err)) != SA_CLIENT_OK) {
+				snprintf(st[i].mcast_error,
+					 sizeof(st[i].mcast_error), "%s",
+					 err);
+				continue;
+			}
+			session_open = true;
+		}
+		for (int k = 0; k < 4; k++) {
+			one[k] = (struct value_list){ 1, &values[k] };
+			a.lists[k] = given[k] ? &one[k] : NULL;
+		}
+		probe_mcast_group_run(&a, local, facts,
+				      ib ? &session : NULL, 0, g);
+		if (!g->probed) {
+			snprintf(st[i].mcast_error, sizeof(st[i].mcast_error),
+				 "%s", g->error);
+		} else {
+			st[i].mcast_probed = true;
+			st[i].mcast_gids = calloc(g->tally.count + 1,
+						  sizeof(*st[i].mcast_gids));
+			for (size_t k = 0; st[i].mcast_gids &&
+					   k < g->tally.count; k++) {
+				const struct mcast_member *mm =
+					&g->tally.members[k];
+
+				if (mcast_member_state(&g->tally, mm) !=
+				    MCAST_MEMBER_SILENT)
+					st[i].mcast_gids[st[i].mcast_answered++] =
+						mm->who.gid;
+			}
+		}
+		probe_mcast_group_free(g);
+	}
+	if (session_open)
+		path_session_close(&session);
+	free(g);
+}
+
+/* mcast_member=HOST: a host name to the GID its members answer from
+ * (RoCE: its address's). */
+static int resolve_member_host(const char *host, union ibv_gid *gid,
+			       char *err, size_t errlen)
+{
+	struct dest d;
+	int rc;
+
+	if (dest_parse(host, &d, err, errlen))
+		return -1;
+	rc = d.kind == DEST_HOST ? dest_resolve_host(&d, err, errlen) : 0;
+	if (rc == 0 && !d.has_gid) {
+		snprintf(err, errlen, "'%s' names no GID or address", host);
+		rc = -1;
+	}
+	if (rc == 0)
+		*gid = d.gid;
+	dest_clear(&d);
+	return rc;
+}
+
 static void measure(const struct entry_state *st, bool roce,
 		    struct check_measured *m)
 {
@@ -460,6 +654,15 @@ static void measure(const struct entry_state *st, bool roce,
 		m->path_mtu_unmeasured = st->path_mtu_unmeasured;
 	m->has_path_sl = st->path_valid && !roce;
 	m->path_sl = st->path.sl;
+	m->mcast_sa_error = st->mcast_sa_error[0] ? st->mcast_sa_error : NULL;
+	m->mcast_joinable_known = st->mcast_joinable_known;
+	m->mcast_joinable = st->mcast_joinable;
+	m->mcast_joinable_words = st->mcast_joinable_words;
+	m->mcast_probed = st->mcast_probed;
+	m->mcast_error = st->mcast_error[0] ? st->mcast_error : NULL;
+	m->mcast_answered = st->mcast_answered;
+	m->mcast_member_gids = st->mcast_gids;
+	m->resolve_host = resolve_member_host;
 	m->ah_known = st->ah_known;
 	m->ah_is_global = st->ah.is_global;
 	m->paths = st->paths;
@@ -723,13 +926,17 @@ static int check_exec(const struct common_opts *common, void *ctx,
 		rc = resolve_paths(common, &list, st, &s.facts);
 	if (rc)
 		goto out;
+	mcast_sa_checks(common, &list, st, roce, &s.facts);
+	mcast_probes(common, opts, &list, st, &local, &s.facts);
 	rc = print_results(argv[0], &list, st, roce, s.total_sent) ||
 			     interrupted
 		     ? EXIT_PROBLEM : EXIT_FINE;
 out:
 	probe_session_close(&s);
-	for (size_t i = 0; st && i < list.count; i++)
+	for (size_t i = 0; st && i < list.count; i++) {
+		free(st[i].mcast_gids);
 		free(st[i].paths);
+	}
 	free(st);
 	cli_close_port(&local);
 	checklist_free(&list);

@@ -24,6 +24,8 @@
 #include "base/parse.h"
 #include "verbs/pkey_table.h"
 #include "probe/mcast_dry_run.h"
+#include "probe/mcast_members.h"
+#include "probe_mcast.h"
 #include "probe/probe_dry_run.h"
 #include "probe/probe_engine.h"
 #include "probe/probe_paths.h"
@@ -44,7 +46,8 @@ enum probe_option {
 	PR_OPT_SIZE, PR_OPT_WINDOW, PR_OPT_JSONL, PR_OPT_FILE,
 	PR_OPT_DISCOVER, PR_OPT_LIST, PR_OPT_PKEY, PR_OPT_DRY_RUN,
 	PR_OPT_CONTINUOUS, PR_OPT_INTERVAL_ROUND, PR_OPT_METRICS, PR_OPT_COLOR,
-	PR_OPT_MTU, PR_OPT_BUSY_POLL, PR_OPT_AH_MAX_AGE, PR_OPT_PATHS, PR_OPT_END,
+	PR_OPT_MTU, PR_OPT_BUSY_POLL, PR_OPT_AH_MAX_AGE, PR_OPT_PATHS,
+	PR_OPT_EXPECT_MEMBERS, PR_OPT_END,
 };
 
 static const struct opt_spec probe_options[] = {
@@ -127,6 +130,11 @@ static const struct opt_spec probe_options[] = {
 			   "every DLID of each destination's LMC range, from "
 			   "each of our source path bits, one row a path "
 			   "(default base)", COMPLETE_WORDS, "base all" },
+	[PR_OPT_EXPECT_MEMBERS] = { "expect-members", 0, "N", "with "
+				    "mcast: destinations: at least N members "
+				    "must answer (exit 1 otherwise), besides "
+				    "every member the SA lists",
+				    COMPLETE_NONE, NULL },
 	[PR_OPT_END] = OPT_END,
 };
 
@@ -155,6 +163,8 @@ struct probe_opts {
 	uint32_t round_s;
 	bool has_ah_max_age;
 	uint32_t ah_max_age_s;
+	bool has_expect_members;
+	uint32_t expect_members;
 	const char *metrics;
 	enum color_mode color;
 	bool paths_all;		/* --paths all */
@@ -213,6 +223,11 @@ static int probe_option(void *ctx, int index, const char *arg)
 		opts->has_ah_max_age = true;
 		rc = parse_u32(arg, "AH age (s)", 1, 86400,
 			       &opts->ah_max_age_s, err, sizeof(err));
+		break;
+	case PR_OPT_EXPECT_MEMBERS:
+		opts->has_expect_members = true;
+		rc = parse_u32(arg, "expected members", 1, MCAST_MEMBERS_MAX,
+			       &opts->expect_members, err, sizeof(err));
 		break;
 	case PR_OPT_COLOR:
 		rc = color_mode_parse(arg, &opts->color, err, sizeof(err));
@@ -1025,6 +1040,14 @@ static int mtu_usage(const struct probe_opts *opts)
  * that only probe has. *nothing: the destinations come from -f alone and
  * it lists none, which is no mistake: a plan's round can leave a host
  * nothing to probe. */
+static bool all_groups(const struct dest_list *dests)
+{
+	for (size_t i = 0; i < dests->count; i++)
+		if (dests->items[i].kind != DEST_MCAST)
+			return false;
+	return dests->count > 0;
+}
+
 static int collect_dests(struct probe_opts *opts, int argc, char **argv,
 			 struct dest_list *dests, bool *nothing)
 {
@@ -1053,7 +1076,8 @@ static int collect_dests(struct probe_opts *opts, int argc, char **argv,
 	rc = cli_need_dests("probe", dests);
 	if (rc)
 		return rc;
-	if (opts->has_qkey && !opts->has_qpn)
+	/* A group's members share a Q_Key that no rendezvous tells. */
+	if (opts->has_qkey && !opts->has_qpn && !all_groups(dests))
 		return cli_usage_error("--qkey needs --qpn: without them the "
 				       "rendezvous tells both");
 	if (opts->continuous && opts->has_count && opts->count != 0)
@@ -1404,8 +1428,42 @@ static void probe_cmd_free(struct probe_cmd *pc)
 	dest_list_free(&pc->dests);
 }
 
+/* A group is probed with one parameter set, as the members answer
+ * (probe_mcast.c); the options of a unicast sweep or run that have no
+ * meaning for it are refused. */
+static int probe_groups_run(struct probe_cmd *pc)
+{
+	const struct probe_opts *opts = pc->opts;
+	struct probe_mcast_args a = {
+		.common = pc->common, .dests = &pc->dests,
+		.has_qkey = opts->has_qkey, .qkey = opts->qkey,
+		.count = opts->count, .interval_ms = opts->interval_ms,
+		.size = opts->size, .busy_poll = opts->busy_poll,
+		.expect_members = opts->expect_members,
+		.info = &pc->view.run.info,
+	};
+
+	for (int k = 0; k < 4; k++) {
+		if (pc->sw.lists[k].count > 1)
+			return cli_usage_error("a group is probed with one "
+					       "parameter set: give one value "
+					       "of --hop-limit, --tclass, "
+					       "--flow-label and --sl");
+		a.lists[k] = opts->lists[k] ? &pc->sw.lists[k] : NULL;
+	}
+	if (opts->continuous || opts->mtu || opts->has_qpn)
+		return cli_usage_error("%s does not apply to a group",
+				       opts->continuous ? "--continuous"
+				       : opts->mtu	? "--mtu"
+							: "--qpn (a group's is "
+							  "0xffffff)");
+	if (opts->count == 0)
+		return cli_usage_error("a group needs a probe count (-c N)");
+	return probe_mcast_exec(&a);
+}
+
 /* mcast: destinations: --dry-run shows each group's AH from the SA;
- * sending to a group waits for members that answer (serve --mcast). */
+ * without it the groups are probed and their members answer. */
 static int probe_groups(struct probe_cmd *pc)
 {
 	struct ah_port_facts facts;
@@ -1417,17 +1475,18 @@ static int probe_groups(struct probe_cmd *pc)
 
 	for (size_t i = 0; i < pc->dests.count; i++)
 		groups += pc->dests.items[i].kind == DEST_MCAST;
+	if (groups == 0 && pc->opts->has_expect_members)
+		return cli_usage_error("--expect-members counts the members "
+				       "of a group: give mcast: destinations");
 	if (groups == 0)
 		return -1;
-	if (!pc->opts->dry_run)
-		return cli_usage_error("probing a multicast group needs "
-				       "members that answer through it, which "
-				       "serve does not yet: --dry-run shows "
-				       "the AH built for the group");
 	if (groups != pc->dests.count)
 		return cli_usage_error("give mcast: destinations on their own: "
-				       "a group's dry run asks the SA for its "
-				       "MCMemberRecord, not for a path");
+				       "a group is asked of the SA for its "
+				       "MCMemberRecord, not for a path, and "
+				       "answered by many members");
+	if (!pc->opts->dry_run)
+		return probe_groups_run(pc);
 	if (cli_open_port(&pc->local, pc->common->device, pc->common->port,
 			  CLI_PORT_NO_FAIL) == 0)
 		ah_port_facts_from_port(pc->local.port, &facts);

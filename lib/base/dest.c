@@ -179,7 +179,8 @@ static int parse_address_or_host(char *text, struct dest *dest, char *err,
 	return 0;
 }
 
-/* mcast:MGID, mcast:ipoib[:PKEY], mcast:ipoib6[:PKEY]. */
+/* mcast:MGID, mcast:ipoib[:PKEY], mcast:ipoib6[:PKEY]; on RoCE an IPv6
+ * group is an MGID too (mcast:ff0e::1234), an IPv4 one mcast:239.1.2.3. */
 static int parse_mcast(const char *spec, struct dest *dest, char *err,
 		       size_t errlen)
 {
@@ -214,6 +215,15 @@ static int parse_mcast(const char *spec, struct dest *dest, char *err,
 	}
 	if (parse_gid(spec, &dest->gid, err, errlen))
 		return -1;
+	/* RoCE: an IPv4 group's GID is its IPv4-mapped address (the
+	 * kernel's ib_resolve_eth_dmac maps it to 01:00:5e:...). */
+	if (gid_is_ipv4_mapped(&dest->gid)) {
+		if ((dest->gid.raw[12] & 0xf0) == 0xe0)
+			return 0;
+		snprintf(err, errlen, "'%s' is not a multicast address (IPv4 "
+			 "groups are in 224.0.0.0/4)", spec);
+		return -1;
+	}
 	if (!gid_is_multicast(&dest->gid)) {
 		snprintf(err, errlen, "'%s' is not a multicast GID (an MGID "
 			 "starts with ff)", spec);

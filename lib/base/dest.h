@@ -8,6 +8,8 @@
  *                                    partition (default P_Key 0xffff)
  *   mcast:ipoib6[:PKEY]              IPoIB's IPv6 all-nodes group
  *                                    (base/mgid.h has both layouts)
+ *   mcast:239.1.2.3, mcast:ff0e::1   RoCE: an IP multicast group (its GID
+ *                                    is the IPv4-mapped or IPv6 address)
  *   IPv4 / IPv6 address              RoCE: the IPv4-mapped or IPv6 GID
  *   host name                        resolved to an address
  * An address or host name may carry a port, "host:PORT" or "[v6]:PORT",

@@ -14,6 +14,10 @@
 #define PROBE_RECORD_RESULT "result"
 #define PROBE_RECORD_SUMMARY "summary"
 #define PROBE_RECORD_ERROR "error"	/* the prober could not run */
+/* A multicast probe's records: one per member of the group (answered or
+ * silent), then one for the group. report reads neither (yet). */
+#define PROBE_RECORD_MCAST_MEMBER "mcast_member"
+#define PROBE_RECORD_MCAST_GROUP "mcast_group"
 
 /* Keys of every record (run_info_print). */
 #define PROBE_KEY_SCHEMA "schema"

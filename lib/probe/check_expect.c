@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/gid.h"
+#include "base/parse.h"
 #include "probe/check_expect.h"
 
 void check_text_fit(char *buf, size_t len, const char *text)
@@ -102,6 +104,14 @@ static const char *missing(const struct expectation *e,
 		if (m->ah_error)
 			return m->ah_error;
 		return m->ah_known ? NULL : "no address handle built";
+	case NEED_MCAST_SA:
+		if (m->mcast_sa_error)
+			return m->mcast_sa_error;
+		return m->mcast_joinable_known ? NULL : "the SA was not asked";
+	case NEED_MCAST_PROBE:
+		if (m->mcast_error)
+			return m->mcast_error;
+		return m->mcast_probed ? NULL : "not probed";
 	}
 	return "nothing measured";
 }
@@ -219,6 +229,47 @@ static void judge_isolated(const struct check_measured *m,
 }
 
 /* What is expected, in words and numbers, before anything is judged. */
+/* mcast_member=HOST: HOST's GID among the members that answered. */
+static void judge_member(const struct expectation *e,
+			 const struct check_measured *m,
+			 struct check_outcome *out)
+{
+	const char *host = expectation_name_value(e);
+	char why[DIAG_MSG_MAX], gid_text[GID_TEXT_MAX];
+	union ibv_gid gid;
+	int n;
+
+	if (parse_gid(host, &gid, why, sizeof(why)) &&
+	    (!m->resolve_host ||
+	     m->resolve_host(host, &gid, why, sizeof(why)))) {
+		got_nothing(out, why);
+		return;
+	}
+	out->got_value.known = true;
+	out->got_value.is_bool = true;
+	for (size_t i = 0; i < m->mcast_answered; i++)
+		if (memcmp(&m->mcast_member_gids[i], &gid, sizeof(gid)) == 0) {
+			snprintf(out->got, sizeof(out->got), "%s answered",
+				 gid_format_address(&gid, gid_text,
+						    sizeof(gid_text)));
+			out->got_value.value = true;
+			out->ok = true;
+			return;
+		}
+	n = snprintf(out->got, sizeof(out->got), "%s not among the %zu "
+		     "member%s that answered",
+		     gid_format_address(&gid, gid_text, sizeof(gid_text)),
+		     m->mcast_answered, m->mcast_answered == 1 ? "" : "s");
+	for (size_t i = 0; i < m->mcast_answered && n > 0 &&
+			   (size_t)n < sizeof(out->got); i++)
+		n += snprintf(out->got + n, sizeof(out->got) - (size_t)n,
+			      "%s%s", i ? ", " : " (",
+			      gid_format_address(&m->mcast_member_gids[i],
+						 gid_text, sizeof(gid_text)));
+	if (m->mcast_answered && n > 0 && (size_t)n < sizeof(out->got))
+		snprintf(out->got + n, sizeof(out->got) - (size_t)n, ")");
+}
+
 static void describe_expected(const struct expectation *e,
 			      struct check_outcome *out)
 {
@@ -275,6 +326,18 @@ static void describe_expected(const struct expectation *e,
 			 e->low ? "a GRH" : "no GRH");
 		*x = (struct check_expected){ .is_bool = true,
 					      .value = e->low == 1 };
+		break;
+	case EXPECT_MCAST_JOINABLE:
+		snprintf(out->expected, sizeof(out->expected), "joinable");
+		*x = (struct check_expected){ .is_bool = true, .value = true };
+		break;
+	case EXPECT_MCAST_MEMBERS:
+		describe_bounds(e, " members", "members", out);
+		break;
+	case EXPECT_MCAST_MEMBER:
+		snprintf(out->expected, sizeof(out->expected), "%.40s answering",
+			 expectation_name_value(e));
+		*x = (struct check_expected){ .is_bool = true, .value = true };
 		break;
 	default:
 		break;
@@ -419,6 +482,27 @@ void check_expect_judge(const struct expectation *e,
 		snprintf(out->got, sizeof(out->got), "%u", m->pcp_seen);
 		got_number(out, m->pcp_seen);
 		out->ok = within(e, m->pcp_seen);
+		break;
+	case EXPECT_MCAST_JOINABLE:
+		check_text_fit(out->got, sizeof(out->got),
+			       m->mcast_joinable_words &&
+					       m->mcast_joinable_words[0]
+				       ? m->mcast_joinable_words
+				       : m->mcast_joinable ? "joinable"
+							   : "not joinable");
+		out->got_value.known = true;
+		out->got_value.is_bool = true;
+		out->got_value.value = m->mcast_joinable;
+		out->ok = m->mcast_joinable;
+		break;
+	case EXPECT_MCAST_MEMBERS:
+		snprintf(out->got, sizeof(out->got), "%zu member%s answered",
+			 m->mcast_answered, m->mcast_answered == 1 ? "" : "s");
+		got_number(out, (double)m->mcast_answered);
+		out->ok = within(e, m->mcast_answered);
+		break;
+	case EXPECT_MCAST_MEMBER:
+		judge_member(e, m, out);
 		break;
 	case EXPECT_PATHS_OK:
 		got_nothing(out, "its LMC paths were not probed (InfiniBand "

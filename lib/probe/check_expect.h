@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <infiniband/verbs.h>
+
 #include "probe/checklist.h"
 #include "base/diag.h"
 #include "probe/oneway_loss.h"
@@ -64,6 +66,22 @@ struct check_measured {
 	bool ah_known;
 	const char *ah_error;
 	bool ah_is_global;
+	/* A group's record and this port against it (NEED_MCAST_SA):
+	 * sa/mcast_joinable's verdict and its words; error when there is
+	 * none (no such group, no SA, RoCE). */
+	const char *mcast_sa_error;
+	bool mcast_joinable_known, mcast_joinable;
+	const char *mcast_joinable_words;
+	/* A group probed (NEED_MCAST_PROBE): the members that answered,
+	 * by GID; error when the group could not be probed. */
+	bool mcast_probed;
+	const char *mcast_error;
+	size_t mcast_answered;
+	const union ibv_gid *mcast_member_gids;
+	/* mcast_member=HOST: HOST to a GID (an address or a GID is read
+	 * as it is; a host name is the resolver's). NULL: no names. */
+	int (*resolve_host)(const char *host, union ibv_gid *gid, char *err,
+			    size_t errlen);
 	/* paths_ok: the destination's LMC paths as probed (probe_paths.h),
 	 * path_count of them; none where they were not (RoCE, no path). */
 	const struct probe_path_count *paths;

@@ -26,6 +26,7 @@ enum value_form {
 	FORM_AT_MOST,	/* name<=N */
 	FORM_AT_LEAST,	/* name>=N or name=N */
 	FORM_YES_NO,	/* name=yes|no */
+	FORM_NAME,	/* name=WORD, kept as written */
 	FORM_ALL,	/* name=all */
 };
 
@@ -71,6 +72,12 @@ static const struct {
 			      NEED_PROBE },
 	[EXPECT_PCP_SEEN] = { "pcp_seen", FORM_EXACT, UNIT_NONE, 7,
 			      NEED_PROBE },
+	[EXPECT_MCAST_JOINABLE] = { "mcast_joinable", FORM_FLAG, UNIT_NONE, 0,
+				    NEED_MCAST_SA },
+	[EXPECT_MCAST_MEMBERS] = { "mcast_members", FORM_AT_LEAST, UNIT_NONE,
+				   4096, NEED_MCAST_PROBE },
+	[EXPECT_MCAST_MEMBER] = { "mcast_member", FORM_NAME, UNIT_NONE, 0,
+				  NEED_MCAST_PROBE },
 	[EXPECT_PATHS_OK] = { "paths_ok", FORM_ALL, UNIT_NONE, 0,
 			      NEED_PROBE },
 };
@@ -85,6 +92,19 @@ static const char *const send_names[SEND_PARAM_COUNT] = {
 	[SEND_FLOW_LABEL] = "flow_label", [SEND_SL] = "sl",
 	[SEND_COUNT] = "count", [SEND_QPN] = "qpn", [SEND_QKEY] = "qkey",
 };
+
+const char *expectation_name_value(const struct expectation *e)
+{
+	const char *eq = strchr(e->text, '=');
+
+	return eq ? eq + 1 : "";
+}
+
+bool expect_kind_is_mcast(enum expect_kind kind)
+{
+	return kind == EXPECT_MCAST_JOINABLE || kind == EXPECT_MCAST_MEMBERS ||
+	       kind == EXPECT_MCAST_MEMBER;
+}
 
 const char *expect_kind_name(enum expect_kind kind)
 {
@@ -297,6 +317,9 @@ static const char *form_syntax(enum value_form form, const char *name,
 	case FORM_YES_NO:
 		snprintf(buf, len, "%s=yes or %s=no", name, name);
 		break;
+	case FORM_NAME:
+		snprintf(buf, len, "%s=HOST", name);
+		break;
 	case FORM_ALL:
 		snprintf(buf, len, "%s=all", name);
 		break;
@@ -340,6 +363,7 @@ static int parse_expectation(const struct word *w, enum expect_kind kind,
 	e->high = UINT64_MAX;
 	switch (form) {
 	case FORM_FLAG:
+	case FORM_NAME:
 		return 0;
 	case FORM_YES_NO:
 		if (strcmp(w->value, "yes") != 0 && strcmp(w->value, "no") != 0)
@@ -439,6 +463,7 @@ static int parse_send(const struct word *w, enum send_param p,
 		rc = parse_qpn(w->value, &e->qpn, msg, sizeof(msg));
 		break;
 	case SEND_QKEY:
+		e->has_qkey = true;
 		rc = parse_qkey(w->value, &e->qkey, msg, sizeof(msg));
 		break;
 	case SEND_PARAM_COUNT:
@@ -484,7 +509,8 @@ static int parse_word(struct word *w, struct check_entry *e, bool *seen,
 			       : "unknown word '%s': expected reachable, unreachable, "
 		       "isolated, hops, loss, rtt_median, rtt_p99, network_rtt_median, "
 		       "network_rtt_p99, tclass_preserved, tclass_seen, pcp_seen, flow_label_preserved, path_mtu, path_sl, "
-		       "grh_required, paths_ok, or what to send: hop_limit, tclass, "
+		       "grh_required, paths_ok, mcast_joinable, mcast_members, "
+		       "mcast_member, or what to send: hop_limit, tclass, "
 		       "flow_label, sl, count, qpn, qkey", w->name);
 }
 
@@ -549,6 +575,32 @@ static ssize_t join_units(struct word *words, size_t n)
 	return (ssize_t)out;
 }
 
+/* A group is answered by many members through no rendezvous: only the
+ * mcast_ expectations mean something for it, and they mean nothing for
+ * one destination. */
+static int mcast_mismatch(const struct check_entry *e, unsigned line,
+			  char *err, size_t errlen)
+{
+	bool group = e->dest.kind == DEST_MCAST;
+
+	for (size_t i = 0; i < e->expect_count; i++) {
+		const struct expectation *x = &e->expects[i];
+
+		if (expect_kind_is_mcast(x->kind) == group)
+			continue;
+		return fail_at(err, errlen, line, x->column, group
+			       ? "%s is not for a group: a group expects "
+				 "mcast_joinable, mcast_members>=N or "
+				 "mcast_member=HOST"
+			       : "%s is for a group: give an mcast: "
+				 "destination", expect_kind_name(x->kind));
+	}
+	if (group && e->has_qpn)
+		return fail_at(err, errlen, line, 1, "qpn= is not for a "
+			       "group: probes to a group go to QPN 0xffffff");
+	return 0;
+}
+
 int checklist_add_line(struct checklist *list, const char *text,
 		       unsigned line, char *err, size_t errlen)
 {
@@ -584,24 +636,33 @@ int checklist_add_line(struct checklist *list, const char *text,
 		if (strcmp(words[i].name, send_names[SEND_QKEY]) == 0)
 			qkey_column = words[i].column;
 	}
-	if (seen[SEND_QKEY] && !e.has_qpn) {
+	/* A group's members share a Q_Key that no rendezvous tells. */
+	if (seen[SEND_QKEY] && !e.has_qpn && e.dest.kind != DEST_MCAST) {
 		entry_clear(&e);
 		return fail_at(err, errlen, line, qkey_column,
 			       "qkey= needs qpn=: without them the rendezvous "
 			       "tells both");
 	}
+	if (mcast_mismatch(&e, line, err, errlen)) {
+		entry_clear(&e);
+		return -1;
+	}
 	if (e.expect_count == 0) {
+		bool group = e.dest.kind == DEST_MCAST;
+
 		e.expects = calloc(1, sizeof(*e.expects));
 		if (!e.expects) {
 			entry_clear(&e);
 			snprintf(err, errlen, "%u: out of memory", line);
 			return -1;
 		}
-		e.expects[0].kind = EXPECT_REACHABLE;
+		e.expects[0].kind = group ? EXPECT_MCAST_MEMBERS
+					  : EXPECT_REACHABLE;
 		e.expects[0].column = words[0].column;
+		e.expects[0].low = group ? 1 : 0;
 		e.expects[0].high = UINT64_MAX;
-		snprintf(e.expects[0].text, sizeof(e.expects[0].text),
-			 "reachable");
+		snprintf(e.expects[0].text, sizeof(e.expects[0].text), "%s",
+			 group ? "mcast_members>=1" : "reachable");
 		e.expect_count = 1;
 	}
 	if (list->count == list->capacity) {

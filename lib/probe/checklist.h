@@ -5,8 +5,12 @@
  *   host-c:18517    tclass=0x28        reachable hops=1 tclass_preserved
  *   198.18.4.4      tclass=0x28        hops=1-2 tclass_seen=0x30 loss<=20%
  *   lid:12                             path_mtu>=2048 path_sl=3 grh_required=no
+ *   mcast:ipoib                        mcast_joinable mcast_members>=3
+ *   mcast:239.1.2.3  count=3           mcast_member=host-c
  *
- * A line with a destination and no expectation expects `reachable`. '#'
+ * A line with a destination and no expectation expects `reachable` (a
+ * group: `mcast_members>=1`); a group takes only the mcast_ expectations
+ * and a unicast destination none of them. '#'
  * starts a comment; blank lines are skipped. Errors name the line and the
  * column. Pure logic: the file is parsed completely before anything is
  * sent, so a typo never runs half a checklist. */
@@ -45,6 +49,13 @@ enum expect_kind {
 	/* The VLAN priority (PCP) the responder saw the probes arrive
 	 * with == value (where its device reports it). */
 	EXPECT_PCP_SEEN,
+	/* Groups (mcast: destinations only). This port can join the group
+	 * by the SA's rule (sa/mcast_joinable.h; IB only). */
+	EXPECT_MCAST_JOINABLE,
+	/* At least N members answered a probe sent to the group. */
+	EXPECT_MCAST_MEMBERS,
+	/* The member HOST (a GID, an address or a host name) answered. */
+	EXPECT_MCAST_MEMBER,
 	/* InfiniBand: every LMC path of the destination (probe --paths
 	 * all: each DLID, from each of our source path bits) answered
 	 * every probe. Written paths_ok=all. */
@@ -57,6 +68,8 @@ enum expect_need {
 	NEED_PROBE,	/* UD probes through a responder */
 	NEED_PATH,	/* the path (SA PathRecord on IB, the port on RoCE) */
 	NEED_AH,	/* only the AH that would be built */
+	NEED_MCAST_SA,	/* the group's record and this port's caps */
+	NEED_MCAST_PROBE,	/* probes sent to the group */
 };
 
 struct expectation {
@@ -75,6 +88,7 @@ struct check_entry {
 	bool has_count;
 	uint32_t count;
 	bool has_qpn;		/* qpn= and qkey=: no rendezvous */
+	bool has_qkey;		/* a group's: qkey= alone */
 	uint32_t qpn, qkey;
 	size_t expect_count;
 	struct expectation *expects;
@@ -103,6 +117,10 @@ int checklist_add_line(struct checklist *list, const char *text,
 		       unsigned line, char *err, size_t errlen);
 void checklist_free(struct checklist *list);
 
+/* The value of a name= expectation (mcast_member=HOST): HOST. */
+const char *expectation_name_value(const struct expectation *e);
+/* Whether the kind is one of a group's (mcast: destinations only). */
+bool expect_kind_is_mcast(enum expect_kind kind);
 const char *expect_kind_name(enum expect_kind kind);
 enum expect_need expect_need_of(enum expect_kind kind);
 bool entry_needs(const struct check_entry *entry, enum expect_need need);

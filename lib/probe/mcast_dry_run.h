@@ -4,9 +4,8 @@
  * label), the checks of verbs/ah_attr, and whether this port can join.
  * The row has the keys of a unicast dry run's (dest, status, qkey, dgid,
  * dgid_source "group", path null, pkey, ahs[{status, ah_attr,
- * violations}]) and adds group, joinable and joinable_reason. Probing a
- * group needs members that answer (serve --mcast), which is not there
- * yet: the dry run is what a group gets today. */
+ * violations}]) and adds group, joinable and joinable_reason. Probing
+ * the group for real is probe/mcast_run.h's. */
 #ifndef IBAHPROBE_MCAST_DRY_RUN_H
 #define IBAHPROBE_MCAST_DRY_RUN_H
 

@@ -2,8 +2,8 @@
  * MCMemberRecord GetTable by MGID), the AH built from it
  * (verbs/ah_mcast.h), and whether this port can join it
  * (sa/mcast_joinable.h, this port's PortInfoRecord asked once). What
- * `ah mcast:` and `probe --dry-run mcast:` show, and what a prober that
- * sends to a group will start from. */
+ * `ah mcast:` and `probe --dry-run mcast:` show, what `probe mcast:`
+ * sends with and what check's mcast_joinable judges. */
 #ifndef IBAHPROBE_MCAST_TARGET_H
 #define IBAHPROBE_MCAST_TARGET_H
 

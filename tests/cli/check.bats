@@ -38,8 +38,12 @@ TABLE
 	done <<'TABLE'
 host-c:18517 hops=one|19: hops 'one' is not a number: expected 0-255
 host-c:18517 reachable=yes|14: reachable is written as a bare word
-  lid:3 fast|9: unknown word 'fast': expected reachable, unreachable, isolated, hops, loss, rtt_median, rtt_p99, network_rtt_median, network_rtt_p99, tclass_preserved, tclass_seen, pcp_seen, flow_label_preserved, path_mtu, path_sl, grh_required, paths_ok, or what to send: hop_limit, tclass, flow_label, sl, count, qpn, qkey
+  lid:3 fast|9: unknown word 'fast': expected reachable, unreachable, isolated, hops, loss, rtt_median, rtt_p99, network_rtt_median, network_rtt_p99, tclass_preserved, tclass_seen, pcp_seen, flow_label_preserved, path_mtu, path_sl, grh_required, paths_ok, mcast_joinable, mcast_members, mcast_member, or what to send: hop_limit, tclass, flow_label, sl, count, qpn, qkey
 lid:3 tclass=0x28 tclass=0x30|19: tclass is given twice
+mcast:10.0.0.1 mcast_joinable|1: '10.0.0.1' is not a multicast address (IPv4 groups are in 224.0.0.0/4)
+mcast:ipoib reachable|13: reachable is not for a group: a group expects mcast_joinable, mcast_members>=N or mcast_member=HOST
+lid:3 mcast_members>=2|7: mcast_members is for a group: give an mcast: destination
+mcast:239.1.2.3 mcast_member|17: mcast_member is written as mcast_member=HOST
 lid:3 flow_label=0x123456|18: 20-bit flow label '0x123456' is out of range: expected 0-1048575 (0x0-0xfffff)
 lid:3 loss<=101%|13: loss '101' is out of range: expected 0-100 (percent)
 lid:3 qkey=0x11|7: qkey= needs qpn=: without them the rendezvous tells both

@@ -36,6 +36,7 @@ probe_bad_values() {
 --pkey|0x10000|x|0x8000|0||p_key
 --ah-max-age|0|86401|x||AH age
 --paths|some|ALL||paths
+--expect-members|0|4097|x|-1||expected members
 TABLE
 }
 
@@ -89,6 +90,23 @@ TABLE
 	[[ $stderr == *"hop limit '300' is out of range: expected 0-255"* ]]
 }
 
+@test "probe mcast:: the group forms, and what does not apply to a group: exit 2 before any device" {
+	run -2 --separate-stderr "$IBAHPROBE" probe --expect-members 2 h1
+	[[ $stderr == *"--expect-members counts the members of a group: give mcast: destinations"* ]]
+	run -2 --separate-stderr "$IBAHPROBE" probe mcast:239.1.2.3 h1
+	[[ $stderr == *"give mcast: destinations on their own"* ]]
+	run -2 --separate-stderr "$IBAHPROBE" probe --hop-limit 1,2 mcast:239.1.2.3
+	[[ $stderr == *"a group is probed with one parameter set"* ]]
+	run -2 --separate-stderr "$IBAHPROBE" probe --continuous mcast:239.1.2.3
+	[[ $stderr == *"--continuous does not apply to a group"* ]]
+	run -2 --separate-stderr "$IBAHPROBE" probe --mtu mcast:ff0e::1234
+	[[ $stderr == *"--mtu does not apply to a group"* ]]
+	run -2 --separate-stderr "$IBAHPROBE" probe --qpn 0x11 mcast:ff0e::1234
+	[[ $stderr == *"--qpn (a group's is 0xffffff) does not apply to a group"* ]]
+	run -2 --separate-stderr "$IBAHPROBE" probe -j --hop-limit 1,2 mcast:239.1.2.3
+	assert_json_error 2
+}
+
 @test "no RDMA device: serve and probe exit 3 with a JSON error under -j" {
 	has_rdma_device && skip "this machine has an RDMA device"
 	run -3 --separate-stderr "$IBAHPROBE" serve -j
@@ -98,6 +116,9 @@ TABLE
 	# A destination that does not parse is that destination's error
 	# row, for which the port is needed as for any other.
 	run -3 --separate-stderr "$IBAHPROBE" probe -j h1 "bad host!" c:185170
+	assert_json_error 3
+	# A group's Q_Key needs no --qpn; without a device: exit 3.
+	run -3 --separate-stderr "$IBAHPROBE" probe -j --qkey 0x11 --expect-members 2 mcast:239.1.2.3
 	assert_json_error 3
 }
 
@@ -144,15 +165,18 @@ TABLE
 	echo "$output" | jq -e 'keys == ["error", "exit_status"]' || fail "$output"
 }
 
-@test "probe mcast: without --dry-run, or mixed with other destinations: exit 2 before any device is opened" {
-	run -2 --separate-stderr "$IBAHPROBE" probe mcast:ipoib
+@test "probe mcast: mixed with other destinations: exit 2 before any device is opened; probed without a device: exit 3" {
+	has_rdma_device && skip "this machine has an RDMA device"
+	run -3 --separate-stderr "$IBAHPROBE" probe mcast:ipoib
 	[ -z "$output" ] || fail "stdout: $output"
-	[[ $stderr == *"probing a multicast group needs members that answer through it, which serve does not yet: --dry-run shows the AH built for the group"* ]] || fail "$stderr"
+	[[ $stderr == *"no RDMA device found"* ]] || fail "$stderr"
 	run -2 --separate-stderr "$IBAHPROBE" probe --dry-run mcast:ipoib lid:3
 	[ -z "$output" ] || fail "stdout: $output"
 	[[ $stderr == *"give mcast: destinations on their own"* ]] || fail "$stderr"
-	run -2 --separate-stderr "$IBAHPROBE" probe -j mcast:ipoib:0x8001
+	run -2 --separate-stderr "$IBAHPROBE" probe -j --dry-run mcast:ipoib:0x8001 lid:3
 	assert_json_error 2
+	run -3 --separate-stderr "$IBAHPROBE" probe -j mcast:ipoib:0x8001
+	assert_json_error 3
 }
 
 @test "probe --paths all probes each path once: not with --continuous or --mtu (exit 2)" {

@@ -138,15 +138,17 @@ saquery_group_field() {	# NODE MGID FIELD
 	[[ $output == *"dgid $BCAST (group)"* && $output == *"is_global 1 dlid $mlid "* ]] || fail "$output"
 }
 
-@test "a group the SA does not have: status error, exit 1; probe without --dry-run and mixed lists: exit 2" {
+@test "a group the SA does not have: status error, exit 1; probe without verbs: exit 3; mixed lists: exit 2" {
 	run -1 --separate-stderr iba_on H1 ah --dry-run -j mcast:ff12:1234::404
 	echo "$output" | jq -e '.[0] | .status == "error" and
 		(.error == "the SA has no multicast group ff12:1234::404 that this port may see (none, or one of a partition this port is not in)")' || fail "$output"
 	run -1 --separate-stderr iba_on H1 probe --dry-run -j mcast:ipoib6
 	echo "$output" | jq -e '.[0] | .status == "error" and (.error | test("ff12:601b:ffff::1"))' || fail "$output"
-	run -2 --separate-stderr iba_on H1 probe mcast:ipoib
+	# Probing a group for real needs verbs, which the simulator lacks:
+	# said, exit 3, nothing half-written.
+	run -3 --separate-stderr iba_on H1 probe mcast:ipoib
 	[ -z "$output" ] || fail "stdout: $output"
-	[[ $stderr == *"probing a multicast group needs members that answer through it"* ]] || fail "$stderr"
+	[[ $stderr == *"probing a group needs a verbs device; this one is visible through umad only"* ]] || fail "$stderr"
 	run -2 --separate-stderr iba_on H1 probe --dry-run mcast:ipoib "lid:$(sim_lid H2)"
 	[[ $stderr == *"give mcast: destinations on their own"* ]] || fail "$stderr"
 	run -1 --separate-stderr iba_on H1 path mcast:ipoib
@@ -167,6 +169,47 @@ saquery_group_field() {	# NODE MGID FIELD
 	# The groups given come first, then the table's.
 	run -1 --separate-stderr iba_on H1 ah --dry-run --ipoib-groups -j mcast:ff12:1234::404
 	echo "$output" | jq -e 'length == 3 and .[0].dest == "mcast:ff12:1234::404" and .[0].status == "error"' || fail "$output"
+}
+
+@test "a prober's part in a group (sa/mcast_sender): SendOnlyNonMember join, the FullMembers the SA lists without the sender, leave" {
+	run -0 mcast_on H1 join "$BCAST" full
+	run -0 mcast_on H2 -k 1 sender "$BCAST"
+	[[ ${lines[0]} == "joined mgid=$BCAST port_gid=$(sim_gid H2) "*" join_state=SendOnlyNonMember proxy_join=0" ]] || fail "$output"
+	[[ $output == *$'\n'"listed $(sim_gid H1)"$'\n'* ]] || fail "$output"
+	[[ $output != *"listed $(sim_gid H2)"* ]] || fail "the sender is listed as a member: $output"
+	[ "${lines[-1]}" = left ] || fail "$output"
+	# Gone after the leave: the SA has no record of H2 in the group.
+	run -1 mcast_on H1 member "$BCAST" "$(sim_gid H2)"
+	# Without the SA key the SA hides the members: no listing, said.
+	run -0 mcast_on H2 sender "$BCAST"
+	[[ $output == *"listing unknown: the SA lists members to a trusted query only (an SA key)"* ]] || fail "$output"
+	[[ $output != *"listed "* ]] || fail "$output"
+	# opensm leaves a request with a wrong key unanswered: no listing,
+	# and the join is left all the same.
+	run -0 mcast_on H2 -t 200 -k 0x77 sender "$BCAST"
+	[[ $output == *"listing unknown: "*"no answer from the SA"* ]] || fail "$output"
+	[ "${lines[-1]}" = left ] || fail "$output"
+	run -0 mcast_on H1 leave "$BCAST" full
+}
+
+@test "check: mcast_joinable from the SA's rule, and mcast_members without verbs fails with the reason" {
+	local f=$BATS_TEST_TMPDIR/groups.chk
+	printf '%s\n' 'mcast:ipoib mcast_joinable' 'mcast:ipoib:0x8001 mcast_joinable' \
+		'mcast:ff12:1234::404 mcast_joinable' 'mcast:ipoib mcast_members>=1' >"$f"
+	run -1 --separate-stderr iba_on H1 check "$f"
+	assert_equal "${lines[0]}" "1..4"
+	assert_equal "${lines[1]}" "ok 1 - mcast:ipoib mcast_joinable"
+	[[ ${lines[2]} == "not ok 2 - mcast:ipoib:0x8001 mcast_joinable"* ]] || fail "$output"
+	[[ $output == *"this port (MTU 2048"*") cannot join $BIG (MTU 4096"* ]] || fail "$output"
+	[[ ${lines[*]} == *"not ok 3 - mcast:ff12:1234::404 mcast_joinable"* ]] || fail "$output"
+	[[ $output == *"the SA has no multicast group ff12:1234::404 that this port may see"* ]] || fail "$output"
+	[[ ${lines[*]} == *"not ok 4 - mcast:ipoib mcast_members>=1"* ]] || fail "$output"
+	[[ $output == *"probing a group needs a verbs device"* ]] || fail "$output"
+	# H3's 1x link is below the broadcast group's rate.
+	printf '%s\n' 'mcast:ipoib mcast_joinable' >"$f"
+	run -1 --separate-stderr iba_on H3 check -j "$f"
+	echo "$output" | jq -e '.results[0] | .ok == false and .got.value == false and .expected.value == true and
+		(.got_text | test("this port \\(rate 2.5 Gb/s\\) cannot join")) and .expected_text == "joinable"' || fail "$output"
 }
 
 # serve --mcast's membership (lib/sa/mcast_membership.c) through the

@@ -10,6 +10,7 @@
 #include "base/ibrate.h"
 #include "sa/mcast_group.h"
 #include "sa/mcast_joinable.h"
+#include "sa/mcast_sender.h"
 #include "sa/mcast_membership.h"
 
 static void usage(void)
@@ -20,6 +21,8 @@ static void usage(void)
 		"  leave MGID full|sendonly\n"
 		"  lookup MGID | members MGID | member MGID PORT_GID\n"
 		"  caps | audit MGID\n"
+		"  sender MGID    a prober's sequence (sa/mcast_sender.h):\n"
+		"                 SendOnlyNonMember join, listing (-k), leave\n"
 		"  serve GROUP[,GROUP...] QKEY PKEY [given]   serve --mcast's\n"
 		"        join, member check, client-reregister rejoin, leave\n"
 		"exit: 0 ok, 1 refused or no group, 2 usage, 3 no answer\n");
@@ -208,6 +211,30 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < m.count; i++)
 			print_record(&m.records[i]);
 		mcast_members_free(&m);
+		rc = finish(&r);
+	} else if (strcmp(cmd, "sender") == 0 && argc == 1) {
+		struct mcast_listing l;
+		union ibv_gid mgid;
+		char text[INET6_ADDRSTRLEN];
+
+		gid_arg(argv[0], &mgid);
+		mcast_sender_join(&s, &mgid, timeout_ms, &r);
+		if (r.status == MCAST_OK) {
+			printf("joined ");
+			print_record(&r.record);
+			mcast_sender_listing(&s, &mgid, sm_key, timeout_ms,
+					     &l);
+			if (!l.known)
+				printf("listing unknown: %s\n", l.why_not);
+			for (size_t i = 0; i < l.count; i++)
+				printf("listed %s\n",
+				       inet_ntop(AF_INET6, l.gids[i].raw, text,
+						 sizeof(text)));
+			mcast_listing_free(&l);
+			mcast_sender_leave(&s, &mgid, timeout_ms, &r);
+			if (r.status == MCAST_OK)
+				printf("left\n");
+		}
 		rc = finish(&r);
 	} else if (strcmp(cmd, "member") == 0 && argc == 2) {
 		union ibv_gid mgid, gid;

@@ -8,6 +8,7 @@
 #include "probe/check_expect.h"
 #include "probe/checklist.h"
 #include "base/diag.h"
+#include "base/parse.h"
 #include "tap.h"
 
 /* The one expectation of a checklist line. */
@@ -365,6 +366,111 @@ static void test_pcp_seen(void)
 	ok(e.text[0] == '\0', "pcp_seen=8 is refused (PCP 0-7)");
 }
 
+/* The one expectation of a group's line. */
+static struct expectation expect_group(const char *words)
+{
+	struct checklist l = { 0 };
+	struct expectation e = { 0 };
+	char line[256], err[DIAG_MSG_MAX * 2];
+
+	snprintf(line, sizeof(line), "mcast:239.1.2.3 %s", words);
+	if (checklist_add_line(&l, line, 1, err, sizeof(err)) == 0)
+		e = l.entries[0].expects[0];
+	else
+		printf("# cannot parse '%s': %s\n", words, err);
+	checklist_free(&l);
+	return e;
+}
+
+static void judged_group(const char *words, const struct check_measured *m,
+			 bool want_ok, const char *want_got,
+			 const char *want_expected)
+{
+	struct expectation e = expect_group(words);
+	struct check_outcome o;
+
+	check_expect_judge(&e, m, &o);
+	is_int(o.ok, want_ok, "%s %s", words, want_ok ? "holds" : "fails");
+	is_str(o.got, want_got, "%s: got", words);
+	is_str(o.expected, want_expected, "%s: expected", words);
+}
+
+static int fake_resolve(const char *host, union ibv_gid *gid, char *err,
+			size_t errlen)
+{
+	if (strcmp(host, "host-c") == 0)
+		return parse_gid("198.18.3.3", gid, err, errlen);
+	snprintf(err, errlen, "cannot resolve '%s'", host);
+	return -1;
+}
+
+static void test_mcast_kinds(void)
+{
+	union ibv_gid members[2];
+	struct check_measured m = { .hops = -1 };
+	struct expectation e;
+	struct check_outcome o;
+	char err[DIAG_MSG_MAX];
+
+	parse_gid("198.18.1.2", &members[0], err, sizeof(err));
+	parse_gid("198.18.3.3", &members[1], err, sizeof(err));
+	judged_group("mcast_members>=2", &m, false, "not probed",
+		     "at least 2 members");
+	m.mcast_error = "probing a group needs a verbs device";
+	judged_group("mcast_members>=2", &m, false,
+		     "probing a group needs a verbs device",
+		     "at least 2 members");
+	m.mcast_error = NULL;
+	m.mcast_probed = true;
+	m.mcast_answered = 2;
+	m.mcast_member_gids = members;
+	judged_group("mcast_members>=2", &m, true, "2 members answered",
+		     "at least 2 members");
+	judged_group("mcast_members>=3", &m, false, "2 members answered",
+		     "at least 3 members");
+	judged_group("mcast_members=2", &m, true, "2 members answered",
+		     "2 members");
+	e = expect_group("mcast_members>=3");
+	check_expect_judge(&e, &m, &o);
+	ok(o.got_value.known && o.got_value.value == 2 &&
+	   strcmp(o.got_value.unit, "members") == 0, "members as a number");
+	judged_group("mcast_member=198.18.1.2", &m, true,
+		     "198.18.1.2 answered", "198.18.1.2 answering");
+	judged_group("mcast_member=198.18.9.9", &m, false,
+		     "198.18.9.9 not among the 2 members that answered "
+		     "(198.18.1.2, 198.18.3.3)", "198.18.9.9 answering");
+	judged_group("mcast_member=host-c", &m, false,
+		     "gid 'host-c' is not valid: expected an IPv6-format GID "
+		     "such as fe80::2 or an IPv4 address",
+		     "host-c answering");
+	m.resolve_host = fake_resolve;
+	judged_group("mcast_member=host-c", &m, true, "198.18.3.3 answered",
+		     "host-c answering");
+	judged_group("mcast_member=host-x", &m, false,
+		     "cannot resolve 'host-x'", "host-x answering");
+	m.mcast_answered = 0;
+	judged_group("mcast_member=host-c", &m, false,
+		     "198.18.3.3 not among the 0 members that answered",
+		     "host-c answering");
+
+	judged_group("mcast_joinable", &m, false, "the SA was not asked",
+		     "joinable");
+	m.mcast_sa_error = "RoCE has no SA: nothing judges a join";
+	judged_group("mcast_joinable", &m, false,
+		     "RoCE has no SA: nothing judges a join", "joinable");
+	m.mcast_sa_error = NULL;
+	m.mcast_joinable_known = true;
+	m.mcast_joinable = false;
+	m.mcast_joinable_words = "this port (MTU 2048) cannot join "
+				 "ff12:401b:8001::ffff:ffff (MTU 4096)";
+	judged_group("mcast_joinable", &m, false,
+		     "this port (MTU 2048) cannot join "
+		     "ff12:401b:8001::ffff:ffff (MTU 4096)", "joinable");
+	m.mcast_joinable = true;
+	m.mcast_joinable_words = "";
+	judged_group("mcast_joinable", &m, true, "joinable", "joinable");
+}
+
 /* paths_ok=all over the paths' counts: fine only when every path
  * answered every probe; the failing ones named, and counted as paths. */
 static void test_paths_ok(void)
@@ -410,6 +516,7 @@ static void test_paths_ok(void)
 
 int main(void)
 {
+	test_mcast_kinds();
 	test_paths_ok();
 	test_pcp_seen();
 	test_structured();

@@ -158,6 +158,15 @@ static void test_errors(void)
 		const char *line, *message;
 	} bad[] = {
 		{ "lid:3 bogus", "7:7: unknown word 'bogus': expected reachable" },
+		{ "lid:3 mcast_members>=2", "7:7: mcast_members is for a group: give an mcast: destination" },
+		{ "lid:3 mcast_member=host-b", "7:7: mcast_member is for a group: give an mcast: destination" },
+		{ "mcast:ipoib reachable", "7:13: reachable is not for a group: a group expects mcast_joinable, mcast_members>=N or mcast_member=HOST" },
+		{ "mcast:ipoib qpn=5 mcast_joinable", "7:1: qpn= is not for a group: probes to a group go to QPN 0xffffff" },
+		{ "mcast:ipoib mcast_member", "7:13: mcast_member is written as mcast_member=HOST" },
+		{ "mcast:ipoib mcast_member=", "7:13: mcast_member is written as mcast_member=HOST" },
+		{ "mcast:ipoib mcast_members<=3", "7:13: mcast_members is written as mcast_members>=N or mcast_members=N" },
+		{ "mcast:ipoib mcast_members>=4097", "7:28: mcast_members '4097' is out of range" },
+		{ "mcast:ipoib mcast_joinable=yes", "7:13: mcast_joinable is written as a bare word" },
 		{ "lid:3 hops=3-1", "7:12: hops range '3-1' runs backwards" },
 		{ "lid:3 hops=256", "7:12: hops '256' is out of range: expected 0-255" },
 		{ "lid:3 hops<=2", "7:7: hops is written as hops=N or hops=N-M" },
@@ -250,10 +259,48 @@ static void test_read(void)
 		    "unreachable, isolated, hops, loss, rtt_median, rtt_p99, "
 		    "network_rtt_median, network_rtt_p99, "
 		    "tclass_preserved, tclass_seen, pcp_seen, flow_label_preserved, "
-		    "path_mtu, path_sl, grh_required, paths_ok, or what to send: "
+		    "path_mtu, path_sl, grh_required, paths_ok, mcast_joinable, "
+		    "mcast_members, mcast_member, or what to send: "
 		    "hop_limit, tclass, flow_label, sl, count, qpn, qkey",
 	       "both named, a line each");
 	ok(l.count == 0, "and nothing kept");
+}
+
+/* Groups: their expectations, the default mcast_members>=1, qkey=
+ * alone (no rendezvous tells a group's Q_Key). */
+static void test_groups(void)
+{
+	struct checklist l = { 0 };
+	char msg[DIAG_MSG_MAX * 2];
+	const struct check_entry *e;
+
+	ok(checklist_add_line(&l, "mcast:239.1.2.3 count=3 qkey=0x11 "
+			      "mcast_members>=2 mcast_member=host-c "
+			      "mcast_joinable", 1, msg, sizeof(msg)) == 0,
+	   "a group's line: %s", msg);
+	ok(checklist_add_line(&l, "mcast:ipoib", 2, msg, sizeof(msg)) == 0,
+	   "a group alone");
+	if (l.count != 2) {
+		checklist_free(&l);
+		return;
+	}
+	e = &l.entries[0];
+	is_int(e->expect_count, 3, "three expectations");
+	is_int(e->expects[0].kind, EXPECT_MCAST_MEMBERS, "mcast_members");
+	is_int(e->expects[0].low, 2, "at least 2");
+	is_int(e->expects[1].kind, EXPECT_MCAST_MEMBER, "mcast_member");
+	is_str(expectation_name_value(&e->expects[1]), "host-c", "its host");
+	is_int(e->expects[2].kind, EXPECT_MCAST_JOINABLE, "mcast_joinable");
+	ok(e->has_qkey && e->qkey == 0x11, "qkey= alone for a group");
+	ok(entry_needs(e, NEED_MCAST_PROBE) && entry_needs(e, NEED_MCAST_SA) &&
+	   !entry_needs(e, NEED_PROBE), "needs: the group's, not a probe's");
+	e = &l.entries[1];
+	is_int(e->expect_count, 1, "a group alone: one expectation");
+	is_int(e->expects[0].kind, EXPECT_MCAST_MEMBERS,
+	       "by default mcast_members");
+	is_int(e->expects[0].low, 1, "at least one member");
+	is_str(e->expects[0].text, "mcast_members>=1", "as written");
+	checklist_free(&l);
 }
 
 /* paths_ok=all: the one value it takes. */
@@ -281,6 +328,7 @@ static void test_paths_ok(void)
 
 int main(void)
 {
+	test_groups();
 	test_paths_ok();
 	test_entry_words();
 	test_units();

@@ -259,6 +259,9 @@ static void test_mcast(void)
 		{ "mcast:ipoib:0x8012", "ff12:401b:8012::ffff:ffff", 0x8012 },
 		{ "mcast:ipoib6", "ff12:601b:ffff::1", 0xffff },
 		{ "mcast:ipoib6:0x7fff", "ff12:601b:ffff::1", 0x7fff },
+		{ "mcast:239.1.2.3", "::ffff:239.1.2.3", 0 },
+		{ "mcast:224.0.0.1", "::ffff:224.0.0.1", 0 },
+		{ "mcast:ff0e::1234", "ff0e::1234", 0 },
 	};
 	static const struct {
 		const char *text, *want;
@@ -267,6 +270,10 @@ static void test_mcast(void)
 			    "mcast:ipoib[:PKEY] or mcast:ipoib6[:PKEY]" },
 		{ "mcast:fe80::1", "'fe80::1' is not a multicast GID (an MGID "
 				   "starts with ff)" },
+		{ "mcast:10.0.0.1", "'10.0.0.1' is not a multicast address "
+				    "(IPv4 groups are in 224.0.0.0/4)" },
+		{ "mcast:240.0.0.1", "'240.0.0.1' is not a multicast address "
+				     "(IPv4 groups are in 224.0.0.0/4)" },
 		{ "mcast:ipoib:", NULL },
 		{ "mcast:ipoib:0x10000", NULL },
 		{ "mcast:ipoibx", NULL },
