@@ -36,7 +36,8 @@ teardown_file() {
 	true
 }
 
-@test "a burst of three probers at a 2-deep receive queue: named as responder drops, never 'lost on the way there'" {
+# The three probers at once; 0 when some probe found the queue full.
+burst() {
 	local x pids=()
 	for x in a b d; do
 		timeout 120 "$IBAHPROBE" -d "$(fabric_var "$x" RXE)" -g auto probe \
@@ -49,10 +50,20 @@ teardown_file() {
 		echo "== $x"
 		cat "$BATS_TEST_TMPDIR/burst.$x"
 	done
-	# Some probe of the burst found the queue full.
 	cat "$BATS_TEST_TMPDIR"/burst.[abd] | jq -s -e \
-		'[.[][] | .lost_there // 0] | add > 0' ||
-		fail "no prober lost a probe: the burst did not fill the queue"
+		'[.[][] | .lost_there // 0] | add > 0' >/dev/null
+}
+
+@test "a burst of three probers at a 2-deep receive queue: named as responder drops, never 'lost on the way there'" {
+	local try
+	# Some probe of a burst finds the queue full; on a loaded machine
+	# serve may keep up with one burst, so three at most are tried (each
+	# prober's run is its own set: the earlier bursts do not count).
+	for try in 1 2 3; do
+		burst && break
+		echo "burst $try: serve kept up, no probe lost"
+		[ "$try" -lt 3 ] || fail "no prober lost a probe in three bursts: none filled the queue"
+	done
 	# Every prober that lost probes there is told where they died.
 	cat "$BATS_TEST_TMPDIR"/burst.[abd] | jq -s -e '[.[][] |
 		select((.lost_there // 0) > 0)] | length > 0 and all(.[];
