@@ -31,12 +31,13 @@ static bool delimiter(char c)
 	return blank(c) || strchr(",[]{}\"", c);
 }
 
-/* Room for one more byte and the NUL after the value. */
-static bool append(struct trace_split *s, char c)
+/* Room for n more bytes and the NUL after the value, which the bound
+ * (max) allows; false when it does not or memory ran out. */
+static bool reserve(struct trace_split *s, size_t n)
 {
-	if (s->len + 1 > s->max)
+	if (s->len + n > s->max)
 		return false;
-	if (s->len + 2 > s->cap) {
+	while (s->len + n + 1 > s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 4096;
 		char *v;
 
@@ -48,6 +49,13 @@ static bool append(struct trace_split *s, char c)
 		s->value = v;
 		s->cap = cap;
 	}
+	return true;
+}
+
+static bool append(struct trace_split *s, char c)
+{
+	if (!reserve(s, 1))
+		return false;
 	s->value[s->len++] = c;
 	return true;
 }
@@ -89,20 +97,8 @@ static size_t plain_run(struct trace_split *s, const char *buf, size_t len)
 		n++;
 	if (n < 2)
 		return 0;
-	if (s->len + n > s->max)
+	if (!reserve(s, n))
 		return SIZE_MAX;
-	while (s->len + n + 1 > s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 4096;
-		char *v;
-
-		if (cap > s->max + 1)
-			cap = s->max + 1;
-		v = realloc(s->value, cap);
-		if (!v)
-			return SIZE_MAX;
-		s->value = v;
-		s->cap = cap;
-	}
 	memcpy(s->value + s->len, buf, n);
 	s->len += n;
 	return n;
