@@ -20,7 +20,10 @@
 #include "base/line_reader.h"
 #include "out/output.h"
 #include "base/parse.h"
+#include "fleet/ecmp_flow_labels.h"
 #include "fleet/fleet_plan.h"
+#include "fleet/trace_policy.h"
+#include "trace/roce_trace.h"
 #include "base/text_escape.h"
 
 /* As probe -f reads a destination file: a host is a destination. */
@@ -29,7 +32,9 @@
 
 enum plan_option {
 	PL_OPT_GROUPS, PL_OPT_PER_ROUND, PL_OPT_ROUNDS, PL_OPT_ROUND,
-	PL_OPT_ROUND_EVERY, PL_OPT_SEED, PL_OPT_OUTPUT, PL_OPT_END,
+	PL_OPT_ROUND_EVERY, PL_OPT_SEED, PL_OPT_OUTPUT, PL_OPT_ECMP_WIDTH,
+	PL_OPT_ECMP_CONFIDENCE, PL_OPT_TRACES, PL_OPT_TRACES_PER_ROUND,
+	PL_OPT_END,
 };
 
 static const struct opt_spec plan_options[] = {
@@ -58,6 +63,22 @@ static const struct opt_spec plan_options[] = {
 	[PL_OPT_OUTPUT] = { "output", 'o', "DIR", "write one file per host, "
 			    "DIR/HOST, for probe -f (DIR is created)",
 			    COMPLETE_FILE, NULL },
+	[PL_OPT_ECMP_WIDTH] = { "ecmp-width", 0, "W", "ECMP branches "
+				"expected towards a destination (1-256; "
+				"default 4): plan says the flow labels that "
+				"cross them all (probe --flow-label)",
+				COMPLETE_NONE, NULL },
+	[PL_OPT_ECMP_CONFIDENCE] = { "ecmp-confidence", 0, "PCT", "how sure "
+				     "the flow labels cross every branch, a "
+				     "percentage above 0 and below 100 "
+				     "(default 99)", COMPLETE_NONE, NULL },
+	[PL_OPT_TRACES] = { "traces", 0, "DIR", "also write each host's "
+			    "trace policy of the round, DIR/HOST, for trace "
+			    "-f (DIR is created)", COMPLETE_FILE, NULL },
+	[PL_OPT_TRACES_PER_ROUND] = { "traces-per-round", 0, "T", "passing "
+				      "destinations a host traces per round, "
+				      "in rotation (1-100000; default 1)",
+				      COMPLETE_NONE, NULL },
 	[PL_OPT_END] = OPT_END,
 };
 
@@ -69,6 +90,38 @@ struct plan_opts {
 	bool round_given;
 	uint32_t round_every;	/* 0: not given */
 	const char *output;
+	/* Flow labels per destination: asked for when either is given. */
+	uint32_t ecmp_width;	/* 0: not given */
+	double ecmp_confidence;	/* 0: not given */
+	const char *traces;
+	uint32_t traces_per_round;	/* 0: not given */
+};
+
+/* A percentage strictly between 0 and 100: "99", "99.9". */
+static int parse_confidence(const char *arg, double *out)
+{
+	char *end, shown[TEXT_ESCAPE_SIZE(48)];
+	double pct;
+
+	errno = 0;
+	pct = strtod(arg, &end);
+	if (!arg[0] || *end || errno || !(pct > 0) || !(pct < 100) ||
+	    strspn(arg, "0123456789.") != strlen(arg))
+		return cli_usage_error("--ecmp-confidence: '%s' is no "
+				       "percentage (a number above 0 and "
+				       "below 100, like 99)",
+				       text_escape(arg, strnlen(arg, 48), shown,
+						   sizeof(shown)));
+	*out = pct / 100;
+	return 0;
+}
+
+/* The flow labels each destination is probed (and traced) with: 1 to
+ * count (0 is no label: a provider picks a random UDP source port per AH
+ * for it); count 0 when not asked for. */
+struct plan_labels {
+	uint32_t width, count;
+	double confidence;
 };
 
 static int plan_option(void *ctx, int index, const char *arg)
@@ -108,6 +161,23 @@ static int plan_option(void *ctx, int index, const char *arg)
 		if (!arg[0])
 			return cli_usage_error("-o needs a directory name");
 		opts->output = arg;
+		break;
+	case PL_OPT_ECMP_WIDTH:
+		rc = parse_u32(arg, "--ecmp-width", 1, ECMP_WIDTH_MAX,
+			       &opts->ecmp_width, err, sizeof(err));
+		break;
+	case PL_OPT_ECMP_CONFIDENCE:
+		return parse_confidence(arg, &opts->ecmp_confidence);
+	case PL_OPT_TRACES:
+		if (!arg[0])
+			return cli_usage_error("--traces needs a directory "
+					       "name");
+		opts->traces = arg;
+		break;
+	case PL_OPT_TRACES_PER_ROUND:
+		rc = parse_u32(arg, "--traces-per-round", 1,
+			       FLEET_PLAN_MAX_PER_ROUND,
+			       &opts->traces_per_round, err, sizeof(err));
 		break;
 	}
 	return rc ? cli_usage_error("%s", err) : 0;
@@ -362,10 +432,10 @@ static int groups_assign(const struct plan_opts *opts,
 	return 0;
 }
 
-/* With -o every host becomes a file name: one that stays inside DIR and
- * is no hidden file (the temporary files are). Checked for all hosts
- * before any file is written. */
-static int hosts_are_file_names(const struct plan_opts *opts,
+/* With -o (and --traces) every host becomes a file name: one that stays
+ * inside DIR and is no hidden file (the temporary files are). Checked for
+ * all hosts before any file is written. */
+static int hosts_are_file_names(const char *option, const char *dir_name,
 				const struct host_list *hosts)
 {
 	for (size_t h = 0; h < hosts->count; h++) {
@@ -375,30 +445,42 @@ static int hosts_are_file_names(const struct plan_opts *opts,
 		if (!strchr(name, '/') && name[0] != '.')
 			continue;
 		text_escape(name, strnlen(name, 48), shown, sizeof(shown));
-		return cli_usage_error("-o: host '%s' (line %lu) cannot name "
+		return cli_usage_error("%s: host '%s' (line %lu) cannot name "
 				       "a file in %s (a '/' or a leading "
 				       "'.'); write the plan as text or JSON",
-				       shown, hosts->lines[h], opts->output);
+				       option, shown, hosts->lines[h],
+				       dir_name);
 	}
 	return 0;
 }
 
 /* DIR, created when missing; its descriptor in *fd. A DIR that is
  * something else is bad input, a DIR we cannot make the environment's. */
-static int output_dir_open(const struct plan_opts *opts, int *fd)
+static int output_dir_open(const char *option, const char *path, int *fd)
 {
 	struct stat st;
 
-	if (mkdir(opts->output, 0777) && errno != EEXIST)
+	if (mkdir(path, 0777) && errno != EEXIST)
 		return cli_fail(EXIT_ENVIRONMENT, "cannot create %s: %s",
-				opts->output, strerror(errno));
-	if (stat(opts->output, &st) == 0 && !S_ISDIR(st.st_mode))
-		return cli_usage_error("-o %s is no directory", opts->output);
-	*fd = open(opts->output, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+				path, strerror(errno));
+	if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode))
+		return cli_usage_error("%s %s is no directory", option, path);
+	*fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (*fd < 0)
 		return cli_fail(EXIT_ENVIRONMENT, "cannot open %s: %s",
-				opts->output, strerror(errno));
+				path, strerror(errno));
 	return 0;
+}
+
+/* "# flow-label 1-21 (...)": the list for probe/trace --flow-label as
+ * the line's third word, then why that many. */
+static void write_labels_line(FILE *f, const struct plan_labels *labels)
+{
+	if (!labels->count)
+		return;
+	fprintf(f, "# flow-label %s%u (%u ECMP branches, each crossed with "
+		"probability >= %g%%)\n", labels->count > 1 ? "1-" : "",
+		labels->count, labels->width, 100 * labels->confidence);
 }
 
 /* DIR/HOST through a temporary file and a rename (base/atomic_file.h), so
@@ -406,7 +488,8 @@ static int output_dir_open(const struct plan_opts *opts, int *fd)
  * one, whole. */
 static int write_host_file(const struct plan_opts *opts, int dir,
 			   const struct fleet_plan *plan,
-			   const struct host_list *hosts, uint32_t host,
+			   const struct host_list *hosts,
+			   const struct plan_labels *labels, uint32_t host,
 			   const uint32_t *dests, size_t n)
 {
 	struct atomic_file af;
@@ -417,8 +500,38 @@ static int write_host_file(const struct plan_opts *opts, int dir,
 	fprintf(af.f, "# ibahprobe plan: round %llu of %u (seed %llu) for %s\n",
 		(unsigned long long)(opts->round % plan->rounds), plan->rounds,
 		(unsigned long long)opts->seed, hosts->names[host]);
+	write_labels_line(af.f, labels);
 	for (size_t i = 0; i < n; i++)
 		fprintf(af.f, "%s\n", hosts->names[dests[i]]);
+	return atomic_file_commit(&af);
+}
+
+/* DIR/HOST of --traces, as trace -f reads it: the comment lines of the
+ * policy (the flow labels, what to do with failing flows), then the
+ * destinations to trace while they pass, this round's share of the
+ * rotation (fleet/trace_policy.h). */
+static int write_trace_file(const struct plan_opts *opts, int dir,
+			    const struct fleet_plan *plan,
+			    const struct host_list *hosts,
+			    const struct plan_labels *labels, uint32_t host,
+			    const uint32_t *sample, size_t n)
+{
+	struct atomic_file af;
+
+	if (atomic_file_open(&af, dir, hosts->names[host],
+			     atomic_file_umasked(0666)))
+		return -1;
+	fprintf(af.f, "# ibahprobe plan: traces of round %llu of %u (seed "
+		"%llu) for %s\n",
+		(unsigned long long)(opts->round % plan->rounds), plan->rounds,
+		(unsigned long long)opts->seed, hosts->names[host]);
+	write_labels_line(af.f, labels);
+	fputs("# failing: trace each failing flow at once: trace -j "
+	      "--flow-label FL DEST\n", af.f);
+	fputs("# passing: trace these destinations with every flow label "
+	      "above\n", af.f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(af.f, "%s\n", hosts->names[sample[i]]);
 	return atomic_file_commit(&af);
 }
 
@@ -447,22 +560,143 @@ static void emit_groups(const struct fleet_plan *plan,
 	out_close_array();
 }
 
+/* "1-21" (or "1"): the flow labels as --flow-label takes them. */
+static void labels_list(const struct plan_labels *labels, char *buf,
+			size_t len)
+{
+	snprintf(buf, len, "%s%u", labels->count > 1 ? "1-" : "",
+		 labels->count);
+}
+
+static void emit_labels(const struct plan_labels *labels, bool text)
+{
+	char list[32];
+
+	if (!labels->count)
+		return;
+	labels_list(labels, list, sizeof(list));
+	out_open_object("flow_labels");
+	out_uint("ecmp_width", NULL, labels->width);
+	out_double("confidence", NULL, labels->confidence);
+	out_uint("count", NULL, labels->count);
+	out_string("list", NULL, list);
+	out_close_object();
+	if (text && !out_is_json())
+		out_text("# flow-label %s (%u ECMP branches, each crossed "
+			 "with probability >= %g%%)\n", list, labels->width,
+			 100 * labels->confidence);
+}
+
+/* Where a plan goes besides stdout: -o's and --traces' directories (-1:
+ * not asked for), and the buffers of one host's lists. */
+struct plan_sinks {
+	int dir, trace_dir;
+	uint32_t *dests, *sample;
+	size_t *picks;
+};
+
+static int write_failed(const char *dir_name, const char *host)
+{
+	int saved = errno;
+
+	return cli_fail(EXIT_ENVIRONMENT, "cannot write %s/%s: %s", dir_name,
+			host, strerror(saved));
+}
+
+/* This round's share of the rotation of passing flows to trace: into
+ * sink->sample, its count returned. */
+static size_t trace_sample(const struct plan_opts *opts,
+			   const struct plan_sinks *sink, size_t n)
+{
+	uint32_t per_round = opts->traces_per_round
+				     ? opts->traces_per_round
+				     : TRACE_POLICY_DEFAULT_PER_ROUND;
+	size_t k = trace_policy_sample(n, opts->round, per_round, sink->picks);
+
+	for (size_t i = 0; i < k; i++)
+		sink->sample[i] = sink->dests[sink->picks[i]];
+	return k;
+}
+
+/* One host's line or array, its -o file and its --traces file. */
+static int emit_host(const struct plan_opts *opts,
+		     const struct fleet_plan *plan,
+		     const struct host_list *hosts,
+		     const struct plan_labels *labels,
+		     const struct plan_sinks *sink, uint32_t h)
+{
+	size_t n = fleet_plan_destinations(plan, h, opts->round, sink->dests);
+
+	if (sink->dir >= 0 && write_host_file(opts, sink->dir, plan, hosts,
+					      labels, h, sink->dests, n))
+		return write_failed(opts->output, hosts->names[h]);
+	if (sink->trace_dir >= 0) {
+		size_t k = trace_sample(opts, sink, n);
+
+		if (write_trace_file(opts, sink->trace_dir, plan, hosts,
+				     labels, h, sink->sample, k))
+			return write_failed(opts->traces, hosts->names[h]);
+	}
+	out_open_array(hosts->names[h]);
+	if (sink->dir < 0)
+		out_text("%s", hosts->names[h]);
+	for (size_t i = 0; i < n; i++) {
+		if (out_is_json())
+			out_element_string(NULL, hosts->names[sink->dests[i]]);
+		else if (sink->dir < 0)
+			out_text(" %s", hosts->names[sink->dests[i]]);
+	}
+	out_close_array();
+	if (sink->dir < 0)
+		out_newline();
+	return 0;
+}
+
+/* -j with --traces: each host's destinations to trace while passing. */
+static void emit_traces(const struct plan_opts *opts,
+			const struct fleet_plan *plan,
+			const struct host_list *hosts,
+			const struct plan_sinks *sink)
+{
+	if (!opts->traces || !out_is_json())
+		return;
+	out_string("traces_output", NULL, opts->traces);
+	out_open_object("traces");
+	for (uint32_t h = 0; h < hosts->count; h++) {
+		size_t n = fleet_plan_destinations(plan, h, opts->round,
+						   sink->dests);
+		size_t k = trace_sample(opts, sink, n);
+
+		out_open_array(hosts->names[h]);
+		for (size_t i = 0; i < k; i++)
+			out_element_string(NULL, hosts->names[sink->sample[i]]);
+		out_close_array();
+	}
+	out_close_object();
+}
+
 /* Text: "HOST DEST..." per host; JSON: the document; -o: the files (and
- * the JSON document with -j). */
+ * the JSON document with -j); --traces: the trace policy's files. */
 static int emit_plan(const struct plan_opts *opts,
 		     const struct fleet_plan *plan,
 		     const struct host_list *hosts,
-		     const struct plan_groups *pg, int dir)
+		     const struct plan_groups *pg,
+		     const struct plan_labels *labels, int dir, int trace_dir)
 {
+	struct plan_sinks sink = { .dir = dir, .trace_dir = trace_dir };
 	size_t most = 0;
-	uint32_t *dests;
+	int rc = 0;
 
 	for (uint32_t h = 0; h < hosts->count; h++)
 		if (fleet_plan_max_destinations(plan, h) > most)
 			most = fleet_plan_max_destinations(plan, h);
-	dests = malloc((most + 1) * sizeof(*dests));
-	if (!dests)
-		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	sink.dests = malloc((most + 1) * sizeof(*sink.dests));
+	sink.sample = malloc((most + 1) * sizeof(*sink.sample));
+	sink.picks = malloc((most + 1) * sizeof(*sink.picks));
+	if (!sink.dests || !sink.sample || !sink.picks) {
+		rc = cli_fail(EXIT_ENVIRONMENT, "out of memory");
+		goto out;
+	}
 	out_open_object(NULL);
 	out_string("schema", NULL, "ibahprobe.plan.v1");
 	out_uint("round", NULL, opts->round);
@@ -474,37 +708,20 @@ static int emit_plan(const struct plan_opts *opts,
 		out_string("output", NULL, opts->output);
 	else
 		out_null("output", NULL);
+	emit_labels(labels, dir < 0);
 	out_open_object("hosts");
-	for (uint32_t h = 0; h < hosts->count; h++) {
-		size_t n = fleet_plan_destinations(plan, h, opts->round, dests);
-
-		if (dir >= 0 &&
-		    write_host_file(opts, dir, plan, hosts, h, dests, n)) {
-			int saved = errno;
-
-			free(dests);
-			return cli_fail(EXIT_ENVIRONMENT, "cannot write %s/%s: "
-					"%s", opts->output, hosts->names[h],
-					strerror(saved));
-		}
-		out_open_array(hosts->names[h]);
-		if (dir < 0)
-			out_text("%s", hosts->names[h]);
-		for (size_t i = 0; i < n; i++) {
-			if (out_is_json())
-				out_element_string(NULL,
-						   hosts->names[dests[i]]);
-			else if (dir < 0)
-				out_text(" %s", hosts->names[dests[i]]);
-		}
-		out_close_array();
-		if (dir < 0)
-			out_newline();
-	}
+	for (uint32_t h = 0; h < hosts->count && !rc; h++)
+		rc = emit_host(opts, plan, hosts, labels, &sink, h);
+	if (rc)
+		goto out;
 	out_close_object();
+	emit_traces(opts, plan, hosts, &sink);
 	out_close_object();
-	free(dests);
-	return EXIT_FINE;
+out:
+	free(sink.dests);
+	free(sink.sample);
+	free(sink.picks);
+	return rc;
 }
 
 static int make_plan(const struct plan_opts *opts, struct fleet_plan *plan,
@@ -532,6 +749,37 @@ static int make_plan(const struct plan_opts *opts, struct fleet_plan *plan,
 			       err, plan->min_rounds);
 }
 
+/* The flow labels per destination, when --ecmp-width, --ecmp-confidence
+ * or --traces asks for them (a trace policy traces every branch). More
+ * than probe takes, or than trace takes with --traces, is refused. */
+static int plan_flow_labels(const struct plan_opts *opts,
+			    struct plan_labels *labels)
+{
+	uint32_t most = opts->traces ? ROCE_TRACE_MAX_FLOWS
+				     : ECMP_FLOW_LABELS_MAX;
+
+	if (!opts->ecmp_width && !opts->ecmp_confidence && !opts->traces)
+		return 0;
+	labels->width = opts->ecmp_width ? opts->ecmp_width
+					 : ECMP_WIDTH_DEFAULT;
+	labels->confidence = opts->ecmp_confidence ? opts->ecmp_confidence
+						   : ECMP_CONFIDENCE_DEFAULT;
+	labels->count = ecmp_flow_labels_needed(labels->width,
+						labels->confidence);
+	if (labels->count && labels->count <= most) {
+		diag_verbose(1, "plan: %u flow labels per destination cross "
+			     "%u ECMP branches with probability >= %g%%",
+			     labels->count, labels->width,
+			     100 * labels->confidence);
+		return 0;
+	}
+	return cli_usage_error("--ecmp-width %u at %g%% needs more than %u "
+			       "flow labels per destination (what %s takes): "
+			       "a lower --ecmp-confidence or --ecmp-width",
+			       labels->width, 100 * labels->confidence, most,
+			       opts->traces ? "trace" : "probe");
+}
+
 static int plan_exec(const struct common_opts *common, void *ctx,
 		     int argc, char **argv)
 {
@@ -540,8 +788,9 @@ static int plan_exec(const struct common_opts *common, void *ctx,
 	struct host_groups hg = { 0 };
 	struct plan_groups pg = { 0 };
 	struct fleet_plan plan = { 0 };
+	struct plan_labels labels = { 0 };
 	char err[DIAG_MSG_MAX * 2];
-	int rc, dir = -1;
+	int rc, dir = -1, trace_dir = -1;
 
 	(void)common;
 	if (opts->round_given && opts->round_every)
@@ -570,15 +819,23 @@ static int plan_exec(const struct common_opts *common, void *ctx,
 		rc = groups_assign(opts, &hg, &hosts, &pg);
 	if (!rc)
 		rc = make_plan(opts, &plan, &pg, hosts.count);
-	if (!rc && opts->output) {
-		rc = hosts_are_file_names(opts, &hosts);
-		if (!rc)
-			rc = output_dir_open(opts, &dir);
-	}
 	if (!rc)
-		rc = emit_plan(opts, &plan, &hosts, &pg, dir);
+		rc = plan_flow_labels(opts, &labels);
+	if (!rc && opts->output)
+		rc = hosts_are_file_names("-o", opts->output, &hosts);
+	if (!rc && opts->traces)
+		rc = hosts_are_file_names("--traces", opts->traces, &hosts);
+	if (!rc && opts->output)
+		rc = output_dir_open("-o", opts->output, &dir);
+	if (!rc && opts->traces)
+		rc = output_dir_open("--traces", opts->traces, &trace_dir);
+	if (!rc)
+		rc = emit_plan(opts, &plan, &hosts, &pg, &labels, dir,
+			       trace_dir);
 	if (dir >= 0)
 		close(dir);
+	if (trace_dir >= 0)
+		close(trace_dir);
 	fleet_plan_free(&plan);
 	free(pg.group_of);
 	free(pg.name_of);

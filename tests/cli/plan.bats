@@ -29,7 +29,8 @@ pairs_over_rounds() {	# rounds, then plan options
 @test "plan -h shows its options" {
 	run -0 "$IBAHPROBE" plan -h
 	assert_line --partial "Usage: ibahprobe [OPTIONS] plan [OPTIONS] HOSTS"
-	for opt in --groups --per-round --rounds --round --seed --output; do
+	for opt in --groups --per-round --rounds --round --seed --output \
+		--ecmp-width --ecmp-confidence --traces --traces-per-round; do
 		assert_line --partial -- "$opt"
 	done
 }
@@ -168,6 +169,9 @@ pairs_over_rounds() {	# rounds, then plan options
 		--rounds|0|1000001|2x|--rounds
 		--round|-1|18446744073709551616|r|--round
 		--seed|-5|0x|--seed
+		--ecmp-width|0|257|w|--ecmp-width
+		--ecmp-confidence|0|100|-1|99x|--ecmp-confidence
+		--traces-per-round|0|100001|x|--traces-per-round
 		EOF
 	run -2 --separate-stderr "$IBAHPROBE" plan hosts --bogus
 	[[ $stderr == "ibahprobe: error: unknown option '--bogus' for plan"* ]] || fail "$stderr"
@@ -215,6 +219,9 @@ pairs_over_rounds() {	# rounds, then plan options
 		"--groups missing|--groups: cannot open groups file 'missing': No such file or directory"
 		"--groups -|HOSTS and --groups cannot both be stdin"
 		"-o afile|-o afile is no directory"
+		"--traces afile|--traces afile is no directory"
+		"--ecmp-width 256 --ecmp-confidence 99.9999|--ecmp-width 256 at 99.9999% needs more than 4096 flow labels per destination (what probe takes)"
+		"--ecmp-width 128 --traces t.d|--ecmp-width 128 at 99% needs more than 1024 flow labels per destination (what trace takes)"
 	)
 	local c args want
 	for c in "${cases[@]}"; do
@@ -231,6 +238,10 @@ pairs_over_rounds() {	# rounds, then plan options
 	printf 'node:sw1/p2\nnode2\n' > slash
 	run -2 --separate-stderr "$IBAHPROBE" plan slash -o out.d
 	[[ $stderr == "ibahprobe: error: -o: host 'node:sw1/p2' (line 1) cannot name a file in out.d"* ]] ||
+		fail "$stderr"
+	[ ! -e out.d ] || fail "out.d created: $(ls -A out.d)"
+	run -2 --separate-stderr "$IBAHPROBE" plan slash --traces out.d
+	[[ $stderr == "ibahprobe: error: --traces: host 'node:sw1/p2' (line 1) cannot name a file in out.d"* ]] ||
 		fail "$stderr"
 	[ ! -e out.d ] || fail "out.d created: $(ls -A out.d)"
 }
@@ -253,4 +264,65 @@ pairs_over_rounds() {	# rounds, then plan options
 	# is still a usage error.
 	run -2 --separate-stderr "$IBAHPROBE" probe
 	[[ $stderr == *"probe needs at least one destination"* ]] || fail "$stderr"
+}
+
+@test "--ecmp-width: the coupon collector's count of flow labels, in text, JSON and the -o files" {
+	# Without it the plan names no flow labels (the text is host lines only).
+	run -0 --separate-stderr "$IBAHPROBE" plan hosts --groups groups
+	refute_line --partial "flow-label"
+	"$IBAHPROBE" -q plan hosts --groups groups -j | jq -e 'has("flow_labels") | not' >/dev/null ||
+		fail "flow_labels without asking"
+	# W 4 at 99%: 21 labels (P(20) = 0.9873, P(21) = 0.9905).
+	run -0 --separate-stderr "$IBAHPROBE" plan hosts --groups groups --ecmp-width 4
+	assert_line --index 0 "# flow-label 1-21 (4 ECMP branches, each crossed with probability >= 99%)"
+	[ "${#lines[@]}" -eq 12 ] || fail "not one line per host after the labels: $output"
+	# W 2 at 99%: 8; at 50%: 2. W 1: one label.
+	run -0 "$IBAHPROBE" -q plan hosts --ecmp-width 2 -j
+	jq -e '.flow_labels == {ecmp_width: 2, confidence: 0.99, count: 8, list: "1-8"}' <<<"$output" >/dev/null ||
+		fail "$output"
+	run -0 "$IBAHPROBE" -q plan hosts --ecmp-width 2 --ecmp-confidence 50 -j
+	jq -e '.flow_labels.count == 2' <<<"$output" >/dev/null || fail "$output"
+	run -0 "$IBAHPROBE" -q plan hosts --ecmp-width 1 -j
+	jq -e '.flow_labels.list == "1"' <<<"$output" >/dev/null || fail "$output"
+	# --ecmp-confidence alone: W 4.
+	run -0 "$IBAHPROBE" -q plan hosts --ecmp-confidence 99.9 -j
+	jq -e '.flow_labels == {ecmp_width: 4, confidence: 0.999, count: 29, list: "1-29"}' <<<"$output" >/dev/null ||
+		fail "$output"
+	# -o: the label line second, the destinations as before.
+	run -0 "$IBAHPROBE" -q plan hosts --groups groups --per-round 3 --ecmp-width 8 -o plan.d
+	[ -z "$output" ] || fail "stdout: $output"
+	[ "$(sed -n 2p plan.d/node1)" = "# flow-label 1-51 (8 ECMP branches, each crossed with probability >= 99%)" ] ||
+		fail "$(cat plan.d/node1)"
+	[ "$(awk '$2 == "flow-label" { print $3 }' plan.d/node1)" = "1-51" ]
+	[ "$(sed 1,2d plan.d/node1 | tr '\n' ' ')" = "$("$IBAHPROBE" -q plan hosts --groups groups --per-round 3 |
+		awk '$1 == "node1" { $1 = ""; print substr($0, 2) " " }')" ] || fail "$(cat plan.d/node1)"
+}
+
+@test "--traces DIR: per host the destinations to trace while passing, T per round in rotation, for trace -f" {
+	run -0 --separate-stderr "$IBAHPROBE" plan hosts --groups groups --per-round 3 --traces t.d
+	[ "$(ls t.d | sort -V | tr '\n' ' ')" = "node1 node2 node3 node4 node5 node6 node7 node8 node9 node10 node11 " ] ||
+		fail "$(ls -a t.d)"
+	# The labels (W 4 at 99% by default) and the rule for failing flows.
+	run cat t.d/node1
+	assert_line --index 0 "# ibahprobe plan: traces of round 0 of 4 (seed 0) for node1"
+	assert_line --index 1 "# flow-label 1-21 (4 ECMP branches, each crossed with probability >= 99%)"
+	assert_line --index 2 "# failing: trace each failing flow at once: trace -j --flow-label FL DEST"
+	# T 1: round 0 traces the first destination of node1's round, node2.
+	[ "$(grep -v '^#' t.d/node1)" = node2 ] || fail "$(cat t.d/node1)"
+	# The JSON names the same, and node1's rack (node2..node4, first in
+	# every round) is traced whole in 3 rounds at T 1.
+	local r traced=""
+	for r in 0 1 2; do
+		traced+=" $("$IBAHPROBE" -q plan hosts --groups groups --per-round 3 --round "$r" \
+			--traces t.d -j | jq -r '.traces.node1[]')"
+		[ "$(grep -v '^#' t.d/node1)" = "${traced##* }" ] || fail "round $r: file and JSON differ"
+	done
+	[ "$traced" = " node2 node3 node4" ] || fail "$traced"
+	# T 2: two per round, distinct, from this round's destinations.
+	run -0 "$IBAHPROBE" -q plan hosts --groups groups --per-round 3 --round 1 --traces t.d \
+		--traces-per-round 2 -j
+	jq -e '.traces_output == "t.d" and
+		(.traces | to_entries | all((.value | length) == ([2, (.value | length)] | min))) and
+		(. as $d | .traces | to_entries | all(.value - $d.hosts[.key] == [])) and
+		(.traces.node1 | length == 2 and .[0] != .[1])' <<<"$output" >/dev/null || fail "$output"
 }
