@@ -17,6 +17,7 @@
 #include "fleet/host_groups.h"
 #include "out/output.h"
 #include "sa/path_resolve.h"
+#include "report/identifiability.h"
 #include "report/localise.h"
 #include "report/report_baseline.h"
 #include "report/report_groups.h"
@@ -914,6 +915,7 @@ static int report_exec(const struct common_opts *common, void *ctx,
 	struct report_traces traces = { 0 };
 	struct report_path_suspects path_suspects = { 0 };
 	struct localise localise = { 0 };
+	struct identifiability identifiability = { 0 };
 	bool folded = false, sa_open = false;
 	int rc;
 
@@ -947,9 +949,15 @@ static int report_exec(const struct common_opts *common, void *ctx,
 			rc = cli_fail(EXIT_ENVIRONMENT, "out of memory "
 				      "localising %zu results over %zu traces",
 				      r.record_count, traces.count);
+		if (rc == 0 && identifiability_find(&identifiability, &r,
+						     &traces))
+			rc = cli_fail(EXIT_ENVIRONMENT, "out of memory "
+				      "comparing the paths of %zu traces",
+				      traces.count);
 		if (rc == 0) {
 			r.path_suspects = &path_suspects;
 			r.localise = &localise;
+			r.identifiability = &identifiability;
 		}
 	}
 	if (rc == 0 && sa_open)
@@ -983,6 +991,7 @@ static int report_exec(const struct common_opts *common, void *ctx,
 	report_free(&r);
 	report_path_suspects_free(&path_suspects);
 	localise_free(&localise);
+	identifiability_free(&identifiability);
 	report_traces_free(&traces);
 	return rc;
 }

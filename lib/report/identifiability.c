@@ -112,6 +112,38 @@ static int column_same(const struct columns *c, size_t x, size_t y)
 		      column_len(c, x) * sizeof(*c->flow_of)) == 0;
 }
 
+/* Per traced flow, whether it is the trace of a failing result. */
+static unsigned char *failing_flows(const struct report *r,
+				    const struct report_traces *t)
+{
+	unsigned char *failing = calloc(t->count ? t->count : 1, 1);
+	const struct report_trace_flow **placed = NULL;
+
+	if (!failing || !r || !r->record_count)
+		return failing;
+	placed = malloc(r->record_count * sizeof(*placed));
+	if (!placed || report_traces_place(r, t, placed)) {
+		free(placed);
+		free(failing);
+		return NULL;
+	}
+	for (size_t k = 0; k < r->record_count; k++)
+		if (placed[k] && r->records[k]->status != REPORT_REACHABLE)
+			failing[placed[k] - t->flows] = 1;
+	free(placed);
+	return failing;
+}
+
+static size_t column_failing(const struct columns *c, size_t e,
+			     const unsigned char *failing)
+{
+	size_t n = 0;
+
+	for (size_t i = c->start[e]; i < c->start[e + 1]; i++)
+		n += failing[c->flow_of[i]];
+	return n;
+}
+
 static int group_by_first(const void *a, const void *b)
 {
 	const struct ident_group *x = a, *y = b;
@@ -121,7 +153,7 @@ static int group_by_first(const void *a, const void *b)
 }
 
 static int add_group(struct identifiability *id, const size_t *members,
-		     size_t count, size_t flows)
+		     size_t count, size_t flows, size_t failing)
 {
 	struct ident_group *g;
 
@@ -136,22 +168,26 @@ static int add_group(struct identifiability *id, const size_t *members,
 	memcpy(g->elements, members, count * sizeof(*members));
 	g->count = count;
 	g->flows = flows;
+	g->failing = failing;
 	id->group_count++;
 	return 0;
 }
 
-int identifiability_find(struct identifiability *id,
+int identifiability_find(struct identifiability *id, const struct report *r,
 			 const struct report_traces *t)
 {
 	size_t n = t->element_count, *order = NULL;
+	unsigned char *failing = NULL;
 	struct columns c;
 	int rc = -1;
 
 	memset(id, 0, sizeof(*id));
+	id->traces = t;
 	if (columns_build(&c, t, &id->flows))
 		return -1;
 	order = malloc((n ? n : 1) * sizeof(*order));
-	if (!order)
+	failing = failing_flows(r, t);
+	if (!order || !failing)
 		goto out;
 	for (size_t e = 0; e < n; e++)
 		if (column_len(&c, e))
@@ -164,7 +200,8 @@ int identifiability_find(struct identifiability *id,
 		if (j - i == 1)
 			id->separable++;
 		else if (add_group(id, order + i, j - i,
-				   column_len(&c, order[i])))
+				   column_len(&c, order[i]),
+				   column_failing(&c, order[i], failing)))
 			goto out;
 	}
 	if (id->group_count)
@@ -173,6 +210,7 @@ int identifiability_find(struct identifiability *id,
 	rc = 0;
 out:
 	free(order);
+	free(failing);
 	columns_free(&c);
 	if (rc)
 		identifiability_free(id);

@@ -17,9 +17,13 @@ struct ident_group {
 	size_t *elements;	/* indexes into traces->elements, ascending */
 	size_t count;		/* >= 2 */
 	size_t flows;		/* the traced flows that crossed them */
+	/* Of them, the traces of failing results: a group they cross holds
+	 * whatever the localisation can name there. */
+	size_t failing;
 };
 
 struct identifiability {
+	const struct report_traces *traces;	/* the caller's, kept */
 	size_t elements;	/* on some traced path */
 	size_t flows;		/* traced flows with a path */
 	size_t separable;	/* elements whose column no other shares */
@@ -30,8 +34,10 @@ struct identifiability {
 };
 
 /* 0, or -1 when memory ran out. Linear in the traces' hops but for a
- * sort of the elements (n log n). */
-int identifiability_find(struct identifiability *id,
+ * sort of the elements (n log n). r: the results the traces are joined
+ * with (report_traces_place), for each group's failing flows; NULL: none
+ * failing. */
+int identifiability_find(struct identifiability *id, const struct report *r,
 			 const struct report_traces *t);
 void identifiability_free(struct identifiability *id);
 

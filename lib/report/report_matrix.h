@@ -162,6 +162,7 @@ struct report_failed_run {
 /* A pair of --expect hosts that no result covers. */
 struct report_path_suspects;
 struct localise;
+struct identifiability;
 
 struct report_pair {
 	char *source, *destination;
@@ -215,6 +216,9 @@ struct report {
 	/* report --traces: the localisation (localise.h), owned by the
 	 * caller; when set, it is the report's suspects. */
 	const struct localise *localise;
+	/* report --traces: the elements the traces cannot tell apart
+	 * (identifiability.h), owned by the caller; NULL without traces. */
+	const struct identifiability *identifiability;
 };
 
 /* The token scripts read: "reachable", "partial_loss", "unreachable",

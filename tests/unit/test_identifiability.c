@@ -89,7 +89,7 @@ static void check(const char *what, const struct flow_spec *flows,
 	struct identifiability id;
 	char *got;
 
-	if (load(&t, flows, count) || identifiability_find(&id, &t)) {
+	if (load(&t, flows, count) || identifiability_find(&id, NULL, &t)) {
 		ok(0, "%s: loaded and found", what);
 		return;
 	}
@@ -137,7 +137,7 @@ int main(void)
 	      "10.1.0.9 -> 10.0.9.9 | 10.1.0.1 -> 10.2.0.1, 10.2.0.1, "
 	      "10.2.0.1 -> 10.2.0.1, 10.2.0.1 -> 10.1.0.9 | "
 	      "10.1.0.1 -> 10.2.0.2, 10.2.0.2, 10.2.0.2 -> 10.1.0.9");
-	ok(identifiability_find(&id, &t) == 0 && id.group_count == 0 &&
+	ok(identifiability_find(&id, NULL, &t) == 0 && id.group_count == 0 &&
 	   id.elements == 0 && id.flows == 0, "no traces: nothing");
 	identifiability_free(&id);
 	return tap_done();

@@ -14,6 +14,7 @@
 #include "report/report_groups.h"
 #include "report/report_matrix.h"
 #include "report/report_suspects.h"
+#include "report/identifiability.h"
 #include "report/localise.h"
 #include "report/report_traces.h"
 
@@ -187,5 +188,14 @@ int report_diff_render_json(FILE *f, const struct report_diff *d,
 			    const char *old_input,
 			    const char *const *cur_inputs, size_t cur_count,
 			    bool pretty);
+
+/* report_render_identifiability.c: with --traces, the groups of elements
+ * the traces cannot tell apart (identifiability.h): report -j's
+ * "identifiability", the text section, the HTML note. */
+void report_render_identifiability_json(struct json_writer *w,
+					const struct identifiability *id);
+void report_render_identifiability_text(const struct identifiability *id);
+void report_render_identifiability_html(FILE *f,
+					const struct identifiability *id);
 
 #endif

@@ -105,6 +105,8 @@ void report_render_html(FILE *f, const struct report *r, const char *title)
 	markup_printf(f, "<p class=\"summary runs\">%s</p>\n<p class=\"summary "
 		      "params\">%s</p>\n", runs, params_line);
 	report_render_suspects_html(f, r, NULL);
+	if (r->identifiability)
+		report_render_identifiability_html(f, r->identifiability);
 	report_render_svg_element(f, r, title, false);
 	fputs("<h2>Findings</h2>\n", f);
 	html_findings(f, r);

@@ -195,6 +195,8 @@ static void json_suspects(struct json_writer *w, const struct report *r)
 	 * suspects as they were (a key keeps its meaning). */
 	if (r->localise)
 		report_render_localise_json(w, r->localise);
+	if (r->identifiability)
+		report_render_identifiability_json(w, r->identifiability);
 }
 
 int report_render_json(FILE *f, const struct report *r, bool pretty)

@@ -186,6 +186,8 @@ void report_render_text(const struct report *r)
 		 any_run_failed(r) ? ";\n        FAIL = the probe run of the "
 				     "source failed" : "");
 	report_render_suspects_text(r, NULL);
+	if (r->identifiability)
+		report_render_identifiability_text(r->identifiability);
 	print_findings(r);
 	print_expected(r);
 	print_notes(r);
