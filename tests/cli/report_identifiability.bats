@@ -12,6 +12,10 @@ DATA=$BATS_TEST_DIRNAME/data
 PROBE=$DATA/report-ecmp.jsonl
 TRACE=$DATA/trace-ecmp.json
 
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
 @test "text: the groups failing results cross (the first hop, R3's branch); R4's branch only in the count" {
 	run -1 --separate-stderr "$IBAHPROBE" report "$PROBE" --traces "$TRACE"
 	assert_line "indistinguishable (elements the traces cannot tell apart):"
