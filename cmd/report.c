@@ -17,6 +17,7 @@
 #include "fleet/host_groups.h"
 #include "out/output.h"
 #include "sa/path_resolve.h"
+#include "report/hop_changes.h"
 #include "report/identifiability.h"
 #include "report/localise.h"
 #include "report/report_baseline.h"
@@ -916,6 +917,7 @@ static int report_exec(const struct common_opts *common, void *ctx,
 	struct report_path_suspects path_suspects = { 0 };
 	struct localise localise = { 0 };
 	struct identifiability identifiability = { 0 };
+	struct hop_changes hop_changes = { 0 };
 	bool folded = false, sa_open = false;
 	int rc;
 
@@ -954,10 +956,15 @@ static int report_exec(const struct common_opts *common, void *ctx,
 			rc = cli_fail(EXIT_ENVIRONMENT, "out of memory "
 				      "comparing the paths of %zu traces",
 				      traces.count);
+		if (rc == 0 && hop_changes_find(&hop_changes, &r, &traces))
+			rc = cli_fail(EXIT_ENVIRONMENT, "out of memory "
+				      "comparing the hops of %zu results",
+				      r.record_count);
 		if (rc == 0) {
 			r.path_suspects = &path_suspects;
 			r.localise = &localise;
 			r.identifiability = &identifiability;
+			r.hop_changes = &hop_changes;
 		}
 	}
 	if (rc == 0 && sa_open)
@@ -992,6 +999,7 @@ static int report_exec(const struct common_opts *common, void *ctx,
 	report_path_suspects_free(&path_suspects);
 	localise_free(&localise);
 	identifiability_free(&identifiability);
+	hop_changes_free(&hop_changes);
 	report_traces_free(&traces);
 	return rc;
 }

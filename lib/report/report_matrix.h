@@ -163,6 +163,7 @@ struct report_failed_run {
 struct report_path_suspects;
 struct localise;
 struct identifiability;
+struct hop_changes;
 
 struct report_pair {
 	char *source, *destination;
@@ -219,6 +220,9 @@ struct report {
 	/* report --traces: the elements the traces cannot tell apart
 	 * (identifiability.h), owned by the caller; NULL without traces. */
 	const struct identifiability *identifiability;
+	/* report --traces: results whose hop count differs from their
+	 * trace's (hop_changes.h), owned by the caller; NULL without. */
+	const struct hop_changes *hop_changes;
 };
 
 /* The token scripts read: "reachable", "partial_loss", "unreachable",

@@ -14,6 +14,7 @@
 #include "report/report_groups.h"
 #include "report/report_matrix.h"
 #include "report/report_suspects.h"
+#include "report/hop_changes.h"
 #include "report/identifiability.h"
 #include "report/localise.h"
 #include "report/report_traces.h"
@@ -197,5 +198,13 @@ void report_render_identifiability_json(struct json_writer *w,
 void report_render_identifiability_text(const struct identifiability *id);
 void report_render_identifiability_html(FILE *f,
 					const struct identifiability *id);
+
+/* report_render_hop_changes.c: with --traces, the results whose hop
+ * count differs from their trace's (hop_changes.h): report -j's
+ * "hop_changes", and a text section and HTML note when there are any. */
+void report_render_hop_changes_json(struct json_writer *w,
+				    const struct hop_changes *hc);
+void report_render_hop_changes_text(const struct hop_changes *hc);
+void report_render_hop_changes_html(FILE *f, const struct hop_changes *hc);
 
 #endif

@@ -107,6 +107,8 @@ void report_render_html(FILE *f, const struct report *r, const char *title)
 	report_render_suspects_html(f, r, NULL);
 	if (r->identifiability)
 		report_render_identifiability_html(f, r->identifiability);
+	if (r->hop_changes)
+		report_render_hop_changes_html(f, r->hop_changes);
 	report_render_svg_element(f, r, title, false);
 	fputs("<h2>Findings</h2>\n", f);
 	html_findings(f, r);

@@ -197,6 +197,8 @@ static void json_suspects(struct json_writer *w, const struct report *r)
 		report_render_localise_json(w, r->localise);
 	if (r->identifiability)
 		report_render_identifiability_json(w, r->identifiability);
+	if (r->hop_changes)
+		report_render_hop_changes_json(w, r->hop_changes);
 }
 
 int report_render_json(FILE *f, const struct report *r, bool pretty)

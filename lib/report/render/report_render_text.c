@@ -188,6 +188,8 @@ void report_render_text(const struct report *r)
 	report_render_suspects_text(r, NULL);
 	if (r->identifiability)
 		report_render_identifiability_text(r->identifiability);
+	if (r->hop_changes)
+		report_render_hop_changes_text(r->hop_changes);
 	print_findings(r);
 	print_expected(r);
 	print_notes(r);

@@ -1,0 +1,81 @@
+/* Results whose hop count differs from their flow's trace (see
+ * hop_changes.h). */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/hop_changes.h"
+
+int hop_changes_trace_hops(const struct report_trace_flow *fl,
+			   const struct report_traces *t)
+{
+	const char *at = NULL;
+	int routers = 0;
+
+	if (!fl->element_count || !fl->dest_address)
+		return -1;
+	for (size_t i = 0; i < fl->element_count; i++) {
+		const struct report_path_element *e =
+			&t->elements[fl->elements[i]];
+		bool link_turn = i % 2 == 0;
+
+		if (link_turn != (e->kind == REPORT_PATH_LINK))
+			return -1;	/* a silent hop broke the chain */
+		if (e->kind == REPORT_PATH_LINK) {
+			if (at && (!e->from || strcmp(e->from, at) != 0))
+				return -1;
+			at = e->to;
+		} else if (e->kind == REPORT_PATH_ROUTER) {
+			if (!at || strcmp(e->name, at) != 0)
+				return -1;
+			routers++;
+		} else {
+			return -1;	/* InfiniBand: no hop limit to count */
+		}
+	}
+	/* Ends with the link into the destination. */
+	if (fl->element_count % 2 == 0 || !at ||
+	    strcmp(at, fl->dest_address) != 0)
+		return -1;
+	return routers;
+}
+
+int hop_changes_find(struct hop_changes *hc, const struct report *r,
+		     const struct report_traces *t)
+{
+	const struct report_trace_flow **placed;
+	size_t n = r->record_count;
+
+	memset(hc, 0, sizeof(*hc));
+	placed = malloc((n ? n : 1) * sizeof(*placed));
+	hc->items = malloc((n ? n : 1) * sizeof(*hc->items));
+	if (!placed || !hc->items || (n && report_traces_place(r, t, placed))) {
+		free(placed);
+		hop_changes_free(hc);
+		return -1;
+	}
+	for (size_t k = 0; k < n; k++) {
+		const struct report_record *rec = r->records[k];
+		int trace_hops;
+
+		if (!placed[k] || rec->hops < 0 || r->runs[rec->run].dropped)
+			continue;
+		trace_hops = hop_changes_trace_hops(placed[k], t);
+		if (trace_hops < 0)
+			continue;
+		hc->compared++;
+		if (trace_hops != rec->hops)
+			hc->items[hc->count++] = (struct hop_change){
+				.record = rec, .trace = placed[k],
+				.hops = rec->hops, .trace_hops = trace_hops,
+			};
+	}
+	free(placed);
+	return 0;
+}
+
+void hop_changes_free(struct hop_changes *hc)
+{
+	free(hc->items);
+	memset(hc, 0, sizeof(*hc));
+}
