@@ -749,6 +749,22 @@ static int make_plan(const struct plan_opts *opts, struct fleet_plan *plan,
 			       err, plan->min_rounds);
 }
 
+/* -o's and --traces' files are both named HOST: one directory would
+ * hold only one of them. */
+static int dirs_apart(const struct plan_opts *opts, int dir, int trace_dir)
+{
+	struct stat a, b;
+
+	if (fstat(dir, &a) || fstat(trace_dir, &b))
+		return cli_fail(EXIT_ENVIRONMENT, "cannot stat %s: %s",
+				opts->output, strerror(errno));
+	if (a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		return cli_usage_error("-o %s and --traces %s are one "
+				       "directory: both write a file per host; "
+				       "give two", opts->output, opts->traces);
+	return 0;
+}
+
 /* The flow labels per destination, when --ecmp-width, --ecmp-confidence
  * or --traces asks for them (a trace policy traces every branch). More
  * than probe takes, or than trace takes with --traces, is refused. */
@@ -829,6 +845,8 @@ static int plan_exec(const struct common_opts *common, void *ctx,
 		rc = output_dir_open("-o", opts->output, &dir);
 	if (!rc && opts->traces)
 		rc = output_dir_open("--traces", opts->traces, &trace_dir);
+	if (!rc && dir >= 0 && trace_dir >= 0)
+		rc = dirs_apart(opts, dir, trace_dir);
 	if (!rc)
 		rc = emit_plan(opts, &plan, &hosts, &pg, &labels, dir,
 			       trace_dir);

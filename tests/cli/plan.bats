@@ -220,6 +220,7 @@ pairs_over_rounds() {	# rounds, then plan options
 		"--groups -|HOSTS and --groups cannot both be stdin"
 		"-o afile|-o afile is no directory"
 		"--traces afile|--traces afile is no directory"
+		"-o same.d --traces ./same.d|-o same.d and --traces ./same.d are one directory: both write a file per host; give two"
 		"--ecmp-width 256 --ecmp-confidence 99.9999|--ecmp-width 256 at 99.9999% needs more than 4096 flow labels per destination (what probe takes)"
 		"--ecmp-width 128 --traces t.d|--ecmp-width 128 at 99% needs more than 1024 flow labels per destination (what trace takes)"
 	)
