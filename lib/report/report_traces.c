@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "report/report_trace_split.h"
+#include "report/result_scan.h"
+#include "report/result_view.h"
 #include "report/report_traces.h"
 
 #define TRACE_SCHEMA "ibahprobe.trace.v1"
@@ -39,15 +41,14 @@ static int fail(const struct reader *rd, const char *fmt, ...)
 	return -1;
 }
 
-/* A member's string; NULL when absent or null; -1 when of another type or
- * holding a NUL (json-c would cut it there). */
-static int get_string(const struct reader *rd, json_object *o, const char *key,
-		      bool required, const char **out)
+/* A member's string (value v of key): in *out, not NUL-terminated; kind
+ * JV_ABSENT when absent or null; -1 when of another type or holding a
+ * NUL (json-c would cut it there). */
+static int get_string(const struct reader *rd, const struct jv *v,
+		      const char *key, bool required, struct jv *out)
 {
-	json_object *v;
-
-	*out = NULL;
-	if (!json_object_object_get_ex(o, key, &v) || !v) {
+	memset(out, 0, sizeof(*out));
+	if (v->kind == JV_ABSENT || v->kind == JV_NULL) {
 		/* Traces before report --traces named no source. */
 		if (required)
 			return fail(rd, "no \"%s\"%s", key,
@@ -57,45 +58,51 @@ static int get_string(const struct reader *rd, json_object *o, const char *key,
 					    : "");
 		return 0;
 	}
-	if (!json_object_is_type(v, json_type_string))
+	if (v->kind != JV_STRING)
 		return fail(rd, "\"%s\" is no string", key);
-	*out = json_object_get_string(v);
-	if (strlen(*out) != (size_t)json_object_get_string_len(v))
+	if (memchr(v->s, '\0', v->len))
 		return fail(rd, "\"%s\" holds a NUL character", key);
-	if (strlen(*out) > REPORT_TRACE_STRING_MAX)
+	if (v->len > REPORT_TRACE_STRING_MAX)
 		return fail(rd, "\"%s\" is longer than %d bytes (the most "
 			    "report reads of one name)", key,
 			    REPORT_TRACE_STRING_MAX);
+	*out = *v;
 	return 0;
 }
 
 /* A member's integer in 0..max; -1 in *out when absent or null. */
-static int get_uint(const struct reader *rd, json_object *o, const char *key,
-		    int64_t max, long *out)
+static int get_uint(const struct reader *rd, const struct jv *v,
+		    const char *key, int64_t max, long *out)
 {
-	json_object *v;
-	int64_t n;
-
 	*out = -1;
-	if (!json_object_object_get_ex(o, key, &v) || !v)
+	if (v->kind == JV_ABSENT || v->kind == JV_NULL)
 		return 0;
-	if (!json_object_is_type(v, json_type_int))
+	if (v->kind != JV_INT)
 		return fail(rd, "\"%s\" is no integer", key);
-	n = json_object_get_int64(v);
-	if (n < 0 || n > max)
+	if (v->i < 0 || v->i > max)
 		return fail(rd, "\"%s\" is %lld, out of range 0..%lld", key,
-			    (long long)n, (long long)max);
-	*out = (long)n;
+			    (long long)v->i, (long long)max);
+	*out = (long)v->i;
 	return 0;
+}
+
+/* A string get_string took, NUL-terminated in buf (REPORT_TRACE_STRING_MAX
+ * + 1 bytes). */
+static const char *string_in(const struct jv *v, char *buf)
+{
+	memcpy(buf, v->s, v->len);
+	buf[v->len] = '\0';
+	return buf;
 }
 
 /* An address as report keys it (report_addr_normalize; IPv4 as dotted);
  * the text itself when it is no address. Malloc'd. */
-static char *address_key(const char *text)
+static char *address_key(const struct jv *v)
 {
-	char buf[64];
+	char text[REPORT_TRACE_STRING_MAX + 1], buf[64];
 	struct in_addr a4;
 
+	string_in(v, text);
 	if (report_addr_normalize(text, buf, sizeof(buf)) == 0)
 		return strdup(buf);
 	if (inet_pton(AF_INET, text, &a4) == 1 &&
@@ -137,46 +144,45 @@ size_t report_traces_element_find(const struct report_traces *t,
 static size_t element(struct report_traces *t, enum report_path_kind kind,
 		      const char *from, const char *to)
 {
-	char *name, *key;
+	/* Its key (element_key's form) and, past the letter, its name:
+	 * built here rather than allocated, as most hops are known. */
+	char key[2 * REPORT_TRACE_STRING_MAX + 64];
+	char *name;
 	void **slot;
 	size_t index;
 	int n = kind == REPORT_PATH_LINK
-			? asprintf(&name, "%s -> %s", from, to)
-			: asprintf(&name, "%s", from);
+			? snprintf(key, sizeof(key), "l%s -> %s", from, to)
+			: snprintf(key, sizeof(key), "%c%s",
+				   kind == REPORT_PATH_ROUTER ? 'r' : 's',
+				   from);
 
-	if (n < 0)
+	if (n < 0 || (size_t)n >= sizeof(key))
 		return SIZE_MAX;
-	key = element_key(kind, name);
-	slot = key ? strmap_slot(&t->element_index, key) : NULL;
-	free(key);
-	if (!slot) {
-		free(name);
+	slot = strmap_slot(&t->element_index, key);
+	if (!slot)
 		return SIZE_MAX;
-	}
-	if (*slot) {
-		free(name);
+	if (*slot)
 		return (size_t)(uintptr_t)*slot - 1;
-	}
 	if (t->element_count == t->element_capacity) {
 		size_t cap = t->element_capacity ? t->element_capacity * 2 : 16;
 		struct report_path_element *e =
 			realloc(t->elements, cap * sizeof(*e));
 
-		if (!e) {
-			free(name);
+		if (!e)
 			return SIZE_MAX;
-		}
 		t->elements = e;
 		t->element_capacity = cap;
 	}
 	index = t->element_count;
+	name = strdup(key + 1);
 	t->elements[index] = (struct report_path_element){
 		.kind = kind, .name = name, .from = strdup(from),
 		.to = kind == REPORT_PATH_LINK ? strdup(to) : NULL,
 	};
-	if (!t->elements[index].from ||
+	if (!name || !t->elements[index].from ||
 	    (kind == REPORT_PATH_LINK && !t->elements[index].to)) {
 		free(t->elements[index].from);
+		free(t->elements[index].to);
 		free(name);
 		return SIZE_MAX;
 	}
@@ -206,16 +212,18 @@ static int path_add(struct report_trace_flow *fl, size_t e)
 }
 
 /* Of a hop's queries, how many got an answer (at most 15 each). */
-static unsigned char answered_share(json_object *answers)
+static unsigned char answered_share(const struct jv *answers)
 {
-	size_t asked = json_object_array_length(answers), got = 0;
+	static const char *const keys[] = { "from" };
+	size_t asked = 0, got = 0;
+	struct jv_cursor c;
+	struct jv a, from;
 
-	for (size_t q = 0; q < asked; q++) {
-		json_object *a = json_object_array_get_idx(answers, q), *from;
-
-		got += json_object_is_type(a, json_type_object) &&
-		       json_object_object_get_ex(a, "from", &from) &&
-		       json_object_is_type(from, json_type_string);
+	jv_cursor_init(&c, answers);
+	while (jv_cursor_next(&c, &a)) {
+		asked++;
+		jv_members(&a, keys, 1, &from);
+		got += from.kind == JV_STRING;
 	}
 	if (asked > 15) {
 		got = got * 15 / asked;
@@ -230,54 +238,60 @@ static unsigned char answered_share(json_object *answers)
  * two consecutive hops that both answered; a silent hop breaks the chain
  * around it. */
 static int roce_path(const struct reader *rd, struct report_trace_flow *fl,
-		     json_object *hops)
+		     const struct jv *hops)
 {
+	static const char *const hop_keys[] = { "answers" };
+	static const char *const answer_keys[] = { "from", "kind" };
 	const char *prev = fl->source ? fl->source : fl->host;
 	char *prev_own = NULL;
+	struct jv_cursor hc;
+	struct jv hop;
+	size_t i = 0;
 	int rc = 0;
 
-	for (size_t i = 0; rc == 0 && i < json_object_array_length(hops); i++) {
-		json_object *hop = json_object_array_get_idx(hops, i), *answers;
-		const char *from = NULL, *kind = NULL;
+	jv_cursor_init(&hc, hops);
+	while (rc == 0 && jv_cursor_next(&hc, &hop)) {
+		struct jv answers, a, m[2], from = { 0 }, kind = { 0 };
+		struct jv_cursor ac;
+		unsigned char share;
 		size_t before;
 		char *addr;
 
-		if (!json_object_is_type(hop, json_type_object) ||
-		    !json_object_object_get_ex(hop, "answers", &answers) ||
-		    !json_object_is_type(answers, json_type_array)) {
+		i++;
+		jv_members(&hop, hop_keys, 1, &answers);
+		if (hop.kind != JV_OBJECT || answers.kind != JV_ARRAY) {
 			rc = fail(rd, "hop %zu is no object with \"answers\"",
-				  i + 1);
+				  i);
 			break;
 		}
-		for (size_t q = 0; !from && q < json_object_array_length(answers);
-		     q++) {
-			json_object *a = json_object_array_get_idx(answers, q);
-
-			if (!json_object_is_type(a, json_type_object)) {
+		jv_cursor_init(&ac, &answers);
+		while (from.kind == JV_ABSENT && jv_cursor_next(&ac, &a)) {
+			if (a.kind != JV_OBJECT) {
 				rc = fail(rd, "hop %zu: an answer is no "
-					  "object", i + 1);
+					  "object", i);
 				break;
 			}
-			if (get_string(rd, a, "from", false, &from) ||
-			    get_string(rd, a, "kind", false, &kind)) {
+			jv_members(&a, answer_keys, 2, m);
+			if (get_string(rd, &m[0], "from", false, &from) ||
+			    get_string(rd, &m[1], "kind", false, &kind)) {
 				rc = -1;
 				break;
 			}
 		}
 		if (rc)
 			break;
-		if (!from) {
+		if (from.kind == JV_ABSENT) {
 			free(prev_own);
 			prev = NULL;
 			prev_own = NULL;
 			continue;
 		}
 		before = fl->element_count;
-		addr = address_key(from);
+		addr = address_key(&from);
 		if (!addr ||
 		    (prev && path_add(fl, element(rd->t, REPORT_PATH_LINK,
 						  prev, addr))) ||
-		    (kind && strcmp(kind, "responder") != 0 &&
+		    (kind.kind != JV_ABSENT && !jv_is(&kind, "responder") &&
 		     path_add(fl, element(rd->t, REPORT_PATH_ROUTER, addr,
 					  NULL)))) {
 			free(addr);
@@ -286,8 +300,9 @@ static int roce_path(const struct reader *rd, struct report_trace_flow *fl,
 		}
 		/* The hop's link and router: how many of its queries were
 		 * answered. */
+		share = answered_share(&answers);
 		for (size_t k = before; k < fl->element_count; k++)
-			fl->answered[k] = answered_share(answers);
+			fl->answered[k] = share;
 		free(prev_own);
 		prev = prev_own = addr;
 	}
@@ -296,45 +311,58 @@ static int roce_path(const struct reader *rd, struct report_trace_flow *fl,
 }
 
 /* "0x0002c90300a1b2c3:5": a switch port. */
-static int port_name(const struct reader *rd, json_object *hop,
-		     const char *key, char *out, size_t len, const char **guid)
+static int port_name(const struct reader *rd, const struct jv *guid_value,
+		     const struct jv *port_value, const char *key, char *out,
+		     size_t len, struct jv *guid)
 {
 	long port;
 
-	if (get_string(rd, hop, "node_guid", true, guid) ||
-	    get_uint(rd, hop, key, 255, &port))
+	if (get_string(rd, guid_value, "node_guid", true, guid) ||
+	    get_uint(rd, port_value, key, 255, &port))
 		return -1;
 	if (port < 0)
-		snprintf(out, len, "%s", *guid);
+		snprintf(out, len, "%.*s", (int)guid->len, guid->s);
 	else
-		snprintf(out, len, "%s:%ld", *guid, port);
+		snprintf(out, len, "%.*s:%ld", (int)guid->len, guid->s, port);
 	return 0;
 }
 
 /* InfiniBand: each switch by its node GUID, and each link from a port
  * to the next hop's port. */
 static int ib_path(const struct reader *rd, struct report_trace_flow *fl,
-		   json_object *hops)
+		   const struct jv *hops)
 {
+	enum { H_GUID, H_IN, H_OUT, H_TYPE, H_COUNT };
+	static const char *const keys[H_COUNT] = {
+		[H_GUID] = "node_guid", [H_IN] = "in_port",
+		[H_OUT] = "out_port", [H_TYPE] = "node_type",
+	};
 	char prev_out[96] = "";
+	struct jv_cursor c;
+	struct jv hop;
+	size_t i = 0;
 
-	for (size_t i = 0; i < json_object_array_length(hops); i++) {
-		json_object *hop = json_object_array_get_idx(hops, i);
-		const char *guid, *type = NULL;
-		char in[96], out[96];
+	jv_cursor_init(&c, hops);
+	while (jv_cursor_next(&c, &hop)) {
+		struct jv m[H_COUNT], guid, type;
+		char in[96], out[96], guid_text[REPORT_TRACE_STRING_MAX + 1];
 
-		if (!json_object_is_type(hop, json_type_object))
-			return fail(rd, "hop %zu is no object", i + 1);
-		if (port_name(rd, hop, "in_port", in, sizeof(in), &guid) ||
-		    port_name(rd, hop, "out_port", out, sizeof(out),
-			      &guid) ||
-		    get_string(rd, hop, "node_type", false, &type))
+		i++;
+		if (hop.kind != JV_OBJECT)
+			return fail(rd, "hop %zu is no object", i);
+		jv_members(&hop, keys, H_COUNT, m);
+		if (port_name(rd, &m[H_GUID], &m[H_IN], "in_port", in,
+			      sizeof(in), &guid) ||
+		    port_name(rd, &m[H_GUID], &m[H_OUT], "out_port", out,
+			      sizeof(out), &guid) ||
+		    get_string(rd, &m[H_TYPE], "node_type", false, &type))
 			return -1;
 		if ((prev_out[0] &&
 		     path_add(fl, element(rd->t, REPORT_PATH_LINK, prev_out,
 					  in))) ||
-		    (type && strcmp(type, "switch") == 0 &&
-		     path_add(fl, element(rd->t, REPORT_PATH_SWITCH, guid,
+		    (jv_is(&type, "switch") &&
+		     path_add(fl, element(rd->t, REPORT_PATH_SWITCH,
+					  string_in(&guid, guid_text),
 					  NULL))))
 			return fail(rd, "out of memory");
 		snprintf(prev_out, sizeof(prev_out), "%s", out);
@@ -356,68 +384,97 @@ static void flow_free(struct report_trace_flow *fl)
 
 /* The first entry of "traffic_class_changes", when there is one. */
 static int read_remark(const struct reader *rd, struct report_trace_flow *fl,
-		       json_object *o)
+		       const struct jv *changes)
 {
-	json_object *changes, *c;
-	const char *after = NULL, *before = NULL;
+	static const char *const keys[] = { "after", "before" };
+	struct jv_cursor cur;
+	struct jv c, m[2], after, before;
 
-	if (!json_object_object_get_ex(o, "traffic_class_changes", &changes) ||
-	    !json_object_is_type(changes, json_type_array) ||
-	    json_object_array_length(changes) == 0)
+	if (changes->kind != JV_ARRAY)
 		return 0;
-	c = json_object_array_get_idx(changes, 0);
-	if (!json_object_is_type(c, json_type_object))
+	jv_cursor_init(&cur, changes);
+	if (!jv_cursor_next(&cur, &c))
+		return 0;
+	if (c.kind != JV_OBJECT)
 		return fail(rd, "a traffic_class_changes entry is no object");
-	if (get_string(rd, c, "after", false, &after) ||
-	    get_string(rd, c, "before", false, &before))
+	jv_members(&c, keys, 2, m);
+	if (get_string(rd, &m[0], "after", false, &after) ||
+	    get_string(rd, &m[1], "before", false, &before))
 		return -1;
-	if ((after && !(fl->remark_after = address_key(after))) ||
-	    (before && !(fl->remark_before = address_key(before))))
+	if ((after.kind != JV_ABSENT &&
+	     !(fl->remark_after = address_key(&after))) ||
+	    (before.kind != JV_ABSENT &&
+	     !(fl->remark_before = address_key(&before))))
 		return fail(rd, "out of memory");
 	return 0;
 }
 
-static int read_flow(const struct reader *rd, json_object *o)
+/* The members of a trace that report reads. */
+enum trace_member {
+	TM_SCHEMA, TM_SLID, TM_HOST, TM_DEST, TM_STATUS, TM_SGID,
+	TM_SOURCE_ADDRESS, TM_DEST_ADDRESS, TM_FLOW_LABEL, TM_UDP_SPORT,
+	TM_TRAFFIC_CLASS, TM_HOPS, TM_TRAFFIC_CLASS_CHANGES, TM_COUNT
+};
+
+static const char *const trace_keys[TM_COUNT] = {
+	[TM_SCHEMA] = "schema", [TM_SLID] = "slid", [TM_HOST] = "host",
+	[TM_DEST] = "dest", [TM_STATUS] = "status", [TM_SGID] = "sgid",
+	[TM_SOURCE_ADDRESS] = "source_address",
+	[TM_DEST_ADDRESS] = "dest_address", [TM_FLOW_LABEL] = "flow_label",
+	[TM_UDP_SPORT] = "udp_sport", [TM_TRAFFIC_CLASS] = "traffic_class",
+	[TM_HOPS] = "hops",
+	[TM_TRAFFIC_CLASS_CHANGES] = "traffic_class_changes",
+};
+
+static int read_flow(const struct reader *rd, const struct jv *o)
 {
 	struct report_traces *t = rd->t;
 	struct report_trace_flow fl = { .flow_label = -1, .traffic_class = -1,
 					.udp_sport = -1 };
-	const char *schema, *host, *dest, *dest_address, *source, *status;
-	json_object *hops, *slid;
+	struct jv m[TM_COUNT], schema, host, dest, dest_address, source,
+		status;
+	size_t hop_count;
 	bool ib;
 	int rc;
 
-	if (!json_object_is_type(o, json_type_object))
+	if (o->kind != JV_OBJECT)
 		return fail(rd, "is no trace (a JSON object)");
-	if (get_string(rd, o, "schema", true, &schema))
+	jv_members(o, trace_keys, TM_COUNT, m);
+	if (get_string(rd, &m[TM_SCHEMA], "schema", true, &schema))
 		return -1;
-	if (strcmp(schema, TRACE_SCHEMA) != 0)
+	if (!jv_is(&schema, TRACE_SCHEMA))
 		return fail(rd, "\"schema\" is no %s: --traces reads the "
 			    "output of trace -j", TRACE_SCHEMA);
-	ib = json_object_object_get_ex(o, "slid", &slid);
-	if (get_string(rd, o, "host", true, &host) ||
-	    get_string(rd, o, "dest", true, &dest) ||
-	    get_string(rd, o, "status", true, &status) ||
-	    get_string(rd, o, ib ? "sgid" : "source_address", false,
-		       &source) ||
-	    get_string(rd, o, "dest_address", false, &dest_address) ||
-	    get_uint(rd, o, "flow_label", 0xfffff, &fl.flow_label) ||
-	    get_uint(rd, o, "udp_sport", 0xffff, &fl.udp_sport) ||
-	    get_uint(rd, o, "traffic_class", 255, &fl.traffic_class))
+	/* A "slid" member, even null, makes an InfiniBand trace. */
+	ib = m[TM_SLID].kind != JV_ABSENT;
+	if (get_string(rd, &m[TM_HOST], "host", true, &host) ||
+	    get_string(rd, &m[TM_DEST], "dest", true, &dest) ||
+	    get_string(rd, &m[TM_STATUS], "status", true, &status) ||
+	    get_string(rd, &m[ib ? TM_SGID : TM_SOURCE_ADDRESS],
+		       ib ? "sgid" : "source_address", false, &source) ||
+	    get_string(rd, &m[TM_DEST_ADDRESS], "dest_address", false,
+		       &dest_address) ||
+	    get_uint(rd, &m[TM_FLOW_LABEL], "flow_label", 0xfffff,
+		     &fl.flow_label) ||
+	    get_uint(rd, &m[TM_UDP_SPORT], "udp_sport", 0xffff,
+		     &fl.udp_sport) ||
+	    get_uint(rd, &m[TM_TRAFFIC_CLASS], "traffic_class", 255,
+		     &fl.traffic_class))
 		return -1;
-	if (!json_object_object_get_ex(o, "hops", &hops) ||
-	    !json_object_is_type(hops, json_type_array))
+	if (m[TM_HOPS].kind != JV_ARRAY)
 		return fail(rd, "\"hops\" is no array");
-	if (json_object_array_length(hops) > REPORT_TRACE_HOPS_MAX)
+	hop_count = jv_array_length(&m[TM_HOPS]);
+	if (hop_count > REPORT_TRACE_HOPS_MAX)
 		return fail(rd, "%zu hops, more than the %d report reads of "
-			    "one trace", json_object_array_length(hops),
-			    REPORT_TRACE_HOPS_MAX);
-	fl.host = strdup(host);
-	fl.dest = strdup(dest);
-	fl.source = source ? address_key(source) : NULL;
-	fl.dest_address = dest_address ? address_key(dest_address) : NULL;
-	if (!fl.host || !fl.dest || (source && !fl.source) ||
-	    (dest_address && !fl.dest_address)) {
+			    "one trace", hop_count, REPORT_TRACE_HOPS_MAX);
+	fl.host = strndup(host.s, host.len);
+	fl.dest = strndup(dest.s, dest.len);
+	fl.source = source.kind != JV_ABSENT ? address_key(&source) : NULL;
+	fl.dest_address = dest_address.kind != JV_ABSENT
+				  ? address_key(&dest_address)
+				  : NULL;
+	if (!fl.host || !fl.dest || (source.kind != JV_ABSENT && !fl.source) ||
+	    (dest_address.kind != JV_ABSENT && !fl.dest_address)) {
 		flow_free(&fl);
 		return fail(rd, "out of memory");
 	}
@@ -425,9 +482,10 @@ static int read_flow(const struct reader *rd, json_object *o)
 		rc = fail(rd, "no \"flow_label\" nor \"udp_sport\" in a RoCE "
 			  "trace");
 	else
-		rc = ib ? ib_path(rd, &fl, hops) : roce_path(rd, &fl, hops);
+		rc = ib ? ib_path(rd, &fl, &m[TM_HOPS])
+			: roce_path(rd, &fl, &m[TM_HOPS]);
 	if (rc == 0 && !ib)
-		rc = read_remark(rd, &fl, o);
+		rc = read_remark(rd, &fl, &m[TM_TRAFFIC_CLASS_CHANGES]);
 	if (rc == 0 && t->count == t->capacity) {
 		size_t cap = t->capacity ? t->capacity * 2 : 16;
 		struct report_trace_flow *f = realloc(t->flows, cap * sizeof(*f));
@@ -447,36 +505,59 @@ static int read_flow(const struct reader *rd, json_object *o)
 	return 0;
 }
 
-/* One value of the input, parsed alone: a trace, or junk. */
+/* A value of the common shape (no escape in it, report_scan.h's bounds)
+ * read from its text by the scanner: the length of the value and the
+ * blanks after it, when that is all of value; 0 when json-c reads it
+ * instead, and says what is wrong with it if anything is. */
+static size_t scan_one(const char *value, size_t len, struct jv *root)
+{
+	size_t used = value[0] == '{' ? result_scan_plain(value, len) : 0;
+
+	if (!used)
+		return 0;
+	while (used < len && strchr(" \t\r\n", value[used]))
+		used++;
+	if (used < len)
+		return 0;
+	*root = (struct jv){ .kind = JV_OBJECT, .s = value, .len = len };
+	return used;
+}
+
+/* One value of the input, read alone: a trace, or junk. */
 static int read_one(void *ctx, const char *value, size_t len)
 {
 	struct reader *rd = ctx;
-	json_object *v;
+	json_object *v = NULL;
 	enum json_tokener_error jerr;
+	struct jv root;
 	size_t end;
 	int rc;
 
-	json_tokener_reset(rd->tok);
-	/* With its NUL, so that a number at its end ends. */
-	v = json_tokener_parse_ex(rd->tok, value, (int)len + 1);
-	jerr = json_tokener_get_error(rd->tok);
-	end = json_tokener_get_parse_end(rd->tok);
-	if (jerr == json_tokener_continue)
-		return fail(rd, "the input ends inside a JSON value");
-	if (jerr != json_tokener_success)
-		return fail(rd, "no JSON: %s", json_tokener_error_desc(jerr));
-	while (end < len && strchr(" \t\r\n", value[end]))
-		end++;
-	if (end < len) {
-		json_object_put(v);
-		return fail(rd, "no JSON: unexpected character");
+	if (!scan_one(value, len, &root)) {
+		json_tokener_reset(rd->tok);
+		/* With its NUL, so that a number at its end ends. */
+		v = json_tokener_parse_ex(rd->tok, value, (int)len + 1);
+		jerr = json_tokener_get_error(rd->tok);
+		end = json_tokener_get_parse_end(rd->tok);
+		if (jerr == json_tokener_continue)
+			return fail(rd, "the input ends inside a JSON value");
+		if (jerr != json_tokener_success)
+			return fail(rd, "no JSON: %s",
+				    json_tokener_error_desc(jerr));
+		while (end < len && strchr(" \t\r\n", value[end]))
+			end++;
+		if (end < len) {
+			json_object_put(v);
+			return fail(rd, "no JSON: unexpected character");
+		}
+		jv_from_json(&root, v);
 	}
 	if (rd->t->count - rd->before >= REPORT_TRACE_FLOWS_MAX) {
 		json_object_put(v);
 		return fail(rd, "more than %zu traces in one file (the most "
 			    "report reads from one)", REPORT_TRACE_FLOWS_MAX);
 	}
-	rc = read_flow(rd, v);
+	rc = read_flow(rd, &root);
 	json_object_put(v);
 	if (rc == 0)
 		rd->value++;

@@ -20,6 +20,7 @@ struct scan {
 	const enum result_member *children[RM_COUNT + 1];
 	size_t child_count[RM_COUNT + 1];
 	const size_t *key_len;	/* of each member's key */
+	bool plain;		/* no escape in any string */
 };
 
 /* Bytes a string holds as they are: printable ASCII but the quote and
@@ -91,7 +92,7 @@ static bool scan_string(struct scan *s, bool escapes, const char **str,
 		if (*p == '"')
 			break;
 		if (*p == '\\') {
-			if (!escapes || p + 1 >= s->end ||
+			if (!escapes || s->plain || p + 1 >= s->end ||
 			    !strchr("\"\\/bfnrt", p[1]) || !p[1])
 				return false;
 			p += 2;
@@ -375,24 +376,136 @@ size_t result_scan(const char *text, size_t len, struct result_view *v)
 	return (size_t)(s.p - (const unsigned char *)text);
 }
 
+size_t result_scan_plain(const char *text, size_t len)
+{
+	struct scan s = {
+		.p = (const unsigned char *)text,
+		.end = (const unsigned char *)text + len,
+		.plain = true,
+	};
+
+	/* Its members are not read here: no member table, no view. */
+	if (!len || (*text != '{' && *text != '['))
+		return 0;
+	if (!scan_value(&s, -1, NULL))
+		return 0;
+	return (size_t)(s.p - (const unsigned char *)text);
+}
+
+/* Past the string whose opening quote is at p, in checked text: its
+ * closing quote is the first one after an even run of backslashes. */
+static const char *string_end(const char *p, const char *end)
+{
+	for (p++;;) {
+		const char *q = memchr(p, '"', (size_t)(end - p)), *b = q;
+
+		while (b > p && b[-1] == '\\')
+			b--;
+		if ((q - b) % 2 == 0)
+			return q + 1;
+		p = q + 1;
+	}
+}
+
+/* The bytes that open or close a container or a string. */
+static const bool structural_byte[256] = {
+	['"'] = true, ['{'] = true, ['}'] = true, ['['] = true, [']'] = true,
+};
+
+/* The value at p of text a scanner checked, into *out: past it. */
+static const char *checked_value(const char *p, const char *end,
+				 struct jv *out)
+{
+	const char *start = p;
+	struct scan s;
+	unsigned depth = 0;
+
+	memset(out, 0, sizeof(*out));
+	switch (*p) {
+	case '"':
+		p = string_end(p, end);
+		out->kind = JV_STRING;
+		out->s = start + 1;
+		out->len = (size_t)(p - start - 2);
+		return p;
+	case '{':
+	case '[':
+		out->kind = *p == '{' ? JV_OBJECT : JV_ARRAY;
+		do {
+			while (!structural_byte[(unsigned char)*p])
+				p++;
+			if (*p == '"') {
+				p = string_end(p, end);
+				continue;
+			}
+			depth += *p == '{' || *p == '[';
+			depth -= *p == '}' || *p == ']';
+			p++;
+		} while (depth);
+		out->s = start;
+		out->len = (size_t)(p - start);
+		return p;
+	case 't':
+		out->kind = JV_BOOL;
+		out->b = true;
+		return p + 4;
+	case 'f':
+		out->kind = JV_BOOL;
+		return p + 5;
+	case 'n':
+		out->kind = JV_NULL;
+		return p + 4;
+	}
+	s = (struct scan){ .p = (const unsigned char *)p,
+			   .end = (const unsigned char *)end };
+	scan_number(&s, out, true);
+	return (const char *)s.p;
+}
+
+/* Past blanks and one separator (',' or ':') of checked text. */
+static const char *checked_gap(const char *p, const char *end)
+{
+	while (p < end && (is_blank((unsigned char)*p) || *p == ',' ||
+			   *p == ':'))
+		p++;
+	return p;
+}
+
 bool result_scan_next_element(const char **pos, const char *end,
 			      struct jv *item)
 {
-	const char *p = *pos, *close;
+	const char *p = checked_gap(*pos, end);
 
-	/* The scanner has checked the text: '[', blanks, strings without
-	 * escapes, ',' and ']'. */
-	while (p < end && (*p == '[' || *p == ',' || is_blank((unsigned char)*p)))
-		p++;
-	if (p >= end || *p != '"')
+	if (p >= end || *p == ']')
 		return false;
-	close = memchr(p + 1, '"', (size_t)(end - p - 1));
-	if (!close)
-		return false;
-	memset(item, 0, sizeof(*item));
-	item->kind = JV_STRING;
-	item->s = p + 1;
-	item->len = (size_t)(close - p - 1);
-	*pos = close + 1;
+	*pos = checked_value(p, end, item);
 	return true;
+}
+
+void result_scan_members(const char *text, size_t len,
+			 const char *const *keys, size_t n, struct jv *out)
+{
+	const char *p = text + 1, *end = text + len;
+
+	for (size_t k = 0; k < n; k++)
+		memset(&out[k], 0, sizeof(out[k]));
+	for (;;) {
+		const char *key;
+		size_t key_len;
+		struct jv value;
+
+		p = checked_gap(p, end);
+		if (p >= end || *p != '"')
+			return;
+		key = p + 1;
+		p = string_end(p, end);
+		key_len = (size_t)(p - key - 1);
+		p = checked_value(checked_gap(p, end), end, &value);
+		/* A key given twice: the last, as json-c keeps it. */
+		for (size_t k = 0; k < n; k++)
+			if (keys[k][0] == key[0] &&
+			    strncmp(keys[k], key, key_len) == 0 &&
+			    keys[k][key_len] == '\0')
+				out[k] = value;
+	}
 }

@@ -30,9 +30,25 @@
  * declined (v undefined). */
 size_t result_scan(const char *text, size_t len, struct result_view *v);
 
-/* The next element of an array member the scanner kept (its text from
- * '['; *pos starts there): true with *item, false after the last. */
+/* An object or array at the start of text[0..len) with no escape in any
+ * string, otherwise checked as result_scan checks (strict syntax, UTF-8,
+ * no control character, bounded numbers and nesting): the number of its
+ * bytes; 0 when declined. What it accepts is read without a tree by
+ * result_scan_members and result_scan_next_element (through jv_members
+ * and jv_cursor_next): trace documents (lib/report/report_traces.c). */
+size_t result_scan_plain(const char *text, size_t len);
+
+/* The next element of an array in text a scanner checked (*pos starts
+ * past its '['): true with *item, false after the last. A string of the
+ * scanner's is its raw bytes (escapes as written: result_scan declines
+ * them in what report reads, result_scan_plain everywhere). */
 bool result_scan_next_element(const char **pos, const char *end,
 			      struct jv *item);
+
+/* The members named keys[0..n) of an object in text a scanner checked
+ * (text[0] its '{', len its bytes), each in out[k]: JV_ABSENT when not
+ * there; a key given twice: the last, as json-c keeps it. */
+void result_scan_members(const char *text, size_t len,
+			 const char *const *keys, size_t n, struct jv *out);
 
 #endif

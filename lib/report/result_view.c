@@ -63,7 +63,7 @@ const struct result_member_info result_members[RM_COUNT] = {
 #undef TOP
 #undef IN
 
-static void from_object(struct jv *out, json_object *o)
+void jv_from_json(struct jv *out, json_object *o)
 {
 	memset(out, 0, sizeof(*out));
 	switch (json_object_get_type(o)) {
@@ -111,7 +111,7 @@ void result_view_from_json(struct result_view *v, json_object *o)
 					 : NULL;
 		if (parent && json_object_object_get_ex(parent, info->key,
 							&value))
-			from_object(&v->m[m], value);
+			jv_from_json(&v->m[m], value);
 	}
 }
 
@@ -137,7 +137,41 @@ void jv_cursor_init(struct jv_cursor *c, const struct jv *array)
 {
 	c->array = array;
 	c->index = 0;
-	c->pos = array->obj ? NULL : array->s;
+	/* The scanner's text: past the '['. */
+	c->pos = array->obj ? NULL : array->s + 1;
+}
+
+void jv_members(const struct jv *obj, const char *const *keys, size_t n,
+		struct jv *out)
+{
+	json_object *value;
+
+	if (obj->kind == JV_OBJECT && !obj->obj) {
+		result_scan_members(obj->s, obj->len, keys, n, out);
+		return;
+	}
+	for (size_t k = 0; k < n; k++) {
+		memset(&out[k], 0, sizeof(out[k]));
+		if (obj->kind == JV_OBJECT &&
+		    json_object_object_get_ex(obj->obj, keys[k], &value))
+			jv_from_json(&out[k], value);
+	}
+}
+
+size_t jv_array_length(const struct jv *array)
+{
+	struct jv_cursor c;
+	struct jv item;
+	size_t n = 0;
+
+	if (array->kind != JV_ARRAY)
+		return 0;
+	if (array->obj)
+		return json_object_array_length(array->obj);
+	jv_cursor_init(&c, array);
+	while (jv_cursor_next(&c, &item))
+		n++;
+	return n;
 }
 
 bool jv_cursor_next(struct jv_cursor *c, struct jv *item)
@@ -147,7 +181,7 @@ bool jv_cursor_next(struct jv_cursor *c, struct jv *item)
 	if (a->obj) {
 		if (c->index >= json_object_array_length(a->obj))
 			return false;
-		from_object(item, json_object_array_get_idx(a->obj,
+		jv_from_json(item, json_object_array_get_idx(a->obj,
 							     c->index++));
 		return true;
 	}

@@ -104,6 +104,19 @@ struct result_view {
  * keeps it: the last one. */
 void result_view_from_json(struct result_view *v, json_object *o);
 
+/* o's value as a jv (o keeps what it points to). */
+void jv_from_json(struct jv *out, json_object *o);
+
+/* The members named keys[0..n) of an object, each in out[k]: JV_ABSENT
+ * when not there (all of them when obj is no object); a key given twice
+ * counts as json-c keeps it, the last one. Whichever of json-c's tree or
+ * the scanner's text holds obj. */
+void jv_members(const struct jv *obj, const char *const *keys, size_t n,
+		struct jv *out);
+
+/* The number of an array's elements (0 for anything else). */
+size_t jv_array_length(const struct jv *array);
+
 /* json_type_to_name()'s word for a kind ("int", "string", ...). */
 const char *jv_kind_name(enum jv_kind kind);
 

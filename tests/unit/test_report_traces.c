@@ -4,7 +4,8 @@
  * join with probe results by flow label where the provider sends its UDP
  * source port (mlx5) and by the one path of a destination where it does
  * not (rxe), failing results without a trace counted, segment names by
- * their ends, and bad trace input refused with the input and trace named. */
+ * their ends, bad trace input refused with the input and trace named, and
+ * the scanner's reading of a trace the same as json-c's in every field. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "report/report_input.h"
 #include "report/report_matrix.h"
 #include "report/report_traces.h"
+#include "report/result_scan.h"
 #include "tap.h"
 
 /* Results and traces by the UDP source port on the wire (probe's
@@ -373,6 +375,140 @@ static void test_bad_input(void)
 	    "in.json: trace 2: no JSON", "a comma before ]");
 }
 
+/* What a reading of doc made of it, as one text: the flows and elements,
+ * or the message. */
+static char *reading(const char *doc)
+{
+	struct report_traces t = { 0 };
+	char err[512] = "", *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	int rc = report_traces_read_buffer(&t, "in", doc, strlen(doc), err,
+					   sizeof(err));
+
+	fprintf(f, "rc %d err %s\n", rc, err);
+	for (size_t k = 0; k < t.count; k++) {
+		const struct report_trace_flow *fl = &t.flows[k];
+
+		fprintf(f, "flow %s %s %s %s %ld %ld %ld %s %s:", fl->host,
+			fl->source ? fl->source : "-", fl->dest,
+			fl->dest_address ? fl->dest_address : "-",
+			fl->flow_label, fl->traffic_class, fl->udp_sport,
+			fl->remark_after ? fl->remark_after : "-",
+			fl->remark_before ? fl->remark_before : "-");
+		for (size_t e = 0; e < fl->element_count; e++)
+			fprintf(f, " %zu/%u", fl->elements[e],
+				(unsigned)fl->answered[e]);
+		fputc('\n', f);
+	}
+	for (size_t e = 0; e < t.element_count; e++)
+		fprintf(f, "element %d %s\n", (int)t.elements[e].kind,
+			t.elements[e].name);
+	fclose(f);
+	report_traces_free(&t);
+	return out;
+}
+
+/* doc with a member report does not read, holding an escape, before its
+ * first: what the scanner declines, so that json-c reads it. */
+static char *escaped(const char *doc)
+{
+	char *out;
+
+	if (asprintf(&out, "{\"zz\":\"\\n\"%s%s", doc[1] == '}' ? "" : ",",
+		     doc + 1) < 0)
+		abort();
+	return out;
+}
+
+/* Each document read by the scanner and by json-c (the same document with
+ * an escape in a member nobody reads): the same flows, elements and
+ * messages. */
+static void test_scanner_as_json_c(void)
+{
+	static const char *const docs[] = {
+		/* RoCE, every member, a remark, a silent hop, a repeated
+		 * answer, members nested beyond what report reads */
+		"{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\","
+		"\"device\":\"rxe0\",\"sgid\":\"::ffff:198.18.1.2\","
+		"\"source_address\":\"198.18.1.2\",\"dest\":\"d\","
+		"\"dest_address\":\"::ffff:198.18.10.4\",\"qpn\":17,"
+		"\"flow_label\":7,\"udp_sport\":50007,\"traffic_class\":104,"
+		"\"not_reproduced\":[],\"x\":{\"y\":[1,2.5e3,-0,true,false,"
+		"null,{\"z\":[[]]}]},\"hops\":[{\"hop_limit\":1,\"answers\":["
+		"{\"from\":\"198.18.1.1\",\"kind\":\"time_exceeded\","
+		"\"rtt_us\":100.0,\"reply_ttl\":63},{\"from\":\"198.18.1.1\","
+		"\"kind\":\"time_exceeded\"},{}]},{\"answers\":[{},{}]},"
+		"{\"answers\":[{\"from\":\"198.18.23.2\",\"kind\":"
+		"\"time_exceeded\"}]},{\"answers\":[{\"from\":"
+		"\"198.18.10.4\",\"kind\":\"responder\"}]}],"
+		"\"traffic_class_changes\":[{\"after\":\"198.18.1.1\","
+		"\"before\":\"198.18.23.2\",\"from\":104,\"to\":0}],"
+		"\"path\":[\"198.18.1.1\"]}",
+		/* a key given twice (the last counts), UTF-8, nulls */
+		"{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\",\"host\":"
+		"\"h\xc3\xa9\",\"dest\":\"d\",\"status\":\"reached\","
+		"\"source_address\":null,\"dest_address\":null,"
+		"\"flow_label\":null,\"udp_sport\":9,\"traffic_class\":null,"
+		"\"hops\":[{\"answers\":[{\"from\":\"r\xe2\x82\xac\","
+		"\"kind\":null}]}],\"traffic_class_changes\":[]}",
+		/* InfiniBand, "slid" null still one */
+		"{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\","
+		"\"sgid\":\"fe80::1\",\"dest\":\"lid:7\",\"status\":"
+		"\"complete\",\"slid\":null,\"hops\":[{\"node_guid\":\"0x01\","
+		"\"node_type\":\"ca\",\"in_port\":null,\"out_port\":1},"
+		"{\"node_guid\":\"0x02\",\"node_type\":\"switch\",\"in_port\":3,"
+		"\"out_port\":5},{\"node_guid\":\"0x07\",\"in_port\":1}]}",
+		/* what is wrong, said the same way */
+		"{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\",\"dest\":"
+		"\"d\",\"status\":\"reached\",\"flow_label\":1.0,\"hops\":[]}",
+		"{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\",\"dest\":"
+		"\"d\",\"status\":\"reached\",\"flow_label\":\"1\",\"hops\":[]}",
+		"{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\",\"dest\":"
+		"\"d\",\"status\":\"reached\",\"traffic_class\":-1,\"hops\":[]}",
+		"{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\",\"dest\":"
+		"\"d\",\"status\":\"reached\",\"flow_label\":1,\"hops\":{}}",
+		"{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\",\"dest\":"
+		"\"d\",\"status\":\"reached\",\"hops\":[]}",
+		"{\"schema\":\"ibahprobe.trace.v1\",\"host\":7}",
+		"{\"schema\":\"ibahprobe.trace.v2\"}",
+		"{}",
+		"{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\",\"dest\":"
+		"\"d\",\"status\":\"reached\",\"flow_label\":1,\"hops\":"
+		"[{\"answers\":[1]}]}",
+		"{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\",\"dest\":"
+		"\"d\",\"status\":\"reached\",\"flow_label\":1,\"hops\":"
+		"[{\"answers\":{}}]}",
+		"{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\",\"dest\":"
+		"\"d\",\"status\":\"reached\",\"flow_label\":1,\"hops\":"
+		"[{\"answers\":[{\"from\":5}]}]}",
+		"{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\",\"dest\":"
+		"\"d\",\"status\":\"reached\",\"flow_label\":1,\"hops\":[],"
+		"\"traffic_class_changes\":[7]}",
+		"{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\",\"sgid\":"
+		"\"fe80::1\",\"dest\":\"lid:7\",\"status\":\"complete\","
+		"\"slid\":1,\"hops\":[{\"node_guid\":\"0x01\",\"in_port\":"
+		"256}]}",
+	};
+
+	for (size_t k = 0; k < sizeof(docs) / sizeof(docs[0]); k++) {
+		char *json_c_doc = escaped(docs[k]);
+		char *by_scanner = reading(docs[k]);
+		char *by_json_c = reading(json_c_doc);
+
+		ok(result_scan_plain(docs[k], strlen(docs[k])) > 0 &&
+			   result_scan_plain(json_c_doc, strlen(json_c_doc)) ==
+				   0,
+		   "scanner: document %zu is the scanner's, its twin json-c's",
+		   k + 1);
+		is_str(by_scanner, by_json_c, "scanner: document %zu read as "
+		       "json-c reads it", k + 1);
+		free(json_c_doc);
+		free(by_scanner);
+		free(by_json_c);
+	}
+}
+
 int main(void)
 {
 	test_mlx5_by_label();
@@ -382,5 +518,6 @@ int main(void)
 	test_infiniband();
 	test_kinds_apart();
 	test_bad_input();
+	test_scanner_as_json_c();
 	return tap_done();
 }
