@@ -14,6 +14,7 @@
 #include "out/run_info.h"
 #include "probe/mcast_print.h"
 #include "probe/mcast_run.h"
+#include "probe/mcast_unicast.h"
 #include "sa/mcast_sender.h"
 #include "verbs/ah_attr.h"
 
@@ -28,6 +29,10 @@ struct probe_mcast_args {
 	uint32_t count, interval_ms, size;
 	bool busy_poll;
 	uint32_t expect_members;	/* 0: none asked for */
+	/* Members expected by name (check's mcast_member=HOST): on RoCE
+	 * one that is silent to the group is traced unicast, and the
+	 * router that does not route the group named; NULL: none. */
+	const struct dest_list *expect_hosts;
 	const struct run_info *info;
 };
 
@@ -42,6 +47,10 @@ struct probe_mcast_group {
 	struct mcast_listing listing;
 	struct mcast_summary summary;
 	struct mcast_print_group print;
+	/* The expected members traced unicast, and their boundaries. */
+	struct mcast_print_boundary *boundaries;
+	size_t boundary_count;
+	struct mcast_unicast_member *unicast;	/* their routers' text */
 };
 
 /* Probes a->dests->items[i] from local (its facts; session: the SA's,
