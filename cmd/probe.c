@@ -37,6 +37,7 @@
 #include "probe/probe_warnings.h"
 #include "probe/responder_follow.h"
 #include "sa/responder_discovery.h"
+#include "base/mcast_expect.h"
 #include "out/term_color.h"
 #include "out/text_layout.h"
 
@@ -47,7 +48,7 @@ enum probe_option {
 	PR_OPT_DISCOVER, PR_OPT_LIST, PR_OPT_PKEY, PR_OPT_DRY_RUN,
 	PR_OPT_CONTINUOUS, PR_OPT_INTERVAL_ROUND, PR_OPT_METRICS, PR_OPT_COLOR,
 	PR_OPT_MTU, PR_OPT_BUSY_POLL, PR_OPT_AH_MAX_AGE, PR_OPT_PATHS,
-	PR_OPT_EXPECT_MEMBERS, PR_OPT_END,
+	PR_OPT_EXPECT_MEMBERS, PR_OPT_EXPECT_MEMBER, PR_OPT_END,
 };
 
 static const struct opt_spec probe_options[] = {
@@ -135,6 +136,13 @@ static const struct opt_spec probe_options[] = {
 				    "must answer (exit 1 otherwise), besides "
 				    "every member the SA lists",
 				    COMPLETE_NONE, NULL },
+	[PR_OPT_EXPECT_MEMBER] = { "expect-member", 0, "HOST[,...]", "with "
+				   "mcast: destinations on RoCE: these "
+				   "members (where their serve listens) must "
+				   "answer; one that does not is traced "
+				   "unicast and the router that does not "
+				   "route the group named",
+				   COMPLETE_NONE, NULL },
 	[PR_OPT_END] = OPT_END,
 };
 
@@ -165,6 +173,10 @@ struct probe_opts {
 	uint32_t ah_max_age_s;
 	bool has_expect_members;
 	uint32_t expect_members;
+	/* --expect-member's arguments (checked as given, parsed again
+	 * where the group is probed) and the hosts they name. */
+	const char *expect_member_args[MCAST_EXPECT_MAX];
+	size_t expect_member_arg_count, expect_member_count;
 	const char *metrics;
 	enum color_mode color;
 	bool paths_all;		/* --paths all */
@@ -229,6 +241,24 @@ static int probe_option(void *ctx, int index, const char *arg)
 		rc = parse_u32(arg, "expected members", 1, MCAST_MEMBERS_MAX,
 			       &opts->expect_members, err, sizeof(err));
 		break;
+	case PR_OPT_EXPECT_MEMBER: {
+		struct dest_list hosts = { 0 };
+
+		rc = mcast_expect_hosts_add(&hosts, arg, err, sizeof(err));
+		if (rc == 0 && opts->expect_member_count + hosts.count >
+				       MCAST_EXPECT_MAX) {
+			snprintf(err, sizeof(err), "expected members: more "
+				 "than %d in all", MCAST_EXPECT_MAX);
+			rc = -1;
+		}
+		if (rc == 0) {
+			opts->expect_member_args[opts->expect_member_arg_count++] =
+				arg;
+			opts->expect_member_count += hosts.count;
+		}
+		dest_list_free(&hosts);
+		break;
+	}
 	case PR_OPT_COLOR:
 		rc = color_mode_parse(arg, &opts->color, err, sizeof(err));
 		break;
@@ -1442,6 +1472,9 @@ static int probe_groups_run(struct probe_cmd *pc)
 		.expect_members = opts->expect_members,
 		.info = &pc->view.run.info,
 	};
+	struct dest_list hosts = { 0 };
+	char err[DIAG_MSG_MAX];
+	int rc;
 
 	for (int k = 0; k < 4; k++) {
 		if (pc->sw.lists[k].count > 1)
@@ -1459,7 +1492,16 @@ static int probe_groups_run(struct probe_cmd *pc)
 							  "0xffffff)");
 	if (opts->count == 0)
 		return cli_usage_error("a group needs a probe count (-c N)");
-	return probe_mcast_exec(&a);
+	for (size_t k = 0; k < opts->expect_member_arg_count; k++)
+		if (mcast_expect_hosts_add(&hosts, opts->expect_member_args[k],
+					   err, sizeof(err))) {
+			dest_list_free(&hosts);
+			return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+		}
+	a.expect_hosts = hosts.count ? &hosts : NULL;
+	rc = probe_mcast_exec(&a);
+	dest_list_free(&hosts);
+	return rc;
 }
 
 /* mcast: destinations: --dry-run shows each group's AH from the SA;
@@ -1478,6 +1520,9 @@ static int probe_groups(struct probe_cmd *pc)
 	if (groups == 0 && pc->opts->has_expect_members)
 		return cli_usage_error("--expect-members counts the members "
 				       "of a group: give mcast: destinations");
+	if (groups == 0 && pc->opts->expect_member_arg_count)
+		return cli_usage_error("--expect-member names members of a "
+				       "group: give mcast: destinations");
 	if (groups == 0)
 		return -1;
 	if (groups != pc->dests.count)

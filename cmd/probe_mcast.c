@@ -249,9 +249,13 @@ static void find_boundaries(const struct probe_mcast_args *a,
 		struct dest d = hosts->items[i];
 		const struct mcast_member *m;
 
-		if (dest_resolve_host(&d, err, sizeof(err)) || !d.has_gid)
+		if (dest_resolve_host(&d, err, sizeof(err)) || !d.has_gid) {
+			diag_warn("expected member %s: %s", d.text, err);
+			g->expected_silent++;
 			continue;
+		}
 		m = answered_from(&g->tally, &d.gid);
+		g->expected_silent += !m;
 		if (m && m->hops <= 0)
 			continue;
 		is_silent[traced] = !m;
@@ -382,6 +386,9 @@ void probe_mcast_group_run(const struct probe_mcast_args *a,
 		g->probed = true;
 		mcast_tally_summarize(&g->tally, a->expect_members,
 				      &g->summary);
+		/* --expect-member: each named one must answer too. */
+		if (g->expected_silent)
+			g->summary.ok = false;
 	}
 }
 
@@ -448,6 +455,12 @@ int probe_mcast_exec(const struct probe_mcast_args *a)
 	}
 	ah_port_facts_from_port(local.port, &facts);
 	ib = local.port->link_layer != LINK_LAYER_ETHERNET;
+	if (ib && a->expect_hosts) {
+		cli_close_port(&local);
+		return cli_usage_error("--expect-member is for RoCE groups: "
+				       "on InfiniBand the SA lists the "
+				       "members");
+	}
 	if (ib && path_session_open(&session, local.dev->name,
 				    local.port->port_num, err,
 				    sizeof(err)) != SA_CLIENT_OK) {

@@ -50,6 +50,8 @@ struct probe_mcast_group {
 	/* The expected members traced unicast, and their boundaries. */
 	struct mcast_print_boundary *boundaries;
 	size_t boundary_count;
+	/* Expected members (expect_hosts) that did not answer. */
+	size_t expected_silent;
 	struct mcast_unicast_member *unicast;	/* their routers' text */
 };
 
