@@ -1458,6 +1458,22 @@ static void probe_cmd_free(struct probe_cmd *pc)
 	dest_list_free(&pc->dests);
 }
 
+/* --hop-limit, --tclass, --flow-label and --sl for a group: one value
+ * each (NULL: not given); a usage error for more. */
+static int group_param_lists(const struct probe_cmd *pc,
+			     const struct value_list *lists[4])
+{
+	for (int k = 0; k < 4; k++) {
+		if (pc->sw.lists[k].count > 1)
+			return cli_usage_error("a group is probed with one "
+					       "parameter set: give one value "
+					       "of --hop-limit, --tclass, "
+					       "--flow-label and --sl");
+		lists[k] = pc->opts->lists[k] ? &pc->sw.lists[k] : NULL;
+	}
+	return 0;
+}
+
 /* A group is probed with one parameter set, as the members answer
  * (probe_mcast.c); the options of a unicast sweep or run that have no
  * meaning for it are refused. */
@@ -1476,14 +1492,9 @@ static int probe_groups_run(struct probe_cmd *pc)
 	char err[DIAG_MSG_MAX];
 	int rc;
 
-	for (int k = 0; k < 4; k++) {
-		if (pc->sw.lists[k].count > 1)
-			return cli_usage_error("a group is probed with one "
-					       "parameter set: give one value "
-					       "of --hop-limit, --tclass, "
-					       "--flow-label and --sl");
-		a.lists[k] = opts->lists[k] ? &pc->sw.lists[k] : NULL;
-	}
+	rc = group_param_lists(pc, a.lists);
+	if (rc)
+		return rc;
 	if (opts->continuous || opts->mtu || opts->has_qpn)
 		return cli_usage_error("%s does not apply to a group",
 				       opts->continuous ? "--continuous"
@@ -1501,6 +1512,36 @@ static int probe_groups_run(struct probe_cmd *pc)
 	a.expect_hosts = hosts.count ? &hosts : NULL;
 	rc = probe_mcast_exec(&a);
 	dest_list_free(&hosts);
+	return rc;
+}
+
+/* RoCE: --dry-run shows the AH each group would be probed with, from its
+ * address (no SA, no join): the same AH a run builds. */
+static int probe_groups_dry_run_roce(struct probe_cmd *pc,
+				     const struct ah_port_facts *facts)
+{
+	const struct probe_opts *opts = pc->opts;
+	struct probe_mcast_args a = {
+		.common = pc->common, .dests = &pc->dests,
+		.has_qkey = opts->has_qkey, .qkey = opts->qkey,
+	};
+	struct mcast_roce_target *targets;
+	int rc = cli_check_gid_index(&pc->local, pc->common->gid_index);
+
+	if (!rc)
+		rc = group_param_lists(pc, a.lists);
+	if (rc)
+		return rc;
+	targets = calloc(pc->dests.count, sizeof(*targets));
+	if (!targets)
+		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	for (size_t i = 0; i < pc->dests.count; i++)
+		probe_mcast_roce_target(&a, facts, &pc->dests.items[i],
+					&targets[i]);
+	rc = mcast_dry_run_print_roce(&pc->dests, targets, facts)
+		     ? EXIT_FINE
+		     : EXIT_PROBLEM;
+	free(targets);
 	return rc;
 }
 
@@ -1537,6 +1578,8 @@ static int probe_groups(struct probe_cmd *pc)
 		ah_port_facts_from_port(pc->local.port, &facts);
 	else
 		return cli_fail(EXIT_ENVIRONMENT, "%s", pc->local.err);
+	if (pc->local.port->link_layer == LINK_LAYER_ETHERNET)
+		return probe_groups_dry_run_roce(pc, &facts);
 	if (path_session_open(&session, pc->common->device, pc->common->port,
 			      err, sizeof(err)) != SA_CLIENT_OK)
 		return cli_fail(EXIT_ENVIRONMENT, "a group's AH needs its "

@@ -79,37 +79,54 @@ static void asked_from_attr(struct mcast_run_config *c)
 	c->hop_limit_sent = c->attr.grh.hop_limit;
 }
 
+void probe_mcast_roce_target(const struct probe_mcast_args *a,
+			     const struct ah_port_facts *facts,
+			     const struct dest *d, struct mcast_roce_target *t)
+{
+	struct ah_fields f;
+
+	memset(t, 0, sizeof(*t));
+	if (d->pkey) {
+		snprintf(t->error, sizeof(t->error), "%s is an IPoIB group, "
+			 "which InfiniBand has and RoCE has not: on RoCE a "
+			 "group is an IP multicast address", d->text);
+		return;
+	}
+	fields_from_lists(a, &f);
+	t->sgid_given = f.has_sgid_index;
+	if (!f.has_sgid_index) {
+		if (sgid_select(facts, &d->gid, NULL, &t->sgid_choice)) {
+			snprintf(t->error, sizeof(t->error), "no source GID "
+				 "for %s: %s", d->text, t->sgid_choice.reason);
+			return;
+		}
+		f.has_sgid_index = true;
+		f.sgid_index = t->sgid_choice.index;
+	}
+	ah_build_from_gid(&d->gid, &f, facts, &t->attr);
+	t->qkey = a->has_qkey ? a->qkey : UD_DEFAULT_QKEY;
+	t->built = true;
+}
+
 /* RoCE: the AH to the group's GID from a source GID the route to it
  * picks; the members' Q_Key is --qkey or serve's default. */
 static int roce_prepare(const struct probe_mcast_args *a,
 			const struct ah_port_facts *facts,
 			const struct dest *d, struct probe_mcast_group *g)
 {
-	struct ah_fields f;
-	struct sgid_choice choice;
+	struct mcast_roce_target t;
 	const struct gid_info *own;
 
-	if (d->pkey) {
-		snprintf(g->error, sizeof(g->error), "%s is an IPoIB group, "
-			 "which InfiniBand has and RoCE has not: on RoCE a "
-			 "group is an IP multicast address", d->text);
+	probe_mcast_roce_target(a, facts, d, &t);
+	if (!t.built) {
+		snprintf(g->error, sizeof(g->error), "%s", t.error);
 		return -1;
 	}
-	fields_from_lists(a, &f);
-	if (!f.has_sgid_index) {
-		if (sgid_select(facts, &d->gid, NULL, &choice)) {
-			snprintf(g->error, sizeof(g->error), "no source GID "
-				 "for %s: %s", d->text, choice.reason);
-			return -1;
-		}
-		f.has_sgid_index = true;
-		f.sgid_index = choice.index;
-	}
-	ah_build_from_gid(&d->gid, &f, facts, &g->cfg.attr);
+	g->cfg.attr = t.attr;
 	own = ah_facts_gid(facts, g->cfg.attr.grh.sgid_index);
 	if (own)
 		g->cfg.sgid = own->gid;
-	g->cfg.qkey = a->has_qkey ? a->qkey : UD_DEFAULT_QKEY;
+	g->cfg.qkey = t.qkey;
 	g->cfg.pkey_index = 0;
 	snprintf(g->listing.why_not, sizeof(g->listing.why_not), "RoCE has "
 		 "no SA to list the members");

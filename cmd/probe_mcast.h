@@ -12,6 +12,7 @@
 #include "base/dest.h"
 #include "base/parse.h"
 #include "out/run_info.h"
+#include "probe/mcast_dry_run.h"
 #include "probe/mcast_print.h"
 #include "probe/mcast_run.h"
 #include "probe/mcast_unicast.h"
@@ -63,6 +64,11 @@ void probe_mcast_group_run(const struct probe_mcast_args *a,
 			   struct path_session *session, size_t i,
 			   struct probe_mcast_group *g);
 void probe_mcast_group_free(struct probe_mcast_group *g);
+
+/* RoCE: group d's AH as a run sends with it (--dry-run shows it). */
+void probe_mcast_roce_target(const struct probe_mcast_args *a,
+			     const struct ah_port_facts *facts,
+			     const struct dest *d, struct mcast_roce_target *t);
 
 /* Probes every group; EXIT_FINE when every member listed or expected
  * answered, EXIT_PROBLEM when one is silent or a group could not be

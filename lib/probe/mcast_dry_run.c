@@ -61,3 +61,62 @@ bool mcast_dry_run_print(const struct dest_list *dests,
 	out_close_array();
 	return all_ok;
 }
+
+static bool print_roce_row(const struct dest *d,
+			   const struct mcast_roce_target *t,
+			   const struct ah_port_facts *facts)
+{
+	char gid[GID_TEXT_MAX];
+	struct ah_check check;
+
+	out_open_object(NULL);
+	out_string("dest", "%s", d->text);
+	out_string("status", ": %s", t->built ? "resolved" : "error");
+	if (!t->built) {
+		out_string("error", " %s", t->error);
+		out_newline();
+		out_close_object();
+		return false;
+	}
+	out_uint("qkey", NULL, t->qkey);
+	out_string("dgid", "\n    dgid %s",
+		   gid_format(&t->attr.grh.dgid, gid, sizeof(gid)));
+	out_string("dgid_source", " (%s)", "group");
+	out_null("path", NULL);
+	out_null("pkey", NULL);
+	out_null("group", NULL);
+	if (t->sgid_given) {
+		out_text("\n    sgid_index given (-g)");
+		out_null("sgid_choice", NULL);
+	} else {
+		out_text("\n    sgid: %s", t->sgid_choice.reason);
+		sgid_choice_print("sgid_choice", &t->sgid_choice);
+	}
+	ah_check(&t->attr, facts, &check);
+	out_open_array("ahs");
+	out_open_object(NULL);
+	out_string("status", "\n    %s", check.errors ? "invalid" : "valid");
+	out_text("\n    ");
+	ah_attr_print("ah_attr", &t->attr);
+	ah_check_print("violations", &check);
+	out_close_object();
+	out_close_array();
+	out_newline();
+	out_close_object();
+	return check.errors == 0;
+}
+
+bool mcast_dry_run_print_roce(const struct dest_list *dests,
+			      const struct mcast_roce_target *targets,
+			      const struct ah_port_facts *facts)
+{
+	bool all_ok = true;
+
+	out_open_array(NULL);
+	for (size_t i = 0; i < dests->count; i++)
+		all_ok = print_roce_row(&dests->items[i], &targets[i],
+					facts) &&
+			 all_ok;
+	out_close_array();
+	return all_ok;
+}
