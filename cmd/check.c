@@ -84,6 +84,8 @@ struct entry_state {
 	char mcast_error[DIAG_MSG_MAX * 4];
 	size_t mcast_answered;
 	union ibv_gid *mcast_gids;
+	struct check_mcast_boundary *mcast_boundaries;
+	size_t mcast_boundary_count;
 	/* paths_ok: its LMC paths as probed; NULL: not expanded. */
 	struct probe_path_count *paths;
 	size_t path_count;
@@ -495,6 +497,42 @@ out:
 	free(want);
 }
 
+/* The entry's mcast_member=HOST values, parsed (each checked at load),
+ * for the probe to trace the silent ones. 0, or -1 out of memory. */
+static int member_hosts(const struct check_entry *e, struct dest_list *hosts)
+{
+	char err[DIAG_MSG_MAX];
+
+	for (size_t k = 0; k < e->expect_count; k++)
+		if (e->expects[k].kind == EXPECT_MCAST_MEMBER &&
+		    dest_list_add(hosts, expectation_name_value(&e->expects[k]),
+				  err, sizeof(err)) &&
+		    strcmp(err, "out of memory") == 0)
+			return -1;
+	return 0;
+}
+
+/* Where the group stops for each silent expected member, for its
+ * mcast_member= line. */
+static void keep_boundaries(const struct probe_mcast_group *g,
+			    struct entry_state *st)
+{
+	if (!g->boundary_count)
+		return;
+	st->mcast_boundaries = calloc(g->boundary_count,
+				      sizeof(*st->mcast_boundaries));
+	if (!st->mcast_boundaries)
+		return;
+	for (size_t k = 0; k < g->boundary_count; k++) {
+		st->mcast_boundaries[k].gid = g->boundaries[k].gid;
+		snprintf(st->mcast_boundaries[k].words,
+			 sizeof(st->mcast_boundaries[k].words), "%.*s",
+			 (int)sizeof(st->mcast_boundaries[k].words) - 1,
+			 g->boundaries[k].words);
+	}
+	st->mcast_boundary_count = g->boundary_count;
+}
+
 /* A group's probes, one group after another (probe mcast: does the
  * same); the GIDs of the members that answered are kept. */
 static void mcast_probes(const struct common_opts *common,
@@ -518,6 +556,7 @@ static void mcast_probes(const struct common_opts *common,
 				       e->send.flow_label, e->send.sl };
 		bool given[4] = { e->has_hop_limit, e->has_traffic_class,
 				  e->has_flow_label, e->has_sl };
+		struct dest_list hosts = { 0 };
 		struct probe_mcast_args a = {
 			.common = common,
 			.dests = &(struct dest_list){
@@ -556,8 +595,16 @@ static void mcast_probes(const struct common_opts *common,
 			one[k] = (struct value_list){ 1, &values[k] };
 			a.lists[k] = given[k] ? &one[k] : NULL;
 		}
+		if (member_hosts(e, &hosts)) {
+			snprintf(st[i].mcast_error, sizeof(st[i].mcast_error),
+				 "out of memory");
+			continue;
+		}
+		a.expect_hosts = &hosts;
 		probe_mcast_group_run(&a, local, facts,
 				      ib ? &session : NULL, 0, g);
+		keep_boundaries(g, &st[i]);
+		dest_list_free(&hosts);
 		if (!g->probed) {
 			snprintf(st[i].mcast_error, sizeof(st[i].mcast_error),
 				 "%s", g->error);
@@ -662,6 +709,8 @@ static void measure(const struct entry_state *st, bool roce,
 	m->mcast_error = st->mcast_error[0] ? st->mcast_error : NULL;
 	m->mcast_answered = st->mcast_answered;
 	m->mcast_member_gids = st->mcast_gids;
+	m->mcast_boundaries = st->mcast_boundaries;
+	m->mcast_boundary_count = st->mcast_boundary_count;
 	m->resolve_host = resolve_member_host;
 	m->ah_known = st->ah_known;
 	m->ah_is_global = st->ah.is_global;
@@ -935,6 +984,7 @@ out:
 	probe_session_close(&s);
 	for (size_t i = 0; st && i < list.count; i++) {
 		free(st[i].mcast_gids);
+		free(st[i].mcast_boundaries);
 		free(st[i].paths);
 	}
 	free(st);

@@ -37,6 +37,7 @@
 #include "probe/probe_warnings.h"
 #include "probe/responder_follow.h"
 #include "sa/responder_discovery.h"
+#include "base/mcast_expect.h"
 #include "out/term_color.h"
 #include "out/text_layout.h"
 
@@ -47,7 +48,7 @@ enum probe_option {
 	PR_OPT_DISCOVER, PR_OPT_LIST, PR_OPT_PKEY, PR_OPT_DRY_RUN,
 	PR_OPT_CONTINUOUS, PR_OPT_INTERVAL_ROUND, PR_OPT_METRICS, PR_OPT_COLOR,
 	PR_OPT_MTU, PR_OPT_BUSY_POLL, PR_OPT_AH_MAX_AGE, PR_OPT_PATHS,
-	PR_OPT_EXPECT_MEMBERS, PR_OPT_END,
+	PR_OPT_EXPECT_MEMBERS, PR_OPT_EXPECT_MEMBER, PR_OPT_END,
 };
 
 static const struct opt_spec probe_options[] = {
@@ -135,6 +136,13 @@ static const struct opt_spec probe_options[] = {
 				    "must answer (exit 1 otherwise), besides "
 				    "every member the SA lists",
 				    COMPLETE_NONE, NULL },
+	[PR_OPT_EXPECT_MEMBER] = { "expect-member", 0, "HOST[,...]", "with "
+				   "mcast: destinations on RoCE: these "
+				   "members (where their serve listens) must "
+				   "answer; one that does not is traced "
+				   "unicast and the router that does not "
+				   "route the group named",
+				   COMPLETE_NONE, NULL },
 	[PR_OPT_END] = OPT_END,
 };
 
@@ -165,6 +173,10 @@ struct probe_opts {
 	uint32_t ah_max_age_s;
 	bool has_expect_members;
 	uint32_t expect_members;
+	/* --expect-member's arguments (checked as given, parsed again
+	 * where the group is probed) and the hosts they name. */
+	const char *expect_member_args[MCAST_EXPECT_MAX];
+	size_t expect_member_arg_count, expect_member_count;
 	const char *metrics;
 	enum color_mode color;
 	bool paths_all;		/* --paths all */
@@ -229,6 +241,24 @@ static int probe_option(void *ctx, int index, const char *arg)
 		rc = parse_u32(arg, "expected members", 1, MCAST_MEMBERS_MAX,
 			       &opts->expect_members, err, sizeof(err));
 		break;
+	case PR_OPT_EXPECT_MEMBER: {
+		struct dest_list hosts = { 0 };
+
+		rc = mcast_expect_hosts_add(&hosts, arg, err, sizeof(err));
+		if (rc == 0 && opts->expect_member_count + hosts.count >
+				       MCAST_EXPECT_MAX) {
+			snprintf(err, sizeof(err), "expected members: more "
+				 "than %d in all", MCAST_EXPECT_MAX);
+			rc = -1;
+		}
+		if (rc == 0) {
+			opts->expect_member_args[opts->expect_member_arg_count++] =
+				arg;
+			opts->expect_member_count += hosts.count;
+		}
+		dest_list_free(&hosts);
+		break;
+	}
 	case PR_OPT_COLOR:
 		rc = color_mode_parse(arg, &opts->color, err, sizeof(err));
 		break;
@@ -1428,6 +1458,22 @@ static void probe_cmd_free(struct probe_cmd *pc)
 	dest_list_free(&pc->dests);
 }
 
+/* --hop-limit, --tclass, --flow-label and --sl for a group: one value
+ * each (NULL: not given); a usage error for more. */
+static int group_param_lists(const struct probe_cmd *pc,
+			     const struct value_list *lists[4])
+{
+	for (int k = 0; k < 4; k++) {
+		if (pc->sw.lists[k].count > 1)
+			return cli_usage_error("a group is probed with one "
+					       "parameter set: give one value "
+					       "of --hop-limit, --tclass, "
+					       "--flow-label and --sl");
+		lists[k] = pc->opts->lists[k] ? &pc->sw.lists[k] : NULL;
+	}
+	return 0;
+}
+
 /* A group is probed with one parameter set, as the members answer
  * (probe_mcast.c); the options of a unicast sweep or run that have no
  * meaning for it are refused. */
@@ -1442,15 +1488,13 @@ static int probe_groups_run(struct probe_cmd *pc)
 		.expect_members = opts->expect_members,
 		.info = &pc->view.run.info,
 	};
+	struct dest_list hosts = { 0 };
+	char err[DIAG_MSG_MAX];
+	int rc;
 
-	for (int k = 0; k < 4; k++) {
-		if (pc->sw.lists[k].count > 1)
-			return cli_usage_error("a group is probed with one "
-					       "parameter set: give one value "
-					       "of --hop-limit, --tclass, "
-					       "--flow-label and --sl");
-		a.lists[k] = opts->lists[k] ? &pc->sw.lists[k] : NULL;
-	}
+	rc = group_param_lists(pc, a.lists);
+	if (rc)
+		return rc;
 	if (opts->continuous || opts->mtu || opts->has_qpn)
 		return cli_usage_error("%s does not apply to a group",
 				       opts->continuous ? "--continuous"
@@ -1459,7 +1503,46 @@ static int probe_groups_run(struct probe_cmd *pc)
 							  "0xffffff)");
 	if (opts->count == 0)
 		return cli_usage_error("a group needs a probe count (-c N)");
-	return probe_mcast_exec(&a);
+	for (size_t k = 0; k < opts->expect_member_arg_count; k++)
+		if (mcast_expect_hosts_add(&hosts, opts->expect_member_args[k],
+					   err, sizeof(err))) {
+			dest_list_free(&hosts);
+			return cli_fail(EXIT_ENVIRONMENT, "%s", err);
+		}
+	a.expect_hosts = hosts.count ? &hosts : NULL;
+	rc = probe_mcast_exec(&a);
+	dest_list_free(&hosts);
+	return rc;
+}
+
+/* RoCE: --dry-run shows the AH each group would be probed with, from its
+ * address (no SA, no join): the same AH a run builds. */
+static int probe_groups_dry_run_roce(struct probe_cmd *pc,
+				     const struct ah_port_facts *facts)
+{
+	const struct probe_opts *opts = pc->opts;
+	struct probe_mcast_args a = {
+		.common = pc->common, .dests = &pc->dests,
+		.has_qkey = opts->has_qkey, .qkey = opts->qkey,
+	};
+	struct mcast_roce_target *targets;
+	int rc = cli_check_gid_index(&pc->local, pc->common->gid_index);
+
+	if (!rc)
+		rc = group_param_lists(pc, a.lists);
+	if (rc)
+		return rc;
+	targets = calloc(pc->dests.count, sizeof(*targets));
+	if (!targets)
+		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	for (size_t i = 0; i < pc->dests.count; i++)
+		probe_mcast_roce_target(&a, facts, &pc->dests.items[i],
+					&targets[i]);
+	rc = mcast_dry_run_print_roce(&pc->dests, targets, facts)
+		     ? EXIT_FINE
+		     : EXIT_PROBLEM;
+	free(targets);
+	return rc;
 }
 
 /* mcast: destinations: --dry-run shows each group's AH from the SA;
@@ -1478,6 +1561,9 @@ static int probe_groups(struct probe_cmd *pc)
 	if (groups == 0 && pc->opts->has_expect_members)
 		return cli_usage_error("--expect-members counts the members "
 				       "of a group: give mcast: destinations");
+	if (groups == 0 && pc->opts->expect_member_arg_count)
+		return cli_usage_error("--expect-member names members of a "
+				       "group: give mcast: destinations");
 	if (groups == 0)
 		return -1;
 	if (groups != pc->dests.count)
@@ -1492,6 +1578,8 @@ static int probe_groups(struct probe_cmd *pc)
 		ah_port_facts_from_port(pc->local.port, &facts);
 	else
 		return cli_fail(EXIT_ENVIRONMENT, "%s", pc->local.err);
+	if (pc->local.port->link_layer == LINK_LAYER_ETHERNET)
+		return probe_groups_dry_run_roce(pc, &facts);
 	if (path_session_open(&session, pc->common->device, pc->common->port,
 			      err, sizeof(err)) != SA_CLIENT_OK)
 		return cli_fail(EXIT_ENVIRONMENT, "a group's AH needs its "

@@ -16,8 +16,10 @@
 #include "probe_mcast.h"
 #include "base/gid.h"
 #include "out/output.h"
+#include "probe/mcast_boundary.h"
 #include "probe/mcast_print.h"
 #include "probe/mcast_run.h"
+#include "probe/mcast_unicast.h"
 #include "sa/mcast_sender.h"
 #include "sa/mcast_target.h"
 #include "verbs/ah_mcast.h"
@@ -77,37 +79,54 @@ static void asked_from_attr(struct mcast_run_config *c)
 	c->hop_limit_sent = c->attr.grh.hop_limit;
 }
 
+void probe_mcast_roce_target(const struct probe_mcast_args *a,
+			     const struct ah_port_facts *facts,
+			     const struct dest *d, struct mcast_roce_target *t)
+{
+	struct ah_fields f;
+
+	memset(t, 0, sizeof(*t));
+	if (d->pkey) {
+		snprintf(t->error, sizeof(t->error), "%s is an IPoIB group, "
+			 "which InfiniBand has and RoCE has not: on RoCE a "
+			 "group is an IP multicast address", d->text);
+		return;
+	}
+	fields_from_lists(a, &f);
+	t->sgid_given = f.has_sgid_index;
+	if (!f.has_sgid_index) {
+		if (sgid_select(facts, &d->gid, NULL, &t->sgid_choice)) {
+			snprintf(t->error, sizeof(t->error), "no source GID "
+				 "for %s: %s", d->text, t->sgid_choice.reason);
+			return;
+		}
+		f.has_sgid_index = true;
+		f.sgid_index = t->sgid_choice.index;
+	}
+	ah_build_from_gid(&d->gid, &f, facts, &t->attr);
+	t->qkey = a->has_qkey ? a->qkey : UD_DEFAULT_QKEY;
+	t->built = true;
+}
+
 /* RoCE: the AH to the group's GID from a source GID the route to it
  * picks; the members' Q_Key is --qkey or serve's default. */
 static int roce_prepare(const struct probe_mcast_args *a,
 			const struct ah_port_facts *facts,
 			const struct dest *d, struct probe_mcast_group *g)
 {
-	struct ah_fields f;
-	struct sgid_choice choice;
+	struct mcast_roce_target t;
 	const struct gid_info *own;
 
-	if (d->pkey) {
-		snprintf(g->error, sizeof(g->error), "%s is an IPoIB group, "
-			 "which InfiniBand has and RoCE has not: on RoCE a "
-			 "group is an IP multicast address", d->text);
+	probe_mcast_roce_target(a, facts, d, &t);
+	if (!t.built) {
+		snprintf(g->error, sizeof(g->error), "%s", t.error);
 		return -1;
 	}
-	fields_from_lists(a, &f);
-	if (!f.has_sgid_index) {
-		if (sgid_select(facts, &d->gid, NULL, &choice)) {
-			snprintf(g->error, sizeof(g->error), "no source GID "
-				 "for %s: %s", d->text, choice.reason);
-			return -1;
-		}
-		f.has_sgid_index = true;
-		f.sgid_index = choice.index;
-	}
-	ah_build_from_gid(&d->gid, &f, facts, &g->cfg.attr);
+	g->cfg.attr = t.attr;
 	own = ah_facts_gid(facts, g->cfg.attr.grh.sgid_index);
 	if (own)
 		g->cfg.sgid = own->gid;
-	g->cfg.qkey = a->has_qkey ? a->qkey : UD_DEFAULT_QKEY;
+	g->cfg.qkey = t.qkey;
 	g->cfg.pkey_index = 0;
 	snprintf(g->listing.why_not, sizeof(g->listing.why_not), "RoCE has "
 		 "no SA to list the members");
@@ -197,6 +216,138 @@ static void name_members(struct mcast_tally *t)
 	}
 }
 
+/* The member that answered from gid, or NULL. */
+static const struct mcast_member *answered_from(const struct mcast_tally *t,
+						const union ibv_gid *gid)
+{
+	for (size_t i = 0; i < t->count; i++)
+		if (t->members[i].received &&
+		    memcmp(&t->members[i].who.gid, gid, sizeof(*gid)) == 0)
+			return &t->members[i];
+	return NULL;
+}
+
+/* A name for an address (getnameinfo, names only), or "". */
+static void name_address(const char *address, char *host, size_t len)
+{
+	struct addrinfo hints = { .ai_flags = AI_NUMERICHOST };
+	struct addrinfo *ai;
+
+	host[0] = '\0';
+	if (getaddrinfo(address, NULL, &hints, &ai))
+		return;
+	if (getnameinfo(ai->ai_addr, ai->ai_addrlen, host, len, NULL, 0,
+			NI_NAMEREQD))
+		host[0] = '\0';
+	freeaddrinfo(ai);
+}
+
+/* RoCE: the expected members (a->expect_hosts) that were silent to the
+ * group, and those that answered from behind routers (whose paths say
+ * how far the group goes), traced unicast once; for each silent one
+ * where the group stops (probe/mcast_boundary.h). Quiet on failure: the
+ * group's own result stands without it. */
+static void find_boundaries(const struct probe_mcast_args *a,
+			    const struct cli_port *local,
+			    const char *group, struct probe_mcast_group *g)
+{
+	const struct dest_list *hosts = a->expect_hosts;
+	size_t n = hosts ? hosts->count : 0, traced = 0, silent = 0, k;
+	struct dest *copies = calloc(n ? n : 1, sizeof(*copies));
+	bool *is_silent = calloc(n ? n : 1, sizeof(*is_silent));
+	struct mcast_unicast_member *uni = NULL;
+	struct mcast_answered_member *answered = NULL;
+	char err[DIAG_MSG_MAX * 2];
+
+	if (!copies || !is_silent)
+		goto out;
+	/* Shallow copies: resolving a name sets only their GID. */
+	for (size_t i = 0; i < n; i++) {
+		struct dest d = hosts->items[i];
+		const struct mcast_member *m;
+
+		if (dest_resolve_host(&d, err, sizeof(err)) || !d.has_gid) {
+			diag_warn("expected member %s: %s", d.text, err);
+			g->expected_silent++;
+			continue;
+		}
+		m = answered_from(&g->tally, &d.gid);
+		g->expected_silent += !m;
+		if (m && m->hops <= 0)
+			continue;
+		is_silent[traced] = !m;
+		silent += !m;
+		copies[traced++] = d;
+	}
+	if (silent == 0)
+		goto out;
+	uni = calloc(traced, sizeof(*uni));
+	answered = calloc(g->tally.count + 1, sizeof(*answered));
+	g->boundaries = calloc(silent, sizeof(*g->boundaries));
+	if (!uni || !answered || !g->boundaries ||
+	    mcast_unicast_trace(local->dev, local->port, a->common->gid_index,
+				a->common->timeout_ms,
+				&(struct dest_list){ .count = traced,
+						     .items = copies },
+				uni, err, sizeof(err))) {
+		free(g->boundaries);
+		g->boundaries = NULL;
+		goto out;
+	}
+	/* The members that answered: their hops, and where one of them
+	 * was traced (it answered from behind routers), its path. */
+	k = 0;
+	for (size_t i = 0; i < g->tally.count; i++) {
+		const struct mcast_member *m = &g->tally.members[i];
+
+		if (!m->received)
+			continue;
+		answered[k].hops = m->hops;
+		for (size_t j = 0; j < traced; j++)
+			if (!is_silent[j] && uni[j].traced &&
+			    memcmp(&copies[j].gid, &m->who.gid,
+				   sizeof(m->who.gid)) == 0) {
+				answered[k].path.routers = uni[j].router_view;
+				answered[k].path.count = uni[j].router_count;
+			}
+		k++;
+	}
+	for (size_t j = 0; j < traced; j++) {
+		struct mcast_print_boundary *b;
+		char address[GID_TEXT_MAX], host[64];
+
+		if (!is_silent[j])
+			continue;
+		b = &g->boundaries[g->boundary_count++];
+		b->member = copies[j].text;
+		b->gid = copies[j].gid;
+		snprintf(b->unicast_error, sizeof(b->unicast_error), "%s",
+			 uni[j].error);
+		/* The router addresses stay in uni, kept with the group. */
+		mcast_unicast_as_silent(&uni[j], &b->silent);
+		mcast_boundary_infer(answered, k, &b->silent, &b->boundary);
+		if (b->boundary.verdict == MCAST_BOUNDARY_ROUTER)
+			name_address(b->silent.path.routers[b->boundary.router],
+				     b->router_host, sizeof(b->router_host));
+		gid_format_address(&b->gid, address, sizeof(address));
+		name_address(address, host, sizeof(host));
+		mcast_boundary_describe(&b->boundary, &b->silent, address,
+					host, b->router_host, group, b->words,
+					sizeof(b->words));
+		if (b->unicast_error[0])
+			snprintf(b->words + strlen(b->words),
+				 sizeof(b->words) - strlen(b->words),
+				 " (%s)", b->unicast_error);
+	}
+	g->unicast = uni;
+	uni = NULL;
+out:
+	free(uni);
+	free(answered);
+	free(is_silent);
+	free(copies);
+}
+
 void probe_mcast_group_run(const struct probe_mcast_args *a,
 			   const struct cli_port *local,
 			   const struct ah_port_facts *facts,
@@ -238,11 +389,23 @@ void probe_mcast_group_run(const struct probe_mcast_args *a,
 						    : g->listing.why_not,
 	};
 	if (rc == 0) {
-		if (!ib)
+		if (!ib) {
+			char group[GID_TEXT_MAX];
+
 			name_members(&g->tally);
+			find_boundaries(a, local,
+					gid_format_address(&d->gid, group,
+							   sizeof(group)),
+					g);
+			g->print.boundaries = g->boundaries;
+			g->print.boundary_count = g->boundary_count;
+		}
 		g->probed = true;
 		mcast_tally_summarize(&g->tally, a->expect_members,
 				      &g->summary);
+		/* --expect-member: each named one must answer too. */
+		if (g->expected_silent)
+			g->summary.ok = false;
 	}
 }
 
@@ -250,6 +413,8 @@ void probe_mcast_group_free(struct probe_mcast_group *g)
 {
 	mcast_tally_free(&g->tally);
 	mcast_listing_free(&g->listing);
+	free(g->boundaries);
+	free(g->unicast);
 }
 
 /* One group: probed, printed. Returns whether fine. */
@@ -307,6 +472,12 @@ int probe_mcast_exec(const struct probe_mcast_args *a)
 	}
 	ah_port_facts_from_port(local.port, &facts);
 	ib = local.port->link_layer != LINK_LAYER_ETHERNET;
+	if (ib && a->expect_hosts) {
+		cli_close_port(&local);
+		return cli_usage_error("--expect-member is for RoCE groups: "
+				       "on InfiniBand the SA lists the "
+				       "members");
+	}
 	if (ib && path_session_open(&session, local.dev->name,
 				    local.port->port_num, err,
 				    sizeof(err)) != SA_CLIENT_OK) {

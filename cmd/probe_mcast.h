@@ -12,8 +12,10 @@
 #include "base/dest.h"
 #include "base/parse.h"
 #include "out/run_info.h"
+#include "probe/mcast_dry_run.h"
 #include "probe/mcast_print.h"
 #include "probe/mcast_run.h"
+#include "probe/mcast_unicast.h"
 #include "sa/mcast_sender.h"
 #include "verbs/ah_attr.h"
 
@@ -28,6 +30,10 @@ struct probe_mcast_args {
 	uint32_t count, interval_ms, size;
 	bool busy_poll;
 	uint32_t expect_members;	/* 0: none asked for */
+	/* Members expected by name (check's mcast_member=HOST): on RoCE
+	 * one that is silent to the group is traced unicast, and the
+	 * router that does not route the group named; NULL: none. */
+	const struct dest_list *expect_hosts;
 	const struct run_info *info;
 };
 
@@ -42,6 +48,12 @@ struct probe_mcast_group {
 	struct mcast_listing listing;
 	struct mcast_summary summary;
 	struct mcast_print_group print;
+	/* The expected members traced unicast, and their boundaries. */
+	struct mcast_print_boundary *boundaries;
+	size_t boundary_count;
+	/* Expected members (expect_hosts) that did not answer. */
+	size_t expected_silent;
+	struct mcast_unicast_member *unicast;	/* their routers' text */
 };
 
 /* Probes a->dests->items[i] from local (its facts; session: the SA's,
@@ -52,6 +64,11 @@ void probe_mcast_group_run(const struct probe_mcast_args *a,
 			   struct path_session *session, size_t i,
 			   struct probe_mcast_group *g);
 void probe_mcast_group_free(struct probe_mcast_group *g);
+
+/* RoCE: group d's AH as a run sends with it (--dry-run shows it). */
+void probe_mcast_roce_target(const struct probe_mcast_args *a,
+			     const struct ah_port_facts *facts,
+			     const struct dest *d, struct mcast_roce_target *t);
 
 /* Probes every group; EXIT_FINE when every member listed or expected
  * answered, EXIT_PROBLEM when one is silent or a group could not be

@@ -267,7 +267,14 @@ static void judge_member(const struct expectation *e,
 			      gid_format_address(&m->mcast_member_gids[i],
 						 gid_text, sizeof(gid_text)));
 	if (m->mcast_answered && n > 0 && (size_t)n < sizeof(out->got))
-		snprintf(out->got + n, sizeof(out->got) - (size_t)n, ")");
+		n += snprintf(out->got + n, sizeof(out->got) - (size_t)n, ")");
+	for (size_t i = 0; i < m->mcast_boundary_count; i++)
+		if (n > 0 && (size_t)n < sizeof(out->got) &&
+		    memcmp(&m->mcast_boundaries[i].gid, &gid,
+			   sizeof(gid)) == 0)
+			n += snprintf(out->got + n,
+				      sizeof(out->got) - (size_t)n, "; %s",
+				      m->mcast_boundaries[i].words);
 }
 
 static void describe_expected(const struct expectation *e,

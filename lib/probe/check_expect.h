@@ -23,6 +23,13 @@
 #define CHECK_TEXT_MAX (DIAG_MSG_MAX + 64)
 
 /* What was measured for one entry; unset parts stay false/NULL. */
+/* mcast_member=HOST silent to the group: the sentence on where the group
+ * stops for it (probe/mcast_boundary.h), by its GID. */
+struct check_mcast_boundary {
+	union ibv_gid gid;
+	char words[CHECK_TEXT_MAX];
+};
+
 struct check_measured {
 	/* Probes (NEED_PROBE): error set when they could not be sent at
 	 * all (no responder, AH creation failed). */
@@ -78,6 +85,10 @@ struct check_measured {
 	const char *mcast_error;
 	size_t mcast_answered;
 	const union ibv_gid *mcast_member_gids;
+	/* The expected members silent to the group that were traced
+	 * unicast (RoCE): where the group stops for each. */
+	const struct check_mcast_boundary *mcast_boundaries;
+	size_t mcast_boundary_count;
 	/* mcast_member=HOST: HOST to a GID (an address or a GID is read
 	 * as it is; a host name is the resolver's). NULL: no names. */
 	int (*resolve_host)(const char *host, union ibv_gid *gid, char *err,

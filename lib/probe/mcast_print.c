@@ -125,6 +125,46 @@ static void print_member(const struct mcast_print_group *g,
 	out_flush_record();
 }
 
+static void print_boundary(const struct mcast_print_boundary *b)
+{
+	char gid[GID_TEXT_MAX];
+	const struct mcast_unicast_path *path = &b->silent.path;
+
+	out_open_object(NULL);
+	out_string("member", NULL, b->member);
+	out_string("gid", NULL, gid_format(&b->gid, gid, sizeof(gid)));
+	if (b->unicast_error[0]) {
+		out_string("unicast", NULL, "not_traced");
+		out_string(PROBE_KEY_ERROR, NULL, b->unicast_error);
+	} else {
+		out_string("unicast", NULL, b->silent.unicast_reached
+						    ? "reached"
+						    : "unreachable");
+		out_null(PROBE_KEY_ERROR, NULL);
+	}
+	out_open_array("routers");
+	for (size_t i = 0; i < path->count; i++)
+		if (path->routers[i])
+			out_element_string(NULL, path->routers[i]);
+		else
+			out_element_null(NULL);
+	out_close_array();
+	out_string("verdict", NULL,
+		   mcast_boundary_verdict_name(b->boundary.verdict));
+	if (b->boundary.verdict == MCAST_BOUNDARY_ROUTER) {
+		out_string("boundary", NULL, path->routers[b->boundary.router]);
+		if (b->router_host[0])
+			out_string("boundary_host", NULL, b->router_host);
+		else
+			out_null("boundary_host", NULL);
+	} else {
+		out_null("boundary", NULL);
+		out_null("boundary_host", NULL);
+	}
+	out_string("summary", "\n  %s", b->words);
+	out_close_object();
+}
+
 void mcast_group_print(const struct mcast_print_group *g,
 		       const struct mcast_tally *t,
 		       const struct mcast_summary *s, const char *error)
@@ -167,6 +207,10 @@ void mcast_group_print(const struct mcast_print_group *g,
 	out_string("summary", "\n  %s", words);
 	if (g->listing_why_not)
 		out_text(" (%s)", g->listing_why_not);
+	out_open_array("boundaries");
+	for (size_t i = 0; i < g->boundary_count; i++)
+		print_boundary(&g->boundaries[i]);
+	out_close_array();
 	out_newline();
 	out_close_object();
 	out_flush_record();

@@ -37,6 +37,7 @@ probe_bad_values() {
 --ah-max-age|0|86401|x||AH age
 --paths|some|ALL||paths
 --expect-members|0|4097|x|-1||expected members
+--expect-member|b,,c|mcast:239.1.2.3|lid:5||expected member
 TABLE
 }
 
@@ -93,6 +94,9 @@ TABLE
 @test "probe mcast:: the group forms, and what does not apply to a group: exit 2 before any device" {
 	run -2 --separate-stderr "$IBAHPROBE" probe --expect-members 2 h1
 	[[ $stderr == *"--expect-members counts the members of a group: give mcast: destinations"* ]]
+	run -2 --separate-stderr "$IBAHPROBE" probe --expect-member c h1
+	[ -z "$output" ]
+	[[ $stderr == *"--expect-member names members of a group: give mcast: destinations"* ]]
 	run -2 --separate-stderr "$IBAHPROBE" probe mcast:239.1.2.3 h1
 	[[ $stderr == *"give mcast: destinations on their own"* ]]
 	run -2 --separate-stderr "$IBAHPROBE" probe --hop-limit 1,2 mcast:239.1.2.3

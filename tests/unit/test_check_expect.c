@@ -407,6 +407,7 @@ static int fake_resolve(const char *host, union ibv_gid *gid, char *err,
 static void test_mcast_kinds(void)
 {
 	union ibv_gid members[2];
+	struct check_mcast_boundary boundary = { 0 };
 	struct check_measured m = { .hops = -1 };
 	struct expectation e;
 	struct check_outcome o;
@@ -439,6 +440,22 @@ static void test_mcast_kinds(void)
 	judged_group("mcast_member=198.18.9.9", &m, false,
 		     "198.18.9.9 not among the 2 members that answered "
 		     "(198.18.1.2, 198.18.3.3)", "198.18.9.9 answering");
+	/* Traced unicast: where the group stops for it follows. */
+	parse_gid("198.18.9.9", &boundary.gid, err, sizeof(err));
+	snprintf(boundary.words, sizeof(boundary.words), "198.18.9.9 answers "
+		 "unicast over 198.18.1.1 but not 239.1.2.3: 198.18.1.1 does "
+		 "not route the group (the boundary)");
+	m.mcast_boundaries = &boundary;
+	m.mcast_boundary_count = 1;
+	judged_group("mcast_member=198.18.9.9", &m, false,
+		     "198.18.9.9 not among the 2 members that answered "
+		     "(198.18.1.2, 198.18.3.3); 198.18.9.9 answers unicast "
+		     "over 198.18.1.1 but not 239.1.2.3: 198.18.1.1 does not "
+		     "route the group (the boundary)", "198.18.9.9 answering");
+	judged_group("mcast_member=198.18.9.8", &m, false,
+		     "198.18.9.8 not among the 2 members that answered "
+		     "(198.18.1.2, 198.18.3.3)", "198.18.9.8 answering");
+	m.mcast_boundary_count = 0;
 	judged_group("mcast_member=host-c", &m, false,
 		     "gid 'host-c' is not valid: expected an IPv6-format GID "
 		     "such as fe80::2 or an IPv4 address",

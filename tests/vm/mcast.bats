@@ -9,40 +9,23 @@
 
 bats_require_minimum_version 1.5.0
 load lib
+load mcast_route
 
 IBAHPROBE=${IBAHPROBE:-$BATS_TEST_DIRNAME/../../ibahprobe}
 GROUP=239.1.2.3
 
 setup_file() {
 	require_vm_fabric || return 1
-	export SMC_SOCK=/run/ibahprobe-mcast-r1.sock
-	export SMC_PID=/run/ibahprobe-mcast-r1.pid
 	start_serve b "$BATS_FILE_TMPDIR/serve.b" 18811 --mcast "$GROUP"
 	start_serve c "$BATS_FILE_TMPDIR/serve.c" 18812 --mcast "$GROUP"
 }
 
-# R1 routes the group from A's LAN to C's link; smcrouted's own join on
-# r1-lan tells a snooping bridge that R1 wants the group.
 r1_route_group() {
-	command -v smcrouted >/dev/null ||
-		missing "smcrouted is not installed (smcroute; make deps)"
-	: >"$BATS_FILE_TMPDIR/smcroute.conf"
-	ip netns exec r1 timeout 300 smcrouted -n -l none -i ibahprobe-mcast \
-		-f "$BATS_FILE_TMPDIR/smcroute.conf" -u "$SMC_SOCK" \
-		-P "$SMC_PID" >"$BATS_FILE_TMPDIR/smcrouted.log" 2>&1 &
-	for _ in $(seq 50); do
-		[ -S "$SMC_SOCK" ] && break
-		sleep 0.1
-	done
-	ip netns exec r1 smcroutectl -u "$SMC_SOCK" add r1-lan "$GROUP" r1-c &&
-		ip netns exec r1 smcroutectl -u "$SMC_SOCK" join r1-lan "$GROUP"
+	mcast_r1_route "$GROUP" mcast-r1 "$BATS_FILE_TMPDIR"
 }
 
 r1_unroute_group() {
-	[ -S "$SMC_SOCK" ] && ip netns exec r1 smcroutectl -u "$SMC_SOCK" kill 2>/dev/null
-	[ -f "$SMC_PID" ] && kill "$(cat "$SMC_PID")" 2>/dev/null
-	rm -f "$SMC_SOCK" "$SMC_PID"
-	return 0
+	mcast_r1_unroute mcast-r1
 }
 
 teardown_file() {
