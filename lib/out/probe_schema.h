@@ -15,7 +15,8 @@
 #define PROBE_RECORD_SUMMARY "summary"
 #define PROBE_RECORD_ERROR "error"	/* the prober could not run */
 /* A multicast probe's records: one per member of the group (answered or
- * silent), then one for the group. report reads neither (yet). */
+ * silent), then one for the group. report counts them in a note and
+ * merges neither into its matrix. */
 #define PROBE_RECORD_MCAST_MEMBER "mcast_member"
 #define PROBE_RECORD_MCAST_GROUP "mcast_group"
 

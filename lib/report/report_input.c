@@ -672,9 +672,16 @@ static int read_view(const struct reader *rd, const struct result_view *rv)
 		return read_summary(rd, rv);
 	if (v && jv_is(v, PROBE_RECORD_ERROR))
 		return read_failed_run(rd, rv, true);
+	/* A group's members are no pairs of the matrix: a fleet's inputs
+	 * that hold group probes too are read, and say so. */
+	if (v && (jv_is(v, PROBE_RECORD_MCAST_MEMBER) ||
+		  jv_is(v, PROBE_RECORD_MCAST_GROUP))) {
+		rd->report->mcast_records++;
+		return 0;
+	}
 	if (v && !jv_is(v, PROBE_RECORD_RESULT))
 		return fail(rd, "\"record\" is \"%s\", expected result, "
-			    "summary or error",
+			    "summary, error, mcast_member or mcast_group",
 			    quote(v->s, v->len, quoted, sizeof(quoted)));
 	if (v)
 		return read_result(rd, rv);

@@ -1275,6 +1275,11 @@ static int name_runs(struct report *r)
 	for (size_t i = 0; i < r->record_count; i++)
 		r->records[i]->interrupted |=
 			r->runs[r->records[i]->run].interrupted;
+	if (r->mcast_records)
+		rc |= add_format(&r->notes, "%zu records of multicast group "
+				 "probes (probe mcast:) are not in the matrix: "
+				 "probe's own output names each group's "
+				 "members", r->mcast_records);
 	return rc ? -1 : 0;
 }
 

@@ -208,6 +208,9 @@ struct report {
 	size_t never_probed_count;
 	/* Two runs of one source mixed, without --latest; interrupted runs. */
 	struct strvec warnings, notes;
+	/* Records of multicast probes (probe mcast:GROUP's mcast_member and
+	 * mcast_group) in the input: not merged into the matrix, noted. */
+	size_t mcast_records;
 	/* The strings of records and cells, each text once (see
 	 * report_add). */
 	struct strmap texts;

@@ -129,6 +129,29 @@ FOUR=("$DATA/report-node01.jsonl" "$DATA/report-node02.jsonl"
 		 .summary.failed_runs == 1 and .summary.pairs == 2' >/dev/null
 }
 
+@test "records of a multicast probe among the results: read, not merged, noted" {
+	# probe mcast:GROUP -j writes one mcast_member record a member and one
+	# mcast_group record; a fleet's inputs may hold them beside results.
+	{ cat "$DATA/report-fine.jsonl"
+	  echo '{"schema":"ibahprobe.probe.v1","record":"mcast_member","group":"239.1.2.3","gid":"::ffff:198.18.1.3","answered":true}'
+	  echo '{"schema":"ibahprobe.probe.v1","record":"mcast_group","group":"239.1.2.3","answered":1,"silent":0}'
+	} >"$BATS_TEST_TMPDIR/in"
+	run -0 "$IBAHPROBE" report -j "$DATA/report-fine.jsonl"
+	local want=$output
+	run -0 "$IBAHPROBE" report -j "$BATS_TEST_TMPDIR/in"
+	echo "$output" | jq -e '.summary.pairs == 2 and .summary.reachable == 2 and
+		(.notes | map(select(startswith("2 records of multicast group probes"))) | length == 1)' \
+		>/dev/null || fail "$output"
+	[ "$(jq -c 'del(.notes)' <<<"$output")" = "$(jq -c 'del(.notes)' <<<"$want")" ] ||
+		fail "the matrix changed with the group's records"
+	run -0 "$IBAHPROBE" report "$BATS_TEST_TMPDIR/in"
+	assert_output --partial "2 records of multicast group probes (probe mcast:) are not in"
+	# Any other record kind is still refused, naming the ones read.
+	echo '{"schema":"ibahprobe.probe.v1","record":"nonsense"}' >"$BATS_TEST_TMPDIR/bad"
+	run -2 "$IBAHPROBE" report "$BATS_TEST_TMPDIR/bad"
+	assert_output --partial 'expected result, summary, error, mcast_member or mcast_group'
+}
+
 @test "--svg: a well-formed SVG heat map, one cell per pair, colour by status, tooltips" {
 	command -v xmllint >/dev/null || missing "xmllint is not installed (libxml2-utils; make deps)"
 	run -1 --separate-stderr "$IBAHPROBE" report --svg "${FOUR[@]}"

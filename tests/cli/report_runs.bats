@@ -202,7 +202,7 @@ cell() { jq -c --arg s "$1" --arg d "$2" '.cells[] | select(.source == $s and .d
 		[ -z "$output" ] && [[ $stderr == *"$BATS_TEST_TMPDIR/bad:1: $2"* ]] || fail "$1: $stderr"
 	}
 	bad "${line/ibahprobe.probe.v1/ibahprobe.probe.v2}" '"schema" is "ibahprobe.probe.v2": report reads ibahprobe.probe.v1'
-	bad "${line/\"record\":\"result\"/\"record\":\"row\"}" '"record" is "row", expected result, summary or error'
+	bad "${line/\"record\":\"result\"/\"record\":\"row\"}" '"record" is "row", expected result, summary, error, mcast_member or mcast_group'
 	bad "${line/2026-11-23T18:12:27Z/yesterday}" '"start_time" is "yesterday", expected an RFC 3339'
 	bad "${line/\"run_id\":\"3f1c2a4e-8b1d-4c6e-9a7f-0d2b5e8c1a01\"/\"run_id\":7}" '"run_id" is int, expected string or null'
 	bad "${line/\"status\":\"unreachable\"/\"status\":\"partial\"}" '"status" is "partial", expected reachable, partial_loss, unreachable or error'
