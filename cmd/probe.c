@@ -28,6 +28,7 @@
 #include "probe_mcast.h"
 #include "probe/probe_dry_run.h"
 #include "probe/probe_engine.h"
+#include "probe/probe_path_trace.h"
 #include "probe/probe_paths.h"
 #include "trace/lid_paths_expand.h"
 #include "probe/probe_print.h"
@@ -388,6 +389,7 @@ struct probe_cmd {
 	struct cli_port local;
 	struct probe_target *targets;	/* one per destination */
 	struct probe_vlans vlans;	/* the GIDs' VLAN netdevs */
+	struct probe_path_traces path_traces;	/* --paths all: failed paths */
 	char host[256];
 };
 
@@ -1295,6 +1297,26 @@ static int build_cells(struct probe_cmd *pc)
 	return 0;
 }
 
+/* --paths all: each path that lost probes, walked over the SA as trace
+ * walks it, for the closing lines and the rows' dlid_path.trace. A
+ * failure to ask the SA is said and leaves the paths untraced. */
+static void trace_failed_paths(struct probe_cmd *pc)
+{
+	char err[DIAG_MSG_MAX * 2];
+
+	if (!pc->opts->paths_all)
+		return;
+	if (probe_path_traces_plan(&pc->s, &pc->path_traces)) {
+		diag_warn("the failed paths are not traced: out of memory");
+		return;
+	}
+	if (probe_path_traces_run(&pc->s, &pc->path_traces, err,
+				  sizeof(err))) {
+		diag_warn("the failed paths are not traced: %s", err);
+		probe_path_traces_free(&pc->s, &pc->path_traces);
+	}
+}
+
 /* Opens the endpoint (when any destination is ready), probes until done
  * or interrupted, judges and prints. Returns the exit status. */
 static int probe_and_report(struct probe_cmd *pc, size_t ready,
@@ -1347,6 +1369,7 @@ static int probe_and_report(struct probe_cmd *pc, size_t ready,
 	 * file and the final records too. */
 	if (opts->continuous)
 		close_round(pc, true);
+	trace_failed_paths(pc);
 	finish_output(pc, rc);
 	return rc;
 }
@@ -1418,6 +1441,7 @@ static void probe_cmd_free(struct probe_cmd *pc)
 	free(pc->renewal.renewing);
 	free(pc->renewal.retired);
 	free(pc->renewal.retired_last_send);
+	probe_path_traces_free(&pc->s, &pc->path_traces);
 	probe_session_close(&pc->s);
 	probe_vlans_free(&pc->vlans);
 	free(pc->view.rounds);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "out/output.h"
+#include "probe/probe_path_trace.h"
 #include "probe/probe_paths.h"
 #include "sa/path_resolve.h"
 #include "trace/lid_paths.h"
@@ -333,6 +334,15 @@ void probe_paths_print_summaries(const struct probe_session *s)
 			continue;
 		probe_paths_summary(paths, n, line, sizeof(line));
 		out_text("paths of %s: %s\n", t->dest->text, line);
+		/* Each traced path once, at its first cell. */
+		for (size_t k = i; k < s->cell_count &&
+		     s->cells[k].target == t; k++) {
+			const struct probe_dlid_path *dp = &s->cells[k].dlid_path;
+
+			if (dp->trace && (k == i || s->cells[k - 1].dlid_path.index
+					  != dp->index))
+				probe_path_trace_print_text(dp);
+		}
 	}
 	free(paths);
 }
@@ -351,5 +361,6 @@ void probe_dlid_path_print(const struct probe_cell *c, const char *lead)
 	out_uint("dlid", lead ? ": DLID 0x%" PRIx64 : NULL, dp->dlid);
 	out_uint("src_path_bits", lead ? " src_path_bits %" PRIu64 : NULL,
 		 dp->src_path_bits);
+	probe_path_trace_print_json(dp);
 	out_close_object();
 }
