@@ -37,6 +37,7 @@
 #include "verbs/ah_renewer.h"
 #include "probe/probe_warnings.h"
 #include "probe/responder_follow.h"
+#include "sa/mcast_sender.h"
 #include "sa/responder_discovery.h"
 #include "out/term_color.h"
 #include "out/text_layout.h"
@@ -48,7 +49,7 @@ enum probe_option {
 	PR_OPT_DISCOVER, PR_OPT_LIST, PR_OPT_PKEY, PR_OPT_DRY_RUN,
 	PR_OPT_CONTINUOUS, PR_OPT_INTERVAL_ROUND, PR_OPT_METRICS, PR_OPT_COLOR,
 	PR_OPT_MTU, PR_OPT_BUSY_POLL, PR_OPT_AH_MAX_AGE, PR_OPT_PATHS,
-	PR_OPT_EXPECT_MEMBERS, PR_OPT_END,
+	PR_OPT_EXPECT_MEMBERS, PR_OPT_SA_KEY, PR_OPT_END,
 };
 
 static const struct opt_spec probe_options[] = {
@@ -136,6 +137,10 @@ static const struct opt_spec probe_options[] = {
 				    "must answer (exit 1 otherwise), besides "
 				    "every member the SA lists",
 				    COMPLETE_NONE, NULL },
+	[PR_OPT_SA_KEY] = { "sa-key", 0, "KEY", "with mcast: destinations "
+			    "on InfiniBand: the SA key the SA's member "
+			    "listing is asked with (default 1, opensm's; 0: "
+			    "none)", COMPLETE_NONE, NULL },
 	[PR_OPT_END] = OPT_END,
 };
 
@@ -166,6 +171,8 @@ struct probe_opts {
 	uint32_t ah_max_age_s;
 	bool has_expect_members;
 	uint32_t expect_members;
+	bool has_sa_key;
+	uint64_t sa_key;	/* --sa-key: the member listing's */
 	const char *metrics;
 	enum color_mode color;
 	bool paths_all;		/* --paths all */
@@ -176,6 +183,7 @@ static const struct probe_opts probe_defaults = {
 	.size = PROBE_REQUEST_MIN_SIZE, .window = PROBE_DEFAULT_WINDOW,
 	.round_s = PROBE_DEFAULT_ROUND_SECONDS,
 	.ah_max_age_s = PROBE_DEFAULT_AH_MAX_AGE_S,
+	.sa_key = MCAST_LISTING_SA_KEY,
 };
 
 static int probe_option(void *ctx, int index, const char *arg)
@@ -229,6 +237,11 @@ static int probe_option(void *ctx, int index, const char *arg)
 		opts->has_expect_members = true;
 		rc = parse_u32(arg, "expected members", 1, MCAST_MEMBERS_MAX,
 			       &opts->expect_members, err, sizeof(err));
+		break;
+	case PR_OPT_SA_KEY:
+		opts->has_sa_key = true;
+		rc = parse_u64_hex(arg, "SA key", 0, UINT64_MAX,
+				   &opts->sa_key, err, sizeof(err));
 		break;
 	case PR_OPT_COLOR:
 		rc = color_mode_parse(arg, &opts->color, err, sizeof(err));
@@ -1464,6 +1477,7 @@ static int probe_groups_run(struct probe_cmd *pc)
 		.count = opts->count, .interval_ms = opts->interval_ms,
 		.size = opts->size, .busy_poll = opts->busy_poll,
 		.expect_members = opts->expect_members,
+		.sa_key = opts->sa_key,
 		.info = &pc->view.run.info,
 	};
 
@@ -1492,6 +1506,7 @@ static int probe_groups(struct probe_cmd *pc)
 {
 	struct ah_port_facts facts;
 	struct mcast_target *targets;
+	struct mcast_listing *listings;
 	struct path_session session;
 	char err[DIAG_MSG_MAX];
 	size_t groups = 0;
@@ -1502,6 +1517,10 @@ static int probe_groups(struct probe_cmd *pc)
 	if (groups == 0 && pc->opts->has_expect_members)
 		return cli_usage_error("--expect-members counts the members "
 				       "of a group: give mcast: destinations");
+	if (groups == 0 && pc->opts->has_sa_key)
+		return cli_usage_error("--sa-key is the key of the SA's "
+				       "member listing of a group: give "
+				       "mcast: destinations");
 	if (groups == 0)
 		return -1;
 	if (groups != pc->dests.count)
@@ -1521,16 +1540,30 @@ static int probe_groups(struct probe_cmd *pc)
 		return cli_fail(EXIT_ENVIRONMENT, "a group's AH needs its "
 				"MCMemberRecord from the SA: %s", err);
 	targets = calloc(pc->dests.count, sizeof(*targets));
-	if (!targets) {
+	listings = calloc(pc->dests.count, sizeof(*listings));
+	if (!targets || !listings) {
+		free(targets);
+		free(listings);
 		path_session_close(&session);
 		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
 	}
 	mcast_targets_resolve(&session, &pc->dests, NULL,
 			      &(struct ah_fields){ 0 }, &facts,
 			      pc->common->timeout_ms, targets);
+	/* The members probe would expect: the SA's listing, asked with
+	 * the SA key as probe asks it. */
+	for (size_t i = 0; i < pc->dests.count; i++)
+		if (targets[i].built)
+			mcast_sender_listing(&session, &targets[i].group.mgid,
+					     pc->opts->sa_key,
+					     pc->common->timeout_ms,
+					     &listings[i]);
 	path_session_close(&session);
-	rc = mcast_dry_run_print(&pc->dests, targets, &facts) ? EXIT_FINE
-							      : EXIT_PROBLEM;
+	rc = mcast_dry_run_print(&pc->dests, targets, listings, &facts)
+		     ? EXIT_FINE : EXIT_PROBLEM;
+	for (size_t i = 0; i < pc->dests.count; i++)
+		mcast_listing_free(&listings[i]);
+	free(listings);
 	free(targets);
 	return rc;
 }

@@ -28,6 +28,7 @@ struct probe_mcast_args {
 	uint32_t count, interval_ms, size;
 	bool busy_poll;
 	uint32_t expect_members;	/* 0: none asked for */
+	uint64_t sa_key;		/* the member listing's (IB) */
 	const struct run_info *info;
 };
 

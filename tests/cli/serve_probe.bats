@@ -37,6 +37,7 @@ probe_bad_values() {
 --ah-max-age|0|86401|x||AH age
 --paths|some|ALL||paths
 --expect-members|0|4097|x|-1||expected members
+--sa-key|0x10000000000000000|x|-1|1,2||SA key
 TABLE
 }
 
@@ -93,6 +94,9 @@ TABLE
 @test "probe mcast:: the group forms, and what does not apply to a group: exit 2 before any device" {
 	run -2 --separate-stderr "$IBAHPROBE" probe --expect-members 2 h1
 	[[ $stderr == *"--expect-members counts the members of a group: give mcast: destinations"* ]]
+	run -2 --separate-stderr "$IBAHPROBE" probe --sa-key 1 h1
+	[ -z "$output" ]
+	[[ $stderr == *"--sa-key is the key of the SA's member listing of a group: give mcast: destinations"* ]]
 	run -2 --separate-stderr "$IBAHPROBE" probe mcast:239.1.2.3 h1
 	[[ $stderr == *"give mcast: destinations on their own"* ]]
 	run -2 --separate-stderr "$IBAHPROBE" probe --hop-limit 1,2 mcast:239.1.2.3
