@@ -557,7 +557,13 @@ static void running_rows(struct probe_cmd *pc)
 				     resolved, false, cell_round(pc, c), row,
 				     sizeof(row));
 		out_text("%s", row);
+		if (c->dlid_path.of) {
+			probe_dlid_path_print(c, "    ");
+			out_newline();
+		}
 	}
+	if (out_format() == OUT_TEXT)
+		probe_paths_print_round_summaries(s, pc->view.rounds);
 	out_flush_record();
 }
 
@@ -584,6 +590,12 @@ static void fill_series(const struct probe_cmd *pc,
 			.traffic_class = c->asked.traffic_class,
 			.flow_label = c->asked.flow_label,
 			.sl = c->asked.sl,
+			/* --paths all: which path, a series each. */
+			.has_dlid = c->dlid_path.of != 0,
+			.dlid = c->dlid_path.dlid,
+			.has_src_path_bits = c->dlid_path.of >
+					     c->dlid_path.dlids,
+			.src_path_bits = c->dlid_path.src_path_bits,
 		},
 		.error = !t->ready || !c->ah,
 		.sent_total = r->sent_total,
@@ -1115,10 +1127,11 @@ static int collect_dests(struct probe_opts *opts, int argc, char **argv,
 	if (opts->continuous && opts->dry_run)
 		return cli_usage_error("--dry-run probes nothing: drop "
 				       "--continuous");
-	if (opts->paths_all && (opts->continuous || opts->mtu))
-		return cli_usage_error("--paths all probes each path once: "
-				       "drop %s", opts->mtu ? "--mtu"
-							    : "--continuous");
+	if (opts->paths_all && opts->mtu)
+		return cli_usage_error("--mtu searches one path a "
+				       "destination (one search, one row): "
+				       "drop --paths all, or give each DLID "
+				       "to search as lid:N");
 	return 0;
 }
 
