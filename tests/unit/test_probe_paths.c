@@ -74,6 +74,7 @@ static void test_counts(void)
 	struct probe_session s = { .cells = cells, .cell_count = 5 };
 	struct probe_path_count p[5];
 	struct ibv_ah *made = (struct ibv_ah *)&t;
+	struct probe_round_cell rounds[5] = { 0 };
 	size_t n;
 
 	for (int i = 0; i < 4; i++) {
@@ -95,7 +96,6 @@ static void test_counts(void)
 	ok(!probe_paths_count(&s, 4, p, &n) && n == 0,
 	   "a target not expanded has no paths");
 	/* A continuous run's round: the round's own counts, not the run's. */
-	struct probe_round_cell rounds[5] = { 0 };
 	for (int i = 0; i < 4; i++) {
 		rounds[i].sent = 3;
 		rounds[i].received = i == 2 ? 0 : 3;
