@@ -23,6 +23,7 @@
 #include "sa/path_resolve.h"
 #include "probe/probe_engine.h"
 #include "probe_mcast.h"
+#include "sa/mcast_sender.h"
 #include "sa/mcast_target.h"
 
 enum check_option { CK_OPT_COUNT, CK_OPT_WINDOW, CK_OPT_END };
@@ -564,6 +565,7 @@ static void mcast_probes(const struct common_opts *common,
 			.has_qkey = e->has_qkey, .qkey = e->qkey,
 			.count = e->has_count ? e->count : opts->count,
 			.size = PROBE_REQUEST_MIN_SIZE,
+			.sa_key = MCAST_LISTING_SA_KEY,
 		};
 
 		if (!entry_needs(e, NEED_MCAST_PROBE))

@@ -28,6 +28,7 @@
 #include "probe_mcast.h"
 #include "probe/probe_dry_run.h"
 #include "probe/probe_engine.h"
+#include "probe/probe_path_trace.h"
 #include "probe/probe_paths.h"
 #include "trace/lid_paths_expand.h"
 #include "probe/probe_print.h"
@@ -36,6 +37,7 @@
 #include "verbs/ah_renewer.h"
 #include "probe/probe_warnings.h"
 #include "probe/responder_follow.h"
+#include "sa/mcast_sender.h"
 #include "sa/responder_discovery.h"
 #include "base/mcast_expect.h"
 #include "out/term_color.h"
@@ -48,7 +50,7 @@ enum probe_option {
 	PR_OPT_DISCOVER, PR_OPT_LIST, PR_OPT_PKEY, PR_OPT_DRY_RUN,
 	PR_OPT_CONTINUOUS, PR_OPT_INTERVAL_ROUND, PR_OPT_METRICS, PR_OPT_COLOR,
 	PR_OPT_MTU, PR_OPT_BUSY_POLL, PR_OPT_AH_MAX_AGE, PR_OPT_PATHS,
-	PR_OPT_EXPECT_MEMBERS, PR_OPT_EXPECT_MEMBER, PR_OPT_END,
+	PR_OPT_EXPECT_MEMBERS, PR_OPT_EXPECT_MEMBER, PR_OPT_SA_KEY, PR_OPT_END,
 };
 
 static const struct opt_spec probe_options[] = {
@@ -143,6 +145,10 @@ static const struct opt_spec probe_options[] = {
 				   "unicast and the router that does not "
 				   "route the group named",
 				   COMPLETE_NONE, NULL },
+	[PR_OPT_SA_KEY] = { "sa-key", 0, "KEY", "with mcast: destinations "
+			    "on InfiniBand: the SA key the SA's member "
+			    "listing is asked with (default 1, opensm's; 0: "
+			    "none)", COMPLETE_NONE, NULL },
 	[PR_OPT_END] = OPT_END,
 };
 
@@ -177,6 +183,8 @@ struct probe_opts {
 	 * where the group is probed) and the hosts they name. */
 	const char *expect_member_args[MCAST_EXPECT_MAX];
 	size_t expect_member_arg_count, expect_member_count;
+	bool has_sa_key;
+	uint64_t sa_key;	/* --sa-key: the member listing's */
 	const char *metrics;
 	enum color_mode color;
 	bool paths_all;		/* --paths all */
@@ -187,6 +195,7 @@ static const struct probe_opts probe_defaults = {
 	.size = PROBE_REQUEST_MIN_SIZE, .window = PROBE_DEFAULT_WINDOW,
 	.round_s = PROBE_DEFAULT_ROUND_SECONDS,
 	.ah_max_age_s = PROBE_DEFAULT_AH_MAX_AGE_S,
+	.sa_key = MCAST_LISTING_SA_KEY,
 };
 
 static int probe_option(void *ctx, int index, const char *arg)
@@ -259,6 +268,11 @@ static int probe_option(void *ctx, int index, const char *arg)
 		dest_list_free(&hosts);
 		break;
 	}
+	case PR_OPT_SA_KEY:
+		opts->has_sa_key = true;
+		rc = parse_u64_hex(arg, "SA key", 0, UINT64_MAX,
+				   &opts->sa_key, err, sizeof(err));
+		break;
 	case PR_OPT_COLOR:
 		rc = color_mode_parse(arg, &opts->color, err, sizeof(err));
 		break;
@@ -418,6 +432,7 @@ struct probe_cmd {
 	struct cli_port local;
 	struct probe_target *targets;	/* one per destination */
 	struct probe_vlans vlans;	/* the GIDs' VLAN netdevs */
+	struct probe_path_traces path_traces;	/* --paths all: failed paths */
 	char host[256];
 };
 
@@ -572,7 +587,13 @@ static void running_rows(struct probe_cmd *pc)
 				     resolved, false, cell_round(pc, c), row,
 				     sizeof(row));
 		out_text("%s", row);
+		if (c->dlid_path.of) {
+			probe_dlid_path_print(c, "    ");
+			out_newline();
+		}
 	}
+	if (out_format() == OUT_TEXT)
+		probe_paths_print_round_summaries(s, pc->view.rounds);
 	out_flush_record();
 }
 
@@ -599,6 +620,12 @@ static void fill_series(const struct probe_cmd *pc,
 			.traffic_class = c->asked.traffic_class,
 			.flow_label = c->asked.flow_label,
 			.sl = c->asked.sl,
+			/* --paths all: which path, a series each. */
+			.has_dlid = c->dlid_path.of != 0,
+			.dlid = c->dlid_path.dlid,
+			.has_src_path_bits = c->dlid_path.of >
+					     c->dlid_path.dlids,
+			.src_path_bits = c->dlid_path.src_path_bits,
 		},
 		.error = !t->ready || !c->ah,
 		.sent_total = r->sent_total,
@@ -1130,10 +1157,11 @@ static int collect_dests(struct probe_opts *opts, int argc, char **argv,
 	if (opts->continuous && opts->dry_run)
 		return cli_usage_error("--dry-run probes nothing: drop "
 				       "--continuous");
-	if (opts->paths_all && (opts->continuous || opts->mtu))
-		return cli_usage_error("--paths all probes each path once: "
-				       "drop %s", opts->mtu ? "--mtu"
-							    : "--continuous");
+	if (opts->paths_all && opts->mtu)
+		return cli_usage_error("--mtu searches one path a "
+				       "destination (one search, one row): "
+				       "drop --paths all, or give each DLID "
+				       "to search as lid:N");
 	return 0;
 }
 
@@ -1325,6 +1353,26 @@ static int build_cells(struct probe_cmd *pc)
 	return 0;
 }
 
+/* --paths all: each path that lost probes, walked over the SA as trace
+ * walks it, for the closing lines and the rows' dlid_path.trace. A
+ * failure to ask the SA is said and leaves the paths untraced. */
+static void trace_failed_paths(struct probe_cmd *pc)
+{
+	char err[DIAG_MSG_MAX * 2];
+
+	if (!pc->opts->paths_all)
+		return;
+	if (probe_path_traces_plan(&pc->s, &pc->path_traces)) {
+		diag_warn("the failed paths are not traced: out of memory");
+		return;
+	}
+	if (probe_path_traces_run(&pc->s, &pc->path_traces, err,
+				  sizeof(err))) {
+		diag_warn("the failed paths are not traced: %s", err);
+		probe_path_traces_free(&pc->s, &pc->path_traces);
+	}
+}
+
 /* Opens the endpoint (when any destination is ready), probes until done
  * or interrupted, judges and prints. Returns the exit status. */
 static int probe_and_report(struct probe_cmd *pc, size_t ready,
@@ -1377,6 +1425,7 @@ static int probe_and_report(struct probe_cmd *pc, size_t ready,
 	 * file and the final records too. */
 	if (opts->continuous)
 		close_round(pc, true);
+	trace_failed_paths(pc);
 	finish_output(pc, rc);
 	return rc;
 }
@@ -1448,6 +1497,7 @@ static void probe_cmd_free(struct probe_cmd *pc)
 	free(pc->renewal.renewing);
 	free(pc->renewal.retired);
 	free(pc->renewal.retired_last_send);
+	probe_path_traces_free(&pc->s, &pc->path_traces);
 	probe_session_close(&pc->s);
 	probe_vlans_free(&pc->vlans);
 	free(pc->view.rounds);
@@ -1486,6 +1536,7 @@ static int probe_groups_run(struct probe_cmd *pc)
 		.count = opts->count, .interval_ms = opts->interval_ms,
 		.size = opts->size, .busy_poll = opts->busy_poll,
 		.expect_members = opts->expect_members,
+		.sa_key = opts->sa_key,
 		.info = &pc->view.run.info,
 	};
 	struct dest_list hosts = { 0 };
@@ -1551,6 +1602,7 @@ static int probe_groups(struct probe_cmd *pc)
 {
 	struct ah_port_facts facts;
 	struct mcast_target *targets;
+	struct mcast_listing *listings;
 	struct path_session session;
 	char err[DIAG_MSG_MAX];
 	size_t groups = 0;
@@ -1564,6 +1616,10 @@ static int probe_groups(struct probe_cmd *pc)
 	if (groups == 0 && pc->opts->expect_member_arg_count)
 		return cli_usage_error("--expect-member names members of a "
 				       "group: give mcast: destinations");
+	if (groups == 0 && pc->opts->has_sa_key)
+		return cli_usage_error("--sa-key is the key of the SA's "
+				       "member listing of a group: give "
+				       "mcast: destinations");
 	if (groups == 0)
 		return -1;
 	if (groups != pc->dests.count)
@@ -1585,16 +1641,30 @@ static int probe_groups(struct probe_cmd *pc)
 		return cli_fail(EXIT_ENVIRONMENT, "a group's AH needs its "
 				"MCMemberRecord from the SA: %s", err);
 	targets = calloc(pc->dests.count, sizeof(*targets));
-	if (!targets) {
+	listings = calloc(pc->dests.count, sizeof(*listings));
+	if (!targets || !listings) {
+		free(targets);
+		free(listings);
 		path_session_close(&session);
 		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
 	}
 	mcast_targets_resolve(&session, &pc->dests, NULL,
 			      &(struct ah_fields){ 0 }, &facts,
 			      pc->common->timeout_ms, targets);
+	/* The members probe would expect: the SA's listing, asked with
+	 * the SA key as probe asks it. */
+	for (size_t i = 0; i < pc->dests.count; i++)
+		if (targets[i].built)
+			mcast_sender_listing(&session, &targets[i].group.mgid,
+					     pc->opts->sa_key,
+					     pc->common->timeout_ms,
+					     &listings[i]);
 	path_session_close(&session);
-	rc = mcast_dry_run_print(&pc->dests, targets, &facts) ? EXIT_FINE
-							      : EXIT_PROBLEM;
+	rc = mcast_dry_run_print(&pc->dests, targets, listings, &facts)
+		     ? EXIT_FINE : EXIT_PROBLEM;
+	for (size_t i = 0; i < pc->dests.count; i++)
+		mcast_listing_free(&listings[i]);
+	free(listings);
 	free(targets);
 	return rc;
 }

@@ -182,7 +182,7 @@ static int ib_prepare(const struct probe_mcast_args *a,
 		return -1;
 	}
 	*joined = true;
-	mcast_sender_listing(session, &d->gid, MCAST_LISTING_SA_KEY,
+	mcast_sender_listing(session, &d->gid, a->sa_key,
 			     a->common->timeout_ms, &g->listing);
 	return 0;
 }

@@ -34,6 +34,7 @@ struct probe_mcast_args {
 	 * one that is silent to the group is traced unicast, and the
 	 * router that does not route the group named; NULL: none. */
 	const struct dest_list *expect_hosts;
+	uint64_t sa_key;		/* the member listing's (IB) */
 	const struct run_info *info;
 };
 

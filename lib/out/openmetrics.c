@@ -57,6 +57,10 @@ static void put_series_name(FILE *f, const char *name, const struct om_labels *l
 		put_label_uint(f, &first, "flow_label", l->flow_label);
 	if (l->has_sl)
 		put_label_uint(f, &first, "sl", l->sl);
+	if (l->has_dlid)
+		put_label_uint(f, &first, "dlid", l->dlid);
+	if (l->has_src_path_bits)
+		put_label_uint(f, &first, "src_path_bits", l->src_path_bits);
 	if (quantile)
 		put_label(f, &first, "quantile", quantile);
 	fputc('}', f);

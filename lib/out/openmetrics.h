@@ -26,6 +26,10 @@ struct om_labels {
 	 * even over one value): defaults add nothing to tell apart. */
 	bool has_hop_limit, has_traffic_class, has_flow_label, has_sl;
 	uint32_t hop_limit, traffic_class, flow_label, sl;
+	/* probe --paths all: the path's DLID, and our source path bits
+	 * where our LMC is above 0. */
+	bool has_dlid, has_src_path_bits;
+	uint32_t dlid, src_path_bits;
 };
 
 /* One destination and parameter set after a round. */

@@ -50,7 +50,29 @@ static bool print_ah_and_close(const struct ibv_ah_attr *attr,
 	return check.errors == 0;
 }
 
+/* The members the SA lists, as probe would expect them. */
+static void print_listing(const struct mcast_listing *l)
+{
+	char gid[GID_TEXT_MAX];
+
+	out_bool("listing_known", NULL, l->known);
+	if (l->known) {
+		out_null("listing_why_not", NULL);
+		out_text("\n    the SA lists %zu member%s", l->count,
+			 l->count == 1 ? "" : "s");
+	} else {
+		out_string("listing_why_not", "\n    listing unknown: %s",
+			   l->why_not);
+	}
+	out_open_array("listed_members");
+	for (size_t i = 0; i < l->count; i++)
+		out_element_string("\n      %s",
+				   gid_format(&l->gids[i], gid, sizeof(gid)));
+	out_close_array();
+}
+
 static bool print_row(const struct dest *d, const struct mcast_target *t,
+		      const struct mcast_listing *listing,
 		      const struct ah_port_facts *facts)
 {
 	bool ok = true;
@@ -66,18 +88,21 @@ static bool print_row(const struct dest *d, const struct mcast_target *t,
 		out_string("joinable_reason", "\n    %s", t->joinable_words);
 		ok = t->joinability.joinable;
 	}
+	print_listing(listing);
 	return print_ah_and_close(&t->attr, facts) && ok;
 }
 
 bool mcast_dry_run_print(const struct dest_list *dests,
 			 const struct mcast_target *targets,
+			 const struct mcast_listing *listings,
 			 const struct ah_port_facts *facts)
 {
 	bool all_ok = true;
 
 	out_open_array(NULL);
 	for (size_t i = 0; i < dests->count; i++)
-		all_ok = print_row(&dests->items[i], &targets[i], facts) &&
+		all_ok = print_row(&dests->items[i], &targets[i],
+				   &listings[i], facts) &&
 			 all_ok;
 	out_close_array();
 	return all_ok;

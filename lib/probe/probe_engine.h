@@ -102,6 +102,8 @@ struct probe_target {
 
 /* Which of its destination's LMC paths a cell probes (--paths all): the
  * DLID, our source path bits, and the SA's PathRecord to that DLID. */
+struct trace_job;
+
 struct probe_dlid_path {
 	bool wanted;		/* in: expand this cell (check's paths_ok) */
 	unsigned index, of;	/* 1-based; of 0: the target's own path */
@@ -115,6 +117,9 @@ struct probe_dlid_path {
 	 * the LMC: why. */
 	char lmc_unknown[160];
 	size_t origin;		/* the index of the cell expanded */
+	/* The path lost probes: its walk (probe/probe_path_trace.h), owned
+	 * by the caller's probe_path_traces; NULL: not traced. */
+	const struct trace_job *trace;
 };
 
 /* Where t's rendezvous listens: the host (the name as given, or its

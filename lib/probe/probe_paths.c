@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "out/output.h"
+#include "probe/probe_path_trace.h"
 #include "probe/probe_paths.h"
+#include "probe/probe_round.h"
 #include "sa/path_resolve.h"
 #include "trace/lid_paths.h"
 #include "trace/lid_paths_expand.h"
@@ -287,6 +289,14 @@ void probe_paths_summary(const struct probe_path_count *paths, size_t n,
 bool probe_paths_count(const struct probe_session *s, size_t first,
 		       struct probe_path_count *paths, size_t *n)
 {
+	return probe_paths_count_round(s, NULL, first, paths, n);
+}
+
+bool probe_paths_count_round(const struct probe_session *s,
+			     const struct probe_round_cell *rounds,
+			     size_t first, struct probe_path_count *paths,
+			     size_t *n)
+{
 	const struct probe_target *t = s->cells[first].target;
 
 	*n = 0;
@@ -310,13 +320,16 @@ bool probe_paths_count(const struct probe_session *s, size_t first,
 		}
 		p = &paths[*n - 1];
 		p->probed = p->probed && c->ah && t->ready;
-		p->sent += c->sent;
-		p->received += c->received;
+		p->sent += rounds ? rounds[k].sent : c->sent;
+		p->received += rounds ? rounds[k].received : c->received;
 	}
 	return *n > 0;
 }
 
-void probe_paths_print_summaries(const struct probe_session *s)
+/* The closing lines (rounds NULL: the run's counts, and the traced
+ * paths' walks) or a round's. */
+static void print_summaries(const struct probe_session *s,
+			    const struct probe_round_cell *rounds)
 {
 	struct probe_path_count *paths;
 	char line[2048];
@@ -329,12 +342,35 @@ void probe_paths_print_summaries(const struct probe_session *s)
 		const struct probe_target *t = s->cells[i].target;
 
 		if (!starts_run(s->cells, i) || t->local_port ||
-		    !probe_paths_count(s, i, paths, &n))
+		    !probe_paths_count_round(s, rounds, i, paths, &n))
 			continue;
 		probe_paths_summary(paths, n, line, sizeof(line));
-		out_text("paths of %s: %s\n", t->dest->text, line);
+		out_text("paths of %s%s: %s\n", t->dest->text,
+			 rounds ? " this round" : "", line);
+		if (rounds)
+			continue;
+		/* Each traced path once, at its first cell. */
+		for (size_t k = i; k < s->cell_count &&
+		     s->cells[k].target == t; k++) {
+			const struct probe_dlid_path *dp = &s->cells[k].dlid_path;
+
+			if (dp->trace && (k == i || s->cells[k - 1].dlid_path.index
+					  != dp->index))
+				probe_path_trace_print_text(dp);
+		}
 	}
 	free(paths);
+}
+
+void probe_paths_print_summaries(const struct probe_session *s)
+{
+	print_summaries(s, NULL);
+}
+
+void probe_paths_print_round_summaries(const struct probe_session *s,
+				       const struct probe_round_cell *rounds)
+{
+	print_summaries(s, rounds);
 }
 
 void probe_dlid_path_print(const struct probe_cell *c, const char *lead)
@@ -351,5 +387,6 @@ void probe_dlid_path_print(const struct probe_cell *c, const char *lead)
 	out_uint("dlid", lead ? ": DLID 0x%" PRIx64 : NULL, dp->dlid);
 	out_uint("src_path_bits", lead ? " src_path_bits %" PRIu64 : NULL,
 		 dp->src_path_bits);
+	probe_path_trace_print_json(dp);
 	out_close_object();
 }

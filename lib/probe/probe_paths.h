@@ -54,9 +54,22 @@ void probe_paths_summary(const struct probe_path_count *paths, size_t n,
 bool probe_paths_count(const struct probe_session *s, size_t first,
 		       struct probe_path_count *paths, size_t *n);
 
+/* The same over the round just closed of a continuous run: rounds[k] is
+ * cell k's (its probes resolved in the round, and answered). */
+struct probe_round_cell;
+bool probe_paths_count_round(const struct probe_session *s,
+			     const struct probe_round_cell *rounds,
+			     size_t first, struct probe_path_count *paths,
+			     size_t *n);
+
 /* Text: under the rows, "paths of DEST: ..." for every expanded
- * destination. */
+ * destination, each traced path's walk under it. */
 void probe_paths_print_summaries(const struct probe_session *s);
+
+/* Text, --continuous: under a round's rows, "paths of DEST this round:
+ * ..." over the round's counts. */
+void probe_paths_print_round_summaries(const struct probe_session *s,
+				       const struct probe_round_cell *rounds);
 
 /* A cell's path: JSON object dlid_path {index, of, dlid, src_path_bits};
  * nothing for a cell not expanded. lead: its words in text too, after

@@ -132,6 +132,7 @@ void mcast_group_members(struct path_session *s, const union ibv_gid *mgid,
 	query_table(s, "MCMemberRecord GetTable", &rec, MCR_COMP_MGID, sm_key,
 		    timeout_ms, retries, m, r);
 	m->trusted = sm_key != 0;
+	m->sa_key = sm_key;
 }
 
 void mcast_group_member_of(struct path_session *s, const union ibv_gid *mgid,

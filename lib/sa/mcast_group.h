@@ -110,6 +110,7 @@ void mcast_group_leave(struct path_session *s, const union ibv_gid *mgid,
 /* The members as the SA lets this port see them. */
 struct mcast_members {
 	bool trusted;		/* asked with an SM_Key: every member named */
+	uint64_t sa_key;	/* the key it was asked with (0: none) */
 	size_t count;		/* records */
 	struct mcmember_record *records;
 	bool truncated;		/* the answer arrived cut (no RMPP) */

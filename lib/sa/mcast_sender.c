@@ -1,4 +1,5 @@
 /* A prober's part in a group through the SA: see mcast_sender.h. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +28,8 @@ int mcast_listing_from_members(const struct mcast_members *m,
 		if (gid_is_zero(&r->port_gid)) {
 			snprintf(l->why_not, sizeof(l->why_not),
 				 "the SA hid the members (it did not take "
-				 "the SA key 0x%x as its own)",
-				 MCAST_LISTING_SA_KEY);
+				 "the SA key 0x%" PRIx64 " as its own)",
+				 m->sa_key);
 			l->count = 0;
 			return 0;
 		}

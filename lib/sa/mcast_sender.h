@@ -14,7 +14,8 @@
 #include "sa/mcast_group.h"
 
 /* opensm's default SA key (osm_subnet.c: OSM_DEFAULT_SA_KEY, 1): what a
- * member listing is asked with. opensm leaves a request with another
+ * member listing is asked with unless probe --sa-key says another (the
+ * SM's sa_key option in opensm.conf). opensm leaves a request with another
  * key than its own unanswered (seen against opensm in tests/sim), and
  * answers one without a key with the PortGIDs hidden: either way the
  * listing is unknown, with why. */

@@ -38,6 +38,7 @@ probe_bad_values() {
 --paths|some|ALL||paths
 --expect-members|0|4097|x|-1||expected members
 --expect-member|b,,c|mcast:239.1.2.3|lid:5||expected member
+--sa-key|0x10000000000000000|x|-1|1,2||SA key
 TABLE
 }
 
@@ -97,6 +98,9 @@ TABLE
 	run -2 --separate-stderr "$IBAHPROBE" probe --expect-member c h1
 	[ -z "$output" ]
 	[[ $stderr == *"--expect-member names members of a group: give mcast: destinations"* ]]
+	run -2 --separate-stderr "$IBAHPROBE" probe --sa-key 1 h1
+	[ -z "$output" ]
+	[[ $stderr == *"--sa-key is the key of the SA's member listing of a group: give mcast: destinations"* ]]
 	run -2 --separate-stderr "$IBAHPROBE" probe mcast:239.1.2.3 h1
 	[[ $stderr == *"give mcast: destinations on their own"* ]]
 	run -2 --separate-stderr "$IBAHPROBE" probe --hop-limit 1,2 mcast:239.1.2.3
@@ -183,13 +187,17 @@ TABLE
 	assert_json_error 3
 }
 
-@test "probe --paths all probes each path once: not with --continuous or --mtu (exit 2)" {
-	run -2 --separate-stderr "$IBAHPROBE" probe --paths all --continuous h1
+@test "probe --paths all: with --continuous (or -c 0) every round probes every path; with --mtu refused (exit 2)" {
+	# Taken: the run gets past its options to the device (none here).
+	run -3 --separate-stderr "$IBAHPROBE" probe --paths all --continuous h1
 	[ -z "$output" ] || fail "stdout: $output"
-	[[ $stderr == "ibahprobe: error: --paths all probes each path once: drop --continuous" ]] ||
-		fail "$stderr"
+	[[ $stderr == "ibahprobe: error: no RDMA device found"* ]] || fail "$stderr"
+	run -3 --separate-stderr "$IBAHPROBE" probe -j --paths all -c 0 --metrics "$BATS_TEST_TMPDIR/m.prom" h1
+	assert_json_error 3
 	run -2 --separate-stderr "$IBAHPROBE" probe --paths all --mtu h1
-	[[ $stderr == *"--paths all probes each path once: drop --mtu"* ]] || fail "$stderr"
-	run -2 --separate-stderr "$IBAHPROBE" probe -j --paths all -c 0 h1
+	[ -z "$output" ] || fail "stdout: $output"
+	[[ $stderr == "ibahprobe: error: --mtu searches one path a destination (one search, one row): drop --paths all, or give each DLID to search as lid:N" ]] ||
+		fail "$stderr"
+	run -2 --separate-stderr "$IBAHPROBE" probe -j --paths all --mtu h1
 	assert_json_error 2
 }

@@ -192,6 +192,29 @@ saquery_group_field() {	# NODE MGID FIELD
 	run -0 mcast_on H1 leave "$BCAST" full
 }
 
+@test "probe --dry-run mcast: --sa-key: with the SA's key the members it lists are shown; without, or with another, the listing is unknown and why" {
+	run -0 mcast_on H1 join "$BCAST" full
+	run -0 --separate-stderr iba_on H2 probe --dry-run -j --sa-key 1 mcast:ipoib
+	echo "$output" | jq -e --arg h1 "$(sim_gid H1)" '.[0] |
+		.listing_known == true and .listing_why_not == null and
+		.listed_members == [$h1]' || fail "$output"
+	run -0 --separate-stderr iba_on H2 probe --dry-run --sa-key 0x1 mcast:ipoib
+	[[ $output == *"the SA lists 1 member"$'\n'"      $(sim_gid H1)"* ]] || fail "$output"
+	# The default is opensm's default key, 1: the same listing.
+	run -0 --separate-stderr iba_on H2 probe --dry-run -j mcast:ipoib
+	echo "$output" | jq -e --arg h1 "$(sim_gid H1)" '.[0].listed_members == [$h1]' || fail "$output"
+	# No key: the SA hides the members.
+	run -0 --separate-stderr iba_on H2 probe --dry-run -j --sa-key 0 mcast:ipoib
+	echo "$output" | jq -e '.[0] | .listing_known == false and .listed_members == [] and
+		.listing_why_not == "the SA lists members to a trusted query only (an SA key)"' ||
+		fail "$output"
+	# Another key than opensm's: no answer, said; the group's AH all the same.
+	run -0 --separate-stderr iba_on H2 probe --dry-run -t 200 --sa-key 0x77 mcast:ipoib
+	[[ $output == *"listing unknown: "*"no answer from the SA"* ]] || fail "$output"
+	[[ $output == *"dgid $BCAST (group)"* ]] || fail "$output"
+	run -0 mcast_on H1 leave "$BCAST" full
+}
+
 @test "check: mcast_joinable from the SA's rule, and mcast_members without verbs fails with the reason" {
 	local f=$BATS_TEST_TMPDIR/groups.chk
 	printf '%s\n' 'mcast:ipoib mcast_joinable' 'mcast:ipoib:0x8001 mcast_joinable' \

@@ -64,3 +64,70 @@ saquery_fields() {	# SLID DLID
 	jq -e '.[0].ahs | length == 1 and (.[0] | has("dlid_path") | not)' <<<"$output" ||
 		fail "$output"
 }
+
+PATH_TRACE=$(dirname "$IBAHPROBE")/tests/tools/path_trace
+[ -x "$PATH_TRACE" ] || PATH_TRACE=$TOP/build/tests/tools/path_trace
+
+@test "failing paths traced (probe/probe_path_trace over the real SA): a link down is named for exactly the paths through it; a fine path is not traced" {
+	[ -x "$PATH_TRACE" ] || missing "tests/tools/path_trace is not built (make check-build)"
+	# As trace.bats' test of the same link: the SM's routes kept as a
+	# file while S1's port 8 goes down.
+	sim_setup_file ring.topo -l 2 -D 0x43
+	local lfts=$BATS_TEST_TMPDIR/lfts.dump dlid over=() other=() i h31 h11 all=() some=()
+	cp "$SIM_DIR/osm/opensm-lfts.dump" "$lfts"
+	h31=$(sim_lid H31)
+	h11=$(sim_lid H11)
+	for ((i = 0; i < 4; i++)); do
+		dlid=$((h31 + i))
+		if awk -v l="$(printf '0x%04x' "$dlid")" '
+			/^Unicast lids/ { s1 = /\(.S1.\)/ } s1 && $1 == l { print $2; exit }' "$lfts" |
+			grep -qx 008; then
+			over+=("$dlid")
+			some+=("$dlid:0:10:0")
+		else
+			other+=("$dlid")
+			some+=("$dlid:0:10:10")
+		fi
+		all+=("$dlid:0:10:0")
+	done
+	[ "${#over[@]}" -gt 0 ] && [ "${#other[@]}" -gt 0 ] ||
+		fail "H31's DLIDs do not split over S1's ports: over ${over[*]}, other ${other[*]}"
+	sim_kill_sm
+	printf '%s\0' -l 2 -R file -U "$lfts" >"$SIM_DIR/opensm.args"
+	sim_restart_sm
+	sim_console 'Unlink "S1"[8]'
+	for ((i = 0; i < 50; i++)); do
+		iba_on H11 trace -j --paths all "$h31" 2>/dev/null |
+			jq -e 'any(.status == "dead_end")' >/dev/null && break
+		sleep 0.2
+	done
+	# Every path lost all its probes: each is traced, and only those
+	# through the link end there; the others' walks are complete.
+	run -0 --separate-stderr sim_run H11 "$PATH_TRACE" -j "lid:$h31" "${all[@]}"
+	jq -e --argjson over "$(printf '%s\n' "${over[@]}" | jq -s .)" --argjson slid "$h11" '
+		all(.[].dlid_path; .trace.dlid == .dlid and .trace.slid == $slid and
+			.trace.hops[0].lid == $slid) and
+		[.[].dlid_path | select(.trace.status != "complete") | .dlid] == $over and
+		all(.[].dlid_path | select(.trace.status != "complete");
+			.trace.status == "dead_end" and
+			(.trace.error | test("S1 \\(LID [0-9]+\\) port 8")) and
+			.trace.hops[.trace.broken_at].out_port == 8) and
+		all(.[].dlid_path | select(.trace.status == "complete");
+			.trace.error == null and .trace.hops[-1].out_port == null)' <<<"$output" ||
+		fail "$output"
+	# Only the paths through the link lost probes: only they are traced.
+	run -0 --separate-stderr sim_run H11 "$PATH_TRACE" -j "lid:$h31" "${some[@]}"
+	jq -e --argjson over "$(printf '%s\n' "${over[@]}" | jq -s .)" '
+		[.[].dlid_path | select(has("trace")) | .dlid] == $over and
+		all(.[].dlid_path | select(has("trace")); .trace.status == "dead_end")' <<<"$output" ||
+		fail "$output"
+	run -0 --separate-stderr sim_run H11 "$PATH_TRACE" "lid:$h31" "${some[@]}"
+	local k=$((over[0] - h31 + 1))
+	[[ $output == "paths of lid:$h31: DLID $(printf '0x%x' "${over[0]}") (path $k of 4) lost 10 of 10"* ]] ||
+		fail "$output"
+	[[ $output == *$'\n'"  path $k traced, SLID $h11 -> DLID ${over[0]}, dead end:"$'\n'* ]] ||
+		fail "$output"
+	[[ $output == *"S1 (LID "*") port 8"* ]] || fail "$output"
+	[ "$(grep -c ' traced, ' <<<"$output")" -eq "${#over[@]}" ] || fail "$output"
+	sim_console 'ReLink "S1"[8]'
+}

@@ -24,7 +24,7 @@ int main(void)
 		{ .port_gid = port(4), .join_state = MC_JOIN_FULL_MEMBER |
 						     MC_JOIN_NON_MEMBER },
 	};
-	struct mcast_members m = { .trusted = true, .count = 4,
+	struct mcast_members m = { .trusted = true, .sa_key = 1, .count = 4,
 				   .records = recs };
 	union ibv_gid self = port(3);
 	struct mcast_listing l;
@@ -51,6 +51,11 @@ int main(void)
 	ok(!l.known, "PortGID hidden: no listing");
 	is_str(l.why_not, "the SA hid the members (it did not take the SA "
 			  "key 0x1 as its own)", "and why");
+	mcast_listing_free(&l);
+	m.sa_key = 0xabcdef0123;
+	mcast_listing_from_members(&m, &self, &l);
+	is_str(l.why_not, "the SA hid the members (it did not take the SA "
+			  "key 0xabcdef0123 as its own)", "the key asked with");
 	mcast_listing_free(&l);
 
 	m.count = 0;

@@ -117,6 +117,32 @@ int main(void)
 		   != NULL, "the samples of a family stand together");
 	free(text);
 
+	/* probe --paths all: each path its series, labelled by its DLID
+	 * and, where our LMC is above 0, our source path bits. */
+	s[0].labels.has_traffic_class = s[1].labels.has_traffic_class = false;
+	s[1].labels.dest = "host-b";
+	s[1].labels.dest_device = "mlx5_1";
+	s[0].labels.has_dlid = s[1].labels.has_dlid = true;
+	s[0].labels.dlid = 19;
+	s[1].labels.dlid = 20;
+	s[1].labels.has_src_path_bits = true;
+	s[1].labels.src_path_bits = 3;
+	text = render(&run, s, 2);
+	ok(strstr(text, "ibahprobe_probes_sent_total{dest=\"host-b\","
+			"dest_device=\"mlx5_1\",source_device=\"rxe0\","
+			"source_port=\"1\",dlid=\"19\"} 30\n") != NULL,
+	   "a path's DLID is a label");
+	ok(strstr(text, "ibahprobe_hops{dest=\"host-b\",dest_device="
+			"\"mlx5_1\",source_device=\"rxe0\",source_port="
+			"\"1\",dlid=\"20\",src_path_bits=\"3\"} 2\n") != NULL,
+	   "and our source path bits, where we have several");
+	free(text);
+	s[0].labels.has_dlid = s[1].labels.has_dlid = false;
+	s[1].labels.has_src_path_bits = false;
+	s[0].labels.has_traffic_class = s[1].labels.has_traffic_class = true;
+	s[1].labels.dest = "host-c";
+	s[1].labels.dest_device = NULL;
+
 	/* A series that could not be probed; one with no reply this round. */
 	s[0].error = true;
 	s[0].sent_total = s[0].received_total = 0;

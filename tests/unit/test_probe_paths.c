@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "probe/probe_paths.h"
+#include "probe/probe_round.h"
 #include "trace/lid_paths_expand.h"
 #include "tap.h"
 
@@ -73,6 +74,7 @@ static void test_counts(void)
 	struct probe_session s = { .cells = cells, .cell_count = 5 };
 	struct probe_path_count p[5];
 	struct ibv_ah *made = (struct ibv_ah *)&t;
+	struct probe_round_cell rounds[5] = { 0 };
 	size_t n;
 
 	for (int i = 0; i < 4; i++) {
@@ -93,6 +95,16 @@ static void test_counts(void)
 	   !p[1].show_src_path_bits, "path 2: 4 lost; our LMC 0: no path bits");
 	ok(!probe_paths_count(&s, 4, p, &n) && n == 0,
 	   "a target not expanded has no paths");
+	/* A continuous run's round: the round's own counts, not the run's. */
+	for (int i = 0; i < 4; i++) {
+		rounds[i].sent = 3;
+		rounds[i].received = i == 2 ? 0 : 3;
+	}
+	ok(probe_paths_count_round(&s, rounds, 0, p, &n) && n == 2 &&
+	   p[0].sent == 6 && p[0].received == 6 && p[1].sent == 6 &&
+	   p[1].received == 3, "a round: path 1 fine, path 2 lost 3 of 6");
+	ok(probe_paths_count_round(&s, NULL, 0, p, &n) && p[1].sent == 10 &&
+	   p[1].received == 6, "no rounds: the run's counts");
 	cells[2].ah = NULL;
 	probe_paths_count(&s, 0, p, &n);
 	ok(!p[1].probed, "a path whose AH failed in one set is not probed");
