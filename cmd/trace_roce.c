@@ -15,6 +15,7 @@
 #include "base/monotonic.h"
 #include "out/output.h"
 #include "probe/probe_engine.h"
+#include "probe/roce_flow_cell.h"
 #include "wire/probe_wire.h"
 #include "wire/roce_packet.h"
 #include "trace/icmp_raw.h"
@@ -161,24 +162,6 @@ static int meet_responders(struct trace_roce *r)
 	return EXIT_FINE;
 }
 
-/* What the probe engine set up for flow f's cell c: where it goes. */
-static void flow_take_cell(const struct probe_session *s, struct roce_flow *f,
-			   const struct probe_cell *c)
-{
-	f->dest = c->target->dest->text;
-	f->dgid = c->attr.is_global ? c->attr.grh.dgid : c->target->dgid;
-	f->dgid_known = c->attr.is_global || c->target->has_dgid;
-	f->dest_qpn = c->target->info.qpn;
-	/* From the rendezvous, or given (--qpn): else never learnt. */
-	f->qpn_known = c->target->ready || c->target->from_rendezvous ||
-		       c->target->has_qpn;
-	f->qkey = c->target->info.qkey;
-	f->asked = c->asked;
-	f->sgid_index = c->attr.grh.sgid_index;
-	f->sgid = ah_facts_gid(&s->facts, c->attr.grh.sgid_index);
-	f->has_grh = c->attr.is_global;
-}
-
 /* A flow silent after its last router: did its datagrams reach the
  * responder? Its count of each silent hop's set (the requests carry the
  * hop limit they were sent with as asked, so each hop is a set of its
@@ -227,7 +210,7 @@ static void prepare_flow(struct trace_roce *r, size_t k)
 	struct roce_flow *f = &r->flows[k];
 	const struct probe_cell *c = &r->s->cells[k];
 
-	flow_take_cell(r->s, f, c);
+	roce_flow_from_cell(r->s, f, c);
 	if (!c->target->ready)
 		snprintf(f->error, sizeof(f->error), "%s",
 			 c->target->error[0] ? c->target->error

@@ -8,6 +8,7 @@
 
 #include "probe/mcast_unicast.h"
 #include "probe/probe_engine.h"
+#include "probe/roce_flow_cell.h"
 #include "trace/roce_tracer.h"
 
 /* Few hops: a member is on the fabric of the group, not across the
@@ -18,16 +19,7 @@
 static void take_flow(const struct probe_session *s, struct roce_flow *f,
 		      const struct probe_cell *c)
 {
-	f->dest = c->target->dest->text;
-	f->dgid = c->attr.is_global ? c->attr.grh.dgid : c->target->dgid;
-	f->dgid_known = c->attr.is_global || c->target->has_dgid;
-	f->dest_qpn = c->target->info.qpn;
-	f->qpn_known = c->target->ready;
-	f->qkey = c->target->info.qkey;
-	f->asked = c->asked;
-	f->sgid_index = c->attr.grh.sgid_index;
-	f->sgid = ah_facts_gid(&s->facts, c->attr.grh.sgid_index);
-	f->has_grh = c->attr.is_global;
+	roce_flow_from_cell(s, f, c);
 	f->fidelity.method = TRACE_METHOD_SOCKET;
 	f->fidelity.priority = -1;
 	f->udp_sport = roce_flow_label_to_udp_sport(0);
