@@ -363,6 +363,10 @@ struct probe_renewal {
 	uint64_t max_age_ns;
 	uint64_t *made_ns;	/* per cell; 0: not yet seen */
 	bool *renewing;		/* per cell */
+	/* Per cell: its attr changed (a renumbered responder followed):
+	 * its AH is made again, and one made from the old attr meanwhile
+	 * is thrown away. */
+	bool *readdress;
 	struct ibv_ah **retired;
 	uint64_t *retired_last_send;
 	size_t retired_count, retired_cap;
@@ -583,6 +587,7 @@ static void fill_series(const struct probe_cmd *pc,
 		.hops = -1,
 		.last_success_unix = r->last_success_unix,
 		.responder_restarts = t->restarts_followed,
+		.responder_renumbered = t->renumbered_followed,
 	};
 	m->has_loss = probe_round_loss_ratio(r, &m->loss_ratio);
 	if (m->error)
@@ -682,6 +687,11 @@ static void swap_renewed_ahs(struct probe_cmd *pc, uint64_t now)
 
 			w->renewing[done[k].id] = false;
 			w->made_ns[done[k].id] = now;
+			/* Made for the address the responder left. */
+			if (done[k].ah && w->readdress[done[k].id]) {
+				ibv_destroy_ah(done[k].ah);
+				continue;
+			}
 			if (!done[k].ah) {
 				diag_verbose(1, "%s: its AH was not made again "
 					     "(%s): the old one goes on",
@@ -734,6 +744,13 @@ static void renew_ahs(struct probe_cmd *pc)
 			continue;
 		if (!w->made_ns[i])
 			w->made_ns[i] = now;	/* made before the first round */
+		if (w->readdress[i] && !w->renewing[i]) {
+			if (ah_renewer_submit(&w->renewer, i, &c->attr) == 0) {
+				w->renewing[i] = true;
+				w->readdress[i] = false;
+			}
+			continue;
+		}
 		if (ah_renew_due(w->renewing[i], r->received < r->sent,
 				 w->made_ns[i], now, w->max_age_ns) &&
 		    ah_renewer_submit(&w->renewer, i, &c->attr) == 0)
@@ -750,11 +767,20 @@ static void renew_ahs(struct probe_cmd *pc)
 
 /* A round closed: the destinations that got nothing back in it ask
  * their rendezvous again, and a responder that restarted is followed to
- * its new QP (responder_follow.h). */
+ * its new QP, one renumbered to its new address: its cells' AHs are made
+ * again (renew_ahs, right after), the old ones destroyed once their
+ * sends completed (responder_follow.h). */
 static void follow_round_end(struct probe_cmd *pc)
 {
 	struct probe_session *s = &pc->s;
 	size_t sets = pc->sw.count;
+	struct path_constraints want = { 0 };
+	struct follow_port port = {
+		.facts = &s->facts,
+		.device = s->device,
+		.want = &want,
+		.timeout_ms = s->settings.timeout_ms,
+	};
 	uint64_t end = monotonic_ns() + FOLLOW_WAIT_MS * 1000000ull;
 	struct timespec wall, pause = { 0, 1000000 };
 	bool pending = true;
@@ -770,13 +796,27 @@ static void follow_round_end(struct probe_cmd *pc)
 		if (pending)
 			nanosleep(&pause, NULL);
 	}
+	/* A new PathRecord (IB) in the QP's partition, from the source
+	 * GID asked for, as the run's first ones (ib_resolve_paths). */
+	if (s->pkey) {
+		want.has_pkey = true;
+		want.pkey = s->pkey;
+	}
+	if (s->settings.gid_index >= 0 &&
+	    ah_facts_gid(&s->facts, (uint32_t)s->settings.gid_index)) {
+		want.has_sgid = true;
+		want.sgid = ah_facts_gid(&s->facts,
+					 (uint32_t)s->settings.gid_index)->gid;
+	}
 	clock_gettime(CLOCK_REALTIME, &wall);
 	for (size_t t = 0; t < pc->dests.count; t++)
-		follow_take(&pc->follow[t], &pc->targets[t],
-			    &s->cells[t * sets], sets,
-			    s->facts.link_layer == LINK_LAYER_IB,
-			    (double)wall.tv_sec, pc->follow_events[t],
-			    sizeof(pc->follow_events[t]));
+		if (follow_take(&pc->follow[t], &pc->targets[t],
+				&s->cells[t * sets], sets, &port,
+				(double)wall.tv_sec, pc->follow_events[t],
+				sizeof(pc->follow_events[t])) ==
+		    FOLLOW_RENUMBERED)
+			for (size_t k = t * sets; k < (t + 1) * sets; k++)
+				pc->renewal.readdress[k] = s->cells[k].ah;
 }
 
 /* What was followed: a line each after the round's rows (text), on
@@ -1246,12 +1286,14 @@ static int build_cells(struct probe_cmd *pc)
 		pc->renewal.max_age_ns = opts->ah_max_age_s * 1000000000ull;
 		pc->renewal.made_ns = calloc(s->cell_count, sizeof(uint64_t));
 		pc->renewal.renewing = calloc(s->cell_count, sizeof(bool));
+		pc->renewal.readdress = calloc(s->cell_count, sizeof(bool));
 		pc->renewal.retired_cap = 2 * s->cell_count;
 		pc->renewal.retired = calloc(pc->renewal.retired_cap,
 					     sizeof(struct ibv_ah *));
 		pc->renewal.retired_last_send =
 			calloc(pc->renewal.retired_cap, sizeof(uint64_t));
 		if (!pc->renewal.made_ns || !pc->renewal.renewing ||
+		    !pc->renewal.readdress ||
 		    !pc->renewal.retired || !pc->renewal.retired_last_send)
 			return cli_fail(EXIT_ENVIRONMENT, "out of memory");
 		if (opts->metrics)
@@ -1416,6 +1458,7 @@ static void probe_cmd_free(struct probe_cmd *pc)
 	free(pc->follow_events);
 	free(pc->renewal.made_ns);
 	free(pc->renewal.renewing);
+	free(pc->renewal.readdress);
 	free(pc->renewal.retired);
 	free(pc->renewal.retired_last_send);
 	probe_session_close(&pc->s);
