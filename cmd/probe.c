@@ -364,14 +364,18 @@ struct probe_renewal {
 	uint64_t *made_ns;	/* per cell; 0: not yet seen */
 	bool *renewing;		/* per cell */
 	/* Per cell: its attr changed (a renumbered responder followed):
-	 * its AH is made again, and one made from the old attr meanwhile
-	 * is thrown away. */
-	bool *readdress;
+	 * enum readdress. */
+	uint8_t *readdress;
 	struct ibv_ah **retired;
 	uint64_t *retired_last_send;
 	size_t retired_count, retired_cap;
 	uint64_t renewed;
 };
+
+/* A cell's AH after its responder was renumbered: due to be made for the
+ * new address (one made meanwhile from the old attr is thrown away),
+ * then made (the renewer's next result for the cell is it). */
+enum readdress { READDRESS_NONE, READDRESS_DUE, READDRESS_MADE };
 
 /* One probe run: its options, its session and how it is shown, handed to
  * every step. The engine's callbacks get the session and find the run
@@ -688,10 +692,12 @@ static void swap_renewed_ahs(struct probe_cmd *pc, uint64_t now)
 			w->renewing[done[k].id] = false;
 			w->made_ns[done[k].id] = now;
 			/* Made for the address the responder left. */
-			if (done[k].ah && w->readdress[done[k].id]) {
-				ibv_destroy_ah(done[k].ah);
+			if (w->readdress[done[k].id] == READDRESS_DUE) {
+				if (done[k].ah)
+					ibv_destroy_ah(done[k].ah);
 				continue;
 			}
+			w->readdress[done[k].id] = READDRESS_NONE;
 			if (!done[k].ah) {
 				diag_verbose(1, "%s: its AH was not made again "
 					     "(%s): the old one goes on",
@@ -744,13 +750,8 @@ static void renew_ahs(struct probe_cmd *pc)
 			continue;
 		if (!w->made_ns[i])
 			w->made_ns[i] = now;	/* made before the first round */
-		if (w->readdress[i] && !w->renewing[i]) {
-			if (ah_renewer_submit(&w->renewer, i, &c->attr) == 0) {
-				w->renewing[i] = true;
-				w->readdress[i] = false;
-			}
-			continue;
-		}
+		if (w->readdress[i] != READDRESS_NONE)
+			continue;	/* readdress_ahs' */
 		if (ah_renew_due(w->renewing[i], r->received < r->sent,
 				 w->made_ns[i], now, w->max_age_ns) &&
 		    ah_renewer_submit(&w->renewer, i, &c->attr) == 0)
@@ -816,7 +817,41 @@ static void follow_round_end(struct probe_cmd *pc)
 				sizeof(pc->follow_events[t])) ==
 		    FOLLOW_RENUMBERED)
 			for (size_t k = t * sets; k < (t + 1) * sets; k++)
-				pc->renewal.readdress[k] = s->cells[k].ah;
+				if (s->cells[k].ah)
+					pc->renewal.readdress[k] =
+						READDRESS_DUE;
+}
+
+/* The AHs of the cells whose responder was renumbered are made for its
+ * new address, waited for as long as a rendezvous answer (an AH to an
+ * address that just answered needs no long neighbour resolution): the
+ * next round goes there, one that is late is taken at its end. */
+static void readdress_ahs(struct probe_cmd *pc)
+{
+	struct probe_renewal *w = &pc->renewal;
+	uint64_t end = monotonic_ns() + FOLLOW_WAIT_MS * 1000000ull;
+	struct timespec pause = { 0, 1000000 };
+	bool waiting = true;
+
+	if (!w->made_ns || !w->renewer.started)
+		return;
+	while (waiting) {
+		waiting = false;
+		swap_renewed_ahs(pc, monotonic_ns());
+		for (size_t i = 0; i < pc->s.cell_count; i++) {
+			if (w->readdress[i] == READDRESS_DUE &&
+			    !w->renewing[i] &&
+			    ah_renewer_submit(&w->renewer, i,
+					      &pc->s.cells[i].attr) == 0) {
+				w->renewing[i] = true;
+				w->readdress[i] = READDRESS_MADE;
+			}
+			waiting |= w->readdress[i] != READDRESS_NONE;
+		}
+		if (!waiting || monotonic_ns() >= end)
+			break;
+		nanosleep(&pause, NULL);
+	}
 }
 
 /* What was followed: a line each after the round's rows (text), on
@@ -846,6 +881,7 @@ static void round_ended(struct probe_session *s)
 	running_rows(pc);
 	follow_say(pc);
 	renew_ahs(pc);
+	readdress_ahs(pc);
 }
 
 /* --discover: the SA names the responders, their QPNs and Q_Keys; DESTs,
@@ -1286,7 +1322,7 @@ static int build_cells(struct probe_cmd *pc)
 		pc->renewal.max_age_ns = opts->ah_max_age_s * 1000000000ull;
 		pc->renewal.made_ns = calloc(s->cell_count, sizeof(uint64_t));
 		pc->renewal.renewing = calloc(s->cell_count, sizeof(bool));
-		pc->renewal.readdress = calloc(s->cell_count, sizeof(bool));
+		pc->renewal.readdress = calloc(s->cell_count, sizeof(uint8_t));
 		pc->renewal.retired_cap = 2 * s->cell_count;
 		pc->renewal.retired = calloc(pc->renewal.retired_cap,
 					     sizeof(struct ibv_ah *));
