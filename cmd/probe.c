@@ -683,6 +683,7 @@ static void swap_renewed_ahs(struct probe_cmd *pc, uint64_t now)
 {
 	struct probe_renewal *w = &pc->renewal;
 	struct ah_renewal done[16];
+	bool readdressed;
 	size_t n;
 
 	while ((n = ah_renewer_take(&w->renewer, done, 16)) > 0) {
@@ -697,6 +698,8 @@ static void swap_renewed_ahs(struct probe_cmd *pc, uint64_t now)
 					ibv_destroy_ah(done[k].ah);
 				continue;
 			}
+			readdressed = w->readdress[done[k].id] ==
+				      READDRESS_MADE;
 			w->readdress[done[k].id] = READDRESS_NONE;
 			if (!done[k].ah) {
 				diag_verbose(1, "%s: its AH was not made again "
@@ -714,8 +717,11 @@ static void swap_renewed_ahs(struct probe_cmd *pc, uint64_t now)
 				pc->s.ep.sends_posted;
 			c->ah = done[k].ah;
 			w->renewed++;
-			diag_verbose(1, "%s: AH made again (its age or a round "
-				     "with loss)", c->target->dest->text);
+			diag_verbose(1, "%s: AH made again (%s)",
+				     c->target->dest->text,
+				     readdressed ? "the responder's new address"
+						 : "its age or a round with "
+						   "loss");
 		}
 	}
 }

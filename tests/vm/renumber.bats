@@ -70,18 +70,17 @@ teardown_file() {
 
 @test "continuous: B renumbered mid-run is followed by its name to its new GID; an old address literal is said unanswered" {
 	local d=$BATS_FILE_TMPDIR out=$BATS_FILE_TMPDIR/run.jsonl pid pid_lit
-	local old_gid new_gid t_start t_end
+	local old_gid new_gid
 	old_gid=::ffff:$OLD4
 	new_gid=::ffff:$NEW4
 	echo "$OLD4 $NAME" >>/etc/hosts
 	start_serve b "$d/serve" 18821
-	t_start=$(date +%s%N)
 	# Rounds of 1 s, a probe every 100 ms: 10 per round.
-	timeout -s INT 12 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe --continuous \
+	timeout -s INT 18 "$IBAHPROBE" -v -d "$FABRIC_A_RXE" -g auto probe --continuous \
 		--interval-round 1 -i 100 --metrics "$d/m.prom" --jsonl "$NAME:18821" \
 		>"$out" 2>"$d/run.err" &
 	pid=$!
-	timeout -s INT 12 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe --continuous \
+	timeout -s INT 18 "$IBAHPROBE" -d "$FABRIC_A_RXE" -g auto probe --continuous \
 		--interval-round 1 -i 100 "$OLD4:18821" >"$d/lit.out" 2>"$d/lit.err" &
 	pid_lit=$!
 	sleep 4
@@ -93,7 +92,6 @@ teardown_file() {
 	ip addr del "$OLD4/24" dev vethb
 	wait "$pid" || true
 	wait "$pid_lit" || true
-	t_end=$(date +%s%N)
 	restore_b
 	# Followed: the last record names both GIDs, and the last rounds
 	# are answered in full at the new one.
@@ -101,22 +99,25 @@ teardown_file() {
 		.responder_renumbered.count == 1 and .responder_renumbered.from == $a and
 		.responder_renumbered.to == $b and
 		(.responder_renumbered.last_at | test("^[0-9]{2}:[0-9]{2}:[0-9]{2}$"))' \
-		"$out" >/dev/null || fail "$(tail -1 "$out")
+		"$out" >/dev/null || fail "$(jq -c 'select(.record == "result") | .responder_renumbered' "$out" | tail -1)
 $(cat "$d/run.err")"
 	jq -se 'map(select(.record == "result")) | .[-3:] | all(.round.lost == 0 and .round.received > 0)' \
-		"$out" >/dev/null || fail "the last rounds lost probes: $(jq -c '.round' "$out" | tail -5)"
+		"$out" >/dev/null || fail "the last rounds lost probes: $(jq -c '.round' "$out" | tail -5)
+$(cat "$d/run.err")"
 	# The loss is the downtime: the rest of the round in which the old
 	# address went away and the next, without a reply, at whose end the
-	# run follows (at the rate the prober really sent: a loaded guest
-	# sends fewer than 10 a round).
-	local lost sent per_round
+	# run asks and follows, or under a slow guest (TCG) whose answer
+	# comes after that end's wait, at the next (at the rate the prober
+	# really sent: a loaded guest sends fewer than 10 a round).
+	local lost per_round
 	lost=$(jq -s 'map(select(.record == "result")) | last | .sent - .received' "$out")
-	sent=$(jq -s 'map(select(.record == "result")) | last | .sent' "$out")
-	per_round=$((sent * 1000000000 / (t_end - t_start)))
-	echo "lost $lost of $sent, $per_round a round" >&3
+	per_round=$(jq -s 'map(select(.record == "result") | .round.sent // 0) | max' "$out")
+	echo "lost $lost, up to $per_round a round; lost by round:" \
+		"$(jq -s -r 'map(select(.record == "result") | .round.lost) | join(" ")' "$out")" >&3
+	grep -F -e renumber -e answer "$d/run.err" >&3 || true
 	[ "$lost" -ge 1 ] || fail "nothing lost: the old address was never left"
-	[ "$lost" -le $((per_round * 2 + 2)) ] ||
-		fail "lost $lost: not followed at the end of the first round without a reply"
+	[ "$lost" -le $((per_round * 3 + 2)) ] ||
+		fail "lost $lost: not followed within two rounds without a reply"
 	grep -q "$NAME:18821: responder renumbered at [0-9:]* (GID $old_gid -> $new_gid): following it" \
 		"$d/run.err" || fail "$(cat "$d/run.err")"
 	grep -q "^ibahprobe_responder_renumbered_total{dest=\"$NAME:18821\".*} 1$" "$d/m.prom" ||
