@@ -407,11 +407,19 @@ struct probe_renewal {
 	uint64_t max_age_ns;
 	uint64_t *made_ns;	/* per cell; 0: not yet seen */
 	bool *renewing;		/* per cell */
+	/* Per cell: its attr changed (a renumbered responder followed):
+	 * enum readdress. */
+	uint8_t *readdress;
 	struct ibv_ah **retired;
 	uint64_t *retired_last_send;
 	size_t retired_count, retired_cap;
 	uint64_t renewed;
 };
+
+/* A cell's AH after its responder was renumbered: due to be made for the
+ * new address (one made meanwhile from the old attr is thrown away),
+ * then made (the renewer's next result for the cell is it). */
+enum readdress { READDRESS_NONE, READDRESS_DUE, READDRESS_MADE };
 
 /* One probe run: its options, its session and how it is shown, handed to
  * every step. The engine's callbacks get the session and find the run
@@ -640,6 +648,7 @@ static void fill_series(const struct probe_cmd *pc,
 		.hops = -1,
 		.last_success_unix = r->last_success_unix,
 		.responder_restarts = t->restarts_followed,
+		.responder_renumbered = t->renumbered_followed,
 	};
 	m->has_loss = probe_round_loss_ratio(r, &m->loss_ratio);
 	if (m->error)
@@ -731,6 +740,7 @@ static void swap_renewed_ahs(struct probe_cmd *pc, uint64_t now)
 {
 	struct probe_renewal *w = &pc->renewal;
 	struct ah_renewal done[16];
+	bool readdressed;
 	size_t n;
 
 	while ((n = ah_renewer_take(&w->renewer, done, 16)) > 0) {
@@ -739,6 +749,15 @@ static void swap_renewed_ahs(struct probe_cmd *pc, uint64_t now)
 
 			w->renewing[done[k].id] = false;
 			w->made_ns[done[k].id] = now;
+			/* Made for the address the responder left. */
+			if (w->readdress[done[k].id] == READDRESS_DUE) {
+				if (done[k].ah)
+					ibv_destroy_ah(done[k].ah);
+				continue;
+			}
+			readdressed = w->readdress[done[k].id] ==
+				      READDRESS_MADE;
+			w->readdress[done[k].id] = READDRESS_NONE;
 			if (!done[k].ah) {
 				diag_verbose(1, "%s: its AH was not made again "
 					     "(%s): the old one goes on",
@@ -755,8 +774,11 @@ static void swap_renewed_ahs(struct probe_cmd *pc, uint64_t now)
 				pc->s.ep.sends_posted;
 			c->ah = done[k].ah;
 			w->renewed++;
-			diag_verbose(1, "%s: AH made again (its age or a round "
-				     "with loss)", c->target->dest->text);
+			diag_verbose(1, "%s: AH made again (%s)",
+				     c->target->dest->text,
+				     readdressed ? "the responder's new address"
+						 : "its age or a round with "
+						   "loss");
 		}
 	}
 }
@@ -791,6 +813,8 @@ static void renew_ahs(struct probe_cmd *pc)
 			continue;
 		if (!w->made_ns[i])
 			w->made_ns[i] = now;	/* made before the first round */
+		if (w->readdress[i] != READDRESS_NONE)
+			continue;	/* readdress_ahs' */
 		if (ah_renew_due(w->renewing[i], r->received < r->sent,
 				 w->made_ns[i], now, w->max_age_ns) &&
 		    ah_renewer_submit(&w->renewer, i, &c->attr) == 0)
@@ -807,11 +831,20 @@ static void renew_ahs(struct probe_cmd *pc)
 
 /* A round closed: the destinations that got nothing back in it ask
  * their rendezvous again, and a responder that restarted is followed to
- * its new QP (responder_follow.h). */
+ * its new QP, one renumbered to its new address: its cells' AHs are made
+ * again (renew_ahs, right after), the old ones destroyed once their
+ * sends completed (responder_follow.h). */
 static void follow_round_end(struct probe_cmd *pc)
 {
 	struct probe_session *s = &pc->s;
 	size_t sets = pc->sw.count;
+	struct path_constraints want = { 0 };
+	struct follow_port port = {
+		.facts = &s->facts,
+		.device = s->device,
+		.want = &want,
+		.timeout_ms = s->settings.timeout_ms,
+	};
 	uint64_t end = monotonic_ns() + FOLLOW_WAIT_MS * 1000000ull;
 	struct timespec wall, pause = { 0, 1000000 };
 	bool pending = true;
@@ -827,13 +860,61 @@ static void follow_round_end(struct probe_cmd *pc)
 		if (pending)
 			nanosleep(&pause, NULL);
 	}
+	/* A new PathRecord (IB) in the QP's partition, from the source
+	 * GID asked for, as the run's first ones (ib_resolve_paths). */
+	if (s->pkey) {
+		want.has_pkey = true;
+		want.pkey = s->pkey;
+	}
+	if (s->settings.gid_index >= 0 &&
+	    ah_facts_gid(&s->facts, (uint32_t)s->settings.gid_index)) {
+		want.has_sgid = true;
+		want.sgid = ah_facts_gid(&s->facts,
+					 (uint32_t)s->settings.gid_index)->gid;
+	}
 	clock_gettime(CLOCK_REALTIME, &wall);
 	for (size_t t = 0; t < pc->dests.count; t++)
-		follow_take(&pc->follow[t], &pc->targets[t],
-			    &s->cells[t * sets], sets,
-			    s->facts.link_layer == LINK_LAYER_IB,
-			    (double)wall.tv_sec, pc->follow_events[t],
-			    sizeof(pc->follow_events[t]));
+		if (follow_take(&pc->follow[t], &pc->targets[t],
+				&s->cells[t * sets], sets, &port,
+				(double)wall.tv_sec, pc->follow_events[t],
+				sizeof(pc->follow_events[t])) ==
+		    FOLLOW_RENUMBERED)
+			for (size_t k = t * sets; k < (t + 1) * sets; k++)
+				if (s->cells[k].ah)
+					pc->renewal.readdress[k] =
+						READDRESS_DUE;
+}
+
+/* The AHs of the cells whose responder was renumbered are made for its
+ * new address, waited for as long as a rendezvous answer (an AH to an
+ * address that just answered needs no long neighbour resolution): the
+ * next round goes there, one that is late is taken at its end. */
+static void readdress_ahs(struct probe_cmd *pc)
+{
+	struct probe_renewal *w = &pc->renewal;
+	uint64_t end = monotonic_ns() + FOLLOW_WAIT_MS * 1000000ull;
+	struct timespec pause = { 0, 1000000 };
+	bool waiting = true;
+
+	if (!w->made_ns || !w->renewer.started)
+		return;
+	while (waiting) {
+		waiting = false;
+		swap_renewed_ahs(pc, monotonic_ns());
+		for (size_t i = 0; i < pc->s.cell_count; i++) {
+			if (w->readdress[i] == READDRESS_DUE &&
+			    !w->renewing[i] &&
+			    ah_renewer_submit(&w->renewer, i,
+					      &pc->s.cells[i].attr) == 0) {
+				w->renewing[i] = true;
+				w->readdress[i] = READDRESS_MADE;
+			}
+			waiting |= w->readdress[i] != READDRESS_NONE;
+		}
+		if (!waiting || monotonic_ns() >= end)
+			break;
+		nanosleep(&pause, NULL);
+	}
 }
 
 /* What was followed: a line each after the round's rows (text), on
@@ -863,6 +944,7 @@ static void round_ended(struct probe_session *s)
 	running_rows(pc);
 	follow_say(pc);
 	renew_ahs(pc);
+	readdress_ahs(pc);
 }
 
 /* --discover: the SA names the responders, their QPNs and Q_Keys; DESTs,
@@ -1304,12 +1386,14 @@ static int build_cells(struct probe_cmd *pc)
 		pc->renewal.max_age_ns = opts->ah_max_age_s * 1000000000ull;
 		pc->renewal.made_ns = calloc(s->cell_count, sizeof(uint64_t));
 		pc->renewal.renewing = calloc(s->cell_count, sizeof(bool));
+		pc->renewal.readdress = calloc(s->cell_count, sizeof(uint8_t));
 		pc->renewal.retired_cap = 2 * s->cell_count;
 		pc->renewal.retired = calloc(pc->renewal.retired_cap,
 					     sizeof(struct ibv_ah *));
 		pc->renewal.retired_last_send =
 			calloc(pc->renewal.retired_cap, sizeof(uint64_t));
 		if (!pc->renewal.made_ns || !pc->renewal.renewing ||
+		    !pc->renewal.readdress ||
 		    !pc->renewal.retired || !pc->renewal.retired_last_send)
 			return cli_fail(EXIT_ENVIRONMENT, "out of memory");
 		if (opts->metrics)
@@ -1495,6 +1579,7 @@ static void probe_cmd_free(struct probe_cmd *pc)
 	free(pc->follow_events);
 	free(pc->renewal.made_ns);
 	free(pc->renewal.renewing);
+	free(pc->renewal.readdress);
 	free(pc->renewal.retired);
 	free(pc->renewal.retired_last_send);
 	probe_path_traces_free(&pc->s, &pc->path_traces);

@@ -194,6 +194,14 @@ int openmetrics_render(FILE *f, const struct om_run *run,
 			put_uint(f, &s->labels,
 				 "ibahprobe_responder_restarts_total",
 				 s->responder_restarts);
+	put_family(f, "ibahprobe_responder_renumbered_total", "counter",
+		   "Renumberings of the responder's host (a new GID or LID) "
+		   "the run followed.");
+	for (s = series; s < series + count; s++)
+		if (!s->error)
+			put_uint(f, &s->labels,
+				 "ibahprobe_responder_renumbered_total",
+				 s->responder_renumbered);
 	put_family(f, "ibahprobe_last_success_timestamp_seconds", "gauge",
 		   "When the latest reply came, in seconds since the epoch; "
 		   "0 if none ever did.");

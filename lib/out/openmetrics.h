@@ -52,6 +52,8 @@ struct om_series {
 	double last_success_unix;	/* 0: never */
 	/* Restarts of the responder the run followed to its new QP. */
 	uint64_t responder_restarts;
+	/* Renumberings of its host (a new GID or LID) the run followed. */
+	uint64_t responder_renumbered;
 };
 
 /* The run. */

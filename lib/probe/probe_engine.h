@@ -81,6 +81,14 @@ struct probe_target {
 	bool followed;
 	uint32_t first_qpn, restarts_followed;
 	char followed_time[16];	/* "HH:MM:SS" of the latest */
+	/* A continuous run followed its renumbered host to a new address
+	 * (responder_follow): how often, when last, and the latest's old
+	 * and new GID (has_: the AH had one) and LID (IB; 0: none). */
+	uint32_t renumbered_followed;
+	char renumbered_time[16];
+	bool renumbered_has_gid;
+	union ibv_gid renumbered_from, renumbered_to;
+	uint16_t renumbered_from_lid, renumbered_to_lid;
 	union ibv_gid dgid;
 	bool has_dgid;
 	char dgid_source[DIAG_MSG_MAX];	/* where the DGID came from */

@@ -220,6 +220,38 @@ static bool cell_cut_short(const struct probe_run *run,
 
 /* A continuous run's round: its own counts beside the running ones, so a
  * log shipper needs no state to graph loss per round. */
+/* A continuous run follows a renumbered responder to its new address:
+ * how often, the latest when, and its old and new GID (and LID on IB). */
+static void print_renumbered(const struct probe_target *t)
+{
+	char gid[GID_TEXT_MAX];
+	bool lids = t->renumbered_followed && t->renumbered_to_lid;
+
+	out_open_object("responder_renumbered");
+	out_uint("count", NULL, t->renumbered_followed);
+	if (t->renumbered_followed)
+		out_string("last_at", NULL, t->renumbered_time);
+	else
+		out_null("last_at", NULL);
+	if (t->renumbered_followed && t->renumbered_has_gid) {
+		out_string("from", NULL, gid_format(&t->renumbered_from, gid,
+						    sizeof(gid)));
+		out_string("to", NULL, gid_format(&t->renumbered_to, gid,
+						  sizeof(gid)));
+	} else {
+		out_null("from", NULL);
+		out_null("to", NULL);
+	}
+	if (lids) {
+		out_uint("from_lid", NULL, t->renumbered_from_lid);
+		out_uint("to_lid", NULL, t->renumbered_to_lid);
+	} else {
+		out_null("from_lid", NULL);
+		out_null("to_lid", NULL);
+	}
+	out_close_object();
+}
+
 static void print_round(const struct probe_run *run,
 			const struct probe_round_cell *r)
 {
@@ -318,6 +350,7 @@ void probe_cell_print(const struct probe_run *run,
 			out_null("qpn", NULL);
 		}
 		out_close_object();
+		print_renumbered(c->target);
 	}
 	/* With -g auto: which source GID and why, also when the AH failed
 	 * (a GID whose netdev does not route to the destination is a cause). */

@@ -51,6 +51,7 @@ static struct om_series good(void)
 		.hops = 2, .has_remark = true, .remarked = true,
 		.flow_label_changed = true,
 		.last_success_unix = 1795000000.125,
+		.responder_renumbered = 2,
 	};
 }
 
@@ -93,6 +94,13 @@ int main(void)
 			"dest_device=\"mlx5_1\",source_device=\"rxe0\","
 			"source_port=\"1\"} 1\n") != NULL,
 	   "the flow label that arrived other than sent");
+	ok(strstr(text, "# TYPE ibahprobe_responder_renumbered_total "
+			"counter\n") &&
+		   strstr(text, "ibahprobe_responder_renumbered_total{dest="
+				"\"host-b\",dest_device=\"mlx5_1\","
+				"source_device=\"rxe0\",source_port=\"1\"} "
+				"2\n"),
+	   "the renumberings of the responder's host followed, a counter");
 	ok(!strstr(text, "# EOF") && !strstr(text, "hop_limit=\""),
 	   "Prometheus 0.0.4 (no # EOF); parameters given by nobody are no "
 	   "labels");
@@ -105,7 +113,7 @@ int main(void)
 	s[0].labels.traffic_class = 0;
 	s[1].labels.traffic_class = 184;
 	text = render(&run, s, 2);
-	is_int(occurrences(text, "# TYPE "), 13, "thirteen families");
+	is_int(occurrences(text, "# TYPE "), 14, "fourteen families");
 	is_int(occurrences(text, "# TYPE ibahprobe_probes_sent_total "), 1,
 	       "a family's TYPE once for all series");
 	ok(strstr(text, "ibahprobe_hops{dest=\"host-c\",source_device=\"rxe0\""
