@@ -292,6 +292,24 @@ static bool touched(const struct loc_obs *o, const size_t touch[2])
 	return false;
 }
 
+/* A failing result of a host behind the router that pick e stands for
+ * (loc_relations edge_of, stands_for). */
+static bool behind(const struct loc_obs *o, const struct loc_relations *rel,
+		   size_t e)
+{
+	size_t router;
+
+	if (!o->failing || !rel || !rel->edge_of || !rel->stands_for)
+		return false;
+	router = rel->stands_for[e];
+	if (router == SIZE_MAX)
+		return false;
+	for (size_t i = 0; i < o->end_count; i++)
+		if (rel->edge_of[o->ends[i]] == router)
+			return true;
+	return false;
+}
+
 static int settle(struct work *w, const struct loc_relations *rel,
 		  struct loc_pick *p)
 {
@@ -306,7 +324,8 @@ static int settle(struct work *w, const struct loc_relations *rel,
 
 		if (!w->active[k] ||
 		    (!obs_has(o, best) &&
-		     !(rel && rel->touch && touched(o, rel->touch[best]))))
+		     !(rel && rel->touch && touched(o, rel->touch[best])) &&
+		     !behind(o, rel, best)))
 			continue;
 		w->active[k] = false;
 		if (!o->failing)

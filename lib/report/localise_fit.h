@@ -117,6 +117,14 @@ struct loc_fit {
 struct loc_relations {
 	const unsigned char *prefer;
 	const size_t (*touch)[2];
+	/* edge_of[e]: a host's edge router (the router at the other end of
+	 * its access link), SIZE_MAX none. stands_for[e]: the router whose
+	 * forwarding a pick of e says fails (a router, the unseen hop after
+	 * one), SIZE_MAX none. A pick that stands for router R explains the
+	 * failing results of the hosts whose edge R is: a rack behind a
+	 * dropping ToR fails through it, its hosts are not named. */
+	const size_t *edge_of;
+	const size_t *stands_for;
 };
 
 /* The picks over element_count elements. background < 0: estimate it.
