@@ -819,6 +819,21 @@ static int name_unseen(struct model *m, struct localise_suspect *s,
 		return 0;
 	}
 	n = next_hops(m, h, hops, share, 16);
+	/* No router after h in any trace: h is an edge, its next hops
+	 * hosts. Failing flows toward several of them (not one host's
+	 * fault) stop at it: h answers but does not forward. */
+	if (!n && spread >= LOC_FAILING_MIN) {
+		s->kind = "router";
+		s->name = strdup(hn);
+		s->address = strdup(hn);
+		if (asprintf(&s->reason, "the traces of %zu failing flows stop "
+			     "after %s, an edge router (no trace shows a router "
+			     "after it), toward several of its hosts: it "
+			     "answers but does not forward",
+			     p->stats.failing, hn) < 0)
+			s->reason = NULL;
+		return s->name && s->address && s->reason ? 0 : -1;
+	}
 	/* A dead link seen from both ends first (both ends placed as
 	 * neighbours), then a router several stops lead to, then a dead
 	 * link with one end placed. */
@@ -850,22 +865,6 @@ static int name_unseen(struct model *m, struct localise_suspect *s,
 			     p->stats.failing, hn, list) < 0)
 			s->reason = NULL;
 		free(list);
-		return s->name && s->address && s->reason ? 0 : -1;
-	}
-	/* No router after h in any trace: h is an edge, its next hops
-	 * hosts. Failing flows toward several of them (not one host's
-	 * fault) stop at it: h answers but does not forward. */
-	if (!n && spread >= LOC_FAILING_MIN) {
-		free(list);
-		s->kind = "router";
-		s->name = strdup(hn);
-		s->address = strdup(hn);
-		if (asprintf(&s->reason, "the traces of %zu failing flows stop "
-			     "after %s, an edge router (no trace shows a router "
-			     "after it), toward several of its hosts: it "
-			     "answers but does not forward",
-			     p->stats.failing, hn) < 0)
-			s->reason = NULL;
 		return s->name && s->address && s->reason ? 0 : -1;
 	}
 	if (n) {
@@ -1231,9 +1230,28 @@ static int model_touch(struct model *m)
 	return 0;
 }
 
+/* h leads to a router in some trace: it is no edge whose onward hops
+ * are all hosts. */
+static bool leads_to_router(const struct report_traces *t, size_t h)
+{
+	for (size_t i = 0; i < t->element_count; i++) {
+		const struct report_path_element *l = &t->elements[i];
+
+		if (l->kind == REPORT_PATH_LINK && l->from && l->to &&
+		    strcmp(l->from, t->elements[h].name) == 0 &&
+		    node_element(t, l->to) != SIZE_MAX)
+			return true;
+	}
+	return false;
+}
+
 /* A host's edge router: the router at the other end of a link from or
- * to its address in any trace (its access link); what a router pick and
- * an unseen hop after a router stand for (loc_relations). */
+ * to its address in any trace (its access link). What a pick stands for
+ * (loc_relations): a router, itself; the unseen hop after router R, R
+ * when no trace shows a router after R (its onward hops are its hosts,
+ * and it forwards to none of them); after a router with other routers
+ * beyond, one of its links (a dead uplink) is as likely, and the rack's
+ * flows are left to name it. */
 static int model_edges(struct model *m)
 {
 	const struct report_traces *t = m->t;
@@ -1244,7 +1262,10 @@ static int model_edges(struct model *m)
 		return -1;
 	for (size_t e = 0; e < m->count; e++) {
 		m->edge_of[e] = SIZE_MAX;
-		m->stands_for[e] = m->el[e].after;
+		m->stands_for[e] = SIZE_MAX;
+		if (m->el[e].after != SIZE_MAX &&
+		    !leads_to_router(t, m->el[e].after))
+			m->stands_for[e] = m->el[e].after;
 		if (e < t->element_count &&
 		    t->elements[e].kind != REPORT_PATH_LINK)
 			m->stands_for[e] = e;
