@@ -968,6 +968,63 @@ static size_t where_answers_drop(const struct model *m,
 	return best;
 }
 
+/* The element after e on o's forward path (SIZE_MAX: none). */
+static size_t next_on_path(const struct loc_obs *o, size_t e)
+{
+	for (size_t i = 0; i + 1 < o->fwd_count; i++)
+		if (o->fwd[i] == e)
+			return o->fwd[i + 1];
+	return SIZE_MAX;
+}
+
+/* A router picked for loss whose failing results all leave it one way,
+ * over one link out of it or the unseen hop after it (the same way, its
+ * far end unanswered), while its results over its other links pass: one
+ * of its ports loses, not the router. That link, with the failing
+ * results that took it and the passing ones that left r elsewhere; r
+ * when not so. */
+static size_t way_out(const struct model *m, size_t r, size_t *failing,
+		      size_t *elsewhere)
+{
+	size_t link = SIZE_MAX, unseen = SIZE_MAX, one_way = 0;
+	char key[32];
+	void *u;
+
+	*failing = *elsewhere = 0;
+	if (r >= m->t->element_count ||
+	    m->t->elements[r].kind == REPORT_PATH_LINK)
+		return r;
+	snprintf(key, sizeof(key), "u:%zu", r);
+	u = strmap_get(&m->index, key);
+	if (u)
+		unseen = (size_t)(uintptr_t)u - 1;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < m->n; k++) {
+			const struct loc_obs *o = &m->obs[k];
+			size_t next = next_on_path(o, r);
+
+			if (next == SIZE_MAX)
+				continue;
+			if (!pass) {
+				if (o->failing && link == SIZE_MAX &&
+				    next != unseen &&
+				    next < m->t->element_count)
+					link = next;
+				continue;
+			}
+			if (!o->failing) {
+				*elsewhere += next != link && next != unseen;
+				continue;
+			}
+			++*failing;
+			one_way += next == link || next == unseen;
+		}
+	if (link == SIZE_MAX || *failing < LOC_FAILING_MIN ||
+	    10 * one_way < 9 * *failing || !*elsewhere)
+		return r;
+	return link;
+}
+
 /* The router a trace link leaves (SIZE_MAX: none, or no link). */
 static size_t link_from(const struct model *m, size_t e)
 {
@@ -1007,7 +1064,7 @@ static int name_pick(struct model *m, struct localise *l,
 		     const struct loc_fit *fit, size_t k, bool *used)
 {
 	const struct loc_pick *p = &fit->picks[k], *other = NULL;
-	size_t named, twin;
+	size_t named, twin, out_failing, out_elsewhere;
 	const struct elem *e;
 	struct localise_suspect *s;
 
@@ -1028,6 +1085,7 @@ static int name_pick(struct model *m, struct localise *l,
 		}
 	}
 	named = where_answers_drop(m, p);
+	named = way_out(m, named, &out_failing, &out_elsewhere);
 	e = &m->el[named];
 	s = new_suspect(l);
 	if (!s)
@@ -1040,6 +1098,20 @@ static int name_pick(struct model *m, struct localise *l,
 	}
 	if (e->after != SIZE_MAX) {
 		if (name_unseen(m, s, p, fit, used))
+			return -1;
+	} else if (named != p->element &&
+		   strcmp(m->el[p->element].kind, "router") == 0) {
+		s->cause = LOCALISE_LOSS;
+		s->kind = e->kind;
+		s->name = strdup(e->name);
+		if (!s->name ||
+		    asprintf(&s->reason, "the %zu failing results through %s "
+			     "leave it over this link (or a hop that did not "
+			     "answer after it); %zu passing ones leave it over "
+			     "its other links; it would lose %.1f%% of their "
+			     "datagrams, the background %.2f%%", out_failing,
+			     m->el[p->element].name, out_elsewhere,
+			     100 * s->loss_rate, 100 * s->expected_rate) < 0)
 			return -1;
 	} else {
 		s->cause = LOCALISE_LOSS;
@@ -1230,21 +1302,6 @@ static int model_touch(struct model *m)
 	return 0;
 }
 
-/* h leads to a router in some trace: it is no edge whose onward hops
- * are all hosts. */
-static bool leads_to_router(const struct report_traces *t, size_t h)
-{
-	for (size_t i = 0; i < t->element_count; i++) {
-		const struct report_path_element *l = &t->elements[i];
-
-		if (l->kind == REPORT_PATH_LINK && l->from && l->to &&
-		    strcmp(l->from, t->elements[h].name) == 0 &&
-		    node_element(t, l->to) != SIZE_MAX)
-			return true;
-	}
-	return false;
-}
-
 /* A host's edge router: the router at the other end of a link from or
  * to its address in any trace (its access link). What a pick stands for
  * (loc_relations): a router, itself; the unseen hop after router R, R
@@ -1256,15 +1313,30 @@ static int model_edges(struct model *m)
 {
 	const struct report_traces *t = m->t;
 
+	/* per trace element: some trace shows a router after it */
+	bool *inner = calloc(t->element_count + 1, sizeof(*inner));
+
 	m->edge_of = malloc((m->count + 1) * sizeof(*m->edge_of));
 	m->stands_for = malloc((m->count + 1) * sizeof(*m->stands_for));
-	if (!m->edge_of || !m->stands_for)
+	if (!inner || !m->edge_of || !m->stands_for) {
+		free(inner);
 		return -1;
+	}
+	for (size_t i = 0; i < t->element_count; i++) {
+		const struct report_path_element *l = &t->elements[i];
+		size_t from;
+
+		if (l->kind != REPORT_PATH_LINK || !l->from || !l->to ||
+		    node_element(t, l->to) == SIZE_MAX)
+			continue;
+		from = node_element(t, l->from);
+		if (from != SIZE_MAX)
+			inner[from] = true;
+	}
 	for (size_t e = 0; e < m->count; e++) {
 		m->edge_of[e] = SIZE_MAX;
 		m->stands_for[e] = SIZE_MAX;
-		if (m->el[e].after != SIZE_MAX &&
-		    !leads_to_router(t, m->el[e].after))
+		if (m->el[e].after != SIZE_MAX && !inner[m->el[e].after])
 			m->stands_for[e] = m->el[e].after;
 		if (e < t->element_count &&
 		    t->elements[e].kind != REPORT_PATH_LINK)
@@ -1290,6 +1362,7 @@ static int model_edges(struct model *m)
 				m->edge_of[(size_t)(uintptr_t)host - 1] = router;
 		}
 	}
+	free(inner);
 	return 0;
 }
 
