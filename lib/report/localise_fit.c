@@ -104,8 +104,9 @@ struct work {
 	size_t *overlap;	/* per element: failing results shared */
 };
 
-static void charge(struct work *w, size_t e, size_t result, double exposed,
-		   double expected, double lost, bool failing)
+static void charge(struct work *w, size_t e, size_t result,
+		   double failing_expected, double exposed, double expected,
+		   double lost, bool failing)
 {
 	struct loc_stats *s = &w->st[e];
 
@@ -114,10 +115,12 @@ static void charge(struct work *w, size_t e, size_t result, double exposed,
 	s->lost += lost;
 	if (w->stamp[e] != result + 1) {
 		w->stamp[e] = result + 1;
-		if (failing)
+		if (failing) {
 			s->failing++;
-		else
+			s->failing_expected += failing_expected;
+		} else {
 			s->passing++;
+		}
 	}
 }
 
@@ -185,6 +188,10 @@ static void tally(struct work *w)
 		/* A host is on both ways: charged per round trip, the
 		 * datagrams lost either way. */
 		double round_trips = o->lost_there + o->lost_back + u;
+		/* what noise makes it lose, given that it lost anything */
+		double lambda = 2.0 * o->sent * q;
+		double given_failing = lambda > 1e-9 ? lambda / -expm1(-lambda)
+						     : 1;
 
 		if (!w->active[k])
 			continue;
@@ -194,7 +201,8 @@ static void tally(struct work *w)
 			struct loc_stats *s = &w->st[o->ends[i]];
 			size_t other = o->end_count == 2 ? o->ends[1 - i] + 1 : 0;
 
-			charge(w, o->ends[i], k, o->sent, 2.0 * o->sent * q,
+			charge(w, o->ends[i], k, given_failing, o->sent,
+			       2.0 * o->sent * q,
 			       round_trips, o->failing);
 			if (o->failing && !s->partner)
 				s->partner = other;
@@ -202,11 +210,13 @@ static void tally(struct work *w)
 				s->partners = true;
 		}
 		for (size_t i = 0; i < o->fwd_count; i++)
-			charge(w, o->fwd[i], k, o->weight * o->sent,
+			charge(w, o->fwd[i], k, o->weight * given_failing,
+			       o->weight * o->sent,
 			       o->weight * o->sent * q,
 			       o->weight * (o->lost_there + u), o->failing);
 		for (size_t i = 0; i < o->back_count; i++)
-			charge(w, o->back[i], k, o->weight * o->sent,
+			charge(w, o->back[i], k, o->weight * given_failing,
+			       o->weight * o->sent,
 			       o->weight * o->sent * q,
 			       o->weight * (o->lost_back +
 					    (in_list(o->fwd, o->fwd_count,
@@ -224,6 +234,7 @@ static void tally(struct work *w)
 static bool eligible(const struct loc_stats *s)
 {
 	return s->llr >= LOC_LLR_MIN && s->failing >= LOC_FAILING_MIN &&
+	       s->lost >= LOC_LOSS_PER_FAILING_MIN * s->failing_expected &&
 	       s->lost >= LOC_RATIO_MIN * s->expected &&
 	       (!s->partner || s->partners);
 }

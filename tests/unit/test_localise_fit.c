@@ -4,7 +4,8 @@
  * link that leads there; loss on the way back not charged to the forward
  * path (of unknown direction it is); one path for every
  * failing result marked; a rack behind a ToR that forwards nothing
- * explained by the ToR; an element out of range refused. */
+ * explained by the ToR; failing flows that lost what noise loses name
+ * nothing; an element out of range refused. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,6 +236,35 @@ static void test_rack_behind_router(void)
 	}
 }
 
+/* Failing flows all traced, passing ones sampled: a link that only
+ * failing traced flows cross, each having lost one datagram (what noise
+ * makes a failing result lose), names nothing; the same flows losing
+ * four each name it. */
+static void test_selected_noise(void)
+{
+	static const size_t up_x[] = { UP_X };
+
+	for (int lost = 1; lost <= 4; lost += 3) {
+		struct bench b = { .n = 0 };
+		struct loc_fit fit;
+
+		for (size_t k = 0; k < 40; k++)
+			add(&b, H0 + k % 8, H0 + (k + 1 + k / 8) % 8, up_x, 1,
+			    lost, 0, 0);
+		for (size_t k = 0; k < b.n; k++)
+			b.obs[k].length = 5;
+		is_int(loc_fit_run(&fit, b.obs, b.n, ELEMENTS, NULL, 1e-3), 0,
+		       "selected (%d lost): fits", lost);
+		if (lost == 1)
+			is_int(fit.count, 0, "selected: noise-sized losses "
+			       "name nothing");
+		else
+			ok(fit.count >= 1 && fit.picks[0].element == UP_X,
+			   "selected: four lost each name the link");
+		loc_fit_free(&fit);
+	}
+}
+
 static void test_range(void)
 {
 	struct bench b = { .n = 0 };
@@ -260,6 +290,7 @@ int main(void)
 	test_unseen_preferred();
 	test_back_not_forward();
 	test_rack_behind_router();
+	test_selected_noise();
 	test_range();
 	test_llr();
 	return tap_done();
