@@ -38,6 +38,10 @@ struct model {
 	unsigned char *prefer;
 	size_t (*touch)[2];	/* localise_fit.h loc_relations */
 	size_t *edge_of, *stands_for;	/* the same */
+	/* per trace element: a router some host's access link ends at,
+	 * after which no trace shows a router (its onward hops are its
+	 * hosts) */
+	bool *edge_router;
 	struct strmap index;	/* "h:ADDR", "u:N" -> element + 1 */
 	struct strmap hosts;	/* address -> host name (borrowed) */
 	struct strmap sources;	/* host name -> source number + 1 */
@@ -819,10 +823,11 @@ static int name_unseen(struct model *m, struct localise_suspect *s,
 		return 0;
 	}
 	n = next_hops(m, h, hops, share, 16);
-	/* No router after h in any trace: h is an edge, its next hops
-	 * hosts. Failing flows toward several of them (not one host's
-	 * fault) stop at it: h answers but does not forward. */
-	if (!n && spread >= LOC_FAILING_MIN) {
+	/* No router after h in any trace and hosts' access links end at
+	 * it: h is an edge, its next hops hosts. Failing flows toward
+	 * several of them (not one host's fault) stop at it: h answers
+	 * but does not forward. */
+	if (!n && m->edge_router[h] && spread >= LOC_FAILING_MIN) {
 		s->kind = "router";
 		s->name = strdup(hn);
 		s->address = strdup(hn);
@@ -1305,10 +1310,10 @@ static int model_touch(struct model *m)
 /* A host's edge router: the router at the other end of a link from or
  * to its address in any trace (its access link). What a pick stands for
  * (loc_relations): a router, itself; the unseen hop after router R, R
- * when no trace shows a router after R (its onward hops are its hosts,
- * and it forwards to none of them); after a router with other routers
- * beyond, one of its links (a dead uplink) is as likely, and the rack's
- * flows are left to name it. */
+ * when R is an edge router and no trace shows a router after R (its
+ * onward hops are its hosts, and it forwards to none of them); after a
+ * router with other routers beyond, one of its links (a dead uplink) is
+ * as likely, and the rack's flows are left to name it. */
 static int model_edges(struct model *m)
 {
 	const struct report_traces *t = m->t;
@@ -1318,7 +1323,8 @@ static int model_edges(struct model *m)
 
 	m->edge_of = malloc((m->count + 1) * sizeof(*m->edge_of));
 	m->stands_for = malloc((m->count + 1) * sizeof(*m->stands_for));
-	if (!inner || !m->edge_of || !m->stands_for) {
+	m->edge_router = calloc(t->element_count + 1, sizeof(*m->edge_router));
+	if (!inner || !m->edge_of || !m->stands_for || !m->edge_router) {
 		free(inner);
 		return -1;
 	}
@@ -1333,15 +1339,8 @@ static int model_edges(struct model *m)
 		if (from != SIZE_MAX)
 			inner[from] = true;
 	}
-	for (size_t e = 0; e < m->count; e++) {
+	for (size_t e = 0; e < m->count; e++)
 		m->edge_of[e] = SIZE_MAX;
-		m->stands_for[e] = SIZE_MAX;
-		if (m->el[e].after != SIZE_MAX && !inner[m->el[e].after])
-			m->stands_for[e] = m->el[e].after;
-		if (e < t->element_count &&
-		    t->elements[e].kind != REPORT_PATH_LINK)
-			m->stands_for[e] = e;
-	}
 	for (size_t i = 0; i < t->element_count; i++) {
 		const struct report_path_element *l = &t->elements[i];
 		const char *ends[2] = { l->from, l->to };
@@ -1362,6 +1361,17 @@ static int model_edges(struct model *m)
 				m->edge_of[(size_t)(uintptr_t)host - 1] = router;
 		}
 	}
+	for (size_t e = 0; e < m->count; e++)
+		if (m->edge_of[e] != SIZE_MAX && !inner[m->edge_of[e]])
+			m->edge_router[m->edge_of[e]] = true;
+	for (size_t e = 0; e < m->count; e++) {
+		m->stands_for[e] = SIZE_MAX;
+		if (m->el[e].after != SIZE_MAX && m->edge_router[m->el[e].after])
+			m->stands_for[e] = m->el[e].after;
+		if (e < t->element_count &&
+		    t->elements[e].kind != REPORT_PATH_LINK)
+			m->stands_for[e] = e;
+	}
 	free(inner);
 	return 0;
 }
@@ -1377,6 +1387,7 @@ static void model_free(struct model *m)
 	free(m->touch);
 	free(m->edge_of);
 	free(m->stands_for);
+	free(m->edge_router);
 	for (size_t k = 0; k < m->n; k++) {
 		free((void *)m->obs[k].ends);
 		free((void *)m->obs[k].fwd);

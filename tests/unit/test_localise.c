@@ -143,8 +143,12 @@ static int build(struct world *w, enum fault fault)
 				 * its rack writes no results (it reaches
 				 * no peer), every flow into it stops at
 				 * it. */
-				if (fault == EDGE_T2 && h >= 4)
+				if (fault == EDGE_T2 && h >= 4) {
+					/* (its traces: T2 answers the
+					 * first hop, nothing after) */
+					trace(tf, h, d, fl, 1, 0, false);
 					continue;
+				}
 				if (fault == EDGE_T2 && d >= 4) {
 					there = -1;
 					back = 20;
