@@ -188,10 +188,16 @@ static void tally(struct work *w)
 		/* A host is on both ways: charged per round trip, the
 		 * datagrams lost either way. */
 		double round_trips = o->lost_there + o->lost_back + u;
-		/* what noise makes it lose, given that it lost anything */
+		/* What noise makes it lose, given that it lost anything: the
+		 * round trip's for the hosts (and for loss of unknown
+		 * direction, charged to either way), one way's for a path
+		 * charged the loss of its way only. */
 		double lambda = 2.0 * o->sent * q;
 		double given_failing = lambda > 1e-9 ? lambda / -expm1(-lambda)
 						     : 1;
+		double given_one_way = o->lost_there + o->lost_back > 0
+					       ? given_failing / 2
+					       : given_failing;
 
 		if (!w->active[k])
 			continue;
@@ -210,12 +216,12 @@ static void tally(struct work *w)
 				s->partners = true;
 		}
 		for (size_t i = 0; i < o->fwd_count; i++)
-			charge(w, o->fwd[i], k, o->weight * given_failing,
+			charge(w, o->fwd[i], k, o->weight * given_one_way,
 			       o->weight * o->sent,
 			       o->weight * o->sent * q,
 			       o->weight * (o->lost_there + u), o->failing);
 		for (size_t i = 0; i < o->back_count; i++)
-			charge(w, o->back[i], k, o->weight * given_failing,
+			charge(w, o->back[i], k, o->weight * given_one_way,
 			       o->weight * o->sent,
 			       o->weight * o->sent * q,
 			       o->weight * (o->lost_back +

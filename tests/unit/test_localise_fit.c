@@ -237,9 +237,9 @@ static void test_rack_behind_router(void)
 }
 
 /* Failing flows all traced, passing ones sampled: a link that only
- * failing traced flows cross, each having lost one datagram (what noise
- * makes a failing result lose), names nothing; the same flows losing
- * four each name it. */
+ * failing traced flows cross, each having lost one datagram of unknown
+ * direction (what noise makes a failing result lose), names nothing; the
+ * same flows losing four each name it. */
 static void test_selected_noise(void)
 {
 	static const size_t up_x[] = { UP_X };
@@ -250,7 +250,7 @@ static void test_selected_noise(void)
 
 		for (size_t k = 0; k < 40; k++)
 			add(&b, H0 + k % 8, H0 + (k + 1 + k / 8) % 8, up_x, 1,
-			    lost, 0, 0);
+			    0, 0, lost);
 		for (size_t k = 0; k < b.n; k++)
 			b.obs[k].length = 5;
 		is_int(loc_fit_run(&fit, b.obs, b.n, ELEMENTS, NULL, 1e-3), 0,
