@@ -37,6 +37,11 @@ struct model {
 	size_t count, capacity;
 	unsigned char *prefer;
 	size_t (*touch)[2];	/* localise_fit.h loc_relations */
+	size_t *edge_of, *stands_for;	/* the same */
+	/* per trace element: a router some host's access link ends at,
+	 * after which no trace shows a router (its onward hops are its
+	 * hosts) */
+	bool *edge_router;
 	struct strmap index;	/* "h:ADDR", "u:N" -> element + 1 */
 	struct strmap hosts;	/* address -> host name (borrowed) */
 	struct strmap sources;	/* host name -> source number + 1 */
@@ -695,7 +700,8 @@ static int shared_next_hop(const struct model *m, struct localise_suspect *s,
  * (dead, or its link down), not a router on the way. 1 when so (s
  * named), 0 when not, -1 when memory ran out. */
 static int one_destination(const struct model *m, struct localise_suspect *s,
-			   const struct loc_pick *p, const char *hn)
+			   const struct loc_pick *p, const char *hn,
+			   size_t *spread)
 {
 	size_t dest = SIZE_MAX, votes = 0, all = 0, to = 0;
 
@@ -719,6 +725,8 @@ static int one_destination(const struct model *m, struct localise_suspect *s,
 				votes += o->ends[1] == dest ? 1 : (size_t)-1;
 			}
 		}
+	/* The failing flows toward other destinations than the majority's. */
+	*spread = all - to;
 	/* Nearly all: a few flows stop there for other reasons. */
 	if (dest == SIZE_MAX || to < 2 || 10 * to < 8 * all)
 		return 0;
@@ -789,7 +797,7 @@ static int name_unseen(struct model *m, struct localise_suspect *s,
 	size_t h = m->el[p->element].after, hops[16];
 	const char *hn = t->elements[h].name;
 	double share[16];
-	size_t n;
+	size_t n, spread = 0;
 	char *list = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -808,13 +816,29 @@ static int name_unseen(struct model *m, struct localise_suspect *s,
 			return -1;
 		return 0;
 	}
-	switch (one_destination(m, s, p, hn)) {
+	switch (one_destination(m, s, p, hn, &spread)) {
 	case -1:
 		return -1;
 	case 1:
 		return 0;
 	}
 	n = next_hops(m, h, hops, share, 16);
+	/* No router after h in any trace and hosts' access links end at
+	 * it: h is an edge, its next hops hosts. Failing flows toward
+	 * several of them (not one host's fault) stop at it: h answers
+	 * but does not forward. */
+	if (!n && m->edge_router[h] && spread >= LOC_FAILING_MIN) {
+		s->kind = "router";
+		s->name = strdup(hn);
+		s->address = strdup(hn);
+		if (asprintf(&s->reason, "the traces of %zu failing flows stop "
+			     "after %s, an edge router (no trace shows a router "
+			     "after it), toward several of its hosts: it "
+			     "answers but does not forward",
+			     p->stats.failing, hn) < 0)
+			s->reason = NULL;
+		return s->name && s->address && s->reason ? 0 : -1;
+	}
 	/* A dead link seen from both ends first (both ends placed as
 	 * neighbours), then a router several stops lead to, then a dead
 	 * link with one end placed. */
@@ -949,23 +973,150 @@ static size_t where_answers_drop(const struct model *m,
 	return best;
 }
 
+/* The element after e on o's forward path (SIZE_MAX: none). */
+static size_t next_on_path(const struct loc_obs *o, size_t e)
+{
+	for (size_t i = 0; i + 1 < o->fwd_count; i++)
+		if (o->fwd[i] == e)
+			return o->fwd[i + 1];
+	return SIZE_MAX;
+}
+
+/* A router picked for loss whose failing results all leave it one way,
+ * over one link out of it or the unseen hop after it (the same way, its
+ * far end unanswered), while its results over its other links pass: one
+ * of its ports loses, not the router. That link, with the failing
+ * results that took it and the passing ones that left r elsewhere; r
+ * when not so. */
+static size_t way_out(const struct model *m, size_t r, size_t *failing,
+		      size_t *elsewhere)
+{
+	size_t link = SIZE_MAX, unseen = SIZE_MAX, one_way = 0;
+	char key[32];
+	void *u;
+
+	*failing = *elsewhere = 0;
+	if (r >= m->t->element_count ||
+	    m->t->elements[r].kind == REPORT_PATH_LINK)
+		return r;
+	snprintf(key, sizeof(key), "u:%zu", r);
+	u = strmap_get(&m->index, key);
+	if (u)
+		unseen = (size_t)(uintptr_t)u - 1;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < m->n; k++) {
+			const struct loc_obs *o = &m->obs[k];
+			size_t next = next_on_path(o, r);
+
+			if (next == SIZE_MAX)
+				continue;
+			if (!pass) {
+				if (o->failing && link == SIZE_MAX &&
+				    next != unseen &&
+				    next < m->t->element_count)
+					link = next;
+				continue;
+			}
+			if (!o->failing) {
+				*elsewhere += next != link && next != unseen;
+				continue;
+			}
+			++*failing;
+			one_way += next == link || next == unseen;
+		}
+	if (link == SIZE_MAX || *failing < LOC_FAILING_MIN ||
+	    10 * one_way < 9 * *failing || !*elsewhere)
+		return r;
+	return link;
+}
+
+/* The router a trace link leaves (SIZE_MAX: none, or no link). */
+static size_t link_from(const struct model *m, size_t e)
+{
+	const struct report_traces *t = m->t;
+
+	if (e >= t->element_count || t->elements[e].kind != REPORT_PATH_LINK)
+		return SIZE_MAX;
+	return node_element(t, t->elements[e].from);
+}
+
+/* Of pick k (the unseen hop after router h, or a link out of h) the
+ * unused pick of the other kind at h: a link that loses datagrams loses
+ * the trace queries to its far end too, whose hop then looks unanswered
+ * (or the traces stop there): one fault, picked twice. SIZE_MAX: none. */
+static size_t same_fault(const struct model *m, const struct loc_fit *fit,
+			 const bool *used, size_t k)
+{
+	size_t e = fit->picks[k].element, h = m->el[e].after;
+	bool unseen = h != SIZE_MAX;
+
+	if (!unseen)
+		h = link_from(m, e);
+	if (h == SIZE_MAX)
+		return SIZE_MAX;
+	for (size_t j = 0; j < fit->count; j++) {
+		size_t x = fit->picks[j].element;
+
+		if (j == k || used[j])
+			continue;
+		if (unseen ? link_from(m, x) == h : m->el[x].after == h)
+			return j;
+	}
+	return SIZE_MAX;
+}
+
 static int name_pick(struct model *m, struct localise *l,
 		     const struct loc_fit *fit, size_t k, bool *used)
 {
-	const struct loc_pick *p = &fit->picks[k];
-	size_t named = where_answers_drop(m, p);
-	const struct elem *e = &m->el[named];
+	const struct loc_pick *p = &fit->picks[k], *other = NULL;
+	size_t named, twin, out_failing, out_elsewhere;
+	const struct elem *e;
 	struct localise_suspect *s;
 
 	if (used[k])
 		return 0;
 	used[k] = true;
+	/* An unseen hop after h and a lossy link out of h: the link,
+	 * named where the stronger of the two ranks, with both's
+	 * evidence. */
+	twin = same_fault(m, fit, used, k);
+	if (twin != SIZE_MAX) {
+		used[twin] = true;
+		other = p;
+		if (m->el[p->element].after != SIZE_MAX) {
+			p = &fit->picks[twin];
+		} else {
+			other = &fit->picks[twin];
+		}
+	}
+	named = where_answers_drop(m, p);
+	named = way_out(m, named, &out_failing, &out_elsewhere);
+	e = &m->el[named];
 	s = new_suspect(l);
 	if (!s)
 		return -1;
 	fill_evidence(s, p);
+	if (other) {
+		s->failing += other->stats.failing;
+		s->explained += other->explained;
+		s->llr += other->stats.llr;
+	}
 	if (e->after != SIZE_MAX) {
 		if (name_unseen(m, s, p, fit, used))
+			return -1;
+	} else if (named != p->element &&
+		   strcmp(m->el[p->element].kind, "router") == 0) {
+		s->cause = LOCALISE_LOSS;
+		s->kind = e->kind;
+		s->name = strdup(e->name);
+		if (!s->name ||
+		    asprintf(&s->reason, "the %zu failing results through %s "
+			     "leave it over this link (or a hop that did not "
+			     "answer after it); %zu passing ones leave it over "
+			     "its other links; it would lose %.1f%% of their "
+			     "datagrams, the background %.2f%%", out_failing,
+			     m->el[p->element].name, out_elsewhere,
+			     100 * s->loss_rate, 100 * s->expected_rate) < 0)
 			return -1;
 	} else {
 		s->cause = LOCALISE_LOSS;
@@ -984,10 +1135,16 @@ static int name_pick(struct model *m, struct localise *l,
 	bool listed = named == p->element;
 
 	for (size_t i = 0; i < p->rival_count; i++) {
+		const char *alt = m->el[p->rivals[i] == named
+					       ? p->element
+					       : p->rivals[i]].name;
+
 		listed |= p->rivals[i] == named;
-		if (add_name(&s->alternatives, &s->alternative_count,
-			     m->el[p->rivals[i] == named ? p->element
-							 : p->rivals[i]].name))
+		/* (an unseen hop named as its router is no alternative to
+		 * itself) */
+		if (s->name && strcmp(alt, s->name) == 0)
+			continue;
+		if (add_name(&s->alternatives, &s->alternative_count, alt))
 			return -1;
 	}
 	if (!listed && add_name(&s->alternatives, &s->alternative_count,
@@ -1150,6 +1307,75 @@ static int model_touch(struct model *m)
 	return 0;
 }
 
+/* A host's edge router: the router at the other end of a link from or
+ * to its address in any trace (its access link). What a pick stands for
+ * (loc_relations): a router, itself; the unseen hop after router R, R
+ * when R is an edge router and no trace shows a router after R (its
+ * onward hops are its hosts, and it forwards to none of them); after a
+ * router with other routers beyond, one of its links (a dead uplink) is
+ * as likely, and the rack's flows are left to name it. */
+static int model_edges(struct model *m)
+{
+	const struct report_traces *t = m->t;
+
+	/* per trace element: some trace shows a router after it */
+	bool *inner = calloc(t->element_count + 1, sizeof(*inner));
+
+	m->edge_of = malloc((m->count + 1) * sizeof(*m->edge_of));
+	m->stands_for = malloc((m->count + 1) * sizeof(*m->stands_for));
+	m->edge_router = calloc(t->element_count + 1, sizeof(*m->edge_router));
+	if (!inner || !m->edge_of || !m->stands_for || !m->edge_router) {
+		free(inner);
+		return -1;
+	}
+	for (size_t i = 0; i < t->element_count; i++) {
+		const struct report_path_element *l = &t->elements[i];
+		size_t from;
+
+		if (l->kind != REPORT_PATH_LINK || !l->from || !l->to ||
+		    node_element(t, l->to) == SIZE_MAX)
+			continue;
+		from = node_element(t, l->from);
+		if (from != SIZE_MAX)
+			inner[from] = true;
+	}
+	for (size_t e = 0; e < m->count; e++)
+		m->edge_of[e] = SIZE_MAX;
+	for (size_t i = 0; i < t->element_count; i++) {
+		const struct report_path_element *l = &t->elements[i];
+		const char *ends[2] = { l->from, l->to };
+
+		if (l->kind != REPORT_PATH_LINK)
+			continue;
+		for (int k = 0; k < 2; k++) {
+			char key[80];
+			void *host;
+			size_t router;
+
+			if (!ends[k] || !ends[1 - k])
+				continue;
+			snprintf(key, sizeof(key), "h:%s", ends[k]);
+			host = strmap_get(&m->index, key);
+			router = node_element(t, ends[1 - k]);
+			if (host && router != SIZE_MAX)
+				m->edge_of[(size_t)(uintptr_t)host - 1] = router;
+		}
+	}
+	for (size_t e = 0; e < m->count; e++)
+		if (m->edge_of[e] != SIZE_MAX && !inner[m->edge_of[e]])
+			m->edge_router[m->edge_of[e]] = true;
+	for (size_t e = 0; e < m->count; e++) {
+		m->stands_for[e] = SIZE_MAX;
+		if (m->el[e].after != SIZE_MAX && m->edge_router[m->el[e].after])
+			m->stands_for[e] = m->el[e].after;
+		if (e < t->element_count &&
+		    t->elements[e].kind != REPORT_PATH_LINK)
+			m->stands_for[e] = e;
+	}
+	free(inner);
+	return 0;
+}
+
 static void model_free(struct model *m)
 {
 	for (size_t k = 0; k < m->count; k++) {
@@ -1159,6 +1385,9 @@ static void model_free(struct model *m)
 	free(m->el);
 	free(m->prefer);
 	free(m->touch);
+	free(m->edge_of);
+	free(m->stands_for);
+	free(m->edge_router);
 	for (size_t k = 0; k < m->n; k++) {
 		free((void *)m->obs[k].ends);
 		free((void *)m->obs[k].fwd);
@@ -1185,10 +1414,13 @@ int localise_run(struct localise *l, const struct report *r,
 
 	memset(l, 0, sizeof(*l));
 	if (model_elements(&m) || model_results(&m, l) ||
-	    model_touch(&m) ||
+	    model_touch(&m) || model_edges(&m) ||
 	    loc_fit_run(&fit, m.obs, m.n, m.count,
-			&(struct loc_relations){ .prefer = m.prefer,
-						 .touch = (const size_t(*)[2])m.touch },
+			&(struct loc_relations){
+				.prefer = m.prefer,
+				.touch = (const size_t(*)[2])m.touch,
+				.edge_of = m.edge_of,
+				.stands_for = m.stands_for },
 			-1))
 		goto out;
 	l->background = fit.background;

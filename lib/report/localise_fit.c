@@ -104,8 +104,9 @@ struct work {
 	size_t *overlap;	/* per element: failing results shared */
 };
 
-static void charge(struct work *w, size_t e, size_t result, double exposed,
-		   double expected, double lost, bool failing)
+static void charge(struct work *w, size_t e, size_t result,
+		   double failing_expected, double exposed, double expected,
+		   double lost, bool failing)
 {
 	struct loc_stats *s = &w->st[e];
 
@@ -114,10 +115,12 @@ static void charge(struct work *w, size_t e, size_t result, double exposed,
 	s->lost += lost;
 	if (w->stamp[e] != result + 1) {
 		w->stamp[e] = result + 1;
-		if (failing)
+		if (failing) {
 			s->failing++;
-		else
+			s->failing_expected += failing_expected;
+		} else {
 			s->passing++;
+		}
 	}
 }
 
@@ -185,6 +188,16 @@ static void tally(struct work *w)
 		/* A host is on both ways: charged per round trip, the
 		 * datagrams lost either way. */
 		double round_trips = o->lost_there + o->lost_back + u;
+		/* What noise makes it lose, given that it lost anything: the
+		 * round trip's for the hosts (and for loss of unknown
+		 * direction, charged to either way), one way's for a path
+		 * charged the loss of its way only. */
+		double lambda = 2.0 * o->sent * q;
+		double given_failing = lambda > 1e-9 ? lambda / -expm1(-lambda)
+						     : 1;
+		double given_one_way = o->lost_there + o->lost_back > 0
+					       ? given_failing / 2
+					       : given_failing;
 
 		if (!w->active[k])
 			continue;
@@ -194,7 +207,8 @@ static void tally(struct work *w)
 			struct loc_stats *s = &w->st[o->ends[i]];
 			size_t other = o->end_count == 2 ? o->ends[1 - i] + 1 : 0;
 
-			charge(w, o->ends[i], k, o->sent, 2.0 * o->sent * q,
+			charge(w, o->ends[i], k, given_failing, o->sent,
+			       2.0 * o->sent * q,
 			       round_trips, o->failing);
 			if (o->failing && !s->partner)
 				s->partner = other;
@@ -202,11 +216,13 @@ static void tally(struct work *w)
 				s->partners = true;
 		}
 		for (size_t i = 0; i < o->fwd_count; i++)
-			charge(w, o->fwd[i], k, o->weight * o->sent,
+			charge(w, o->fwd[i], k, o->weight * given_one_way,
+			       o->weight * o->sent,
 			       o->weight * o->sent * q,
 			       o->weight * (o->lost_there + u), o->failing);
 		for (size_t i = 0; i < o->back_count; i++)
-			charge(w, o->back[i], k, o->weight * o->sent,
+			charge(w, o->back[i], k, o->weight * given_one_way,
+			       o->weight * o->sent,
 			       o->weight * o->sent * q,
 			       o->weight * (o->lost_back +
 					    (in_list(o->fwd, o->fwd_count,
@@ -224,6 +240,7 @@ static void tally(struct work *w)
 static bool eligible(const struct loc_stats *s)
 {
 	return s->llr >= LOC_LLR_MIN && s->failing >= LOC_FAILING_MIN &&
+	       s->lost >= LOC_LOSS_PER_FAILING_MIN * s->failing_expected &&
 	       s->lost >= LOC_RATIO_MIN * s->expected &&
 	       (!s->partner || s->partners);
 }
@@ -292,6 +309,24 @@ static bool touched(const struct loc_obs *o, const size_t touch[2])
 	return false;
 }
 
+/* A failing result of a host behind the router that pick e stands for
+ * (loc_relations edge_of, stands_for). */
+static bool behind(const struct loc_obs *o, const struct loc_relations *rel,
+		   size_t e)
+{
+	size_t router;
+
+	if (!o->failing || !rel || !rel->edge_of || !rel->stands_for)
+		return false;
+	router = rel->stands_for[e];
+	if (router == SIZE_MAX)
+		return false;
+	for (size_t i = 0; i < o->end_count; i++)
+		if (rel->edge_of[o->ends[i]] == router)
+			return true;
+	return false;
+}
+
 static int settle(struct work *w, const struct loc_relations *rel,
 		  struct loc_pick *p)
 {
@@ -306,7 +341,8 @@ static int settle(struct work *w, const struct loc_relations *rel,
 
 		if (!w->active[k] ||
 		    (!obs_has(o, best) &&
-		     !(rel && rel->touch && touched(o, rel->touch[best]))))
+		     !(rel && rel->touch && touched(o, rel->touch[best])) &&
+		     !behind(o, rel, best)))
 			continue;
 		w->active[k] = false;
 		if (!o->failing)

@@ -32,6 +32,15 @@
 #define LOC_LLR_MIN 25.0
 #define LOC_RATIO_MIN 4.0
 #define LOC_FAILING_MIN 2
+/* Failing flows are all traced, passing ones sampled: an element that
+ * no sampled passing flow crosses looks lossy from its failing flows
+ * alone, and each of those lost something by selection. What tells a
+ * fault from noise there is how much they lost: noise makes a failing
+ * result lose what the background loses given that it lost anything,
+ * lambda / (1 - e^-lambda) datagrams (lambda: the datagrams it expects
+ * lost; about one at low rates). An element is picked only when its
+ * failing results lost at least this many times that. */
+#define LOC_LOSS_PER_FAILING_MIN 1.5
 /* An element is no candidate when more of its results pass than twice
  * what its loss rate lets pass, plus this many (localise_fit.c
  * check_passing). */
@@ -80,6 +89,9 @@ struct loc_obs {
 struct loc_stats {
 	double exposed, expected, lost;	/* datagrams, weighted */
 	size_t failing, passing;	/* results through it */
+	/* What its failing results would lose to the background given
+	 * that they failed (weighted; LOC_LOSS_PER_FAILING_MIN). */
+	double failing_expected;
 	double llr;
 	/* As an end (ends[0] or ends[1]): the other end of its first
 	 * failing result + 1, and whether another failing one has another
@@ -117,6 +129,14 @@ struct loc_fit {
 struct loc_relations {
 	const unsigned char *prefer;
 	const size_t (*touch)[2];
+	/* edge_of[e]: a host's edge router (the router at the other end of
+	 * its access link), SIZE_MAX none. stands_for[e]: the router whose
+	 * forwarding a pick of e says fails (a router, the unseen hop after
+	 * one), SIZE_MAX none. A pick that stands for router R explains the
+	 * failing results of the hosts whose edge R is: a rack behind a
+	 * dropping ToR fails through it, its hosts are not named. */
+	const size_t *edge_of;
+	const size_t *stands_for;
 };
 
 /* The picks over element_count elements. background < 0: estimate it.

@@ -4,7 +4,8 @@
  * its edge named as the host, with the reason; a dead link seen from both
  * ends named as that link although no trace crosses it; loss_direction,
  * lost_there and lost_back read from the results; nothing named from
- * background loss alone. */
+ * background loss alone; an edge router that forwards nothing named, not
+ * its rack; a lossy link whose far end goes unanswered named once. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,8 +64,10 @@ static void answer(FILE *f, int hop, const char *from, const char *kind,
 }
 
 /* The trace of that flow; stop: the hop index from which nothing
- * answers (0: none); remark: the change after hop 2 (the spine). */
-static void trace(FILE *f, int h, int d, int fl, int stop, bool remark)
+ * answers (0: none); gap: the one hop index that does not answer (0:
+ * none); remark: the change after hop 2 (the spine). */
+static void trace(FILE *f, int h, int d, int fl, int stop, int gap,
+		  bool remark)
 {
 	const char *spine = fl % 2 ? "10.2.0.1" : "10.2.0.2";
 	const char *path[4];
@@ -86,7 +89,8 @@ static void trace(FILE *f, int h, int d, int fl, int stop, bool remark)
 		"\"error\":null,\"hops\":[", h, h + 1, h + 1, dest, dest, fl,
 		stop ? "silent" : "reached");
 	for (int i = 0; i < n; i++)
-		answer(f, i + 1, stop && i >= stop ? NULL : path[i],
+		answer(f, i + 1, (stop && i >= stop) || (gap && i == gap)
+					 ? NULL : path[i],
 		       i + 1 == n ? "responder" : "time_exceeded", i == 0);
 	fprintf(f, "],\"traffic_class_changes\":[");
 	if (remark && n == 4)
@@ -103,7 +107,7 @@ struct world {
 	char err[512];
 };
 
-enum fault { NONE, REMARK_S1, DEAD_H5, DEAD_LINK, NOISE };
+enum fault { NONE, REMARK_S1, DEAD_H5, DEAD_LINK, NOISE, EDGE_T2, LOSSY_UP };
 
 /* Every host to every other, flow labels 1 and 2, every flow traced. */
 static int build(struct world *w, enum fault fault)
@@ -117,7 +121,7 @@ static int build(struct world *w, enum fault fault)
 		for (int d = 0; d < HOSTS; d++)
 			for (int fl = 1; h != d && fl <= 2; fl++) {
 				bool cross = (h < 4) != (d < 4);
-				int there = 0, back = 0, stop = 0;
+				int there = 0, back = 0, stop = 0, gap = 0;
 
 				if (fault == DEAD_H5 && h == 5)
 					continue;	/* it writes nothing */
@@ -135,8 +139,31 @@ static int build(struct world *w, enum fault fault)
 				}
 				if (fault == NOISE && (h * 7 + d * 3 + fl) % 9 == 0)
 					back = 1;
+				/* T2 answers traces but forwards nothing:
+				 * its rack writes no results (it reaches
+				 * no peer), every flow into it stops at
+				 * it. */
+				if (fault == EDGE_T2 && h >= 4) {
+					/* (its traces: T2 answers the
+					 * first hop, nothing after) */
+					trace(tf, h, d, fl, 1, 0, false);
+					continue;
+				}
+				if (fault == EDGE_T2 && d >= 4) {
+					there = -1;
+					back = 20;
+					stop = 3;
+				}
+				/* T1 -> S1 loses a third of what crosses
+				 * it, the trace queries to S1 too: on half
+				 * of those flows S1 never answered. */
+				if (fault == LOSSY_UP && cross && h < 4 &&
+				    fl % 2) {
+					there = 7;
+					gap = d % 2 ? 1 : 0;
+				}
 				result(rf, h, d, fl, there, back);
-				trace(tf, h, d, fl, stop,
+				trace(tf, h, d, fl, stop, gap,
 				      fault == REMARK_S1 && fl % 2);
 			}
 	fclose(rf);
@@ -249,6 +276,53 @@ static void test_noise_silent(void)
 	world_free(&w);
 }
 
+static void print_suspects(const struct localise *l)
+{
+	for (size_t k = 0; k < l->count; k++)
+		printf("# %zu. %s %s: %s\n", k + 1, l->items[k].kind,
+		       l->items[k].name, l->items[k].reason);
+}
+
+/* An edge router that answers but forwards nothing (no trace shows a
+ * router after it): named itself, not the hosts of its rack, nor "the
+ * hop after" it. */
+static void test_edge_router(void)
+{
+	struct world w;
+
+	is_int(build(&w, EDGE_T2), 0, "edge router: builds");
+	print_suspects(&w.l);
+	ok(w.l.count >= 1 && strcmp(w.l.items[0].kind, "router") == 0 &&
+		   strcmp(w.l.items[0].name, "10.1.0.2") == 0,
+	   "edge router: T2 named (%s)", w.l.count ? w.l.items[0].name : "none");
+	ok(w.l.count >= 1 && w.l.items[0].reason &&
+		   strstr(w.l.items[0].reason, "an edge router"),
+	   "edge router: the reason says why");
+	is_int(w.l.count, 1, "edge router: its rack's hosts not named");
+	world_free(&w);
+}
+
+/* A lossy uplink whose far end sometimes does not answer (its trace
+ * queries lost too): one suspect, the link, not its near end (every
+ * failing result crosses T1, but leaves it over that link or the hop
+ * after it that did not answer, while T1's other links pass). */
+static void test_lossy_link_gaps(void)
+{
+	struct world w;
+
+	is_int(build(&w, LOSSY_UP), 0, "lossy link: builds");
+	print_suspects(&w.l);
+	ok(w.l.count >= 1 && strcmp(w.l.items[0].kind, "link") == 0 &&
+		   strcmp(w.l.items[0].name, "10.1.0.1 -> 10.2.0.1") == 0,
+	   "lossy link: T1 -> S1 named (%s)",
+	   w.l.count ? w.l.items[0].name : "none");
+	is_int(w.l.count, 1, "lossy link: nothing else (no hop after T1)");
+	ok(w.l.count >= 1 && w.l.items[0].failing == 16,
+	   "lossy link: both picks' failing results (%zu)",
+	   w.l.count ? w.l.items[0].failing : 0);
+	world_free(&w);
+}
+
 int main(void)
 {
 	test_loss_direction_read();
@@ -256,5 +330,7 @@ int main(void)
 	test_dead_host();
 	test_dead_link();
 	test_noise_silent();
+	test_edge_router();
+	test_lossy_link_gaps();
 	return tap_done();
 }

@@ -3,7 +3,9 @@
  * names nothing; the unseen element where traces stop preferred to the
  * link that leads there; loss on the way back not charged to the forward
  * path (of unknown direction it is); one path for every
- * failing result marked; an element out of range refused. */
+ * failing result marked; a rack behind a ToR that forwards nothing
+ * explained by the ToR; failing flows that lost what noise loses name
+ * nothing; an element out of range refused. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,6 +189,82 @@ static void test_back_not_forward(void)
 	}
 }
 
+/* ToR B forwards nothing: A's flows to B name it (their traces cross
+ * it), B's own flows have no forward path (nothing answered their
+ * traces). With B's hosts' edge known (edge_of) and ToR B standing for
+ * its forwarding, its rack's results are its: ToR B alone is named;
+ * without those relations B's hosts follow it. */
+static void test_rack_behind_router(void)
+{
+	for (int related = 0; related < 2; related++) {
+		struct bench b = { .n = 0 };
+		size_t edge_of[ELEMENTS], stands_for[ELEMENTS];
+		struct loc_relations rel = { .edge_of = edge_of,
+					     .stands_for = stands_for };
+		struct loc_fit fit;
+
+		for (size_t e = 0; e < ELEMENTS; e++)
+			edge_of[e] = stands_for[e] = SIZE_MAX;
+		for (size_t h = H4; h <= H7; h++)
+			edge_of[h] = TOR_B;
+		for (size_t h = H0; h <= H3; h++)
+			edge_of[h] = TOR_A;
+		stands_for[TOR_B] = TOR_B;
+		stands_for[TOR_A] = TOR_A;
+		for (size_t s = H0; s <= H7; s++)
+			for (size_t d = H0; d <= H7; d++)
+				for (size_t k = 0; s != d && k < 2; k++) {
+					if (s <= H3 && d <= H3)
+						add(&b, s, d, in_a, 1, 0, 0, 0);
+					else if (s <= H3)
+						add(&b, s, d, a_to_b, 5, 0, 0, 20);
+					else
+						add(&b, s, d, NULL, 0, 0, 0, 20);
+				}
+		is_int(loc_fit_run(&fit, b.obs, b.n, ELEMENTS,
+				   related ? &rel : NULL, 1e-4), 0,
+		       "rack (%s): fits", related ? "related" : "alone");
+		ok(fit.count >= 1 && fit.picks[0].element == TOR_B,
+		   "rack (%s): ToR B first (%zu)", related ? "related" : "alone",
+		   fit.count ? fit.picks[0].element : (size_t)99);
+		if (related)
+			is_int(fit.count, 1, "rack: its hosts not named");
+		else
+			ok(fit.count > 1, "rack (alone): its hosts follow (%zu)",
+			   fit.count);
+		loc_fit_free(&fit);
+	}
+}
+
+/* Failing flows all traced, passing ones sampled: a link that only
+ * failing traced flows cross, each having lost one datagram of unknown
+ * direction (what noise makes a failing result lose), names nothing; the
+ * same flows losing four each name it. */
+static void test_selected_noise(void)
+{
+	static const size_t up_x[] = { UP_X };
+
+	for (int lost = 1; lost <= 4; lost += 3) {
+		struct bench b = { .n = 0 };
+		struct loc_fit fit;
+
+		for (size_t k = 0; k < 40; k++)
+			add(&b, H0 + k % 8, H0 + (k + 1 + k / 8) % 8, up_x, 1,
+			    0, 0, lost);
+		for (size_t k = 0; k < b.n; k++)
+			b.obs[k].length = 5;
+		is_int(loc_fit_run(&fit, b.obs, b.n, ELEMENTS, NULL, 1e-3), 0,
+		       "selected (%d lost): fits", lost);
+		if (lost == 1)
+			is_int(fit.count, 0, "selected: noise-sized losses "
+			       "name nothing");
+		else
+			ok(fit.count >= 1 && fit.picks[0].element == UP_X,
+			   "selected: four lost each name the link");
+		loc_fit_free(&fit);
+	}
+}
+
 static void test_range(void)
 {
 	struct bench b = { .n = 0 };
@@ -211,6 +289,8 @@ int main(void)
 	test_noise_silent();
 	test_unseen_preferred();
 	test_back_not_forward();
+	test_rack_behind_router();
+	test_selected_noise();
 	test_range();
 	test_llr();
 	return tap_done();
