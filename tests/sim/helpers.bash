@@ -85,3 +85,39 @@ sim_setup_qos_partition_subnet() {
 		'storage=0x0012 : 0x0000000000100001=full, 0x0000000000100005=full, 0x0000000000100007=limited ;' >"$parts"
 	sim_setup_file two-switch.topo -Q -Y "$BATS_TEST_DIRNAME/topo/qos-policy.conf" -P "$parts"
 }
+
+# ring.topo under opensm -l 2, its routes computed once with every link
+# up and kept as a file (opensm's file routing engine) while S1's port 8
+# goes down: H31's DLIDs routed over that link break, the others of the
+# same port do not. Sets S1_PORT8_DLIDS (over it, by the SM's dump) and
+# OTHER_DLIDS; waits until H11's trace sees the dead end. The caller
+# relinks ('ReLink "S1"[8]').
+sim_unlink_lmc2_s1_port8() {
+	local lfts=$BATS_TEST_TMPDIR/lfts.dump dlid i h31
+	sim_setup_file ring.topo -l 2 -D 0x43
+	cp "$SIM_DIR/osm/opensm-lfts.dump" "$lfts"
+	h31=$(sim_lid H31)
+	S1_PORT8_DLIDS=()
+	OTHER_DLIDS=()
+	for ((i = 0; i < 4; i++)); do
+		dlid=$((h31 + i))
+		if awk -v l="$(printf '0x%04x' "$dlid")" '
+			/^Unicast lids/ { s1 = /\(.S1.\)/ } s1 && $1 == l { print $2; exit }' "$lfts" |
+			grep -qx 008; then
+			S1_PORT8_DLIDS+=("$dlid")
+		else
+			OTHER_DLIDS+=("$dlid")
+		fi
+	done
+	[ "${#S1_PORT8_DLIDS[@]}" -gt 0 ] && [ "${#OTHER_DLIDS[@]}" -gt 0 ] ||
+		fail "H31's DLIDs do not split over S1's ports: over ${S1_PORT8_DLIDS[*]}, other ${OTHER_DLIDS[*]}"
+	sim_kill_sm
+	printf '%s\0' -l 2 -R file -U "$lfts" >"$SIM_DIR/opensm.args"
+	sim_restart_sm
+	sim_console 'Unlink "S1"[8]'
+	for ((i = 0; i < 50; i++)); do
+		iba_on H11 trace -j --paths all "$h31" 2>/dev/null |
+			jq -e 'any(.status == "dead_end")' >/dev/null && break
+		sleep 0.2
+	done
+}

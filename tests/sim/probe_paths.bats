@@ -70,36 +70,20 @@ PATH_TRACE=$(dirname "$IBAHPROBE")/tests/tools/path_trace
 
 @test "failing paths traced (probe/probe_path_trace over the real SA): a link down is named for exactly the paths through it; a fine path is not traced" {
 	[ -x "$PATH_TRACE" ] || missing "tests/tools/path_trace is not built (make check-build)"
-	# As trace.bats' test of the same link: the SM's routes kept as a
-	# file while S1's port 8 goes down.
-	sim_setup_file ring.topo -l 2 -D 0x43
-	local lfts=$BATS_TEST_TMPDIR/lfts.dump dlid over=() other=() i h31 h11 all=() some=()
-	cp "$SIM_DIR/osm/opensm-lfts.dump" "$lfts"
+	# As trace.bats' test of the same link (helpers.bash).
+	local dlid over other h31 h11 all=() some=()
+	sim_unlink_lmc2_s1_port8
 	h31=$(sim_lid H31)
 	h11=$(sim_lid H11)
-	for ((i = 0; i < 4; i++)); do
-		dlid=$((h31 + i))
-		if awk -v l="$(printf '0x%04x' "$dlid")" '
-			/^Unicast lids/ { s1 = /\(.S1.\)/ } s1 && $1 == l { print $2; exit }' "$lfts" |
-			grep -qx 008; then
-			over+=("$dlid")
+	over=("${S1_PORT8_DLIDS[@]}")
+	other=("${OTHER_DLIDS[@]}")
+	for ((dlid = h31; dlid < h31 + 4; dlid++)); do
+		all+=("$dlid:0:10:0")
+		if [[ " ${over[*]} " == *" $dlid "* ]]; then
 			some+=("$dlid:0:10:0")
 		else
-			other+=("$dlid")
 			some+=("$dlid:0:10:10")
 		fi
-		all+=("$dlid:0:10:0")
-	done
-	[ "${#over[@]}" -gt 0 ] && [ "${#other[@]}" -gt 0 ] ||
-		fail "H31's DLIDs do not split over S1's ports: over ${over[*]}, other ${other[*]}"
-	sim_kill_sm
-	printf '%s\0' -l 2 -R file -U "$lfts" >"$SIM_DIR/opensm.args"
-	sim_restart_sm
-	sim_console 'Unlink "S1"[8]'
-	for ((i = 0; i < 50; i++)); do
-		iba_on H11 trace -j --paths all "$h31" 2>/dev/null |
-			jq -e 'any(.status == "dead_end")' >/dev/null && break
-		sleep 0.2
 	done
 	# Every path lost all its probes: each is traced, and only those
 	# through the link end there; the others' walks are complete.

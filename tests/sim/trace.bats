@@ -114,36 +114,12 @@ assert_every_pair_matches_ibtracert() {	# TOPOLOGY [LMC]
 }
 
 @test "--paths all: a link that carries only some of a port's paths is named for exactly those" {
-	# The SM's own routes, computed once with the link up, then kept as a
-	# file (opensm's file routing engine) while the link goes down: the
-	# DLIDs routed over it break, the others of the same port do not.
-	sim_setup_file ring.topo -l 2 -D 0x43
-	local lfts=$BATS_TEST_TMPDIR/lfts.dump dlid over=() other=() i
-	cp "$SIM_DIR/osm/opensm-lfts.dump" "$lfts"
-	local h31
+	# The SM's own routes kept while the link goes down (helpers.bash).
+	local h31 over other
+	sim_unlink_lmc2_s1_port8
 	h31=$(sim_lid H31)
-	# Which of H31's DLIDs leave S1 by port 8 (towards S4), by the dump.
-	for ((i = 0; i < 4; i++)); do
-		dlid=$((h31 + i))
-		if awk -v l="$(printf '0x%04x' "$dlid")" '
-			/^Unicast lids/ { s1 = /\(.S1.\)/ } s1 && $1 == l { print $2; exit }' "$lfts" |
-			grep -qx 008; then
-			over+=("$dlid")
-		else
-			other+=("$dlid")
-		fi
-	done
-	[ "${#over[@]}" -gt 0 ] && [ "${#other[@]}" -gt 0 ] ||
-		fail "H31's DLIDs do not split over S1's ports: over ${over[*]}, other ${other[*]}"
-	sim_kill_sm
-	printf '%s\0' -l 2 -R file -U "$lfts" >"$SIM_DIR/opensm.args"
-	sim_restart_sm
-	sim_console 'Unlink "S1"[8]'
-	for ((i = 0; i < 50; i++)); do
-		iba_on H11 trace -j --paths all "$h31" 2>/dev/null |
-			jq -e 'any(.status == "dead_end")' >/dev/null && break
-		sleep 0.2
-	done
+	over=("${S1_PORT8_DLIDS[@]}")
+	other=("${OTHER_DLIDS[@]}")
 	run -1 iba_on H11 trace -j --paths all "$h31"
 	jq -e --argjson over "$(printf '%s\n' "${over[@]}" | jq -s .)" '
 		[.[] | select(.status != "complete") | .dlid] == $over and

@@ -8,6 +8,7 @@
 
 #include "out/output.h"
 #include "probe/probe_path_trace.h"
+#include "capture.h"
 #include "tap.h"
 
 /* Our port LID 0x10 under LMC 1, a destination of two DLIDs (0x20,
@@ -120,34 +121,25 @@ static void test_slid(void)
 }
 
 /* What printing dp wrote to stdout in format (malloc'ed). */
+static const struct probe_dlid_path *printing;
+
+static void print_text(void)
+{
+	probe_path_trace_print_text(printing);
+}
+
+static void print_json(void)
+{
+	out_open_object(NULL);
+	probe_path_trace_print_json(printing);
+	out_close_object();
+}
+
 static char *printed(const struct probe_dlid_path *dp, enum out_format format)
 {
-	FILE *tmp = tmpfile();
-	int saved = dup(STDOUT_FILENO);
-	char *text;
-	long n;
-
-	fflush(stdout);
-	dup2(fileno(tmp), STDOUT_FILENO);
-	out_init(format, false);
-	if (format == OUT_TEXT)
-		probe_path_trace_print_text(dp);
-	else {
-		out_open_object(NULL);
-		probe_path_trace_print_json(dp);
-		out_close_object();
-	}
-	out_finish();
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	n = ftell(tmp);
-	text = calloc(1, (size_t)n + 1);
-	rewind(tmp);
-	if (fread(text, 1, (size_t)n, tmp) != (size_t)n)
-		text[0] = '\0';
-	fclose(tmp);
-	return text;
+	printing = dp;
+	return strdup(capture_out(format, format == OUT_TEXT ? print_text
+							     : print_json));
 }
 
 /* A walk that ends where the SA has no link out of S2's port 8. */
