@@ -8,7 +8,10 @@
  *   QP ("already_member"). The SA keeps one membership per port GID, not
  *   per program (opensm osm_sa_mcmember_record.c: mcmr_rcv_leave_mgrp
  *   removes the port's JoinState bits whoever set them), so serve's
- *   Delete would end the kernel's own membership (IPoIB, rdma_cm).
+ *   Delete would end the kernel's own membership (IPoIB, rdma_cm). The
+ *   kernel knows this: core/multicast.c counts its clients per join
+ *   state (adjust_membership) and leaves a state only when none holds it
+ *   (get_leave_state); a umad Delete from serve bypasses that count.
  * - IPoIB groups (ipoib[6][:PKEY], or any MGID with the IPoIB signature)
  *   are never joined: they belong to the kernel's IPoIB driver. A
  *   FullMember join would create a missing broadcast group with serve's
