@@ -55,20 +55,21 @@ no_steps_left() {
 	[ -z "$steps" ] || fail "steps left: $steps"
 }
 
-# The plan's pairs as "SOURCE_ADDRESS DESTINATION_ADDRESS" lines, sorted.
+# The plan's pairs as "SOURCE_DEVICE DESTINATION" lines, sorted (the
+# destination as HOSTS names it; the endpoints share one host name, so a
+# source is its device).
 plan_pairs() {
 	jq -r '.hosts | to_entries[] | .key as $s | .value[] | "\($s) \(.)"' "$1/plan.json" |
 		while read -r s d; do
-			echo "$(fabric_var "${s%%:*}" IP4) $(fabric_var "${d%%:*}" IP4)"
+			echo "$(fabric_var "${s%%:*}" RXE) $d"
 		done | sort
 }
 
 # The report's pairs with STATUS, the same form.
 report_pairs() {
 	jq -r --arg st "$2" '
-		(.sources | map({(.name): .address}) | add) as $src |
-		(.destinations | map({(.name): .address}) | add) as $dst |
-		.cells[] | select(.status == $st) | "\($src[.source]) \($dst[.destination])"' \
+		(.sources | map({(.name): .device}) | add) as $dev |
+		.cells[] | select(.status == $st) | "\($dev[.source]) \(.destination)"' \
 		"$1/report.json" | sort
 }
 
