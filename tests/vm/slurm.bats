@@ -85,9 +85,9 @@ report_pairs() {
 	((want >= 3 && want < 6)) || fail "plan of $want pairs: $(cat "$out/plan.json")"
 	for x in a c d; do
 		[ -s "$out/results/$x.jsonl" ] || fail "no results of $x: $stderr"
-		jq -e 'select(.event == "ready")' "$out/serve/$x" >/dev/null || fail "$x: $(cat "$out/serve/$x")"
-		jq -e 'select(.event == "summary") | .stopped_by == "SIGTERM"' "$out/serve/$x" >/dev/null ||
-			fail "$x did not stop on SIGTERM: $(cat "$out/serve/$x")"
+		# -s: jq -e judges only the last document's output.
+		jq -s -e 'map(.event) == ["ready", "summary"] and .[1].stopped_by == "SIGTERM"' \
+			"$out/serve/$x" >/dev/null || fail "$x did not serve until SIGTERM: $(cat "$out/serve/$x")"
 		jq -e --arg d "$(fabric_var "$x" RXE)" '[.. | .device? // empty] | index($d) != null' \
 			"$out/ports/$x.json" >/dev/null || fail "$x's ports: $(cat "$out/ports/$x.json")"
 	done
