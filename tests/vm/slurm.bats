@@ -73,7 +73,7 @@ report_pairs() {
 		"$1/report.json" | sort
 }
 
-@test "the sweep on an allocation of 3 nodes: every responder answered, every round file probed, report has the plan's pairs" {
+@test "the sweep on an allocation of 3 nodes: every responder up until SIGTERM, every round file probed, report has the plan's pairs" {
 	local out=$BATS_FILE_TMPDIR/sweep x want
 	run -0 --separate-stderr sweep "$out" --ports --probe-timeout 90
 	echo "$output" >"$BATS_FILE_TMPDIR/sweep.out"
