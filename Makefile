@@ -159,6 +159,8 @@ install: all
 	install -m 0644 contrib/prometheus/ibahprobe.rules.yml \
 		contrib/prometheus/ibahprobe.rules.test.yml \
 		$(DESTDIR)$(DATADIR)/ibahprobe/prometheus/
+	install -d $(DESTDIR)$(DATADIR)/ibahprobe/slurm
+	install -m 0755 contrib/slurm/ibahprobe-sweep $(DESTDIR)$(DATADIR)/ibahprobe/slurm/
 
 # The .deb is built from a copy of the tree (the files git knows, committed
 # or not), so dpkg-buildpackage leaves nothing in it; the package and its

@@ -38,7 +38,7 @@ setup() {
 	[ ! -e "$TOP/debian/ibahprobe" ] && [ ! -e "$TOP/debian/files" ]
 }
 
-@test "the package holds the binary, every man page, both completions, the units, the alert rules and the options file" {
+@test "the package holds the binary, every man page, both completions, the units, the alert rules, the Slurm sweep and the options file" {
 	local listing page unit
 	listing=$(dpkg-deb -c "$DEB" | awk '{ print $1, $6 }')
 	grep -qx -- '-rwxr-xr-x ./usr/bin/ibahprobe' <<<"$listing" || fail "$listing"
@@ -55,6 +55,7 @@ setup() {
 		grep -qx -- "-rw-r--r-- ./lib/systemd/system/$unit" <<<"$listing" || fail "no $unit: $listing"
 	done
 	grep -qx -- '-rw-r--r-- ./usr/share/ibahprobe/prometheus/ibahprobe.rules.yml' <<<"$listing"
+	grep -qx -- '-rwxr-xr-x ./usr/share/ibahprobe/slurm/ibahprobe-sweep' <<<"$listing"
 	grep -qx -- '-rw-r--r-- ./etc/default/ibahprobe' <<<"$listing"
 }
 
