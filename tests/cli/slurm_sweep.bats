@@ -50,6 +50,11 @@ setup() {
 		run -2 --separate-stderr "$SWEEP" -o "$out" "$opt" 5s
 		[[ $stderr == *"$opt '5s' is no number"* ]] || fail "$opt: $stderr"
 	done
+	# Responders that end before the probe step would fail every pair.
+	run -2 --separate-stderr "$SWEEP" -o "$out" --duration 300 "$BATS_TEST_TMPDIR/hosts.txt"
+	[[ $stderr == *"--duration 300 is shorter than --ready-wait + --probe-timeout (330)"* ]] ||
+		fail "$stderr"
+	[ -z "$output" ]
 	[ ! -e "$out" ]
 	# An earlier sweep's results would be merged with the new ones.
 	mkdir "$out" && touch "$out/old.jsonl"
