@@ -111,31 +111,36 @@ static char *address_key(const struct jv *v)
 	return strdup(text);
 }
 
-/* The index key of an element: its kind's letter, then its name. Kinds
- * apart by construction: a hop that answered from "A -> B" (the text
- * itself when it is no address) is a router, never the link of that
- * name. Malloc'd; NULL when memory ran out. */
-static char *element_key(enum report_path_kind kind, const char *name)
+/* The longest key: a link between two names of the most report reads. */
+#define ELEMENT_KEY_MAX (2 * REPORT_TRACE_STRING_MAX + 64)
+
+/* The index key of an element in buf: its kind's letter, then its name
+ * (from, or a link's "from -> to" when to is given). Kinds apart by
+ * construction: a hop that answered from "A -> B" (the text itself when
+ * it is no address) is a router, never the link of that name. Its
+ * length, as snprintf's. */
+static int element_key(char *buf, size_t len, enum report_path_kind kind,
+		       const char *from, const char *to)
 {
 	static const char letter[] = {
 		[REPORT_PATH_ROUTER] = 'r',
 		[REPORT_PATH_SWITCH] = 's',
 		[REPORT_PATH_LINK] = 'l',
 	};
-	char *key;
 
-	if (asprintf(&key, "%c%s", letter[kind], name) < 0)
-		return NULL;
-	return key;
+	return snprintf(buf, len, "%c%s%s%s", letter[kind], from,
+			to ? " -> " : "", to ? to : "");
 }
 
 size_t report_traces_element_find(const struct report_traces *t,
 				   enum report_path_kind kind, const char *name)
 {
-	char *key = element_key(kind, name);
-	void *index = key ? strmap_get(&t->element_index, key) : NULL;
+	char key[ELEMENT_KEY_MAX];
+	int n = element_key(key, sizeof(key), kind, name, NULL);
+	void *index = n >= 0 && (size_t)n < sizeof(key)
+			      ? strmap_get(&t->element_index, key)
+			      : NULL;
 
-	free(key);
 	return index ? (size_t)(uintptr_t)index - 1 : SIZE_MAX;
 }
 
@@ -144,17 +149,14 @@ size_t report_traces_element_find(const struct report_traces *t,
 static size_t element(struct report_traces *t, enum report_path_kind kind,
 		      const char *from, const char *to)
 {
-	/* Its key (element_key's form) and, past the letter, its name:
-	 * built here rather than allocated, as most hops are known. */
-	char key[2 * REPORT_TRACE_STRING_MAX + 64];
+	/* Its key and, past the letter, its name: built here rather than
+	 * allocated, as most hops are known. */
+	char key[ELEMENT_KEY_MAX];
 	char *name;
 	void **slot;
 	size_t index;
-	int n = kind == REPORT_PATH_LINK
-			? snprintf(key, sizeof(key), "l%s -> %s", from, to)
-			: snprintf(key, sizeof(key), "%c%s",
-				   kind == REPORT_PATH_ROUTER ? 'r' : 's',
-				   from);
+	int n = element_key(key, sizeof(key), kind, from,
+			    kind == REPORT_PATH_LINK ? to : NULL);
 
 	if (n < 0 || (size_t)n >= sizeof(key))
 		return SIZE_MAX;
