@@ -600,6 +600,7 @@ static void mcast_probes(const struct common_opts *common,
 		if (member_hosts(e, &hosts)) {
 			snprintf(st[i].mcast_error, sizeof(st[i].mcast_error),
 				 "out of memory");
+			dest_list_free(&hosts);
 			continue;
 		}
 		a.expect_hosts = &hosts;

@@ -22,7 +22,6 @@
  * word boundary. */
 #define CHECK_TEXT_MAX (DIAG_MSG_MAX + 64)
 
-/* What was measured for one entry; unset parts stay false/NULL. */
 /* mcast_member=HOST silent to the group: the sentence on where the group
  * stops for it (probe/mcast_boundary.h), by its GID. */
 struct check_mcast_boundary {
@@ -30,6 +29,7 @@ struct check_mcast_boundary {
 	char words[CHECK_TEXT_MAX];
 };
 
+/* What was measured for one entry; unset parts stay false/NULL. */
 struct check_measured {
 	/* Probes (NEED_PROBE): error set when they could not be sent at
 	 * all (no responder, AH creation failed). */

@@ -108,10 +108,10 @@ struct probe_target {
 	bool local_port;
 };
 
-/* Which of its destination's LMC paths a cell probes (--paths all): the
- * DLID, our source path bits, and the SA's PathRecord to that DLID. */
 struct trace_job;
 
+/* Which of its destination's LMC paths a cell probes (--paths all): the
+ * DLID, our source path bits, and the SA's PathRecord to that DLID. */
 struct probe_dlid_path {
 	bool wanted;		/* in: expand this cell (check's paths_ok) */
 	unsigned index, of;	/* 1-based; of 0: the target's own path */

@@ -218,8 +218,6 @@ static bool cell_cut_short(const struct probe_run *run,
 	return run->interrupted && (run->continuous || c->sent < quota);
 }
 
-/* A continuous run's round: its own counts beside the running ones, so a
- * log shipper needs no state to graph loss per round. */
 /* A continuous run follows a renumbered responder to its new address:
  * how often, the latest when, and its old and new GID (and LID on IB). */
 static void print_renumbered(const struct probe_target *t)
@@ -252,6 +250,8 @@ static void print_renumbered(const struct probe_target *t)
 	out_close_object();
 }
 
+/* A continuous run's round: its own counts beside the running ones, so a
+ * log shipper needs no state to graph loss per round. */
 static void print_round(const struct probe_run *run,
 			const struct probe_round_cell *r)
 {
