@@ -201,10 +201,7 @@ static int model_elements(struct model *m)
 		const struct report_path_element *e = &t->elements[i];
 		bool link = e->kind == REPORT_PATH_LINK;
 
-		if (add_elem(m, NULL, link ? "link"
-				: e->kind == REPORT_PATH_SWITCH ? "switch"
-								: "router",
-			     e->name, link ? NULL : e->name, SIZE_MAX,
+		if (add_elem(m, NULL, report_path_kind_name(e->kind), e->name, link ? NULL : e->name, SIZE_MAX,
 			     link ? PREFER_LINK : PREFER_ROUTER) == SIZE_MAX)
 			return -1;
 	}

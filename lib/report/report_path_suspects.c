@@ -236,12 +236,7 @@ const char *report_path_suspect_kind(const struct report_path_suspects *ps,
 {
 	if (s->element_count != 1)
 		return "segment";
-	switch (ps->traces->elements[s->elements[0]].kind) {
-	case REPORT_PATH_ROUTER: return "router";
-	case REPORT_PATH_SWITCH: return "switch";
-	case REPORT_PATH_LINK: return "link";
-	}
-	return "?";
+	return report_path_kind_name(ps->traces->elements[s->elements[0]].kind);
 }
 
 /* The nodes along a segment, each once: a router or switch, a link's

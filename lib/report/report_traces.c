@@ -132,6 +132,19 @@ static int element_key(char *buf, size_t len, enum report_path_kind kind,
 			to ? " -> " : "", to ? to : "");
 }
 
+const char *report_path_kind_name(enum report_path_kind kind)
+{
+	switch (kind) {
+	case REPORT_PATH_ROUTER:
+		return "router";
+	case REPORT_PATH_SWITCH:
+		return "switch";
+	case REPORT_PATH_LINK:
+		return "link";
+	}
+	return "element";
+}
+
 size_t report_traces_element_find(const struct report_traces *t,
 				   enum report_path_kind kind, const char *name)
 {

@@ -72,6 +72,9 @@ struct report_traces {
 	struct strmap element_index;
 };
 
+/* "router", "switch" or "link": what report calls an element's kind. */
+const char *report_path_kind_name(enum report_path_kind kind);
+
 /* The index of the element of that kind and name ("198.18.1.1",
  * "A -> B"), SIZE_MAX when there is none. */
 size_t report_traces_element_find(const struct report_traces *t,

@@ -90,6 +90,12 @@ void report_render_element_suspect_head(struct json_writer *w, size_t rank,
 					const char *address, size_t explained,
 					size_t failing, size_t passing);
 
+/* report_render_suspects_json.c: trace elements by index as a JSON
+ * array "elements" of {kind, name}. */
+void report_render_path_elements_json(struct json_writer *w,
+				      const struct report_traces *t,
+				      const size_t *elements, size_t count);
+
 /* report_render_suspects_words.c: the suspects (report_suspects.h) in
  * words. One line of a suspect's evidence, "fails from 3 of 4 sources: 3
  * unreachable", "fails to ...", or "the other 1 of its failing pairs is

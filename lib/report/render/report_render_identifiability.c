@@ -15,19 +15,6 @@
 /* Groups a page shows; -j has them all. */
 #define IDENT_SHOWN_MAX 20
 
-static const char *element_kind(enum report_path_kind kind)
-{
-	switch (kind) {
-	case REPORT_PATH_ROUTER:
-		return "router";
-	case REPORT_PATH_SWITCH:
-		return "switch";
-	case REPORT_PATH_LINK:
-		return "link";
-	}
-	return "element";
-}
-
 static const char *element_name(const struct identifiability *id,
 				const struct ident_group *g, size_t k)
 {
@@ -134,17 +121,8 @@ void report_render_identifiability_json(struct json_writer *w,
 		jw_open_object(w, NULL);
 		jw_uint(w, "flows", g->flows);
 		jw_uint(w, "failing", g->failing);
-		jw_open_array(w, "elements");
-		for (size_t k = 0; k < g->count; k++) {
-			const struct report_path_element *e =
-				&id->traces->elements[g->elements[k]];
-
-			jw_open_object(w, NULL);
-			jw_string(w, "kind", element_kind(e->kind));
-			jw_string(w, "name", e->name);
-			jw_close_object(w);
-		}
-		jw_close_array(w);
+		report_render_path_elements_json(w, id->traces, g->elements,
+						 g->count);
 		jw_close_object(w);
 	}
 	jw_close_array(w);

@@ -46,6 +46,22 @@ void report_render_element_suspect_head(struct json_writer *w, size_t rank,
 	jw_close_object(w);
 }
 
+void report_render_path_elements_json(struct json_writer *w,
+				      const struct report_traces *t,
+				      const size_t *elements, size_t count)
+{
+	jw_open_array(w, "elements");
+	for (size_t k = 0; k < count; k++) {
+		const struct report_path_element *e = &t->elements[elements[k]];
+
+		jw_open_object(w, NULL);
+		jw_string(w, "kind", report_path_kind_name(e->kind));
+		jw_string(w, "name", e->name);
+		jw_close_object(w);
+	}
+	jw_close_array(w);
+}
+
 /* One suspect on the path, in the shape of the matrix's: the members
  * that do not apply are null or empty, its own after them. */
 static void json_path_suspect(struct json_writer *w,
@@ -60,18 +76,7 @@ static void json_path_suspect(struct json_writer *w,
 		w, rank_base + x->rank, kind, name ? name : "?",
 		strcmp(kind, "router") == 0 ? name : NULL, x->explained,
 		x->failing, x->passing);
-	jw_open_array(w, "elements");
-	for (size_t k = 0; k < x->element_count; k++) {
-		const struct report_path_element *e = &t->elements[x->elements[k]];
-
-		jw_open_object(w, NULL);
-		jw_string(w, "kind", e->kind == REPORT_PATH_LINK ? "link"
-				     : e->kind == REPORT_PATH_SWITCH ? "switch"
-								     : "router");
-		jw_string(w, "name", e->name);
-		jw_close_object(w);
-	}
-	jw_close_array(w);
+	report_render_path_elements_json(w, t, x->elements, x->element_count);
 	jw_close_object(w);
 	free(name);
 	free(via);
