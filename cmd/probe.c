@@ -1203,6 +1203,7 @@ static int collect_dests(struct probe_opts *opts, int argc, char **argv,
 	/* A typo among the destinations is that destination's error row
 	 * (exit 1); the command line's own options stay usage errors. */
 	dests->keep_invalid = !opts->discover;
+	dests->read_flow_label = true;
 	rc = cli_collect_dests(NULL, argc, argv, opts->file, dests);
 	if (rc)
 		return rc;
@@ -1517,6 +1518,51 @@ static int probe_and_report(struct probe_cmd *pc, size_t ready,
 /* Everything up to the port: the run's identity, the sweep, the
  * destinations and the checks that need no device. *done: the run ended
  * here (nothing to probe, or --list), with status rc. */
+/* -f FILE's flow-label line (plan's policy, base/dest_flow_label.h)
+ * serves as --flow-label when none was given: the sweep's flow labels
+ * become the file's, and the run says where they came from. */
+static int take_file_flow_labels(struct probe_cmd *pc)
+{
+	struct probe_opts *opts = pc->opts;
+	const struct dest_flow_label *fl = &pc->dests.flow_label;
+	struct sweep *sw = &pc->sw;
+	char err[DIAG_MSG_MAX];
+	size_t sets;
+
+	if (opts->lists[2]) {
+		pc->view.run.flow_label_source = PROBE_FLOW_LABELS_COMMAND_LINE;
+		if (fl->text)
+			diag_verbose(1, "probe: flow labels %s from "
+				     "--flow-label, not %s's %s", opts->lists[2],
+				     fl->where, fl->text);
+		return 0;
+	}
+	if (!fl->text)
+		return 0;
+	sets = sw->count / sw->lists[2].count * fl->values.count;
+	if (fl->values.count > PROBE_MAX_SETS || sets > PROBE_MAX_SETS)
+		return cli_usage_error("%s: the flow-label line's %zu labels "
+				       "make %zu parameter sets, more than %d: "
+				       "narrow the sweep (or give "
+				       "--flow-label)", fl->where,
+				       fl->values.count, sets, PROBE_MAX_SETS);
+	if (opts->mtu && fl->values.count > 1)
+		return cli_usage_error("--mtu searches one parameter set per "
+				       "destination: %s's flow-label line names "
+				       "%zu labels; give one with --flow-label",
+				       fl->where, fl->values.count);
+	value_list_free(&sw->lists[2]);
+	if (parse_value_list(fl->text, "20-bit flow label", 0, 0xfffff,
+			     PROBE_MAX_SETS, &sw->lists[2], err, sizeof(err)))
+		return cli_usage_error("%s: %s", fl->where, err);
+	sw->count = sets;
+	opts->lists[2] = fl->text;
+	pc->view.run.flow_label_source = PROBE_FLOW_LABELS_FILE;
+	diag_verbose(1, "probe: flow labels %s from %s (its flow-label line)",
+		     fl->text, fl->where);
+	return 0;
+}
+
 static int start_run(struct probe_cmd *pc, int argc, char **argv,
 		     bool *done)
 {
@@ -1537,6 +1583,8 @@ static int start_run(struct probe_cmd *pc, int argc, char **argv,
 	rc = build_sweep(opts, &pc->sw);
 	if (rc == 0)
 		rc = collect_dests(opts, argc, argv, &pc->dests, &nothing);
+	if (rc == 0)
+		rc = take_file_flow_labels(pc);
 	if (rc)
 		return rc;
 	if (nothing) {

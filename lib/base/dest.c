@@ -423,6 +423,12 @@ int dest_list_read(struct dest_list *list, FILE *in, const char *label,
 		return -1;
 	}
 	while ((rc = line_reader_next(&lines, err, errlen)) > 0) {
+		if (list->read_flow_label &&
+		    dest_flow_label_take(&list->flow_label, lines.buf, label,
+					 lines.line, err, errlen)) {
+			rc = -1;
+			break;
+		}
 		end = strchr(lines.buf, '#');
 		if (end)
 			*end = '\0';
@@ -481,6 +487,7 @@ void dest_list_free(struct dest_list *list)
 	for (i = 0; i < list->count; i++)
 		dest_clear(&list->items[i]);
 	free(list->items);
+	dest_flow_label_free(&list->flow_label);
 	list->items = NULL;
 	list->count = 0;
 	list->capacity = 0;

@@ -26,6 +26,8 @@
 
 #include <infiniband/verbs.h>
 
+#include "base/dest_flow_label.h"
+
 enum dest_kind {
 	DEST_LID,
 	DEST_GID,	/* gid:ADDR */
@@ -69,12 +71,19 @@ struct dest_list {
 	 * destination's error row (probe: one typo in a list of 1,000
 	 * does not lose the round). Else it fails the whole list. */
 	bool keep_invalid;
+	/* Set by the caller: a file's "# flow-label LIST" line (plan's
+	 * policy, base/dest_flow_label.h) is read into flow_label, and a
+	 * malformed one, or two that differ, fail the file. Else it is a
+	 * comment like any other. */
+	bool read_flow_label;
+	struct dest_flow_label flow_label;
 };
 /* Appends one parsed spec; on a parse error nothing is appended (with
  * keep_invalid: the spec with its error, and 0 is returned). */
 int dest_list_add(struct dest_list *list, const char *text, char *err,
 		  size_t errlen);
-/* One spec per line; '#' starts a comment, blank lines are skipped. Errors
+/* One spec per line; '#' starts a comment, blank lines are skipped (with
+ * read_flow_label, a flow-label line is read first). Errors
  * name the file (label) and line: a line over 256 characters, a NUL byte
  * (with its column), more than 1,000,000 lines; a spec that does not
  * parse too (with keep_invalid: in that destination's error). */

@@ -186,6 +186,17 @@ static void print_list(const char *key, const struct value_list *list)
 	out_close_array();
 }
 
+static const char *probe_flow_label_source_name(
+	enum probe_flow_label_source source)
+{
+	switch (source) {
+	case PROBE_FLOW_LABELS_DEFAULT: return "default";
+	case PROBE_FLOW_LABELS_COMMAND_LINE: return "command_line";
+	case PROBE_FLOW_LABELS_FILE: return "file";
+	}
+	return "default";
+}
+
 static void print_run(const struct probe_run *run,
 		      const struct probe_session *s, const char *record)
 {
@@ -205,6 +216,8 @@ static void print_run(const struct probe_run *run,
 	print_list("hop_limits", run->lists[0]);
 	print_list("traffic_classes", run->lists[1]);
 	print_list("flow_labels", run->lists[2]);
+	out_string("flow_label_source", NULL,
+		   probe_flow_label_source_name(run->flow_label_source));
 	print_list("sls", run->lists[3]);
 	out_close_object();
 }

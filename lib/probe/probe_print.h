@@ -14,11 +14,20 @@
 #include "out/run_info.h"
 
 /* What a run was asked to do and how it went, for every record. */
+/* Where a run's flow labels came from: its run_params'
+ * "flow_label_source". */
+enum probe_flow_label_source {
+	PROBE_FLOW_LABELS_DEFAULT,	/* none given: 0 */
+	PROBE_FLOW_LABELS_COMMAND_LINE,	/* --flow-label */
+	PROBE_FLOW_LABELS_FILE,		/* -f FILE's "# flow-label" line */
+};
+
 struct probe_run {
 	struct run_info info;
 	/* hop limits, traffic classes, flow labels, SLs (NULL: the
 	 * path's SL, none given) */
 	const struct value_list *lists[4];
+	enum probe_flow_label_source flow_label_source;
 	bool continuous;
 	bool interrupted;
 	uint64_t round;		/* continuous: the number of the latest round */

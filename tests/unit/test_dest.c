@@ -310,8 +310,82 @@ static void test_mcast(void)
 	is_str(dest_kind_name(DEST_MCAST), "mcast", "kind name");
 }
 
+/* read_flow_label: plan's "# flow-label LIST (why)" line is read as the
+ * file's flow labels; other comments stay comments; a malformed line or
+ * two that differ fail the file with FILE:LINE. */
+static void test_flow_label_line(void)
+{
+	struct dest_list list = { .read_flow_label = true };
+	struct dest_list plain = { 0 };
+
+	is_int(read_text(&list, "# ibahprobe plan: round 0 of 4 (seed 0) "
+			 "for n1\n# flow-label 1-3,0x10 (4 ECMP branches, "
+			 "each crossed with probability >= 99%)\nn2\n"),
+	       0, "plan's host file");
+	ok(list.flow_label.text && strcmp(list.flow_label.text, "1-3,0x10") == 0,
+	   "its LIST as written: %s", list.flow_label.text ? list.flow_label.text : "(none)");
+	ok(list.flow_label.values.count == 4 &&
+	   list.flow_label.values.values[3] == 0x10, "and its values");
+	is_str(list.flow_label.where, "dests:2", "and where");
+	is_int(list.count, 1, "the destination read as ever");
+	dest_list_free(&list);
+	ok(!list.flow_label.text && !list.flow_label.where, "freed");
+
+	list.read_flow_label = true;
+	is_int(read_text(&list, "#flow-label 5\nn2 # flow-label 7\n"
+			 "# flow-labels 9\n#  flow-label\t5\n"), 0,
+	       "no blank after '#', a trailing comment, another word, the "
+	       "same list again");
+	ok(list.flow_label.text && strcmp(list.flow_label.text, "5") == 0 &&
+	   list.flow_label.values.count == 1, "the whole-line one counts: %s",
+	   list.flow_label.text ? list.flow_label.text : "(none)");
+	dest_list_free(&list);
+
+	list.read_flow_label = true;
+	is_int(read_text(&list, "n2\n"), 0, "a file without one");
+	ok(!list.flow_label.text, "has no flow labels");
+	dest_list_free(&list);
+
+	list.read_flow_label = true;
+	is_int(read_text(&list, "# flow-label 1-3\nn2\n# flow-label 1,2,3\n"),
+	       0, "the same labels written twice");
+	dest_list_free(&list);
+
+	list.read_flow_label = true;
+	is_int(read_text(&list, "# flow-label 1-3\nn2\n# flow-label 1-4 (x)\n"),
+	       -1, "two lines that differ");
+	is_str(err, "dests:3: a second flow-label line names 1-4, dests:1's "
+	       "named 1-3: one file, one list of flow labels", "named both");
+	dest_list_free(&list);
+
+	list.read_flow_label = true;
+	is_int(read_text(&list, "n1\n# flow-label 0x100000\n"), -1,
+	       "a label wider than 20 bits");
+	is_str(err, "dests:2: flow-label line: 20-bit flow label '0x100000' is "
+	       "out of range: expected 0-1048575 (0x0-0xfffff)", "named");
+	dest_list_free(&list);
+
+	list.read_flow_label = true;
+	is_int(read_text(&list, "# flow-label experiments\nn1\n"), -1,
+	       "a word that is no list");
+	ok(strncmp(err, "dests:1: flow-label line: ", 26) == 0, "named: %s", err);
+	dest_list_free(&list);
+
+	list.read_flow_label = true;
+	is_int(read_text(&list, "# flow-label   \nn1\n"), -1, "no list");
+	is_str(err, "dests:1: the flow-label line names no labels (plan writes "
+	       "it as '# flow-label 1-21 (...)')", "said so");
+	dest_list_free(&list);
+
+	is_int(read_text(&plain, "# flow-label x\n# flow-label 1\nn1\n"), 0,
+	       "without read_flow_label: comments (ah, path)");
+	ok(!plain.flow_label.text && plain.count == 1, "nothing taken");
+	dest_list_free(&plain);
+}
+
 int main(void)
 {
+	test_flow_label_line();
 	test_mcast();
 	test_kept_invalid();
 	test_forms();
