@@ -3,6 +3,7 @@
  * LinkRecords, LFT blocks, PortInfoRecords and NodeRecords, every
  * destination walked side by side with each record asked once. On RoCE
  * v2, the routers hop by hop with real RoCE datagrams (cmd/trace_roce.c). */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,8 @@
 #include "trace_roce.h"
 #include "trace/roce_sweep.h"
 #include "trace/roce_trace.h"
+#include "trace/failed_flows.h"
+#include "base/strmap.h"
 
 #define TRACE_SCHEMA "ibahprobe.trace.v1"
 /* Text lines stay within this many columns. */
@@ -35,7 +38,8 @@ enum trace_option {
 	TRACE_OPT_WINDOW, TRACE_OPT_RETRIES, TRACE_OPT_FILE,
 	TRACE_OPT_FLOW_LABEL, TRACE_OPT_TCLASS, TRACE_OPT_MAX_HOPS,
 	TRACE_OPT_QUERIES, TRACE_OPT_UDP_SPORT, TRACE_OPT_PATHS, TRACE_OPT_NIC,
-	TRACE_OPT_RATE, TRACE_OPT_MAX_IN_FLIGHT, TRACE_OPT_END,
+	TRACE_OPT_RATE, TRACE_OPT_MAX_IN_FLIGHT, TRACE_OPT_FAILED,
+	TRACE_OPT_END,
 };
 
 static const struct opt_spec trace_options[] = {
@@ -80,6 +84,11 @@ static const struct opt_spec trace_options[] = {
 				      "once, over all flows and hops (1-1024, "
 				      "default 32; 1: one at a time)",
 				      COMPLETE_NONE, NULL },
+	[TRACE_OPT_FAILED] = { "failed", 0, "RESULTS", "trace each failing "
+			       "flow of probe's results (its -j or --jsonl "
+			       "output; '-' for stdin): each destination "
+			       "with its flow label, on RoCE its UDP source "
+			       "port", COMPLETE_FILE, NULL },
 	[TRACE_OPT_END] = OPT_END,
 };
 
@@ -87,6 +96,7 @@ static const struct opt_spec trace_options[] = {
 struct trace_opts {
 	uint32_t window, retries;
 	const char *file;
+	const char *failed;	/* --failed RESULTS */
 	struct value_list flow_labels, tclasses, udp_sports;
 	uint32_t max_hops, queries;
 	bool max_hops_given;
@@ -120,6 +130,9 @@ static int trace_option(void *ctx, int index, const char *arg)
 		break;
 	case TRACE_OPT_FILE:
 		opts->file = arg;
+		break;
+	case TRACE_OPT_FAILED:
+		opts->failed = arg;
 		break;
 	case TRACE_OPT_FLOW_LABEL:
 		value_list_free(&opts->flow_labels);
@@ -527,6 +540,143 @@ static void print_paths_summary(const struct trace_row *rows, size_t last)
 	print_wrapped("", line);
 }
 
+/* DEST and -f FILE, and the file's flow-label line (plan's policy,
+ * base/dest_flow_label.h) as --flow-label when neither it nor
+ * --udp-sport is given; *source: where the flow labels came from. */
+static int collect_dests(struct trace_opts *opts, int argc, char **argv,
+			 struct dest_list *dests, const char **source)
+{
+	const struct dest_flow_label *fl = &dests->flow_label;
+	bool given = opts->flow_labels.count || opts->udp_sports.count;
+	char err[DIAG_MSG_MAX];
+	int rc;
+
+	dests->read_flow_label = true;
+	rc = cli_collect_dests("trace", argc, argv, opts->file, dests);
+	if (rc)
+		return rc;
+	*source = given ? "command_line" : "default";
+	if (!fl->text)
+		return 0;
+	if (given) {
+		diag_verbose(1, "trace: %s, not %s's flow labels %s",
+			     opts->flow_labels.count ? "--flow-label"
+						     : "--udp-sport",
+			     fl->where, fl->text);
+		return 0;
+	}
+	if (fl->values.count > ROCE_TRACE_MAX_FLOWS)
+		return cli_usage_error("%s: the flow-label line names %zu "
+				       "labels, more than trace takes (%d): "
+				       "give --flow-label", fl->where,
+				       fl->values.count, ROCE_TRACE_MAX_FLOWS);
+	if (parse_value_list(fl->text, "20-bit flow label", 0, 0xfffff,
+			     ROCE_TRACE_MAX_FLOWS, &opts->flow_labels, err,
+			     sizeof(err)))
+		return cli_usage_error("%s: %s", fl->where, err);
+	*source = "file";
+	diag_verbose(1, "trace: flow labels %s from %s (its flow-label line)",
+		     fl->text, fl->where);
+	return 0;
+}
+
+/* --failed RESULTS: one destination for each failing flow of probe's
+ * results, as if each were given with its own --flow-label (on RoCE
+ * --udp-sport, where the result names the port its probes carried;
+ * with --nic, which cannot choose the port, the flow label). */
+static int collect_failed(const struct trace_opts *opts, int argc,
+			  struct dest_list *dests,
+			  struct trace_flow_key **keys)
+{
+	bool from_stdin = strcmp(opts->failed, "-") == 0;
+	const char *label = from_stdin ? "<stdin>" : opts->failed;
+	struct failed_flows flows = { 0 };
+	char err[DIAG_MSG_MAX * 2], msg[DIAG_MSG_MAX];
+	FILE *in;
+	int rc = 0;
+
+	if (argc || opts->file)
+		return cli_usage_error("--failed takes its destinations from "
+				       "%s: drop %s", label,
+				       argc ? "the DEST operands" : "-f");
+	if (opts->flow_labels.count || opts->udp_sports.count)
+		return cli_usage_error("--failed traces each failing result "
+				       "with its own flow: drop %s",
+				       opts->flow_labels.count
+					       ? "--flow-label"
+					       : "--udp-sport");
+	in = from_stdin ? stdin : fopen(opts->failed, "r");
+	if (!in)
+		return cli_usage_error("cannot open probe results '%s': %s",
+				       opts->failed, strerror(errno));
+	if (failed_flows_read(&flows, in, label, err, sizeof(err)))
+		rc = cli_usage_error("%s", err);
+	if (!from_stdin)
+		fclose(in);
+	if (rc)
+		goto out;
+	*keys = calloc(flows.count ? flows.count : 1, sizeof(**keys));
+	if (!*keys) {
+		rc = cli_fail(EXIT_ENVIRONMENT, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < flows.count; i++) {
+		const struct failed_flow *f = &flows.items[i];
+		bool by_port = f->udp_sport >= 0 && !opts->nic;
+
+		if (dest_list_add(dests, f->dest, msg, sizeof(msg))) {
+			rc = cli_usage_error("%s:%lu: the result's destination: "
+					     "%s", label, f->line, msg);
+			goto out;
+		}
+		(*keys)[i] = (struct trace_flow_key){
+			.value = by_port ? (uint32_t)f->udp_sport
+					 : f->flow_label,
+			.by_port = by_port,
+		};
+	}
+	diag_verbose(1, "trace: %zu failing flow%s of %zu result%s in %s "
+		     "(%zu reachable)", flows.count,
+		     flows.count == 1 ? "" : "s", flows.results,
+		     flows.results == 1 ? "" : "s", label, flows.reachable);
+out:
+	failed_flows_free(&flows);
+	return rc;
+}
+
+/* InfiniBand has no flow to choose: --failed's destinations each once,
+ * in the order first named. */
+static int distinct_dests(struct dest_list *dests)
+{
+	struct strmap seen = { 0 };
+	size_t kept = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < dests->count; i++) {
+		void **slot = strmap_slot(&seen, dests->items[i].text);
+
+		if (!slot) {
+			rc = cli_fail(EXIT_ENVIRONMENT, "out of memory");
+			break;
+		}
+		if (*slot) {
+			dest_clear(&dests->items[i]);
+			continue;
+		}
+		*slot = &seen;
+		if (kept < i) {
+			dests->items[kept] = dests->items[i];
+			/* Moved: what dest_list_free finds here is empty. */
+			memset(&dests->items[i], 0, sizeof(dests->items[i]));
+		}
+		kept++;
+	}
+	if (!rc)
+		dests->count = kept;
+	strmap_free(&seen);
+	return rc;
+}
+
 static int trace_exec(const struct common_opts *common, void *ctx,
 		      int argc, char **argv)
 {
@@ -541,6 +691,8 @@ static int trace_exec(const struct common_opts *common, void *ctx,
 	struct path_session session;
 	char err[DIAG_MSG_MAX * 2];
 	struct lid_paths_expansion extra = { 0 };
+	struct trace_flow_key *failed_keys = NULL;
+	const char *flow_label_source = "failed";
 	size_t broken = 0, nrows = 0;
 	bool open = false;
 	int rc;
@@ -558,9 +710,21 @@ static int trace_exec(const struct common_opts *common, void *ctx,
 				     "--flow-label, not --udp-sport");
 		goto out;
 	}
-	rc = cli_collect_dests("trace", argc, argv, opts->file, &dests);
+	rc = opts->failed
+		     ? collect_failed(opts, argc, &dests, &failed_keys)
+		     : collect_dests(opts, argc, argv, &dests,
+				     &flow_label_source);
 	if (rc)
 		goto out;
+	/* Probes that all passed leave nothing to trace: no device needed. */
+	if (opts->failed && dests.count == 0) {
+		out_open_array(NULL);
+		out_close_array();
+		out_text("no failing result in %s: nothing to trace\n",
+			 strcmp(opts->failed, "-") ? opts->failed : "<stdin>");
+		rc = EXIT_FINE;
+		goto out;
+	}
 	if (path_session_open(&session, common->device, common->port, err,
 			      sizeof(err)) != SA_CLIENT_OK) {
 		char dev[IBV_SYSFS_NAME_MAX + 1];
@@ -587,6 +751,8 @@ static int trace_exec(const struct common_opts *common, void *ctx,
 				       .traffic_classes = &opts->tclasses,
 				       .udp_sports = &opts->udp_sports,
 				       .nic = opts->nic,
+				       .per_dest = failed_keys,
+				       .flow_label_source = flow_label_source,
 			       })
 			     : cli_fail(EXIT_ENVIRONMENT, "%s", err);
 		goto out;
@@ -597,6 +763,11 @@ static int trace_exec(const struct common_opts *common, void *ctx,
 			      "InfiniBand the switch path comes from SA "
 			      "records: leave --nic out");
 		goto out;
+	}
+	if (opts->failed) {
+		rc = distinct_dests(&dests);
+		if (rc)
+			goto out;
 	}
 	paths = calloc(dests.count, sizeof(*paths));
 	jobs = calloc(dests.count, sizeof(*jobs));
@@ -662,6 +833,7 @@ out:
 	free(rows);
 	free(jobs);
 	free(paths);
+	free(failed_keys);
 	dest_list_free(&dests);
 	return rc;
 }

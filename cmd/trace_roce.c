@@ -55,9 +55,13 @@ static void make_flow(struct trace_roce *r, size_t t, size_t i)
 	static const uint32_t zero = 0;
 	const struct value_list *tcs = r->o->traffic_classes;
 	size_t k = t * r->per_dest + i;
-	const uint32_t *fl = r->keys && r->keys->count
+	const struct trace_flow_key *own =
+		r->o->per_dest ? &r->o->per_dest[t] : NULL;
+	const uint32_t *fl = own ? &own->value
+			     : r->keys && r->keys->count
 				     ? &r->keys->values[i % r->nkeys]
 				     : &zero;
+	bool by_port = own ? own->by_port : r->by_port;
 	const uint32_t *tc =
 		tcs && tcs->count ? &tcs->values[i / r->nkeys] : &zero;
 	struct probe_cell *c = &r->s->cells[k];
@@ -66,14 +70,14 @@ static void make_flow(struct trace_roce *r, size_t t, size_t i)
 	c->target = &r->targets[t];
 	c->asked = (struct probe_params){
 		.hop_limit = 64, .traffic_class = (uint8_t)*tc,
-		.flow_label = r->by_port ? 0 : *fl,
+		.flow_label = by_port ? 0 : *fl,
 	};
-	f->port_given = r->by_port;
+	f->port_given = by_port;
 	f->fidelity.method = r->o->nic ? TRACE_METHOD_NIC : TRACE_METHOD_SOCKET;
 	f->fidelity.priority = -1;
-	f->flow_label = r->by_port ? 0 : *fl;
+	f->flow_label = by_port ? 0 : *fl;
 	f->udp_sport =
-		r->by_port ? (uint16_t)*fl : roce_flow_label_to_udp_sport(*fl);
+		by_port ? (uint16_t)*fl : roce_flow_label_to_udp_sport(*fl);
 }
 
 /* The session's cells and targets, the flows and the printer's scratch;
@@ -87,7 +91,10 @@ static int make_flows(struct trace_roce *r)
 			     ? o->traffic_classes->count
 			     : 1;
 
-	r->keys = roce_flow_keys(o->udp_sports, o->flow_labels, &r->by_port);
+	/* --failed: one key of its own per destination. */
+	r->keys = o->per_dest ? NULL
+			      : roce_flow_keys(o->udp_sports, o->flow_labels,
+					       &r->by_port);
 	r->nkeys = r->keys && r->keys->count ? r->keys->count : 1;
 	r->per_dest = r->nkeys * ntc;
 	probe_session_init(s, r->dev, r->port);
@@ -99,6 +106,7 @@ static int make_flows(struct trace_roce *r)
 				    r->per_dest) ||
 	    !r->targets || !r->flows)
 		return cli_fail(EXIT_ENVIRONMENT, "out of memory");
+	r->printer.flow_label_source = o->flow_label_source;
 	for (size_t t = 0; t < dests->count; t++) {
 		r->targets[t].dest = &dests->items[t];
 		for (size_t i = 0; i < r->per_dest; i++)

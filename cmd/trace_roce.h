@@ -12,6 +12,13 @@
 #include "base/dest.h"
 #include "base/parse.h"
 
+/* One flow of a destination: a flow label, or a UDP source port as
+ * given (by_port). */
+struct trace_flow_key {
+	uint32_t value;
+	bool by_port;
+};
+
 struct trace_roce_options {
 	unsigned max_hops, queries;
 	/* Queries in flight at once over all flows (1: one at a time), and
@@ -30,6 +37,13 @@ struct trace_roce_options {
 	/* --nic: UD sends from our QP (lib/trace/nic_tracer.h) instead of
 	 * the socket's crafted datagrams. */
 	bool nic;
+	/* --failed: each destination traced with its own flow label, or
+	 * UDP source port, one per destination (NULL: the lists above). */
+	const struct trace_flow_key *per_dest;
+	/* Where the flow labels came from, the records'
+	 * "flow_label_source": "default", "command_line", "file",
+	 * "failed". */
+	const char *flow_label_source;
 };
 
 /* Traces every destination (rendezvous with its serve first, as probe

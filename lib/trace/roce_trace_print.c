@@ -425,6 +425,8 @@ static void print_flow(const struct roce_trace_printer *p,
 		out_uint("udp_sport", " (UDP source port %" PRIu64 ")",
 			 f->udp_sport);
 	}
+	out_string("flow_label_source", NULL,
+		   p->flow_label_source ? p->flow_label_source : "default");
 	out_uint("traffic_class", ", tclass 0x%02" PRIx64, tclass);
 	out_newline();
 	if (roce_trace_label_followed(p->provider, f->port_given,

@@ -28,6 +28,10 @@ struct roce_trace_printer {
 	/* The probing device's provider: whether a flow's UDP source port
 	 * is the probes' (roce_trace_label_note). */
 	enum provider provider;
+	/* Where the flow labels came from (trace's --flow-label, -f FILE's
+	 * flow-label line, --failed RESULTS): each record's
+	 * "flow_label_source"; NULL: "default". */
+	const char *flow_label_source;
 	/* Scratch for one destination's flows (flows_max of them). */
 	struct trace_path_flow *pf;
 	unsigned *index;
