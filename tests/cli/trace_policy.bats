@@ -160,3 +160,16 @@ result() {
 	run -2 --separate-stderr "$IBAHPROBE" trace -j --failed "$BATS_TEST_TMPDIR/r.jsonl" lid:5
 	assert_json_error 2
 }
+
+@test "plan's files as it writes them: probe -f and trace -f take their flow-label line" {
+	has_rdma_device && skip "this machine has an RDMA device"
+	[ -d /sys/class/infiniband_mad ] && ls /sys/class/infiniband_mad | grep -q umad &&
+		skip "this machine has umad ports"
+	cd "$BATS_TEST_TMPDIR"
+	printf 'lid:1\nlid:2\nlid:3\n' >hosts
+	run -0 "$IBAHPROBE" -q plan hosts --ecmp-width 2 -o plan.d --traces t.d
+	run -3 --separate-stderr "$IBAHPROBE" -v probe -f plan.d/lid:1
+	[[ $stderr == *"probe: flow labels 1-8 from plan.d/lid:1:2 (its flow-label line)"* ]] || fail "$stderr"
+	run -3 --separate-stderr "$IBAHPROBE" -v trace -f t.d/lid:1
+	[[ $stderr == *"trace: flow labels 1-8 from t.d/lid:1:2 (its flow-label line)"* ]] || fail "$stderr"
+}
