@@ -225,6 +225,31 @@ assert_every_pair_matches_ibtracert() {	# TOPOLOGY [LMC]
 	sim_console 'ReLink "H4"'
 }
 
+@test "--failed: each destination of a failing result once (no flows on InfiniBand); reachable ones not traced" {
+	sim_setup_file two-switch.topo
+	local h3 h4
+	h3=$(sim_lid H3)
+	h4=$(sim_lid H4)
+	result() {	# DEST STATUS FLOW_LABEL
+		printf '{"schema": "ibahprobe.probe.v1", "record": "result", "dest": "%s", "status": "%s", "params": {"flow_label": %s, "wire_udp_sport": null}}\n' "$@"
+	}
+	{
+		result "lid:$h3" partial_loss 1
+		result "lid:$h4" reachable 1
+		result 77 unreachable 1
+		result "lid:$h3" unreachable 2
+		printf '{"schema": "ibahprobe.probe.v1", "record": "summary"}\n'
+	} >"$SIM_DIR/results.jsonl"
+	run -1 --separate-stderr iba_on H1 trace -j --failed "$SIM_DIR/results.jsonl"
+	echo "$output" | jq -e --arg h3 "lid:$h3" '[.[].dest] == [$h3, "77"] and
+		.[0].status == "complete" and .[1].status == "hole"' >/dev/null ||
+		fail "$output; stderr: $stderr"
+	# As the same destinations on the command line.
+	run -1 iba_on H1 trace -j "lid:$h3" 77
+	[ "$(jq -c '[.[] | del(.host)]' <<<"$output")" = "$(iba_on H1 trace -j --failed "$SIM_DIR/results.jsonl" |
+		jq -c '[.[] | del(.host)]')" ] || fail "not as given on the command line"
+}
+
 @test "many destinations: each record asked once; the whole tables tried first, cut here" {
 	sim_setup_file mixed.topo
 	local lids one many
