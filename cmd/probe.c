@@ -66,8 +66,8 @@ static const struct opt_spec probe_options[] = {
 			    "e.g. 0,0x28,0xb8 (default 0)", COMPLETE_NONE,
 			    NULL },
 	[PR_OPT_FLOW_LABEL] = { "flow-label", 0, "LIST", "flow labels to "
-				"try (20 bits; default 0)", COMPLETE_NONE,
-				NULL },
+				"try (20 bits; default 0, or the flow-label "
+				"line of -f's FILE)", COMPLETE_NONE, NULL },
 	[PR_OPT_SL] = { "sl", 0, "LIST", "service levels to try (0-15; "
 			"default: the path's on InfiniBand, else 0)",
 			COMPLETE_NONE, NULL },

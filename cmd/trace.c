@@ -53,7 +53,8 @@ static const struct opt_spec trace_options[] = {
 			     COMPLETE_FILE, NULL },
 	[TRACE_OPT_FLOW_LABEL] = { "flow-label", 0, "LIST", "RoCE: flow "
 				   "labels to trace, each its own UDP source "
-				   "port and ECMP path (0-3,0x100; default 0); "
+				   "port and ECMP path (0-3,0x100; default 0, "
+				   "or the flow-label line of -f's FILE); "
 				   "several: a path summary",
 				   COMPLETE_NONE, NULL },
 	[TRACE_OPT_TCLASS] = { "tclass", 0, "LIST", "RoCE: traffic classes "
