@@ -838,7 +838,7 @@ static void follow_round_end(struct probe_cmd *pc)
 {
 	struct probe_session *s = &pc->s;
 	size_t sets = pc->sw.count;
-	struct path_constraints want = { 0 };
+	struct path_constraints want;
 	struct follow_port port = {
 		.facts = &s->facts,
 		.device = s->device,
@@ -862,16 +862,7 @@ static void follow_round_end(struct probe_cmd *pc)
 	}
 	/* A new PathRecord (IB) in the QP's partition, from the source
 	 * GID asked for, as the run's first ones (ib_resolve_paths). */
-	if (s->pkey) {
-		want.has_pkey = true;
-		want.pkey = s->pkey;
-	}
-	if (s->settings.gid_index >= 0 &&
-	    ah_facts_gid(&s->facts, (uint32_t)s->settings.gid_index)) {
-		want.has_sgid = true;
-		want.sgid = ah_facts_gid(&s->facts,
-					 (uint32_t)s->settings.gid_index)->gid;
-	}
+	probe_session_path_wants(s, s->pkey, &want);
 	clock_gettime(CLOCK_REALTIME, &wall);
 	for (size_t t = 0; t < pc->dests.count; t++)
 		if (follow_take(&pc->follow[t], &pc->targets[t],

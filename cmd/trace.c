@@ -218,11 +218,12 @@ static const char *row_status(const struct trace_row *row, bool *fine)
 	return trace_status_key(s);
 }
 
-static void print_link(const struct trace_hop *hop, bool last)
+/* The link a hop was left by (out_port; 0: none shown). */
+static void print_link(const struct trace_hop *hop, unsigned out_port)
 {
 	const struct portinfo_record *p = &hop->portinfo;
 
-	if (!hop->out_port || last) {
+	if (!out_port) {
 		out_null("link", NULL);
 		return;
 	}
@@ -243,7 +244,7 @@ static void print_hop(const struct trace_result *res, size_t i)
 	const struct trace_hop *hop = &res->hops[i];
 	char guid[24], shown[NODE_COLUMN + 1];
 	size_t desc_len = strnlen(hop->description, sizeof(hop->description));
-	bool last = i + 1 == res->hop_count;
+	unsigned out_port = trace_hop_out_port(res, i);
 
 	out_open_object(NULL);
 	out_uint("hop", "  %3" PRIu64, i);
@@ -262,11 +263,11 @@ static void print_hop(const struct trace_result *res, size_t i)
 		out_null("in_port", "  %3s");
 	else
 		out_uint("in_port", "  %3" PRIu64, hop->in_port);
-	if (hop->out_port && !(last && res->status == TRACE_COMPLETE))
-		out_uint("out_port", "  %3" PRIu64, hop->out_port);
+	if (out_port)
+		out_uint("out_port", "  %3" PRIu64, out_port);
 	else
 		out_null("out_port", "  %3s");
-	print_link(hop, last && res->status == TRACE_COMPLETE);
+	print_link(hop, out_port);
 	out_newline();
 	out_close_object();
 }
@@ -306,6 +307,7 @@ static void print_row(const struct trace_row *row)
 {
 	const struct path_result *p = row->path;
 	const struct trace_result *res = row->job ? &row->job->result : NULL;
+	const char *error = res ? trace_result_error(res) : NULL;
 	bool fine;
 	const char *status = row_status(row, &fine);
 	char sgid[GID_TEXT_MAX];
@@ -357,19 +359,17 @@ static void print_row(const struct trace_row *row)
 	for (size_t i = 0; res && i < res->hop_count; i++)
 		print_hop(res, i);
 	out_close_array();
-	if (res && res->status != TRACE_COMPLETE && res->reason[0]) {
-		/* No hop to point at when the source itself is unknown. */
-		if (res->hop_count)
+	if (error) {
+		/* No hop to point at when the source itself is unknown or
+		 * the walk never broke (it did not end). */
+		if (res->reason[0] && res->hop_count)
 			out_uint("broken_at", NULL, res->where);
 		else
 			out_null("broken_at", NULL);
-		out_string("error", NULL, res->reason);
-		print_wrapped("", res->reason);
-	} else if (res && res->status == TRACE_PENDING) {
-		out_null("broken_at", NULL);
-		out_string("error", NULL, "the walk did not end");
-		print_wrapped("", "the walk did not end: the SA's records "
-			      "kept leading on");
+		out_string("error", NULL, error);
+		print_wrapped("", res->reason[0] ? res->reason :
+			      "the walk did not end: the SA's records kept "
+			      "leading on");
 	} else {
 		out_null("broken_at", NULL);
 		out_null("error", NULL);

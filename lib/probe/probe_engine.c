@@ -542,10 +542,28 @@ static void take_path(struct probe_target *t, bool sa_answered,
 			 "needs an SA PathRecord: %s", sa_error);
 }
 
+void probe_session_path_wants(const struct probe_session *s, uint16_t pkey,
+			      struct path_constraints *want)
+{
+	const struct gid_info *g = s->settings.gid_index >= 0
+		? ah_facts_gid(&s->facts, (uint32_t)s->settings.gid_index)
+		: NULL;
+
+	memset(want, 0, sizeof(*want));
+	if (pkey) {
+		want->has_pkey = true;
+		want->pkey = pkey;
+	}
+	if (g) {
+		want->has_sgid = true;
+		want->sgid = g->gid;
+	}
+}
+
 /* IB: one windowed SA batch for every ready target (path_resolve_all). */
 static void ib_resolve_paths(struct probe_session *s)
 {
-	struct path_constraints want = { 0 };
+	struct path_constraints want;
 	struct dest_list batch = { 0 };
 	struct probe_target **targets;
 	struct path_result *results;
@@ -571,16 +589,8 @@ static void ib_resolve_paths(struct probe_session *s)
 	if (batch.count == 0)
 		goto out;
 	/* The partition and source GID the QP will use are constraints. */
-	if (s->settings.has_pkey) {
-		want.has_pkey = true;
-		want.pkey = s->settings.pkey;
-	}
-	if (s->settings.gid_index >= 0 &&
-	    ah_facts_gid(&s->facts, (uint32_t)s->settings.gid_index)) {
-		want.has_sgid = true;
-		want.sgid = ah_facts_gid(&s->facts,
-					 (uint32_t)s->settings.gid_index)->gid;
-	}
+	probe_session_path_wants(s, s->settings.has_pkey ? s->settings.pkey : 0,
+				 &want);
 	if (path_session_open(&ps, s->device, s->facts.port_num, err,
 			      sizeof(err)) == SA_CLIENT_OK) {
 		answered = path_resolve_all(&ps, &batch, &want,

@@ -280,6 +280,12 @@ int probe_session_read_pkeys(struct probe_session *s,
  * all in one windowed batch; the session's partition (s->pkey_index) is
  * chosen, and targets whose path is in another partition fail. */
 void probe_session_resolve_targets(struct probe_session *s);
+/* What the SA is asked a PathRecord with: the partition pkey (0: any;
+ * the first resolution asks --pkey's, a path asked later the QP's, which
+ * it cannot leave) and the source GID of --gid-index when the port has
+ * it. */
+void probe_session_path_wants(const struct probe_session *s, uint16_t pkey,
+			      struct path_constraints *want);
 
 /* Opens the UD endpoint on dev/port for the cells (targets resolved). One
  * QP has one Q_Key: the first ready target's; targets whose Q_Key differs

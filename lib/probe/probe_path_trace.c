@@ -138,7 +138,7 @@ static void hop_words(const struct trace_result *r, size_t i, char *buf,
 		      size_t len)
 {
 	const struct trace_hop *h = &r->hops[i];
-	bool end = i + 1 == r->hop_count && r->status == TRACE_COMPLETE;
+	unsigned out_port = trace_hop_out_port(r, i);
 	char name[4 * sizeof(h->description)];
 	size_t n = strnlen(h->description, sizeof(h->description));
 
@@ -147,9 +147,9 @@ static void hop_words(const struct trace_result *r, size_t i, char *buf,
 	if (i == 0)
 		snprintf(buf, len, "%s (LID %u) port %u", name, h->lid,
 			 h->out_port);
-	else if (h->out_port && !end)
+	else if (out_port)
 		snprintf(buf, len, "%s (LID %u) %u>%u", name, h->lid,
-			 h->in_port, h->out_port);
+			 h->in_port, out_port);
 	else
 		snprintf(buf, len, "%s (LID %u) port %u", name, h->lid,
 			 h->in_port);
@@ -159,12 +159,14 @@ void probe_path_trace_print_text(const struct probe_dlid_path *dp)
 {
 	const struct trace_job *job = dp->trace;
 	const struct trace_result *r;
+	const char *error;
 	char text[4096], words[320], line[4096 + 256];
 	size_t used = 0, tu = 0;
 
 	if (!job)
 		return;
 	r = &job->result;
+	error = trace_result_error(r);
 	out_text("  path %u traced, SLID %u -> DLID %u, %s%s\n", dp->index,
 		 job->slid, job->dlid, trace_status_str(r->status),
 		 r->hop_count ? ":" : "");
@@ -181,8 +183,8 @@ void probe_path_trace_print_text(const struct probe_dlid_path *dp)
 	if (r->hop_count)
 		text_wrap_append(line, sizeof(line), &used, text, 4, 6,
 				 PATH_TRACE_WIDTH);
-	if (r->status != TRACE_COMPLETE && r->reason[0])
-		text_wrap_append(line, sizeof(line), &used, r->reason, 4, 6,
+	if (error)
+		text_wrap_append(line, sizeof(line), &used, error, 4, 6,
 				 PATH_TRACE_WIDTH);
 	out_text("%s", line);
 }
@@ -191,10 +193,12 @@ void probe_path_trace_print_json(const struct probe_dlid_path *dp)
 {
 	const struct trace_job *job = dp->trace;
 	const struct trace_result *r;
+	const char *error;
 
 	if (!job)
 		return;
 	r = &job->result;
+	error = trace_result_error(r);
 	out_open_object("trace");
 	out_string("status", NULL, trace_status_key(r->status));
 	out_uint("slid", NULL, job->slid);
@@ -202,7 +206,7 @@ void probe_path_trace_print_json(const struct probe_dlid_path *dp)
 	out_open_array("hops");
 	for (size_t i = 0; i < r->hop_count; i++) {
 		const struct trace_hop *h = &r->hops[i];
-		bool last = i + 1 == r->hop_count;
+		unsigned out_port = trace_hop_out_port(r, i);
 
 		out_open_object(NULL);
 		out_uint("hop", NULL, i);
@@ -212,19 +216,21 @@ void probe_path_trace_print_json(const struct probe_dlid_path *dp)
 			out_null("in_port", NULL);
 		else
 			out_uint("in_port", NULL, h->in_port);
-		if (h->out_port && !(last && r->status == TRACE_COMPLETE))
-			out_uint("out_port", NULL, h->out_port);
+		if (out_port)
+			out_uint("out_port", NULL, out_port);
 		else
 			out_null("out_port", NULL);
 		out_close_object();
 	}
 	out_close_array();
-	if (r->status != TRACE_COMPLETE && r->reason[0]) {
-		if (r->hop_count)
+	if (error) {
+		/* No hop to point at when the source itself is unknown or
+		 * the walk never broke (it did not end). */
+		if (r->reason[0] && r->hop_count)
 			out_uint("broken_at", NULL, r->where);
 		else
 			out_null("broken_at", NULL);
-		out_string("error", NULL, r->reason);
+		out_string("error", NULL, error);
 	} else {
 		out_null("broken_at", NULL);
 		out_null("error", NULL);

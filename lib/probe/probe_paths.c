@@ -38,26 +38,6 @@ static bool run_wanted(const struct probe_session *s, size_t first)
 	return false;
 }
 
-/* The partition and source GID the QP uses, as the targets' own paths
- * were asked. */
-static void path_wants(const struct probe_session *s,
-		       struct path_constraints *want)
-{
-	const struct gid_info *g = s->settings.gid_index >= 0
-		? ah_facts_gid(&s->facts, (uint32_t)s->settings.gid_index)
-		: NULL;
-
-	memset(want, 0, sizeof(*want));
-	if (s->settings.has_pkey) {
-		want->has_pkey = true;
-		want->pkey = s->settings.pkey;
-	}
-	if (g) {
-		want->has_sgid = true;
-		want->sgid = g->gid;
-	}
-}
-
 /* The SA's ranges and PathRecords of the targets starting at firsts[]. */
 static int ask_ranges(struct probe_session *s, const size_t *firsts,
 		      struct lid_paths_dest *ranges, size_t n,
@@ -71,7 +51,9 @@ static int ask_ranges(struct probe_session *s, const size_t *firsts,
 
 	for (size_t i = 0; i < n; i++)
 		ranges[i].dlid = s->cells[firsts[i]].target->path.dlid;
-	path_wants(s, &want);
+	/* As the targets' own paths were asked (ib_resolve_paths). */
+	probe_session_path_wants(s, s->settings.has_pkey ? s->settings.pkey : 0,
+				 &want);
 	if (path_session_open(&ps, s->device, s->facts.port_num, err, len) !=
 	    SA_CLIENT_OK)
 		return -1;

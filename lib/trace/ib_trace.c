@@ -578,3 +578,19 @@ const char *trace_status_key(enum trace_status s)
 	}
 	return "?";
 }
+
+unsigned trace_hop_out_port(const struct trace_result *r, size_t i)
+{
+	if (i + 1 == r->hop_count && r->status == TRACE_COMPLETE)
+		return 0;
+	return r->hops[i].out_port;
+}
+
+const char *trace_result_error(const struct trace_result *r)
+{
+	if (r->status == TRACE_COMPLETE)
+		return NULL;
+	if (r->reason[0])
+		return r->reason;
+	return r->status == TRACE_PENDING ? "the walk did not end" : NULL;
+}

@@ -174,5 +174,12 @@ const char *trace_record_kind_str(enum trace_record_kind kind);
 const char *trace_status_str(enum trace_status s);
 /* The JSON word: "complete", "hole", "loop", "dead_end", ... */
 const char *trace_status_key(enum trace_status s);
+/* The port hop i was left by as a trace shows it: the source's and a
+ * switch's out port; 0 (none) at the end of a complete walk, which the
+ * walk entered only. */
+unsigned trace_hop_out_port(const struct trace_result *r, size_t i);
+/* Why the walk is not complete (its reason; "the walk did not end" when
+ * it stopped pending with none), NULL when it is complete. */
+const char *trace_result_error(const struct trace_result *r);
 
 #endif

@@ -669,6 +669,40 @@ static void test_links_under_lmc(void)
 				     sizeof(err)), -1, "a short message is malformed");
 }
 
+/* What trace and probe --paths show of a walk: the out ports (none at a
+ * complete walk's end, a broken walk's last hop keeps its own) and why it
+ * is not complete (its reason; a pending walk without one did not end). */
+static void test_shown_out_port_and_error(void)
+{
+	struct trace_result res;
+
+	memset(&res, 0, sizeof(res));
+	res.hop_count = 3;
+	res.hops[0].out_port = 1;
+	res.hops[1].out_port = 7;
+	res.hops[2].out_port = 4;
+	res.status = TRACE_COMPLETE;
+	is_int(trace_hop_out_port(&res, 0), 1, "the source's port");
+	is_int(trace_hop_out_port(&res, 1), 7, "a switch's out port");
+	is_int(trace_hop_out_port(&res, 2), 0,
+	       "none at the end of a complete walk");
+	ok(trace_result_error(&res) == NULL, "complete: no error");
+
+	res.status = TRACE_HOLE;
+	snprintf(res.reason, sizeof(res.reason), "no route at S2");
+	is_int(trace_hop_out_port(&res, 2), 4,
+	       "a broken walk's last hop keeps its out port");
+	is_str(trace_result_error(&res), "no route at S2", "the reason");
+
+	res.status = TRACE_PENDING;
+	res.reason[0] = '\0';
+	is_str(trace_result_error(&res), "the walk did not end",
+	       "pending without a reason: it did not end");
+	res.status = TRACE_LOOP;
+	ok(trace_result_error(&res) == NULL,
+	   "no reason and not pending: nothing to say");
+}
+
 int main(void)
 {
 	test_two_switch_hops();
@@ -682,5 +716,6 @@ int main(void)
 	test_whole_tables();
 	test_lft_block_tables();
 	test_links_under_lmc();
+	test_shown_out_port_and_error();
 	return tap_done();
 }
