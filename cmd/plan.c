@@ -527,7 +527,7 @@ static int write_trace_file(const struct plan_opts *opts, int dir,
 		(unsigned long long)opts->seed, hosts->names[host]);
 	write_labels_line(af.f, labels);
 	fputs("# failing: trace each failing flow at once: trace -j "
-	      "--flow-label FL DEST\n", af.f);
+	      "--failed RESULTS\n", af.f);
 	fputs("# passing: trace these destinations with every flow label "
 	      "above\n", af.f);
 	for (size_t i = 0; i < n; i++)

@@ -307,7 +307,7 @@ pairs_over_rounds() {	# rounds, then plan options
 	run cat t.d/node1
 	assert_line --index 0 "# ibahprobe plan: traces of round 0 of 4 (seed 0) for node1"
 	assert_line --index 1 "# flow-label 1-21 (4 ECMP branches, each crossed with probability >= 99%)"
-	assert_line --index 2 "# failing: trace each failing flow at once: trace -j --flow-label FL DEST"
+	assert_line --index 2 "# failing: trace each failing flow at once: trace -j --failed RESULTS"
 	# T 1: round 0 traces the first destination of node1's round, node2.
 	[ "$(grep -v '^#' t.d/node1)" = node2 ] || fail "$(cat t.d/node1)"
 	# The JSON names the same, and node1's rack (node2..node4, first in

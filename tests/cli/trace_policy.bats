@@ -12,7 +12,7 @@ policy_file() {
 	cat >"$BATS_TEST_TMPDIR/policy" <<'EOF_POLICY'
 # ibahprobe plan: traces of round 3 of 4 (seed 0) for node001
 # flow-label 1-3 (4 ECMP branches, each crossed with probability >= 99%)
-# failing: trace each failing flow at once: trace -j --flow-label FL DEST
+# failing: trace each failing flow at once: trace -j --failed RESULTS
 # passing: trace these destinations with every flow label above
 lid:5
 EOF_POLICY
