@@ -32,7 +32,7 @@ setup() {
 
 @test "a trace document has trace -j's keys in its order: hops, traffic_class_changes, path" {
 	"$GEN" --seed 2 --trace-share 1 "$OUT"
-	want='["schema","host","device","sgid","source_address","dest","dest_address","qpn","flow_label","udp_sport","traffic_class","method","not_reproduced","ip_flow_label","socket_priority","status","error","hops","per_hop_traffic_class","traffic_class_changes","responder_received","path","path_index","path_ambiguous"]'
+	want='["schema","host","device","sgid","source_address","dest","dest_address","qpn","flow_label","udp_sport","flow_label_source","traffic_class","method","not_reproduced","ip_flow_label","socket_priority","status","error","hops","per_hop_traffic_class","traffic_class_changes","responder_received","path","path_index","path_ambiguous"]'
 	run jq -c '.[0] | keys_unsorted' "$OUT/h0000.trace.json"
 	[ "$output" = "$want" ] || fail "$output"
 	# Every flow traced with --trace-share 1: as many traces as results.

@@ -178,7 +178,7 @@ static void run_head(FILE *o, const struct options *opt, const struct run *run,
 		   "\"interval_ms\":10,\"size\":64,\"window\":16,"
 		   "\"timeout_ms\":1000,\"gid_index\":\"auto\",\"hop_limits\":"
 		   "null,\"traffic_classes\":[%u],\"flow_labels\":null,"
-		   "\"sls\":null}", run->id, start_time, record, opt->count,
+		   "\"flow_label_source\":\"default\",\"sls\":null}", run->id, start_time, record, opt->count,
 		PROBE_TCLASS);
 }
 
@@ -356,13 +356,17 @@ static void trace_doc(FILE *o, const struct fabric *f,
 		   "\"device\":\"mlx5_%u\",\"sgid\":\"::ffff:%s\","
 		   "\"source_address\":\"%s\",\"dest\":\"%s\","
 		   "\"dest_address\":\"%s\",\"qpn\":17,\"flow_label\":%u,"
-		   "\"udp_sport\":%u,\"traffic_class\":%u,\"method\":\"socket\","
+		   "\"udp_sport\":%u,\"flow_label_source\":\"%s\","
+		   "\"traffic_class\":%u,\"method\":\"socket\","
 		   "\"not_reproduced\":[],\"ip_flow_label\":null,"
 		   "\"socket_priority\":3,\"status\":\"%s\",\"error\":null,"
 		   "\"hops\":[",
 		first ? "" : ",\n", src->host, src->rail, src->addr, src->addr,
 		f->nics[r->dst].addr, f->nics[r->dst].addr, r->flow_label,
-		r->sport, r->tclass, t->reached ? "reached" : "silent");
+		r->sport,
+		/* trace --failed for a failing flow, -f's list for a sampled
+		 * passing one */
+		r->received == r->sent ? "file" : "failed", r->tclass, t->reached ? "reached" : "silent");
 	for (unsigned h = 0; h < t->hop_count; h++) {
 		const struct fabric_hop *hop = &t->hops[h];
 		const char *addr = fabric_node_addr(f, hop->from);
