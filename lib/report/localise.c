@@ -545,15 +545,20 @@ static struct localise_suspect *new_suspect(struct localise *l)
 }
 
 
-/* The routers after router h in the traces, the most failing first:
- * where its flows go next. */
+/* The routers after router h in the traces, the most failing first
+ * and, of equal shares, the least seen carrying results first (one that
+ * carries passing flows forwards them; the one a silent fault hides may
+ * carry none): where its flows go next. */
 static size_t next_hops(const struct model *m, size_t h, size_t *out,
 			double *fail_share, size_t max)
 {
 	const struct report_traces *t = m->t;
 	const char *name = t->elements[h].name;
+	double carried[16];	/* the weight of results on each link */
 	size_t n = 0;
 
+	if (max > 16)
+		max = 16;
 	for (size_t i = 0; i < t->element_count && n < max; i++) {
 		const struct report_path_element *e = &t->elements[i];
 
@@ -577,17 +582,23 @@ static size_t next_hops(const struct model *m, size_t h, size_t *out,
 							       : 0;
 				}
 		fail_share[k] = all > 0 ? f / all : 0;
+		carried[k] = all;
 	}
 	for (size_t a = 1; a < n; a++)
-		for (size_t b = a; b > 0 && fail_share[b] > fail_share[b - 1];
+		for (size_t b = a;
+		     b > 0 && (fail_share[b] > fail_share[b - 1] ||
+			       (fail_share[b] == fail_share[b - 1] &&
+				carried[b] < carried[b - 1]));
 		     b--) {
 			size_t x = out[b];
-			double y = fail_share[b];
+			double y = fail_share[b], z = carried[b];
 
 			out[b] = out[b - 1];
 			out[b - 1] = x;
 			fail_share[b] = fail_share[b - 1];
 			fail_share[b - 1] = y;
+			carried[b] = carried[b - 1];
+			carried[b - 1] = z;
 		}
 	return n;
 }
@@ -694,20 +705,26 @@ static int shared_next_hop(const struct model *m, struct localise_suspect *s,
 }
 
 /* (Nearly) every failing flow that stops after hn goes to one host: that host
- * (dead, or its link down), not a router on the way. 1 when so (s
- * named), 0 when not, -1 when memory ran out. */
+ * (dead, or its link down), not a router on the way, unless about as
+ * many results reach it as fail toward it (it is alive: what stops the
+ * failing ones is on their way, e.g. one ECMP branch of two). 1 when so
+ * (s named), 0 when not, -1 when memory ran out. */
 static int one_destination(const struct model *m, struct localise_suspect *s,
 			   const struct loc_pick *p, const char *hn,
 			   size_t *spread)
 {
-	size_t dest = SIZE_MAX, votes = 0, all = 0, to = 0;
+	size_t dest = SIZE_MAX, votes = 0, all = 0, to = 0, reach = 0;
 
-	/* The majority destination (Boyer-Moore), then its share. */
+	/* The majority destination (Boyer-Moore), then its share and the
+	 * passing results to it. */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t k = 0; k < m->n; k++) {
 			const struct loc_obs *o = &m->obs[k];
 			bool through = false;
 
+			if (pass && !o->failing && o->end_count >= 2 &&
+			    o->ends[1] == dest)
+				reach++;
 			for (size_t i = 0; !through && i < o->fwd_count; i++)
 				through = o->fwd[i] == p->element;
 			if (!through || !o->failing || o->end_count < 2)
@@ -725,7 +742,8 @@ static int one_destination(const struct model *m, struct localise_suspect *s,
 	/* The failing flows toward other destinations than the majority's. */
 	*spread = all - to;
 	/* Nearly all: a few flows stop there for other reasons. */
-	if (dest == SIZE_MAX || to < 2 || 10 * to < 8 * all)
+	if (dest == SIZE_MAX || to < 2 || 10 * to < 8 * all ||
+	    (reach >= LOC_FAILING_MIN && 2 * reach >= to))
 		return 0;
 	s->kind = "host";
 	s->name = strdup(m->el[dest].name);
