@@ -687,5 +687,6 @@ void report_traces_free(struct report_traces *t)
 	free(t->flows);
 	free(t->elements);
 	strmap_free(&t->element_index);
+	report_trace_join_free(&t->join);
 	memset(t, 0, sizeof(*t));
 }
