@@ -83,19 +83,29 @@ static enum trace_split_status start(struct trace_split *s, char c)
 	return append(s, c) ? TRACE_SPLIT_OK : TRACE_SPLIT_TOO_BIG;
 }
 
-/* Inside a string, the bytes up to the next quote or backslash (or the
- * end of buf) taken at once: most of a trace is strings. The count
- * taken; 0 when the next byte needs a look of its own, SIZE_MAX when the
- * value grew past its bound. */
+/* The bytes that change what the splitter is in: inside a string its
+ * quote and a backslash; elsewhere in a value a quote and brackets. */
+static const bool string_special[256] = { ['"'] = true, ['\\'] = true };
+static const bool value_special[256] = {
+	['"'] = true, ['{'] = true, ['}'] = true, ['['] = true, [']'] = true,
+};
+
+/* Inside a bracketed or quoted value, the bytes up to the next one that
+ * changes its state (or the end of buf) taken at once: most of a trace
+ * is strings, numbers and punctuation. The count taken; 0 when the next
+ * byte needs a look of its own, SIZE_MAX when the value grew past its
+ * bound. */
 static size_t plain_run(struct trace_split *s, const char *buf, size_t len)
 {
+	const bool *special;
 	size_t n = 0;
 
-	if (!s->in_value || !s->in_string || s->escape)
+	if (!s->in_value || s->bare || s->escape)
 		return 0;
-	while (n < len && buf[n] != '"' && buf[n] != '\\')
+	special = s->in_string ? string_special : value_special;
+	while (n < len && !special[(unsigned char)buf[n]])
 		n++;
-	if (n < 2)
+	if (!n)
 		return 0;
 	if (!reserve(s, n))
 		return SIZE_MAX;
