@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -95,6 +96,27 @@ static const char *string_in(const struct jv *v, char *buf)
 	return buf;
 }
 
+/* Whether text is a dotted IPv4 address as inet_ntop writes it (four
+ * numbers up to 255, no leading zero): then it is its own key. Most hops
+ * answer from one, so this spares inet_pton and inet_ntop a million
+ * times. */
+static bool canonical_ipv4(const char *text)
+{
+	for (int part = 0; part < 4; part++) {
+		unsigned value = 0, n = 0;
+
+		while (text[n] >= '0' && text[n] <= '9' && n < 4)
+			value = value * 10 + (unsigned)(text[n++] - '0');
+		if (!n || n > 3 || value > 255 || (n > 1 && text[0] == '0'))
+			return false;
+		text += n;
+		if (*text != (part < 3 ? '.' : '\0'))
+			return false;
+		text++;
+	}
+	return true;
+}
+
 /* An address as report keys it (report_addr_normalize; IPv4 as dotted);
  * the text itself when it is no address. Malloc'd. */
 static char *address_key(const struct jv *v)
@@ -103,6 +125,9 @@ static char *address_key(const struct jv *v)
 	struct in_addr a4;
 
 	string_in(v, text);
+	/* No IPv6 text without a colon: report_addr_normalize declines. */
+	if (canonical_ipv4(text))
+		return strdup(text);
 	if (report_addr_normalize(text, buf, sizeof(buf)) == 0)
 		return strdup(buf);
 	if (inet_pton(AF_INET, text, &a4) == 1 &&
@@ -127,9 +152,24 @@ static int element_key(char *buf, size_t len, enum report_path_kind kind,
 		[REPORT_PATH_SWITCH] = 's',
 		[REPORT_PATH_LINK] = 'l',
 	};
+	/* Built by hand: a key for every hop of every trace. */
+	const char *parts[] = { from, to ? " -> " : "", to ? to : "" };
+	size_t n = 1, part_len[3];
 
-	return snprintf(buf, len, "%c%s%s%s", letter[kind], from,
-			to ? " -> " : "", to ? to : "");
+	for (int i = 0; i < 3; i++) {
+		part_len[i] = strlen(parts[i]);
+		n += part_len[i];
+	}
+	if (n >= len || n > INT_MAX)
+		return (int)(n > INT_MAX ? INT_MAX : n);
+	buf[0] = letter[kind];
+	n = 1;
+	for (int i = 0; i < 3; i++) {
+		memcpy(buf + n, parts[i], part_len[i]);
+		n += part_len[i];
+	}
+	buf[n] = '\0';
+	return (int)n;
 }
 
 const char *report_path_kind_name(enum report_path_kind kind)
