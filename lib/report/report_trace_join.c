@@ -7,9 +7,9 @@
 #include "report/hop_changes.h"
 #include "report/report_traces.h"
 
-/* A slot's value: the index of the one path its key leads to, + 1; this
+/* A slot's value: the index of the one flow its key leads to, + 1; this
  * when the traces of that key take more than one path. */
-#define AMBIGUOUS SIZE_MAX
+#define AMBIGUOUS UINT32_MAX
 
 /* What a trace is found by, each its own table of keys. */
 enum join_table {
@@ -19,15 +19,19 @@ enum join_table {
 };
 
 /* A flow's key: the host's and destination's ids, and in `rest` the
- * table, traffic class and label or port, each offset so that -1 and -2
- * (none, any) stay apart from the values. */
+ * table (2 bits), traffic class (9) and label or port (21), each offset
+ * so that -1 and -2 (none, any) stay apart from the values. */
 struct join_key {
-	uint64_t ids, rest;
+	uint64_t ids;
+	uint32_t rest;
 };
 
+/* A key and its value in 16 bytes: some three million of them for half
+ * a million traces. */
 struct join_slot {
-	struct join_key key;
-	size_t value;		/* 0: free */
+	uint64_t ids;
+	uint32_t rest;
+	uint32_t value;		/* 0: free */
 };
 
 struct join_index {
@@ -46,7 +50,7 @@ static struct join_key key_make(size_t host, size_t dest,
 {
 	return (struct join_key){
 		.ids = (uint64_t)host << 32 | (uint32_t)dest,
-		.rest = (uint64_t)table << 56 | (uint64_t)(tc + 2) << 32 |
+		.rest = (uint32_t)table << 30 | (uint32_t)(tc + 2) << 21 |
 			(uint32_t)(x + 2),
 	};
 }
@@ -69,7 +73,7 @@ static struct join_slot *slot_of(const struct join_index *j,
 	for (size_t i = key_hash(k) & mask;; i = (i + 1) & mask) {
 		struct join_slot *s = &j->slots[i];
 
-		if (!s->value || (s->key.ids == k.ids && s->key.rest == k.rest))
+		if (!s->value || (s->ids == k.ids && s->rest == k.rest))
 			return s;
 	}
 }
@@ -82,9 +86,13 @@ static int grow(struct join_index *j)
 	bigger.slots = calloc(bigger.capacity, sizeof(*bigger.slots));
 	if (!bigger.slots)
 		return -1;
-	for (size_t i = 0; i < j->capacity; i++)
-		if (j->slots[i].value)
-			*slot_of(&bigger, j->slots[i].key) = j->slots[i];
+	for (size_t i = 0; i < j->capacity; i++) {
+		const struct join_slot *s = &j->slots[i];
+
+		if (s->value)
+			*slot_of(&bigger, (struct join_key){ s->ids, s->rest }) =
+				*s;
+	}
 	free(j->slots);
 	*j = bigger;
 	return 0;
@@ -123,12 +131,13 @@ static int put(struct join_index *j, struct join_key k, size_t flow)
 {
 	struct join_slot *s;
 
-	/* At most half full: probes stay short. */
-	if (2 * (j->count + 1) > j->capacity && grow(j))
+	/* At most three quarters full: probes stay short. */
+	if (4 * (j->count + 1) > 3 * j->capacity && grow(j))
 		return -1;
 	s = slot_of(j, k);
 	if (!s->value) {
-		*s = (struct join_slot){ .key = k, .value = flow + 1 };
+		*s = (struct join_slot){ .ids = k.ids, .rest = k.rest,
+					 .value = (uint32_t)(flow + 1) };
 		j->count++;
 	} else if (s->value != AMBIGUOUS &&
 		   !same_path(&j->t->flows[s->value - 1], &j->t->flows[flow])) {
@@ -137,11 +146,13 @@ static int put(struct join_index *j, struct join_key k, size_t flow)
 	return 0;
 }
 
-static size_t get(const struct join_index *j, size_t host, size_t dest,
+static uint32_t get(const struct join_index *j, size_t host, size_t dest,
 		  enum join_table table, long tc, long x)
 {
-	return j->capacity ? slot_of(j, key_make(host, dest, table, tc, x))->value
-			   : 0;
+	/* No trace has a traffic class or label past these (read_flow). */
+	if (!j->capacity || tc < -2 || tc > 255 || x < -2 || x > 0xfffff)
+		return 0;
+	return slot_of(j, key_make(host, dest, table, tc, x))->value;
 }
 
 /* A flow's keys for one of its destination's names. */
@@ -162,6 +173,10 @@ static int put_dest(struct join_index *j, size_t flow, size_t host,
 static int index_build(struct join_index *j, const struct report_traces *t)
 {
 	j->t = t;
+	/* Ids and flow numbers of 32 bits (a host and destination id per
+	 * trace at most). */
+	if (t->count >= UINT32_MAX / 4)
+		return -1;
 	for (size_t k = 0; k < t->count; k++) {
 		const struct report_trace_flow *f = &t->flows[k];
 		size_t host = id_add(j, &j->hosts, f->host);
@@ -203,7 +218,7 @@ find_trace(const struct join_index *j, const struct report_record *rec,
 	size_t host = id_of(&j->hosts, rec->host);
 	size_t dests[2] = { SIZE_MAX, id_of(&j->dest_texts, rec->dest_text) };
 	char addr[64];
-	size_t v = 0;
+	uint32_t v = 0;
 
 	*out = NULL;
 	if (rec->dgid && report_addr_normalize(rec->dgid, addr, sizeof(addr)) == 0)
