@@ -14,6 +14,13 @@ void trace_split_init(struct trace_split *s, size_t max)
 	s->max = max;
 }
 
+void trace_split_set_measure(struct trace_split *s,
+			     trace_split_measure_fn measure, void *ctx)
+{
+	s->measure = measure;
+	s->measure_ctx = ctx;
+}
+
 void trace_split_free(struct trace_split *s)
 {
 	free(s->value);
@@ -170,6 +177,36 @@ static enum trace_split_status between(struct trace_split *s, char c)
 	return start(s, c);
 }
 
+/* An object that starts at buf and that the measure takes whole from
+ * buf[0..len): gathered at once and handed out. Its length, 0 when the
+ * measure did not take it (then it is walked a byte at a time). */
+static size_t measured(struct trace_split *s, const char *buf, size_t len,
+		       trace_split_fn fn, void *ctx,
+		       enum trace_split_status *rc)
+{
+	size_t n;
+
+	/* Where between() would start a value with this '{'. */
+	if (!s->measure || s->in_value || buf[0] != '{' ||
+	    (s->in_array && s->after_element))
+		return 0;
+	n = s->measure(s->measure_ctx, buf, len);
+	if (!n || n > len || n > s->max)
+		return 0;
+	*rc = start(s, '{');
+	if (*rc != TRACE_SPLIT_OK)
+		return n;
+	if (!reserve(s, n - 1)) {
+		*rc = TRACE_SPLIT_TOO_BIG;
+		return n;
+	}
+	memcpy(s->value + 1, buf + 1, n - 1);
+	s->len = n;
+	s->depth = 0;
+	*rc = emit(s, fn, ctx);
+	return n;
+}
+
 enum trace_split_status trace_split_feed(struct trace_split *s,
 					 const char *buf, size_t len,
 					 trace_split_fn fn, void *ctx)
@@ -182,6 +219,8 @@ enum trace_split_status trace_split_feed(struct trace_split *s,
 
 		if (run == SIZE_MAX)
 			return TRACE_SPLIT_TOO_BIG;
+		if (!run)
+			run = measured(s, buf + i, len - i, fn, ctx, &rc);
 		if (run) {
 			i += run - 1;
 			continue;

@@ -25,6 +25,9 @@ struct reader {
 	size_t errlen;
 	struct trace_split split;
 	struct json_tokener *tok;
+	/* The length of the value the splitter hands out next when the
+	 * scanner already took it whole (measure_value); 0 otherwise. */
+	size_t scanned;
 };
 
 static int fail(const struct reader *rd, const char *fmt, ...)
@@ -578,6 +581,17 @@ static size_t scan_one(const char *value, size_t len, struct jv *root)
 	return used;
 }
 
+/* The splitter's measure (report_trace_split.h): a trace of the common
+ * shape read by the scanner straight from the input's piece, so that
+ * neither the splitter walks its bytes nor scan_one scans it again. */
+static size_t measure_value(void *ctx, const char *text, size_t len)
+{
+	struct reader *rd = ctx;
+
+	rd->scanned = result_scan_plain(text, len);
+	return rd->scanned;
+}
+
 /* One value of the input, read alone: a trace, or junk. */
 static int read_one(void *ctx, const char *value, size_t len)
 {
@@ -586,9 +600,14 @@ static int read_one(void *ctx, const char *value, size_t len)
 	enum json_tokener_error jerr;
 	struct jv root;
 	size_t end;
+	bool scanned = rd->scanned && rd->scanned == len;
 	int rc;
 
-	if (!scan_one(value, len, &root)) {
+	/* (The splitter hands out what it measured at once.) */
+	rd->scanned = 0;
+	if (scanned)
+		root = (struct jv){ .kind = JV_OBJECT, .s = value, .len = len };
+	else if (!scan_one(value, len, &root)) {
 		json_tokener_reset(rd->tok);
 		/* With its NUL, so that a number at its end ends. */
 		v = json_tokener_parse_ex(rd->tok, value, (int)len + 1);
@@ -645,6 +664,7 @@ static int reader_start(struct reader *rd, struct report_traces *t,
 	*rd = (struct reader){ .t = t, .label = label, .value = 1, .err = err,
 			       .errlen = errlen, .before = t->count };
 	trace_split_init(&rd->split, REPORT_TRACE_VALUE_BYTES_MAX);
+	trace_split_set_measure(&rd->split, measure_value, rd);
 	rd->tok = json_tokener_new();
 	if (!rd->tok)
 		return fail(rd, "out of memory");
