@@ -270,19 +270,8 @@ static int path_add(struct report_trace_flow *fl, size_t e)
 }
 
 /* Of a hop's queries, how many got an answer (at most 15 each). */
-static unsigned char answered_share(const struct jv *answers)
+static unsigned char answered_share(size_t asked, size_t got)
 {
-	static const char *const keys[] = { "from" };
-	size_t asked = 0, got = 0;
-	struct jv_cursor c;
-	struct jv a, from;
-
-	jv_cursor_init(&c, answers);
-	while (jv_cursor_next(&c, &a)) {
-		asked++;
-		jv_members(&a, keys, 1, &from);
-		got += from.kind == JV_STRING;
-	}
 	if (asked > 15) {
 		got = got * 15 / asked;
 		asked = 15;
@@ -312,7 +301,7 @@ static int roce_path(const struct reader *rd, struct report_trace_flow *fl,
 		struct jv answers, a, m[2], from = { 0 }, kind = { 0 };
 		struct jv_cursor ac;
 		unsigned char share;
-		size_t before;
+		size_t before, asked = 0, got = 0;
 		char *addr;
 
 		i++;
@@ -322,16 +311,23 @@ static int roce_path(const struct reader *rd, struct report_trace_flow *fl,
 				  i);
 			break;
 		}
+		/* One walk of the answers: the first that came from
+		 * somewhere (checked up to it), and how many did. */
 		jv_cursor_init(&ac, &answers);
-		while (from.kind == JV_ABSENT && jv_cursor_next(&ac, &a)) {
-			if (a.kind != JV_OBJECT) {
+		while (jv_cursor_next(&ac, &a)) {
+			bool first = from.kind == JV_ABSENT;
+
+			asked++;
+			if (first && a.kind != JV_OBJECT) {
 				rc = fail(rd, "hop %zu: an answer is no "
 					  "object", i);
 				break;
 			}
-			jv_members(&a, answer_keys, 2, m);
-			if (get_string(rd, &m[0], "from", false, &from) ||
-			    get_string(rd, &m[1], "kind", false, &kind)) {
+			jv_members(&a, answer_keys, first ? 2 : 1, m);
+			got += m[0].kind == JV_STRING;
+			if (first &&
+			    (get_string(rd, &m[0], "from", false, &from) ||
+			     get_string(rd, &m[1], "kind", false, &kind))) {
 				rc = -1;
 				break;
 			}
@@ -358,7 +354,7 @@ static int roce_path(const struct reader *rd, struct report_trace_flow *fl,
 		}
 		/* The hop's link and router: how many of its queries were
 		 * answered. */
-		share = answered_share(&answers);
+		share = answered_share(asked, got);
 		for (size_t k = before; k < fl->element_count; k++)
 			fl->answered[k] = share;
 		free(prev_own);

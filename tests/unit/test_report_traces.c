@@ -427,6 +427,45 @@ static void test_hop_address_keys(void)
 	}
 }
 
+/* Each hop's share of answered queries (answered << 4 | asked, at most
+ * 15 each) from one walk of its answers: the first with an address is
+ * the hop's, and only answers up to it must be objects. */
+static void test_answered_share(void)
+{
+	struct report_traces t = { 0 };
+	char doc[4096], err[256];
+	size_t n;
+
+	n = (size_t)snprintf(doc, sizeof(doc),
+		"{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\","
+		"\"source_address\":\"198.18.1.2\",\"dest\":\"d\","
+		"\"flow_label\":1,\"status\":\"reached\",\"hops\":["
+		"{\"answers\":[{\"from\":null,\"kind\":\"silent\"},"
+		"{\"from\":\"198.18.1.1\",\"kind\":\"time_exceeded\"},7,"
+		"{\"from\":\"198.18.1.1\",\"kind\":\"time_exceeded\"}]},"
+		"{\"answers\":[");
+	for (int k = 0; k < 20; k++)
+		n += (size_t)snprintf(doc + n, sizeof(doc) - n,
+			"%s{\"from\":%s,\"kind\":\"time_exceeded\"}",
+			k ? "," : "", k % 2 ? "\"198.18.2.1\"" : "null");
+	snprintf(doc + n, sizeof(doc) - n, "]}]}");
+	is_int(report_traces_read_buffer(&t, "share", doc, strlen(doc), err,
+					 sizeof(err)), 0,
+	       "share: a non-object answer after the hop's first one is no "
+	       "error");
+	if (t.count == 1 && t.flows[0].element_count == 4) {
+		is_int(t.flows[0].answered[0], 2 << 4 | 4,
+		       "share: 2 of 4 answered (the link into hop 1)");
+		is_int(t.flows[0].answered[1], 2 << 4 | 4,
+		       "share: 2 of 4 answered (router 1)");
+		is_int(t.flows[0].answered[3], 7 << 4 | 15,
+		       "share: 10 of 20 as 7 of 15");
+	} else {
+		ok(false, "share: two hops of link and router");
+	}
+	report_traces_free(&t);
+}
+
 static void bad(const char *doc, const char *want, const char *what)
 {
 	struct report_traces t = { 0 };
@@ -610,6 +649,7 @@ int main(void)
 	test_kinds_apart();
 	test_one_join();
 	test_hop_address_keys();
+	test_answered_share();
 	test_bad_input();
 	test_scanner_as_json_c();
 	return tap_done();
