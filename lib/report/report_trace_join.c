@@ -203,6 +203,38 @@ static void index_free(struct join_index *j)
 	free(j->slots);
 }
 
+/* The ids of the last record's host and destination: a source's records
+ * come together, and one destination's flow labels one after the other,
+ * with the same (interned) strings, which then need no lookup and no
+ * normalising again. */
+struct last_ids {
+	const char *host, *text, *dgid;
+	size_t host_id, text_id, addr_id;
+};
+
+static void record_ids(const struct join_index *j,
+		       const struct report_record *rec, struct last_ids *last)
+{
+	char addr[64];
+
+	if (!last->host || rec->host != last->host) {
+		last->host = rec->host;
+		last->host_id = id_of(&j->hosts, rec->host);
+	}
+	if (!last->text || rec->dest_text != last->text) {
+		last->text = rec->dest_text;
+		last->text_id = id_of(&j->dest_texts, rec->dest_text);
+	}
+	if (!last->dgid || rec->dgid != last->dgid) {
+		last->dgid = rec->dgid;
+		last->addr_id = rec->dgid && report_addr_normalize(
+						     rec->dgid, addr,
+						     sizeof(addr)) == 0
+					? id_of(&j->dest_addrs, addr)
+					: SIZE_MAX;
+	}
+}
+
 /* The trace of rec: on RoCE by the UDP source port its probes carried
  * when known (wire_udp_sport: the 5-tuple ECMP hashes), else by its flow
  * label when its provider sends the label's port, else any trace of that
@@ -211,18 +243,18 @@ static void index_free(struct join_index *j)
  * then by its text. */
 static enum report_trace_placement
 find_trace(const struct join_index *j, const struct report_record *rec,
-	   const struct report_trace_flow **out)
+	   struct last_ids *last, const struct report_trace_flow **out)
 {
 	long tc = rec->params.traffic_class < 0 ? 0 : rec->params.traffic_class;
 	long fl = rec->params.flow_label < 0 ? 0 : rec->params.flow_label;
-	size_t host = id_of(&j->hosts, rec->host);
-	size_t dests[2] = { SIZE_MAX, id_of(&j->dest_texts, rec->dest_text) };
-	char addr[64];
+	size_t host, dests[2];
 	uint32_t v = 0;
 
 	*out = NULL;
-	if (rec->dgid && report_addr_normalize(rec->dgid, addr, sizeof(addr)) == 0)
-		dests[0] = id_of(&j->dest_addrs, addr);
+	record_ids(j, rec, last);
+	host = last->host_id;
+	dests[0] = last->addr_id;
+	dests[1] = last->text_id;
 	for (int pass = 0; host != SIZE_MAX && !v && pass < 2; pass++) {
 		size_t dest = dests[pass];
 
@@ -252,6 +284,7 @@ static int join_make(struct report_trace_join *join, const struct report *r,
 		     const struct report_traces *t)
 {
 	struct join_index j = { 0 };
+	struct last_ids last = { 0 };
 	size_t n = r->record_count;
 	int rc = -1;
 
@@ -266,7 +299,7 @@ static int join_make(struct report_trace_join *join, const struct report *r,
 	for (size_t k = 0; k < n; k++) {
 		const struct report_trace_flow *f;
 
-		join->placement[k] = find_trace(&j, r->records[k], &f);
+		join->placement[k] = find_trace(&j, r->records[k], &last, &f);
 		if (join->placement[k] == REPORT_TRACE_PLACED)
 			join->trace[k] = f;
 	}
