@@ -963,6 +963,8 @@ static int report_exec(const struct common_opts *common, void *ctx,
 			rc = cli_fail(EXIT_ENVIRONMENT, "out of memory "
 				      "comparing the hops of %zu results",
 				      r.record_count);
+		/* Read by those four only: its memory back for rendering. */
+		report_trace_join_free(&traces.join);
 		if (rc == 0) {
 			r.path_suspects = &path_suspects;
 			r.localise = &localise;
