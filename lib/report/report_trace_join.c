@@ -173,8 +173,8 @@ static int put_dest(struct join_index *j, size_t flow, size_t host,
 static int index_build(struct join_index *j, const struct report_traces *t)
 {
 	j->t = t;
-	/* Ids and flow numbers of 32 bits (a host and destination id per
-	 * trace at most). */
+	/* Ids and flow numbers of 32 bits (three new ids a trace at
+	 * most: its host, destination text and address). */
 	if (t->count >= UINT32_MAX / 4)
 		return -1;
 	for (size_t k = 0; k < t->count; k++) {
