@@ -942,8 +942,11 @@ static int report_exec(const struct common_opts *common, void *ctx,
 		rc = read_inputs(&r, argc, argv);
 	if (rc == 0 && opts->trace_count) {
 		rc = read_traces(opts, &traces, argc, argv);
-		if (rc == 0 && report_path_suspects_find(&path_suspects, &r,
-							 &traces))
+		/* One join of the results with the traces, for the four
+		 * readers below. */
+		if (rc == 0 && (report_traces_join(&traces, &r) ||
+				report_path_suspects_find(&path_suspects, &r,
+							  &traces)))
 			rc = cli_fail(EXIT_ENVIRONMENT, "out of memory joining "
 				      "%zu traces with %zu results",
 				      traces.count, r.record_count);
@@ -960,6 +963,8 @@ static int report_exec(const struct common_opts *common, void *ctx,
 			rc = cli_fail(EXIT_ENVIRONMENT, "out of memory "
 				      "comparing the hops of %zu results",
 				      r.record_count);
+		/* Read by those four only: its memory back for rendering. */
+		report_trace_join_free(&traces.join);
 		if (rc == 0) {
 			r.path_suspects = &path_suspects;
 			r.localise = &localise;

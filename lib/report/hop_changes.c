@@ -43,34 +43,35 @@ int hop_changes_trace_hops(const struct report_trace_flow *fl,
 int hop_changes_find(struct hop_changes *hc, const struct report *r,
 		     const struct report_traces *t)
 {
-	const struct report_trace_flow **placed;
+	struct report_trace_join local;
+	const struct report_trace_join *join = report_traces_joined(t, r, &local);
 	size_t n = r->record_count;
 
 	memset(hc, 0, sizeof(*hc));
-	placed = malloc((n ? n : 1) * sizeof(*placed));
 	hc->items = malloc((n ? n : 1) * sizeof(*hc->items));
-	if (!placed || !hc->items || (n && report_traces_place(r, t, placed))) {
-		free(placed);
+	if (!join || !hc->items) {
+		report_trace_join_free(&local);
 		hop_changes_free(hc);
 		return -1;
 	}
 	for (size_t k = 0; k < n; k++) {
 		const struct report_record *rec = r->records[k];
+		const struct report_trace_flow *trace = join->trace[k];
 		int trace_hops;
 
-		if (!placed[k] || rec->hops < 0 || r->runs[rec->run].dropped)
+		if (!trace || rec->hops < 0 || r->runs[rec->run].dropped)
 			continue;
-		trace_hops = hop_changes_trace_hops(placed[k], t);
+		trace_hops = join->trace_hops[trace - t->flows];
 		if (trace_hops < 0)
 			continue;
 		hc->compared++;
 		if (trace_hops != rec->hops)
 			hc->items[hc->count++] = (struct hop_change){
-				.record = rec, .trace = placed[k],
+				.record = rec, .trace = trace,
 				.hops = rec->hops, .trace_hops = trace_hops,
 			};
 	}
-	free(placed);
+	report_trace_join_free(&local);
 	return 0;
 }
 

@@ -117,20 +117,21 @@ static unsigned char *failing_flows(const struct report *r,
 				    const struct report_traces *t)
 {
 	unsigned char *failing = calloc(t->count ? t->count : 1, 1);
-	const struct report_trace_flow **placed = NULL;
+	struct report_trace_join local;
+	const struct report_trace_join *join;
 
 	if (!failing || !r || !r->record_count)
 		return failing;
-	placed = malloc(r->record_count * sizeof(*placed));
-	if (!placed || report_traces_place(r, t, placed)) {
-		free(placed);
+	join = report_traces_joined(t, r, &local);
+	if (!join) {
 		free(failing);
 		return NULL;
 	}
 	for (size_t k = 0; k < r->record_count; k++)
-		if (placed[k] && r->records[k]->status != REPORT_REACHABLE)
-			failing[placed[k] - t->flows] = 1;
-	free(placed);
+		if (join->trace[k] &&
+		    r->records[k]->status != REPORT_REACHABLE)
+			failing[join->trace[k] - t->flows] = 1;
+	report_trace_join_free(&local);
 	return failing;
 }
 

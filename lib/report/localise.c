@@ -476,15 +476,18 @@ static int model_result(struct model *m, const struct report_record *rec,
 static int model_results(struct model *m, struct localise *l)
 {
 	const struct report *r = m->r;
-	const struct report_trace_flow **placed =
-		calloc(r->record_count + 1, sizeof(*placed));
+	struct report_trace_join local;
+	const struct report_trace_join *join =
+		report_traces_joined(m->t, r, &local);
+	const struct report_trace_flow *const *placed =
+		join ? join->trace : NULL;
 	size_t all[2] = { 0 }, traced[2] = { 0 };
 	double weight[2];
 	int rc = -1;
 
 	m->obs = calloc(r->record_count + 1, sizeof(*m->obs));
 	m->flow_of = calloc(r->record_count + 1, sizeof(*m->flow_of));
-	if (!placed || !m->obs || !m->flow_of || report_traces_place(r, m->t, placed))
+	if (!placed || !m->obs || !m->flow_of)
 		goto out;
 	for (size_t k = 0; k < r->record_count; k++) {
 		const struct report_record *rec = r->records[k];
@@ -514,7 +517,7 @@ static int model_results(struct model *m, struct localise *l)
 	}
 	rc = 0;
 out:
-	free(placed);
+	report_trace_join_free(&local);
 	return rc;
 }
 

@@ -14,6 +14,13 @@ void trace_split_init(struct trace_split *s, size_t max)
 	s->max = max;
 }
 
+void trace_split_set_measure(struct trace_split *s,
+			     trace_split_measure_fn measure, void *ctx)
+{
+	s->measure = measure;
+	s->measure_ctx = ctx;
+}
+
 void trace_split_free(struct trace_split *s)
 {
 	free(s->value);
@@ -83,19 +90,29 @@ static enum trace_split_status start(struct trace_split *s, char c)
 	return append(s, c) ? TRACE_SPLIT_OK : TRACE_SPLIT_TOO_BIG;
 }
 
-/* Inside a string, the bytes up to the next quote or backslash (or the
- * end of buf) taken at once: most of a trace is strings. The count
- * taken; 0 when the next byte needs a look of its own, SIZE_MAX when the
- * value grew past its bound. */
+/* The bytes that change what the splitter is in: inside a string its
+ * quote and a backslash; elsewhere in a value a quote and brackets. */
+static const bool string_special[256] = { ['"'] = true, ['\\'] = true };
+static const bool value_special[256] = {
+	['"'] = true, ['{'] = true, ['}'] = true, ['['] = true, [']'] = true,
+};
+
+/* Inside a bracketed or quoted value, the bytes up to the next one that
+ * changes its state (or the end of buf) taken at once: most of a trace
+ * is strings, numbers and punctuation. The count taken; 0 when the next
+ * byte needs a look of its own, SIZE_MAX when the value grew past its
+ * bound. */
 static size_t plain_run(struct trace_split *s, const char *buf, size_t len)
 {
+	const bool *special;
 	size_t n = 0;
 
-	if (!s->in_value || !s->in_string || s->escape)
+	if (!s->in_value || s->bare || s->escape)
 		return 0;
-	while (n < len && buf[n] != '"' && buf[n] != '\\')
+	special = s->in_string ? string_special : value_special;
+	while (n < len && !special[(unsigned char)buf[n]])
 		n++;
-	if (n < 2)
+	if (!n)
 		return 0;
 	if (!reserve(s, n))
 		return SIZE_MAX;
@@ -160,6 +177,36 @@ static enum trace_split_status between(struct trace_split *s, char c)
 	return start(s, c);
 }
 
+/* An object that starts at buf and that the measure takes whole from
+ * buf[0..len): gathered at once and handed out. Its length, 0 when the
+ * measure did not take it (then it is walked a byte at a time). */
+static size_t measured(struct trace_split *s, const char *buf, size_t len,
+		       trace_split_fn fn, void *ctx,
+		       enum trace_split_status *rc)
+{
+	size_t n;
+
+	/* Where between() would start a value with this '{'. */
+	if (!s->measure || s->in_value || buf[0] != '{' ||
+	    (s->in_array && s->after_element))
+		return 0;
+	n = s->measure(s->measure_ctx, buf, len);
+	if (!n || n > len || n > s->max)
+		return 0;
+	*rc = start(s, '{');
+	if (*rc != TRACE_SPLIT_OK)
+		return n;
+	if (!reserve(s, n - 1)) {
+		*rc = TRACE_SPLIT_TOO_BIG;
+		return n;
+	}
+	memcpy(s->value + 1, buf + 1, n - 1);
+	s->len = n;
+	s->depth = 0;
+	*rc = emit(s, fn, ctx);
+	return n;
+}
+
 enum trace_split_status trace_split_feed(struct trace_split *s,
 					 const char *buf, size_t len,
 					 trace_split_fn fn, void *ctx)
@@ -172,6 +219,8 @@ enum trace_split_status trace_split_feed(struct trace_split *s,
 
 		if (run == SIZE_MAX)
 			return TRACE_SPLIT_TOO_BIG;
+		if (!run)
+			run = measured(s, buf + i, len - i, fn, ctx, &rc);
 		if (run) {
 			i += run - 1;
 			continue;

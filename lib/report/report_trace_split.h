@@ -18,9 +18,18 @@ enum trace_split_status {
 	TRACE_SPLIT_CUT,	/* the input ends inside a value or array */
 };
 
+/* The length of the object at text[0] (its '{') when text[0..len) holds
+ * all of it, 0 when that cannot be told (cut off, or of a shape the
+ * measure does not take): a scanner that reads the object anyway, so
+ * that the splitter need not walk its bytes as well. */
+typedef size_t (*trace_split_measure_fn)(void *ctx, const char *text,
+					 size_t len);
+
 struct trace_split {
 	char *value;		/* the value being gathered */
 	size_t len, cap, max;
+	trace_split_measure_fn measure;	/* NULL: every byte walked */
+	void *measure_ctx;
 	unsigned long depth;	/* its open brackets */
 	bool in_value, bare, in_string, escape;
 	bool in_array, after_element, after_comma;
@@ -31,6 +40,10 @@ typedef int (*trace_split_fn)(void *ctx, const char *value, size_t len);
 
 /* max: the most bytes one value may take. */
 void trace_split_init(struct trace_split *s, size_t max);
+/* Objects that measure takes whole from one piece are handed out
+ * without a walk of their bytes; the others are walked as before. */
+void trace_split_set_measure(struct trace_split *s,
+			     trace_split_measure_fn measure, void *ctx);
 /* The next len bytes of the stream; fn called with each value they end. */
 enum trace_split_status trace_split_feed(struct trace_split *s,
 					 const char *buf, size_t len,

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -24,6 +25,9 @@ struct reader {
 	size_t errlen;
 	struct trace_split split;
 	struct json_tokener *tok;
+	/* The length of the value the splitter hands out next when the
+	 * scanner already took it whole (measure_value); 0 otherwise. */
+	size_t scanned;
 };
 
 static int fail(const struct reader *rd, const char *fmt, ...)
@@ -95,6 +99,27 @@ static const char *string_in(const struct jv *v, char *buf)
 	return buf;
 }
 
+/* Whether text is a dotted IPv4 address as inet_ntop writes it (four
+ * numbers up to 255, no leading zero): then it is its own key. Most hops
+ * answer from one, so this spares inet_pton and inet_ntop a million
+ * times. */
+static bool canonical_ipv4(const char *text)
+{
+	for (int part = 0; part < 4; part++) {
+		unsigned value = 0, n = 0;
+
+		while (text[n] >= '0' && text[n] <= '9' && n < 4)
+			value = value * 10 + (unsigned)(text[n++] - '0');
+		if (!n || n > 3 || value > 255 || (n > 1 && text[0] == '0'))
+			return false;
+		text += n;
+		if (*text != (part < 3 ? '.' : '\0'))
+			return false;
+		text++;
+	}
+	return true;
+}
+
 /* An address as report keys it (report_addr_normalize; IPv4 as dotted);
  * the text itself when it is no address. Malloc'd. */
 static char *address_key(const struct jv *v)
@@ -103,6 +128,9 @@ static char *address_key(const struct jv *v)
 	struct in_addr a4;
 
 	string_in(v, text);
+	/* No IPv6 text without a colon: report_addr_normalize declines. */
+	if (canonical_ipv4(text))
+		return strdup(text);
 	if (report_addr_normalize(text, buf, sizeof(buf)) == 0)
 		return strdup(buf);
 	if (inet_pton(AF_INET, text, &a4) == 1 &&
@@ -127,9 +155,24 @@ static int element_key(char *buf, size_t len, enum report_path_kind kind,
 		[REPORT_PATH_SWITCH] = 's',
 		[REPORT_PATH_LINK] = 'l',
 	};
+	/* Built by hand: a key for every hop of every trace. */
+	const char *parts[] = { from, to ? " -> " : "", to ? to : "" };
+	size_t n = 1, part_len[3];
 
-	return snprintf(buf, len, "%c%s%s%s", letter[kind], from,
-			to ? " -> " : "", to ? to : "");
+	for (int i = 0; i < 3; i++) {
+		part_len[i] = strlen(parts[i]);
+		n += part_len[i];
+	}
+	if (n >= len || n > INT_MAX)
+		return (int)(n > INT_MAX ? INT_MAX : n);
+	buf[0] = letter[kind];
+	n = 1;
+	for (int i = 0; i < 3; i++) {
+		memcpy(buf + n, parts[i], part_len[i]);
+		n += part_len[i];
+	}
+	buf[n] = '\0';
+	return (int)n;
 }
 
 const char *report_path_kind_name(enum report_path_kind kind)
@@ -227,19 +270,8 @@ static int path_add(struct report_trace_flow *fl, size_t e)
 }
 
 /* Of a hop's queries, how many got an answer (at most 15 each). */
-static unsigned char answered_share(const struct jv *answers)
+static unsigned char answered_share(size_t asked, size_t got)
 {
-	static const char *const keys[] = { "from" };
-	size_t asked = 0, got = 0;
-	struct jv_cursor c;
-	struct jv a, from;
-
-	jv_cursor_init(&c, answers);
-	while (jv_cursor_next(&c, &a)) {
-		asked++;
-		jv_members(&a, keys, 1, &from);
-		got += from.kind == JV_STRING;
-	}
 	if (asked > 15) {
 		got = got * 15 / asked;
 		asked = 15;
@@ -269,7 +301,7 @@ static int roce_path(const struct reader *rd, struct report_trace_flow *fl,
 		struct jv answers, a, m[2], from = { 0 }, kind = { 0 };
 		struct jv_cursor ac;
 		unsigned char share;
-		size_t before;
+		size_t before, asked = 0, got = 0;
 		char *addr;
 
 		i++;
@@ -279,16 +311,23 @@ static int roce_path(const struct reader *rd, struct report_trace_flow *fl,
 				  i);
 			break;
 		}
+		/* One walk of the answers: the first that came from
+		 * somewhere (checked up to it), and how many did. */
 		jv_cursor_init(&ac, &answers);
-		while (from.kind == JV_ABSENT && jv_cursor_next(&ac, &a)) {
-			if (a.kind != JV_OBJECT) {
+		while (jv_cursor_next(&ac, &a)) {
+			bool first = from.kind == JV_ABSENT;
+
+			asked++;
+			if (first && a.kind != JV_OBJECT) {
 				rc = fail(rd, "hop %zu: an answer is no "
 					  "object", i);
 				break;
 			}
-			jv_members(&a, answer_keys, 2, m);
-			if (get_string(rd, &m[0], "from", false, &from) ||
-			    get_string(rd, &m[1], "kind", false, &kind)) {
+			jv_members(&a, answer_keys, first ? 2 : 1, m);
+			got += m[0].kind == JV_STRING;
+			if (first &&
+			    (get_string(rd, &m[0], "from", false, &from) ||
+			     get_string(rd, &m[1], "kind", false, &kind))) {
 				rc = -1;
 				break;
 			}
@@ -315,7 +354,7 @@ static int roce_path(const struct reader *rd, struct report_trace_flow *fl,
 		}
 		/* The hop's link and router: how many of its queries were
 		 * answered. */
-		share = answered_share(&answers);
+		share = answered_share(asked, got);
 		for (size_t k = before; k < fl->element_count; k++)
 			fl->answered[k] = share;
 		free(prev_own);
@@ -538,6 +577,17 @@ static size_t scan_one(const char *value, size_t len, struct jv *root)
 	return used;
 }
 
+/* The splitter's measure (report_trace_split.h): a trace of the common
+ * shape read by the scanner straight from the input's piece, so that
+ * neither the splitter walks its bytes nor scan_one scans it again. */
+static size_t measure_value(void *ctx, const char *text, size_t len)
+{
+	struct reader *rd = ctx;
+
+	rd->scanned = result_scan_plain(text, len);
+	return rd->scanned;
+}
+
 /* One value of the input, read alone: a trace, or junk. */
 static int read_one(void *ctx, const char *value, size_t len)
 {
@@ -546,9 +596,14 @@ static int read_one(void *ctx, const char *value, size_t len)
 	enum json_tokener_error jerr;
 	struct jv root;
 	size_t end;
+	bool scanned = rd->scanned && rd->scanned == len;
 	int rc;
 
-	if (!scan_one(value, len, &root)) {
+	/* (The splitter hands out what it measured at once.) */
+	rd->scanned = 0;
+	if (scanned)
+		root = (struct jv){ .kind = JV_OBJECT, .s = value, .len = len };
+	else if (!scan_one(value, len, &root)) {
 		json_tokener_reset(rd->tok);
 		/* With its NUL, so that a number at its end ends. */
 		v = json_tokener_parse_ex(rd->tok, value, (int)len + 1);
@@ -605,6 +660,7 @@ static int reader_start(struct reader *rd, struct report_traces *t,
 	*rd = (struct reader){ .t = t, .label = label, .value = 1, .err = err,
 			       .errlen = errlen, .before = t->count };
 	trace_split_init(&rd->split, REPORT_TRACE_VALUE_BYTES_MAX);
+	trace_split_set_measure(&rd->split, measure_value, rd);
 	rd->tok = json_tokener_new();
 	if (!rd->tok)
 		return fail(rd, "out of memory");
@@ -687,5 +743,6 @@ void report_traces_free(struct report_traces *t)
 	free(t->flows);
 	free(t->elements);
 	strmap_free(&t->element_index);
+	report_trace_join_free(&t->join);
 	memset(t, 0, sizeof(*t));
 }

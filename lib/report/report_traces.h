@@ -63,6 +63,33 @@ struct report_trace_flow {
 	char *remark_after, *remark_before;
 };
 
+/* Where a probe result's trace was found (report_traces_join). */
+enum report_trace_placement {
+	REPORT_TRACE_PLACED,	/* its trace, which has a path */
+	/* None of that source, destination, traffic class and flow label
+	 * (or one where nothing answered). */
+	REPORT_TRACE_NONE,
+	/* The provider does not put the flow label on the wire (rxe) and
+	 * the traces to that destination take more than one path, so which
+	 * one the probes took is unknown (also: traces of one flow label
+	 * taken twice that differ). */
+	REPORT_TRACE_ECMP_UNKNOWN,
+};
+
+/* The join of a report's probe results with the traces: made once, for
+ * every consumer (path suspects, localisation, identifiability, hop
+ * changes), by interned ids of hosts and destinations. */
+struct report_trace_join {
+	const struct report *r;	/* whose records; NULL: none joined */
+	size_t record_count;	/* r's when joined */
+	/* Per record: its trace when placed, else NULL; and how it was
+	 * found (enum report_trace_placement). */
+	const struct report_trace_flow **trace;
+	unsigned char *placement;
+	/* Per flow of the traces: hop_changes_trace_hops(). */
+	int *trace_hops;
+};
+
 struct report_traces {
 	struct report_trace_flow *flows;
 	size_t count, capacity;
@@ -70,6 +97,8 @@ struct report_traces {
 	size_t element_count, element_capacity;
 	/* kind and name -> index + 1: report_traces_element_find() */
 	struct strmap element_index;
+	/* With a report's results (report_traces_join); freed with t. */
+	struct report_trace_join join;
 };
 
 /* "router", "switch" or "link": what report calls an element's kind. */
@@ -110,9 +139,19 @@ int report_path_suspects_find(struct report_path_suspects *ps,
 			      const struct report *r,
 			      const struct report_traces *t);
 void report_path_suspects_free(struct report_path_suspects *ps);
-/* The trace of each of r's records as report_path_suspects_find joins
- * them: out[k] for r->records[k], NULL when none or when which one is
- * not known (out holds r->record_count). 0, or -1 when memory ran out. */
+/* Joins t's flows with r's records, once, for the consumers below
+ * (report's entry, after reading both): t->join. 0, or -1 when memory
+ * ran out. */
+int report_traces_join(struct report_traces *t, const struct report *r);
+/* t's join with r: t->join when made for r, else one made now in *local
+ * (report_trace_join_free it in either case). NULL when memory ran out. */
+const struct report_trace_join *
+report_traces_joined(const struct report_traces *t, const struct report *r,
+		     struct report_trace_join *local);
+void report_trace_join_free(struct report_trace_join *join);
+/* The trace of each of r's records as report_traces_joined joins them:
+ * out[k] for r->records[k], NULL when none or when which one is not
+ * known (out holds r->record_count). 0, or -1 when memory ran out. */
 int report_traces_place(const struct report *r,
 			const struct report_traces *t,
 			const struct report_trace_flow **out);

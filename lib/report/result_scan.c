@@ -462,6 +462,20 @@ static const char *checked_value(const char *p, const char *end,
 	return (const char *)s.p;
 }
 
+/* Past the value at p of text a scanner checked, reading nothing: a
+ * number or literal ends at the first byte that cannot be in one. */
+static const char *checked_skip(const char *p, const char *end)
+{
+	struct jv ignored;
+
+	if (*p == '"' || *p == '{' || *p == '[')
+		return checked_value(p, end, &ignored);
+	while (p < end && *p != ',' && *p != '}' && *p != ']' &&
+	       !is_blank((unsigned char)*p))
+		p++;
+	return p;
+}
+
 /* Past blanks and one separator (',' or ':') of checked text. */
 static const char *checked_gap(const char *p, const char *end)
 {
@@ -486,8 +500,9 @@ void result_scan_members(const char *text, size_t len,
 			 const char *const *keys, size_t n, struct jv *out)
 {
 	const char *p = text + 1, *end = text + len;
+	size_t k;
 
-	for (size_t k = 0; k < n; k++)
+	for (k = 0; k < n; k++)
 		memset(&out[k], 0, sizeof(out[k]));
 	for (;;) {
 		const char *key;
@@ -500,9 +515,21 @@ void result_scan_members(const char *text, size_t len,
 		key = p + 1;
 		p = string_end(p, end);
 		key_len = (size_t)(p - key - 1);
-		p = checked_value(checked_gap(p, end), end, &value);
-		/* A key given twice: the last, as json-c keeps it. */
-		for (size_t k = 0; k < n; k++)
+		p = checked_gap(p, end);
+		/* A key given twice: the last, as json-c keeps it. Only
+		 * the values asked for are read (a trace's hop holds many
+		 * numbers report never looks at). */
+		for (k = 0; k < n; k++)
+			if (keys[k][0] == key[0] &&
+			    strncmp(keys[k], key, key_len) == 0 &&
+			    keys[k][key_len] == '\0')
+				break;
+		if (k == n) {
+			p = checked_skip(p, end);
+			continue;
+		}
+		p = checked_value(p, end, &value);
+		for (; k < n; k++)
 			if (keys[k][0] == key[0] &&
 			    strncmp(keys[k], key, key_len) == 0 &&
 			    keys[k][key_len] == '\0')

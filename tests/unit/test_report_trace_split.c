@@ -3,7 +3,9 @@
  * a time, brackets and commas inside strings no boundary, the same values
  * whether the stream comes whole or a byte at a time, a number at the end
  * handed out, and stray commas, missing commas, a value past the bound and
- * input that ends inside a value told apart. */
+ * input that ends inside a value told apart; all of it the same with a
+ * measure that takes objects whole (trace_split_set_measure). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +28,33 @@ static int collect(void *ctx, const char *value, size_t len)
 	return 0;
 }
 
-/* The values of doc, fed whole (bytewise false) or a byte at a time. */
+/* A measure for the test: objects without strings, by their brackets;
+ * counts the objects it took. */
+static size_t measure_calls, measure_taken;
+
+static size_t measure_brackets(void *ctx, const char *text, size_t len)
+{
+	long depth = 0;
+
+	(void)ctx;
+	measure_calls++;
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == '"')
+			return 0;
+		depth += text[i] == '{' || text[i] == '[';
+		depth -= text[i] == '}' || text[i] == ']';
+		if (!depth) {
+			measure_taken++;
+			return i + 1;
+		}
+	}
+	return 0;
+}
+
+static bool with_measure;
+
+/* The values of doc, fed whole (bytewise false) or a byte at a time;
+ * with_measure: objects measured (trace_split_set_measure). */
 static enum trace_split_status split(const char *doc, size_t max, bool bytewise,
 				     struct got *g)
 {
@@ -36,6 +64,8 @@ static enum trace_split_status split(const char *doc, size_t max, bool bytewise,
 
 	g->text[0] = '\0';
 	trace_split_init(&s, max);
+	if (with_measure)
+		trace_split_set_measure(&s, measure_brackets, NULL);
 	if (bytewise)
 		for (size_t i = 0; rc == TRACE_SPLIT_OK && i < len; i++)
 			rc = trace_split_feed(&s, doc + i, 1, collect, g);
@@ -59,7 +89,7 @@ static void check(const char *doc, enum trace_split_status want,
 	is_str(bytes.text, values, "%s: values a byte at a time", what);
 }
 
-int main(void)
+static void checks(void)
 {
 	struct got g;
 
@@ -81,5 +111,31 @@ int main(void)
 	       TRACE_SPLIT_TOO_BIG, "a value past the bound");
 	is_int(split("[{\"a\":\"0123\"}]", 12, false, &g), TRACE_SPLIT_OK,
 	       "a value of the bound");
+	check("[{}, {\"a\":1}, {\"b\":[{}]}, {\"c\":{\"d\":[1,2]}}]\n{} {}",
+	      TRACE_SPLIT_OK, "{}|{\"a\":1}|{\"b\":[{}]}|{\"c\":{\"d\":[1,2]}}|"
+	      "{}|{}|", "objects one after the other");
+	is_int(split("[{},{}]", 4096, false, &g), TRACE_SPLIT_OK,
+	       "[{},{}] splits");
+	is_str(g.text, "{}|{}|", "[{},{}]: two objects");
+	is_int(split("[{}{}]", 4096, false, &g), TRACE_SPLIT_SYNTAX,
+	       "[{}{}]: no comma, measured or not");
+	is_int(split("[{},,{}]", 4096, false, &g), TRACE_SPLIT_SYNTAX,
+	       "[{},,{}]: two commas, measured or not");
+	is_int(split("[{}],{}", 4096, false, &g), TRACE_SPLIT_SYNTAX,
+	       "[{}],{}: a comma after the array, measured or not");
+	is_int(split("[{[[[[[[[[[[[[[[]]]]]]]]]]]]]]}]", 8, false, &g),
+	       TRACE_SPLIT_TOO_BIG, "an object past the bound, measured or not");
+}
+
+/* Every check with and without the measure: the same values and
+ * statuses; the measure taking the objects it can when fed whole. */
+int main(void)
+{
+	checks();
+	with_measure = true;
+	checks();
+	ok(measure_calls > 0 && measure_taken > 0,
+	   "the measure took objects (%zu of %zu calls)", measure_taken,
+	   measure_calls);
 	return tap_done();
 }

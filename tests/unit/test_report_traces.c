@@ -4,8 +4,11 @@
  * join with probe results by flow label where the provider sends its UDP
  * source port (mlx5) and by the one path of a destination where it does
  * not (rxe), failing results without a trace counted, segment names by
- * their ends, bad trace input refused with the input and trace named, and
+ * their ends, the one join all of report's readers share, hop addresses
+ * keyed as inet_ntop writes them, bad trace input refused with the input
+ * and trace named, and
  * the scanner's reading of a trace the same as json-c's in every field. */
+#include <arpa/inet.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -336,6 +339,133 @@ static void test_kinds_apart(void)
 	report_traces_free(&t);
 }
 
+/* The one join every consumer reads: made by report_traces_join for
+ * its report (report_traces_joined then hands out t->join), made anew
+ * for another; each result on the trace of its label (mlx5), every trace
+ * crossing R1, R3 or R4, and R2; none where the probes' path is unknown
+ * (rxe, two paths) or nothing was traced. */
+static void test_one_join(void)
+{
+	struct report_trace_join local;
+	const struct report_trace_join *j;
+	struct fixture x;
+	size_t placed = 0, right_label = 0;
+
+	is_int(build(&x, "mlx5", 10, 8, false), 0, "join: builds");
+	is_int(report_traces_join(&x.t, &x.r), 0, "join: joins");
+	j = report_traces_joined(&x.t, &x.r, &local);
+	ok(j == &x.t.join, "join: the report's own join handed out");
+	for (size_t k = 0; j && k < x.r.record_count; k++) {
+		const struct report_record *rec = x.r.records[k];
+		bool traced = rec->params.flow_label <= 8;
+
+		placed += j->placement[k] == REPORT_TRACE_PLACED;
+		right_label += traced && j->trace[k] &&
+			       j->trace[k]->flow_label ==
+				       rec->params.flow_label;
+		right_label += !traced && !j->trace[k] &&
+			       j->placement[k] == REPORT_TRACE_NONE;
+	}
+	is_int(placed, 8, "join: the 8 traced labels placed");
+	is_int(right_label, 10, "join: each on its own label's trace, "
+	       "labels 9 and 10 on none");
+	ok(j && x.t.count == 8, "join: 8 traces");
+	for (size_t k = 0; j && k < x.t.count; k++)
+		is_int(j->trace_hops[k], 3, "join: trace %zu crosses 3 routers",
+		       k + 1);
+	report_trace_join_free(&local);
+	fixture_free(&x);
+
+	/* Not joined: one made for the caller, the same as the entry's. */
+	is_int(build(&x, "rxe", 4, 4, false), 0, "join rxe: builds");
+	j = report_traces_joined(&x.t, &x.r, &local);
+	ok(j == &local, "join rxe: made for the caller");
+	for (size_t k = 0; j && k < x.r.record_count; k++)
+		is_int(j->placement[k], REPORT_TRACE_ECMP_UNKNOWN,
+		       "join rxe: result %zu on an unknown ECMP path", k + 1);
+	report_trace_join_free(&local);
+	is_int(local.trace == NULL && local.placement == NULL, 1,
+	       "join rxe: freed");
+	fixture_free(&x);
+}
+
+/* A hop's address as report keys it: a dotted IPv4 address as inet_ntop
+ * writes it, taken as it is; anything else through inet_pton and
+ * inet_ntop (report_addr_normalize for IPv6), or kept when no address. */
+static void test_hop_address_keys(void)
+{
+	static const char *const texts[] = {
+		"10.0.0.1", "0.0.0.0", "255.255.255.255", "010.0.0.1",
+		"1.2.3.04", "1.2.3.256", "1.2.3", "1.2.3.4.5", "1.2.3.4 ",
+		"1..3.4", "::ffff:198.18.1.1", "fe80::1", "router-7",
+		"1234.1.1.1",
+	};
+
+	for (size_t k = 0; k < sizeof(texts) / sizeof(*texts); k++) {
+		struct report_traces t = { 0 };
+		char doc[512], err[256], want[64], norm[64];
+		struct in_addr a4;
+
+		snprintf(doc, sizeof(doc),
+			 "{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\","
+			 "\"dest\":\"d\",\"flow_label\":1,\"status\":"
+			 "\"reached\",\"hops\":[{\"answers\":[{\"from\":"
+			 "\"%s\",\"kind\":\"time_exceeded\"}]}]}", texts[k]);
+		if (report_addr_normalize(texts[k], norm, sizeof(norm)) == 0)
+			snprintf(want, sizeof(want), "%s", norm);
+		else if (inet_pton(AF_INET, texts[k], &a4) == 1)
+			inet_ntop(AF_INET, &a4, want, sizeof(want));
+		else
+			snprintf(want, sizeof(want), "%s", texts[k]);
+		is_int(report_traces_read_buffer(&t, "keys", doc, strlen(doc),
+						 err, sizeof(err)), 0,
+		       "address key %s: reads", texts[k]);
+		ok(report_traces_element_find(&t, REPORT_PATH_ROUTER, want) !=
+			   SIZE_MAX,
+		   "address key \"%s\": the router \"%s\"", texts[k], want);
+		report_traces_free(&t);
+	}
+}
+
+/* Each hop's share of answered queries (answered << 4 | asked, at most
+ * 15 each) from one walk of its answers: the first with an address is
+ * the hop's, and only answers up to it must be objects. */
+static void test_answered_share(void)
+{
+	struct report_traces t = { 0 };
+	char doc[4096], err[256];
+	size_t n;
+
+	n = (size_t)snprintf(doc, sizeof(doc),
+		"{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\","
+		"\"source_address\":\"198.18.1.2\",\"dest\":\"d\","
+		"\"flow_label\":1,\"status\":\"reached\",\"hops\":["
+		"{\"answers\":[{\"from\":null,\"kind\":\"silent\"},"
+		"{\"from\":\"198.18.1.1\",\"kind\":\"time_exceeded\"},7,"
+		"{\"from\":\"198.18.1.1\",\"kind\":\"time_exceeded\"}]},"
+		"{\"answers\":[");
+	for (int k = 0; k < 20; k++)
+		n += (size_t)snprintf(doc + n, sizeof(doc) - n,
+			"%s{\"from\":%s,\"kind\":\"time_exceeded\"}",
+			k ? "," : "", k % 2 ? "\"198.18.2.1\"" : "null");
+	snprintf(doc + n, sizeof(doc) - n, "]}]}");
+	is_int(report_traces_read_buffer(&t, "share", doc, strlen(doc), err,
+					 sizeof(err)), 0,
+	       "share: a non-object answer after the hop's first one is no "
+	       "error");
+	if (t.count == 1 && t.flows[0].element_count == 4) {
+		is_int(t.flows[0].answered[0], 2 << 4 | 4,
+		       "share: 2 of 4 answered (the link into hop 1)");
+		is_int(t.flows[0].answered[1], 2 << 4 | 4,
+		       "share: 2 of 4 answered (router 1)");
+		is_int(t.flows[0].answered[3], 7 << 4 | 15,
+		       "share: 10 of 20 as 7 of 15");
+	} else {
+		ok(false, "share: two hops of link and router");
+	}
+	report_traces_free(&t);
+}
+
 static void bad(const char *doc, const char *want, const char *what)
 {
 	struct report_traces t = { 0 };
@@ -517,6 +647,9 @@ int main(void)
 	test_untraced_and_silent();
 	test_infiniband();
 	test_kinds_apart();
+	test_one_join();
+	test_hop_address_keys();
+	test_answered_share();
 	test_bad_input();
 	test_scanner_as_json_c();
 	return tap_done();

@@ -272,6 +272,41 @@ static void test_doubled_same(void)
 	       "either way (%s)", first_mismatch);
 }
 
+/* result_scan_members reads only the members asked for and steps over
+ * the others, whatever they hold (numbers of every form, literals,
+ * nested containers, strings with brackets), to the
+ * same values as when each is asked for. */
+static void test_members_skipped(void)
+{
+	static const char doc[] =
+		"{\"n\":-1.5e+3,\"z\":0,\"t\":true,\"f\":false,"
+		"\"u\":null,\"o\":{\"a\":[1,{\"b\":\"]}\"}]},"
+		"\"s\":\"x]}\",\"i\":42, \"last\":\"end\"}";
+	static const char *const all[] = { "n", "z", "t", "f", "u", "o", "s",
+					   "i", "last" };
+	const size_t n = sizeof(all) / sizeof(*all);
+	struct jv every[9], one;
+
+	is_int(result_scan_plain(doc, strlen(doc)), strlen(doc),
+	       "members: a document the scanner takes");
+	result_scan_members(doc, strlen(doc), all, n, every);
+	for (size_t k = 0; k < n; k++) {
+		const char *key[1] = { all[k] };
+
+		result_scan_members(doc, strlen(doc), key, 1, &one);
+		ok(one.kind == every[k].kind && one.len == every[k].len &&
+			   (one.kind != JV_INT || one.i == every[k].i) &&
+			   (one.kind != JV_BOOL || one.b == every[k].b),
+		   "members: \"%s\" alone as among all", all[k]);
+	}
+	is_int(every[7].kind, JV_INT, "members: i an integer");
+	is_int(every[7].i, 42, "members: i 42 past the skipped ones");
+	is_int(every[8].kind, JV_STRING, "members: last a string");
+	ok(every[8].len == 3 && memcmp(every[8].s, "end", 3) == 0,
+	   "members: last \"end\"");
+	is_int(every[0].kind, JV_DOUBLE, "members: n a double");
+}
+
 int main(void)
 {
 	test_keeps();
@@ -279,5 +314,6 @@ int main(void)
 	test_bases_same();
 	test_mutations_same();
 	test_doubled_same();
+	test_members_skipped();
 	return tap_done();
 }
