@@ -66,8 +66,8 @@ static void answer(FILE *f, int hop, const char *from, const char *kind,
 /* The trace of that flow; stop: the hop index from which nothing
  * answers (0: none); gap: the one hop index that does not answer (0:
  * none); remark: the change after hop 2 (the spine). */
-static void trace(FILE *f, int h, int d, int fl, int stop, int gap,
-		  bool remark)
+static void trace_quiet(FILE *f, int h, int d, int fl, int stop, int gap,
+			bool remark, unsigned quiet)
 {
 	const char *spine = fl % 2 ? "10.2.0.1" : "10.2.0.2";
 	const char *path[4];
@@ -89,7 +89,8 @@ static void trace(FILE *f, int h, int d, int fl, int stop, int gap,
 		"\"error\":null,\"hops\":[", h, h + 1, h + 1, dest, dest, fl,
 		stop ? "silent" : "reached");
 	for (int i = 0; i < n; i++)
-		answer(f, i + 1, (stop && i >= stop) || (gap && i == gap)
+		answer(f, i + 1, (stop && i >= stop) || (gap && i == gap) ||
+					 (quiet >> i & 1)
 					 ? NULL : path[i],
 		       i + 1 == n ? "responder" : "time_exceeded", i == 0);
 	fprintf(f, "],\"traffic_class_changes\":[");
@@ -100,6 +101,12 @@ static void trace(FILE *f, int h, int d, int fl, int stop, int gap,
 	fprintf(f, "]}\n");
 }
 
+static void trace(FILE *f, int h, int d, int fl, int stop, int gap,
+		  bool remark)
+{
+	trace_quiet(f, h, d, fl, stop, gap, remark, 0);
+}
+
 struct world {
 	struct report r;
 	struct report_traces t;
@@ -107,7 +114,8 @@ struct world {
 	char err[512];
 };
 
-enum fault { NONE, REMARK_S1, DEAD_H5, DEAD_LINK, NOISE, EDGE_T2, LOSSY_UP };
+enum fault { NONE, REMARK_S1, DEAD_H5, DEAD_LINK, NOISE, EDGE_T2, LOSSY_UP,
+	     SILENT_T2_DEAD };
 
 /* Every host to every other, flow labels 1 and 2, every flow traced. */
 static int build(struct world *w, enum fault fault)
@@ -161,6 +169,26 @@ static int build(struct world *w, enum fault fault)
 				    fl % 2) {
 					there = 7;
 					gap = d % 2 ? 1 : 0;
+				}
+				/* T2 never answers traces, and S1 -> T2 is
+				 * dead: T1's flows over S1 stop at S1, and
+				 * no trace shows T2's address. */
+				if (fault == SILENT_T2_DEAD) {
+					unsigned quiet = 0;
+
+					if (h >= 4)
+						quiet |= 1;	/* T2 first */
+					if (cross && d >= 4)
+						quiet |= 4;	/* T2 third */
+					if (cross && h < 4 && fl % 2) {
+						there = -1;
+						back = 20;
+						stop = 2;
+					}
+					result(rf, h, d, fl, there, back);
+					trace_quiet(tf, h, d, fl, stop, 0, false,
+						    quiet);
+					continue;
 				}
 				result(rf, h, d, fl, there, back);
 				trace(tf, h, d, fl, stop, gap,
@@ -323,6 +351,28 @@ static void test_lossy_link_gaps(void)
 	world_free(&w);
 }
 
+/* A dead link into an edge router that never answers traces: the
+ * failing traces stop after the spine, toward hosts whose edge no trace
+ * shows. Named as the hop after the spine, "cannot localise", not as
+ * a router or link the traces show. */
+static void test_silent_edge(void)
+{
+	struct world w;
+
+	is_int(build(&w, SILENT_T2_DEAD), 0, "silent edge: builds");
+	print_suspects(&w.l);
+	ok(w.l.count >= 1 && strcmp(w.l.items[0].kind, "hop") == 0 &&
+		   strcmp(w.l.items[0].name, "after 10.2.0.1") == 0,
+	   "silent edge: the hop after S1 named (%s)",
+	   w.l.count ? w.l.items[0].name : "none");
+	ok(w.l.count >= 1 && w.l.items[0].reason &&
+		   strstr(w.l.items[0].reason, "cannot localise") &&
+		   strstr(w.l.items[0].reason, "edge router answers no trace"),
+	   "silent edge: the reason says it cannot localise, and why");
+	is_int(w.l.count, 1, "silent edge: nothing else");
+	world_free(&w);
+}
+
 int main(void)
 {
 	test_loss_direction_read();
@@ -332,5 +382,6 @@ int main(void)
 	test_noise_silent();
 	test_edge_router();
 	test_lossy_link_gaps();
+	test_silent_edge();
 	return tap_done();
 }
