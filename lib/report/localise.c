@@ -1527,6 +1527,120 @@ static bool is_router(const struct report_traces *t, const char *name)
 	return node_element(t, name) != SIZE_MAX;
 }
 
+/* A router already named for remarking that traces show between a and
+ * b (links a -> it -> b): the hop that did not answer between them on
+ * some remarked traces is that router (its answers lost or rate
+ * limited), no other. */
+static bool named_between(const struct report_traces *t,
+			  const struct localise *l, const char *a,
+			  const char *b)
+{
+	for (size_t k = 0; k < l->count; k++) {
+		const struct localise_suspect *s = &l->items[k];
+
+		if (s->cause == LOCALISE_REMARK && s->address &&
+		    link_seen(t, a, s->address) && link_seen(t, s->address, b))
+			return true;
+	}
+	return false;
+}
+
+/* The remarked traces left (left) whose class changed between the same
+ * two routers A and B that no trace shows next to each other: a hop
+ * between them that answers no trace rewrites (the routers around it
+ * forward other flows unchanged). The most common such pair, when at
+ * least REMARK_MIN_FLOWS traces share it: named as the hop after A,
+ * those traces taken from left. 1 when named, 0 when no pair is, -1
+ * when memory ran out. */
+static int remark_unseen(const struct model *m, struct localise *l,
+			 bool *left)
+{
+	const struct report_traces *t = m->t;
+	struct strmap pairs = { 0 };
+	const struct report_trace_flow *top = NULL;
+	size_t top_n = 0, through = 0;
+	struct localise_suspect *s;
+	int rc = -1;
+
+	for (size_t k = 0; k < t->count; k++) {
+		const struct report_trace_flow *f = &t->flows[k];
+		char *key;
+		void **slot;
+
+		if (!left[k] || !f->remark_after || !f->remark_before ||
+		    !is_router(t, f->remark_after) ||
+		    !is_router(t, f->remark_before) ||
+		    link_seen(t, f->remark_after, f->remark_before) ||
+		    named_between(t, l, f->remark_after, f->remark_before))
+			continue;
+		if (asprintf(&key, "%s|%s", f->remark_after,
+			     f->remark_before) < 0)
+			goto out;
+		slot = strmap_slot(&pairs, key);
+		free(key);
+		if (!slot)
+			goto out;
+		*slot = (void *)((uintptr_t)*slot + 1);
+		if ((size_t)(uintptr_t)*slot > top_n) {
+			top_n = (size_t)(uintptr_t)*slot;
+			top = f;
+		}
+	}
+	rc = 0;
+	if (top_n < REMARK_MIN_FLOWS)
+		goto out;
+	/* The traces through A that kept their class (A forwards them
+	 * elsewhere, or the hop after it does not rewrite all). */
+	for (size_t k = 0; k < t->count; k++) {
+		const struct report_trace_flow *f = &t->flows[k];
+
+		if (f->remark_after || f->remark_before)
+			continue;
+		for (size_t i = 0; i < f->element_count; i++)
+			if (t->elements[f->elements[i]].kind != REPORT_PATH_LINK &&
+			    strcmp(t->elements[f->elements[i]].name,
+				   top->remark_after) == 0) {
+				through++;
+				break;
+			}
+	}
+	rc = -1;
+	s = new_suspect(l);
+	if (!s)
+		goto out;
+	s->cause = LOCALISE_REMARK;
+	s->kind = "hop";
+	s->failing = s->explained = top_n;
+	s->passing = through;
+	s->confidence = 0.5;	/* its address is not known */
+	s->cannot_localise = true;
+	if (asprintf(&s->name, "after %s", top->remark_after) < 0) {
+		s->name = NULL;
+		goto out;
+	}
+	if (asprintf(&s->reason, "%zu traces see the traffic class change "
+		     "between %s and %s, which no trace shows next to each "
+		     "other: the hop between them, which answers no trace, "
+		     "rewrites it (%zu traces through %s kept it)", top_n,
+		     top->remark_after, top->remark_before, through,
+		     top->remark_after) < 0) {
+		s->reason = NULL;
+		goto out;
+	}
+	for (size_t k = 0; k < t->count; k++) {
+		const struct report_trace_flow *f = &t->flows[k];
+
+		if (left[k] && f->remark_after && f->remark_before &&
+		    strcmp(f->remark_after, top->remark_after) == 0 &&
+		    strcmp(f->remark_before, top->remark_before) == 0)
+			left[k] = false;
+	}
+	rc = 1;
+out:
+	strmap_free(&pairs);
+	return rc;
+}
+
 /* Remarking: each remarked trace names the last hop that saw the
  * traffic class sent and the first that saw another. The router that
  * most of them share (as either) rewrites; greedy as the loss fit. */
@@ -1604,9 +1718,17 @@ static int find_remarks(const struct model *m, struct localise *l)
 		}
 		/* Most traces through it keep their class: it is on the way
 		 * of the remarked ones, not what rewrites them (that one
-		 * does not answer traces). */
-		if (through > best_n)
+		 * does not answer traces: named by its place, when it has
+		 * one). */
+		if (through > best_n) {
+			int named = remark_unseen(m, l, left);
+
+			if (named < 0)
+				goto out;
+			if (named)
+				continue;
 			break;
+		}
 		s = new_suspect(l);
 		if (!s)
 			goto out;

@@ -66,8 +66,11 @@ static void answer(FILE *f, int hop, const char *from, const char *kind,
 /* The trace of that flow; stop: the hop index from which nothing
  * answers (0: none); gap: the one hop index that does not answer (0:
  * none); remark: the change after hop 2 (the spine). */
+/* remark: 1 the spine changes the class (seen after hop 2, the spine,
+ * before hop 3); 2 a spine that never answers does (seen after hop 1,
+ * before hop 3). quiet: the hop indices that never answer, a bit each. */
 static void trace_quiet(FILE *f, int h, int d, int fl, int stop, int gap,
-			bool remark, unsigned quiet)
+			int remark, unsigned quiet)
 {
 	const char *spine = fl % 2 ? "10.2.0.1" : "10.2.0.2";
 	const char *path[4];
@@ -94,7 +97,11 @@ static void trace_quiet(FILE *f, int h, int d, int fl, int stop, int gap,
 					 ? NULL : path[i],
 		       i + 1 == n ? "responder" : "time_exceeded", i == 0);
 	fprintf(f, "],\"traffic_class_changes\":[");
-	if (remark && n == 4)
+	if (remark == 2 && n == 4)
+		fprintf(f, "{\"field\":\"dscp\",\"sent\":26,\"seen\":0,"
+			"\"after_hop\":1,\"after\":\"%s\",\"before_hop\":3,"
+			"\"before\":\"%s\"}", path[0], path[2]);
+	else if (remark && n == 4)
 		fprintf(f, "{\"field\":\"dscp\",\"sent\":26,\"seen\":0,"
 			"\"after_hop\":2,\"after\":\"%s\",\"before_hop\":3,"
 			"\"before\":\"%s\"}", spine, path[2]);
@@ -115,7 +122,7 @@ struct world {
 };
 
 enum fault { NONE, REMARK_S1, DEAD_H5, DEAD_LINK, NOISE, EDGE_T2, LOSSY_UP,
-	     SILENT_T2_DEAD };
+	     SILENT_T2_DEAD, REMARK_SILENT_S1 };
 
 /* Every host to every other, flow labels 1 and 2, every flow traced. */
 static int build(struct world *w, enum fault fault)
@@ -188,6 +195,16 @@ static int build(struct world *w, enum fault fault)
 					result(rf, h, d, fl, there, back);
 					trace_quiet(tf, h, d, fl, stop, 0, false,
 						    quiet);
+					continue;
+				}
+				/* S1 never answers traces and rewrites
+				 * the DSCP of what it forwards. */
+				if (fault == REMARK_SILENT_S1) {
+					bool s1 = cross && fl % 2;
+
+					result(rf, h, d, fl, there, back);
+					trace_quiet(tf, h, d, fl, 0, 0,
+						    s1 ? 2 : 0, s1 ? 2 : 0);
 					continue;
 				}
 				result(rf, h, d, fl, there, back);
@@ -373,6 +390,34 @@ static void test_silent_edge(void)
 	world_free(&w);
 }
 
+/* A spine that never answers traces remarks: each remarked trace sees
+ * the class change between the two ToRs, which no trace shows next to
+ * each other. The ToRs forward many flows unchanged, so neither is
+ * named; the hop after the ToR is, with the reason. */
+static void test_remark_silent(void)
+{
+	struct world w;
+
+	is_int(build(&w, REMARK_SILENT_S1), 0, "silent remark: builds");
+	print_suspects(&w.l);
+	ok(w.l.count >= 1 && w.l.items[0].cause == LOCALISE_REMARK &&
+		   strcmp(w.l.items[0].kind, "hop") == 0 &&
+		   (strcmp(w.l.items[0].name, "after 10.1.0.1") == 0 ||
+		    strcmp(w.l.items[0].name, "after 10.1.0.2") == 0),
+	   "silent remark: the hop after a ToR named (%s)",
+	   w.l.count ? w.l.items[0].name : "none");
+	ok(w.l.count >= 1 && w.l.items[0].reason &&
+		   strstr(w.l.items[0].reason, "change between 10.1.0."),
+	   "silent remark: the reason names the hops around it");
+	ok(w.l.count >= 1 && w.l.items[0].failing == 16,
+	   "silent remark: 16 remarked traces each way (%zu)",
+	   w.l.count ? w.l.items[0].failing : 0);
+	for (size_t k = 0; k < w.l.count; k++)
+		ok(strcmp(w.l.items[k].kind, "router") != 0,
+		   "silent remark: no router named (%s)", w.l.items[k].name);
+	world_free(&w);
+}
+
 int main(void)
 {
 	test_loss_direction_read();
@@ -383,5 +428,6 @@ int main(void)
 	test_edge_router();
 	test_lossy_link_gaps();
 	test_silent_edge();
+	test_remark_silent();
 	return tap_done();
 }
