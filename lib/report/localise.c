@@ -19,6 +19,9 @@ enum prefer { PREFER_HOST, PREFER_UNSEEN, PREFER_LINK, PREFER_ROUTER };
 /* A remark names a router only with at least this many remarked traces. */
 #define REMARK_MIN_FLOWS 2
 
+/* An unseen suspect named by more candidates than this is no place. */
+#define UNSEEN_CANDIDATES_MAX 3
+
 /* Silence by policy is told from silence by fault only with at least
  * this many passing traces past the router. */
 #define POLICY_PASSING_MIN 4
@@ -1236,6 +1239,16 @@ static int name_unseen(struct model *m, struct localise_suspect *s,
 			s->reason = NULL;
 		free(list);
 		return s->name && s->address && s->reason ? 0 : -1;
+	}
+	/* More next hops than a candidate set can name, and the flows
+	 * toward each of them pass mostly: nothing after h stands out (a
+	 * fault there would fail most flows toward its next hop); the
+	 * stops are answers lost on their way back, across a fault named
+	 * elsewhere. No suspect (s withdrawn). */
+	if (n > UNSEEN_CANDIDATES_MAX && share[0] < 0.5) {
+		free(list);
+		s->kind = NULL;
+		return 0;
 	}
 	if (n) {
 		s->kind = "router";
