@@ -654,17 +654,16 @@ static void route_key(char *key, size_t len, size_t from, size_t to,
  * (the first router of the trace, the destination's edge; in a
  * multi-path fabric their paths have one shape) show one hop past where
  * p's traces stop, other than h; the most traces first, at most max in
- * out; their count. With adjoin only those that no trace shows next to
- * h, yet that a link from h would join as a dead link does
- * (trace_may_adjoin): the far ends of a dead link out of h. *toward:
- * the passing traces between those edges. */
+ * out; their count. *toward: the passing traces between those edges.
+ * (Not the far end of a dead link out of h: where each spine meets its
+ * own group of cores, the other spines' flows never reach it.) */
 static size_t next_toward(const struct model *m, const struct loc_pick *p,
 			  size_t h, size_t *out, size_t *votes, size_t max,
-			  bool adjoin, size_t *toward)
+			  size_t *toward)
 {
 	const struct report_traces *t = m->t;
 	struct strmap routes = { 0 };
-	size_t n = 0, rejected[64], nr = 0;
+	size_t n = 0;
 	char key[80];
 
 	*toward = 0;
@@ -715,7 +714,6 @@ static size_t next_toward(const struct model *m, const struct loc_pick *p,
 		for (size_t i = 0; i < f->element_count; i++) {
 			size_t x = f->elements[i], c;
 			unsigned at = hop_at(t, f, i, hop);
-			bool known = false;
 
 			if (!at)
 				continue;
@@ -729,16 +727,8 @@ static size_t next_toward(const struct model *m, const struct loc_pick *p,
 				votes[c]++;
 				continue;
 			}
-			for (size_t r = 0; !known && r < nr; r++)
-				known = rejected[r] == x;
-			if (known || n == max)
+			if (n == max)
 				continue;
-			if (adjoin && !trace_may_adjoin(t, t->elements[h].name,
-							t->elements[x].name)) {
-				if (nr < 64)
-					rejected[nr++] = x;
-				continue;
-			}
 			out[n] = x;
 			votes[n++] = 1;
 		}
@@ -790,7 +780,7 @@ static int shared_next_hop(const struct model *m, struct localise_suspect *s,
 	size_t toward[16], votes[16], toward_n, toward_traces;
 
 	toward_n = next_toward(m, p, m->el[p->element].after, toward, votes,
-			       16, false, &toward_traces);
+			       16, &toward_traces);
 	for (size_t i = 0; i < n; i++) {
 		const char *c = t->elements[hops[i]].to;
 		double score = 0;
@@ -1056,44 +1046,6 @@ static int silent_edge(const struct model *m, struct localise_suspect *s,
 	return 1;
 }
 
-/* The unseen pick p after h named as a dead link h -> X, X one of the
- * routers next_toward gives with adjoin (the others its alternatives). 1 when
- * so, 0 when there is none, -1 when memory ran out. */
-static int dead_link_from(const struct model *m, struct localise_suspect *s,
-			  const struct loc_pick *p, size_t h)
-{
-	const struct report_traces *t = m->t;
-	const char *hn = t->elements[h].name;
-	size_t ends[16], votes[16], n, toward;
-
-	n = next_toward(m, p, h, ends, votes, 16, true, &toward);
-	if (!n)
-		return 0;
-	s->kind = "link";
-	if (asprintf(&s->name, "%s -> %s", hn, t->elements[ends[0]].name) < 0)
-		return -1;
-	for (size_t k = 1; k < n; k++) {
-		char *alt;
-		int rc;
-
-		if (asprintf(&alt, "%s -> %s", hn, t->elements[ends[k]].name) < 0)
-			return -1;
-		rc = add_name(&s->alternatives, &s->alternative_count, alt);
-		free(alt);
-		if (rc)
-			return -1;
-	}
-	s->confidence = p->confidence / n;
-	if (asprintf(&s->reason, "the traces of %zu failing flows stop after "
-		     "%s; passing flows toward the same destinations cross "
-		     "%s%s one hop further on, which no trace shows next to "
-		     "%s: a link between them that nothing crosses",
-		     p->stats.failing, hn, t->elements[ends[0]].name,
-		     n > 1 ? " (or another)" : "", hn) < 0)
-		return -1;
-	return 1;
-}
-
 /* A router already named for loss that traces show next to router h:
  * the hop after h that did not answer on failing flows is that router,
  * which loses the trace queries as it loses the rest (one fault). */
@@ -1183,12 +1135,6 @@ static int name_unseen(struct model *m, struct localise_suspect *s,
 		if (rc)
 			return rc < 0 ? -1 : 0;
 	}
-	switch (dead_link_from(m, s, p, h)) {
-	case -1:
-		return -1;
-	case 1:
-		return 0;
-	}
 	switch (silent_edge(m, s, p, fit, used, h)) {
 	case -1:
 		return -1;
@@ -1201,7 +1147,7 @@ static int name_unseen(struct model *m, struct localise_suspect *s,
 	{
 		size_t toward[1], votes[1], traces;
 
-		if (!next_toward(m, p, h, toward, votes, 1, false, &traces) &&
+		if (!next_toward(m, p, h, toward, votes, 1, &traces) &&
 		    traces >= LOC_FAILING_MIN) {
 			s->kind = "hop";
 			s->name = strdup(m->el[p->element].name);
