@@ -654,7 +654,8 @@ static void route_key(char *key, size_t len, size_t from, size_t to,
  * (the first router of the trace, the destination's edge; in a
  * multi-path fabric their paths have one shape) show one hop past where
  * p's traces stop, other than h; the most traces first, at most max in
- * out; their count. *toward: the passing traces between those edges.
+ * out; their count. *toward: the passing traces between those edges
+ * (0 also when memory ran out: nothing can be told then).
  * (Not the far end of a dead link out of h: where each spine meets its
  * own group of cores, the other spines' flows never reach it.) */
 static size_t next_toward(const struct model *m, const struct loc_pick *p,
@@ -895,8 +896,8 @@ static int one_destination(const struct model *m, struct localise_suspect *s,
  * trace crosses h -> x either way, a link there would close a cycle of
  * seen links (trace_may_adjoin) and they are neighbours on the flows'
  * paths: one end is seen in other traces one position past where the
- * other's traces stop (both, when strict). 1 when paired (s named), 0 when not, -1 when
- * memory ran out. */
+ * other's traces stop (both, when strict). 1 when paired (s named), 0
+ * when not, -1 when memory ran out. */
 static int pair_stops(const struct model *m, struct localise_suspect *s,
 		      const struct loc_pick *p, const struct loc_fit *fit,
 		      bool *used, bool strict)
@@ -943,7 +944,7 @@ static int pair_stops(const struct model *m, struct localise_suspect *s,
 
 /* The hop after router h is silent by policy (an ICMP rate limit, or a
  * router that never answers traces), not by fault: the passing traces
- * that go on past h skip its next hop at least half as often as the
+ * that go on past h to another router skip it at least half as often as the
  * failing ones do. A fault on the way loses the failing flows' queries,
  * not the passing ones'; a rate limit costs both alike. The passing
  * traces are a sample: one skip more than they show is counted, so
@@ -959,11 +960,17 @@ static bool silent_by_policy(const struct model *m, size_t h)
 		int failing = m->obs[k].failing;
 
 		for (size_t i = 0; f && i + 1 < f->element_count; i++) {
+			const struct report_path_element *next =
+				&m->t->elements[f->elements[i + 1]];
+
 			if (f->elements[i] != h)
 				continue;
-			on[failing]++;
-			skip[failing] += m->t->elements[f->elements[i + 1]].kind !=
-					 REPORT_PATH_LINK;
+			/* (a trace that leaves h for a host goes no further) */
+			if (next->kind != REPORT_PATH_LINK ||
+			    node_element(m->t, next->to) != SIZE_MAX) {
+				on[failing]++;
+				skip[failing] += next->kind != REPORT_PATH_LINK;
+			}
 			break;
 		}
 	}

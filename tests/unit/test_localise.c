@@ -122,7 +122,7 @@ struct world {
 };
 
 enum fault { NONE, REMARK_S1, DEAD_H5, DEAD_LINK, NOISE, EDGE_T2, LOSSY_UP,
-	     SILENT_T2_DEAD, REMARK_SILENT_S1 };
+	     SILENT_T2_DEAD, REMARK_SILENT_S1, POLICY_S2 };
 
 /* Every host to every other, flow labels 1 and 2, every flow traced. */
 static int build(struct world *w, enum fault fault)
@@ -195,6 +195,23 @@ static int build(struct world *w, enum fault fault)
 					result(rf, h, d, fl, there, back);
 					trace_quiet(tf, h, d, fl, stop, 0, false,
 						    quiet);
+					continue;
+				}
+				/* S2 answers every other trace query
+				 * (a rate limit: toward even hosts, on
+				 * passing and failing flows alike); h0
+				 * loses a quarter of all it sends, h1
+				 * and h2 of their flows to h4 over S2
+				 * (whose traces skip S2). */
+				if (fault == POLICY_S2) {
+					bool s2 = cross && fl % 2 == 0;
+
+					if (h == 0 ||
+					    (s2 && (h == 1 || h == 2) && d == 4))
+						there = 5;
+					result(rf, h, d, fl, there, back);
+					trace(tf, h, d, fl, 0,
+					      s2 && d % 2 == 0 ? 1 : 0, false);
 					continue;
 				}
 				/* S1 never answers traces and rewrites
@@ -418,6 +435,23 @@ static void test_remark_silent(void)
 	world_free(&w);
 }
 
+/* The hop after T1 unanswered on failing flows, and on the passing
+ * ones through T1 nearly as often: S2's rate limit, not a fault; no
+ * "hop after T1" named, though the fit picks it for h1's and h2's
+ * failing flows that skip S2. */
+static void test_policy_silence(void)
+{
+	struct world w;
+
+	is_int(build(&w, POLICY_S2), 0, "rate limit: builds");
+	print_suspects(&w.l);
+	for (size_t k = 0; k < w.l.count; k++)
+		ok(strcmp(w.l.items[k].kind, "hop") != 0,
+		   "rate limit: no hop named (%s)", w.l.items[k].name);
+	is_int(w.l.count, 1, "rate limit: h0's access link only");
+	world_free(&w);
+}
+
 int main(void)
 {
 	test_loss_direction_read();
@@ -429,5 +463,6 @@ int main(void)
 	test_lossy_link_gaps();
 	test_silent_edge();
 	test_remark_silent();
+	test_policy_silence();
 	return tap_done();
 }
