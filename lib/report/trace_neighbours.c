@@ -5,8 +5,8 @@
 
 #include "report/trace_neighbours.h"
 
-/* Neighbour lists are short (a router's ports); a longer one is cut,
- * which only makes trace_may_adjoin say no. */
+/* Neighbour lists are short (a router's ports); a longer one is cut
+ * (trace_may_adjoin then judges by the first ones). */
 #define NEIGHBOURS_MAX 128
 
 static size_t node_of(const struct report_traces *t, const char *name)
@@ -65,20 +65,38 @@ static bool seen_adjacent(const struct report_traces *t, const char *a,
 	return link_named(t, a, b) || link_named(t, b, a);
 }
 
+/* Of the n neighbours of one end, how many are seen next to one of the
+ * other end's? */
+static size_t closing(const struct report_traces *t, const size_t *mine,
+		      size_t n, const size_t *theirs, size_t m)
+{
+	size_t count = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < m; k++)
+			if (mine[i] != theirs[k] &&
+			    seen_adjacent(t, t->elements[mine[i]].name,
+					  t->elements[theirs[k]].name)) {
+				count++;
+				break;
+			}
+	return count;
+}
+
 bool trace_may_adjoin(const struct report_traces *t, const char *a,
 		      const char *b)
 {
-	size_t na[NEIGHBOURS_MAX], nb[NEIGHBOURS_MAX], ca, cb;
+	size_t na[NEIGHBOURS_MAX], nb[NEIGHBOURS_MAX], ca, cb, from_a, from_b;
 
 	if (strcmp(a, b) == 0 || seen_adjacent(t, a, b))
 		return false;
 	ca = trace_neighbours(t, a, na, NEIGHBOURS_MAX);
 	cb = trace_neighbours(t, b, nb, NEIGHBOURS_MAX);
-	for (size_t i = 0; i < ca; i++)
-		for (size_t k = 0; k < cb; k++)
-			if (na[i] != nb[k] &&
-			    seen_adjacent(t, t->elements[na[i]].name,
-					  t->elements[nb[k]].name))
-				return true;
-	return false;
+	from_a = closing(t, na, ca, nb, cb);
+	from_b = closing(t, nb, cb, na, ca);
+	/* Three in four of one end's neighbours: a link a - b would make b
+	 * one more of the routers a's neighbours meet (or a of b's), as
+	 * its peers are; a ToR and a spine of another pod close a cycle
+	 * only through the one spine of their group. */
+	return (ca && 4 * from_a >= 3 * ca) || (cb && 4 * from_b >= 3 * cb);
 }
