@@ -5,7 +5,10 @@
  * ends named as that link although no trace crosses it; loss_direction,
  * lost_there and lost_back read from the results; nothing named from
  * background loss alone; an edge router that forwards nothing named, not
- * its rack; a lossy link whose far end goes unanswered named once. */
+ * its rack; a lossy link whose far end goes unanswered named once; a
+ * dead link into an edge that never answers named as the hop before it,
+ * "cannot localise"; a remarking spine that never answers named by the
+ * hops around it; a rate-limited spine's skipped answers no suspect. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
