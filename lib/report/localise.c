@@ -1511,21 +1511,51 @@ static bool named_between(const struct report_traces *t,
 	return false;
 }
 
-/* The remarked traces left (left) whose class changed between the same
- * two routers A and B that no trace shows next to each other: a hop
- * between them that answers no trace rewrites (the routers around it
- * forward other flows unchanged). The most common such pair, when at
- * least REMARK_MIN_FLOWS traces share it: named as the hop after A,
- * those traces taken from left. 1 when named, 0 when no pair is, -1
+/* A remarked trace left whose class changed between two routers that no
+ * trace shows next to each other, nor with a router named for
+ * remarking between them: a hop that answers no trace is there. */
+static bool unseen_change(const struct report_traces *t,
+			  const struct localise *l, const bool *left, size_t k)
+{
+	const struct report_trace_flow *f = &t->flows[k];
+
+	return left[k] && f->remark_after && f->remark_before &&
+	       is_router(t, f->remark_after) && is_router(t, f->remark_before) &&
+	       !link_seen(t, f->remark_after, f->remark_before) &&
+	       !named_between(t, l, f->remark_after, f->remark_before);
+}
+
+/* Marks a router in set (1: there); -1 when memory ran out, else
+ * whether it was new. */
+static int mark(struct strmap *set, const char *router)
+{
+	void **slot = strmap_slot(set, router);
+
+	if (!slot)
+		return -1;
+	if (*slot)
+		return 0;
+	*slot = (void *)1;
+	return 1;
+}
+
+/* The remarked traces left (left) whose class changed across a hop that
+ * answers no trace (unseen_change): the most common pair A, B of
+ * routers around it, and with it every such trace that shares a router
+ * around the change with it, either way (transitively: a silent core
+ * sits between every spine of its group, both ways), when
+ * at least REMARK_MIN_FLOWS traces share that pair: named as the hop
+ * after A, those traces taken from left. 1 when named, 0 when not, -1
  * when memory ran out. */
 static int remark_unseen(const struct model *m, struct localise *l,
 			 bool *left)
 {
 	const struct report_traces *t = m->t;
-	struct strmap pairs = { 0 };
+	struct strmap pairs = { 0 }, around = { 0 };
 	const struct report_trace_flow *top = NULL;
-	size_t top_n = 0, through = 0;
+	size_t top_n = 0, through = 0, traces = 0, routers = 2;
 	struct localise_suspect *s;
+	bool grew = true;
 	int rc = -1;
 
 	for (size_t k = 0; k < t->count; k++) {
@@ -1533,11 +1563,7 @@ static int remark_unseen(const struct model *m, struct localise *l,
 		char *key;
 		void **slot;
 
-		if (!left[k] || !f->remark_after || !f->remark_before ||
-		    !is_router(t, f->remark_after) ||
-		    !is_router(t, f->remark_before) ||
-		    link_seen(t, f->remark_after, f->remark_before) ||
-		    named_between(t, l, f->remark_after, f->remark_before))
+		if (!unseen_change(t, l, left, k))
 			continue;
 		if (asprintf(&key, "%s|%s", f->remark_after,
 			     f->remark_before) < 0)
@@ -1555,6 +1581,32 @@ static int remark_unseen(const struct model *m, struct localise *l,
 	rc = 0;
 	if (top_n < REMARK_MIN_FLOWS)
 		goto out;
+	rc = -1;
+	if (mark(&around, top->remark_after) < 0 ||
+	    mark(&around, top->remark_before) < 0)
+		goto out;
+	/* Each pass takes the traces that meet the sets; a pass that adds
+	 * no router to them is the last (at most one pass per router). */
+	while (grew) {
+		grew = false;
+		for (size_t k = 0; k < t->count; k++) {
+			const struct report_trace_flow *f = &t->flows[k];
+			int x, y;
+
+			if (!unseen_change(t, l, left, k) ||
+			    (!strmap_get(&around, f->remark_after) &&
+			     !strmap_get(&around, f->remark_before)))
+				continue;
+			x = mark(&around, f->remark_after);
+			y = mark(&around, f->remark_before);
+			if (x < 0 || y < 0)
+				goto out;
+			routers += (size_t)x + (size_t)y;
+			left[k] = false;
+			traces++;
+			grew = true;
+		}
+	}
 	/* The traces through A that kept their class (A forwards them
 	 * elsewhere, or the hop after it does not rewrite all). */
 	for (size_t k = 0; k < t->count; k++) {
@@ -1570,13 +1622,12 @@ static int remark_unseen(const struct model *m, struct localise *l,
 				break;
 			}
 	}
-	rc = -1;
 	s = new_suspect(l);
 	if (!s)
 		goto out;
 	s->cause = LOCALISE_REMARK;
 	s->kind = "hop";
-	s->failing = s->explained = top_n;
+	s->failing = s->explained = traces;
 	s->passing = through;
 	s->confidence = 0.5;	/* its address is not known */
 	s->cannot_localise = true;
@@ -1585,25 +1636,19 @@ static int remark_unseen(const struct model *m, struct localise *l,
 		goto out;
 	}
 	if (asprintf(&s->reason, "%zu traces see the traffic class change "
-		     "between %s and %s, which no trace shows next to each "
-		     "other: the hop between them, which answers no trace, "
-		     "rewrites it (%zu traces through %s kept it)", top_n,
-		     top->remark_after, top->remark_before, through,
-		     top->remark_after) < 0) {
+		     "between %s and %s (%zu traces), or between two of %zu "
+		     "routers around it (sharing one with those), that no trace "
+		     "shows next to each other: the hop between them, which "
+		     "answers no trace, rewrites it (%zu traces through %s kept "
+		     "it)", traces, top->remark_after, top->remark_before, top_n,
+		     routers, through, top->remark_after) < 0) {
 		s->reason = NULL;
 		goto out;
-	}
-	for (size_t k = 0; k < t->count; k++) {
-		const struct report_trace_flow *f = &t->flows[k];
-
-		if (left[k] && f->remark_after && f->remark_before &&
-		    strcmp(f->remark_after, top->remark_after) == 0 &&
-		    strcmp(f->remark_before, top->remark_before) == 0)
-			left[k] = false;
 	}
 	rc = 1;
 out:
 	strmap_free(&pairs);
+	strmap_free(&around);
 	return rc;
 }
 
