@@ -8,6 +8,7 @@
 
 #include "report/localise.h"
 #include "report/localise_fit.h"
+#include "report/trace_neighbours.h"
 
 /* Tie-breaks of equal evidence (localise_fit.h prefer): a host before
  * the link to it; where traces stop before the links that lead there
@@ -17,6 +18,13 @@ enum prefer { PREFER_HOST, PREFER_UNSEEN, PREFER_LINK, PREFER_ROUTER };
 
 /* A remark names a router only with at least this many remarked traces. */
 #define REMARK_MIN_FLOWS 2
+
+/* An unseen suspect named by more candidates than this is no place. */
+#define UNSEEN_CANDIDATES_MAX 3
+
+/* Silence by policy is told from silence by fault only with at least
+ * this many passing traces past the router. */
+#define POLICY_PASSING_MIN 4
 
 struct elem {
 	const char *kind;
@@ -619,6 +627,141 @@ static void fill_evidence(struct localise_suspect *s, const struct loc_pick *p)
 	s->confidence = p->confidence;
 }
 
+/* The hop (1: the first) at which element i of f answered: one per
+ * router, one more for each hop that did not answer before it (two
+ * routers without the link between them: one hop is taken to be
+ * missing). 0 for a link. */
+static unsigned hop_at(const struct report_traces *t,
+		       const struct report_trace_flow *f, size_t i,
+		       unsigned prev)
+{
+	if (t->elements[f->elements[i]].kind == REPORT_PATH_LINK)
+		return 0;
+	return prev + (i > 0 && t->elements[f->elements[i - 1]].kind ==
+					      REPORT_PATH_LINK
+			       ? 1
+			       : 2);
+}
+
+/* Where o's route ends: its destination's edge router, or the
+ * destination itself when no trace shows its edge (one that never
+ * answers). */
+static size_t route_end(const struct model *m, const struct loc_obs *o)
+{
+	size_t edge = m->edge_of[o->ends[1]];
+
+	return edge != SIZE_MAX ? edge : o->ends[1];
+}
+
+/* "edge:edge:hop" of a route's key; "edge:edge" with hop 0. */
+static void route_key(char *key, size_t len, size_t from, size_t to,
+		      unsigned hop)
+{
+	if (hop)
+		snprintf(key, len, "%zu:%zu:%u", from, to, hop);
+	else
+		snprintf(key, len, "%zu:%zu", from, to);
+}
+
+/* Where the failing flows of the unseen pick p after router h would go
+ * next: the routers that passing traces between the same edge routers
+ * (the first router of the trace, the destination's edge; in a
+ * multi-path fabric their paths have one shape) show one hop past where
+ * p's traces stop, other than h; the most traces first, at most max in
+ * out; their count. *toward: the passing traces between those edges
+ * (0 also when memory ran out: nothing can be told then).
+ * (Not the far end of a dead link out of h: where each spine meets its
+ * own group of cores, the other spines' flows never reach it.) */
+static size_t next_toward(const struct model *m, const struct loc_pick *p,
+			  size_t h, size_t *out, size_t *votes, size_t max,
+			  size_t *toward)
+{
+	const struct report_traces *t = m->t;
+	struct strmap routes = { 0 };
+	size_t n = 0;
+	char key[80];
+
+	*toward = 0;
+	for (size_t k = 0; k < m->n; k++) {
+		const struct report_trace_flow *f = m->flow_of[k];
+		const struct loc_obs *o = &m->obs[k];
+		size_t from, to;
+		unsigned hop = 0;
+		bool through = false;
+
+		if (!f || !o->failing || o->end_count < 2)
+			continue;
+		for (size_t i = 0; !through && i < o->fwd_count; i++)
+			through = o->fwd[i] == p->element;
+		from = first_router(t, f, false);
+		to = route_end(m, o);
+		if (!through || from == SIZE_MAX)
+			continue;
+		for (size_t i = 0; i < f->element_count; i++) {
+			unsigned at = hop_at(t, f, i, hop);
+
+			hop = at ? at : hop;
+		}
+		for (int both = 0; both < 2; both++) {
+			void **slot;
+
+			route_key(key, sizeof(key), from, to, both ? hop + 1 : 0);
+			slot = strmap_slot(&routes, key);
+			if (!slot)
+				goto out;
+			*slot = (void *)1;
+		}
+	}
+	for (size_t k = 0; k < m->n; k++) {
+		const struct report_trace_flow *f = m->flow_of[k];
+		const struct loc_obs *o = &m->obs[k];
+		size_t from, to;
+		unsigned hop = 0;
+
+		if (!f || o->failing || o->end_count < 2)
+			continue;
+		from = first_router(t, f, false);
+		to = route_end(m, o);
+		route_key(key, sizeof(key), from, to, 0);
+		if (from == SIZE_MAX || !strmap_get(&routes, key))
+			continue;
+		++*toward;
+		for (size_t i = 0; i < f->element_count; i++) {
+			size_t x = f->elements[i], c;
+			unsigned at = hop_at(t, f, i, hop);
+
+			if (!at)
+				continue;
+			hop = at;
+			route_key(key, sizeof(key), from, to, at);
+			if (x == h || !strmap_get(&routes, key))
+				continue;
+			for (c = 0; c < n && out[c] != x; c++)
+				;
+			if (c < n) {
+				votes[c]++;
+				continue;
+			}
+			if (n == max)
+				continue;
+			out[n] = x;
+			votes[n++] = 1;
+		}
+	}
+	for (size_t a = 1; a < n; a++)
+		for (size_t b = a; b > 0 && votes[b] > votes[b - 1]; b--) {
+			size_t x = out[b], v = votes[b];
+
+			out[b] = out[b - 1];
+			votes[b] = votes[b - 1];
+			out[b - 1] = x;
+			votes[b - 1] = v;
+		}
+out:
+	strmap_free(&routes);
+	return n;
+}
+
 static bool hop_in(const struct report_traces *t, const size_t *hops,
 		   size_t n, const char *router)
 {
@@ -647,11 +790,22 @@ static int shared_next_hop(const struct model *m, struct localise_suspect *s,
 	/* The candidate that the most picks lead to, weighed by the share
 	 * of failing flows on the way to it. */
 	double best = 0;
+	/* It is where p's failing flows go next: the passing traces toward
+	 * their destinations show it one hop past h (when there are any). */
+	size_t toward[16], votes[16], toward_n, toward_traces;
 
+	toward_n = next_toward(m, p, m->el[p->element].after, toward, votes,
+			       16, &toward_traces);
 	for (size_t i = 0; i < n; i++) {
 		const char *c = t->elements[hops[i]].to;
 		double score = 0;
 		size_t with = 0;
+		bool next = !toward_traces;
+
+		for (size_t k = 0; !next && k < toward_n; k++)
+			next = strcmp(t->elements[toward[k]].name, c) == 0;
+		if (!next)
+			continue;
 
 		for (size_t k = 0; k < fit->count; k++) {
 			const struct elem *o = &m->el[fit->picks[k].element];
@@ -760,10 +914,11 @@ static int one_destination(const struct model *m, struct localise_suspect *s,
 }
 
 /* The unseen pick p after router h paired with another after x when no
- * trace crosses h -> x either way and they are neighbours: one end is
- * seen in other traces one position past where the other's traces stop
- * (both, when strict). 1 when paired (s named), 0 when not, -1 when
- * memory ran out. */
+ * trace crosses h -> x either way, a link there would close a cycle of
+ * seen links (trace_may_adjoin) and they are neighbours on the flows'
+ * paths: one end is seen in other traces one position past where the
+ * other's traces stop (both, when strict). 1 when paired (s named), 0
+ * when not, -1 when memory ran out. */
 static int pair_stops(const struct model *m, struct localise_suspect *s,
 		      const struct loc_pick *p, const struct loc_fit *fit,
 		      bool *used, bool strict)
@@ -780,7 +935,11 @@ static int pair_stops(const struct model *m, struct localise_suspect *s,
 		if (used[k] || o->after == SIZE_MAX || o->after == h)
 			continue;
 		xn = t->elements[o->after].name;
-		if (link_seen(t, hn, xn) || link_seen(t, xn, hn))
+		/* A dead link joins routers of adjacent tiers: no trace
+		 * crosses it, but it would close a cycle of seen links
+		 * (two routers where traces stop for other reasons, of one
+		 * tier or far apart, would not). */
+		if (!trace_may_adjoin(t, hn, xn))
 			continue;
 		there = (m->el[p->element].at << 1) & m->el[o->after].at;
 		back = (o->at << 1) & m->el[h].at;
@@ -804,6 +963,136 @@ static int pair_stops(const struct model *m, struct localise_suspect *s,
 	return 0;
 }
 
+/* The hop after router h is silent by policy (an ICMP rate limit, or a
+ * router that never answers traces), not by fault: the passing traces
+ * that go on past h to another router skip it at least half as often as the
+ * failing ones do. A fault on the way loses the failing flows' queries,
+ * not the passing ones'; a rate limit costs both alike. The passing
+ * traces are a sample: one skip more than they show is counted, so
+ * that a rate limit too rare to show in a few of them is not taken for
+ * a fault (a fault that skips most failing traces still is). False when
+ * too few passing traces go on past h to tell. */
+static bool silent_by_policy(const struct model *m, size_t h)
+{
+	size_t on[2] = { 0 }, skip[2] = { 0 };
+
+	for (size_t k = 0; k < m->n; k++) {
+		const struct report_trace_flow *f = m->flow_of[k];
+		int failing = m->obs[k].failing;
+
+		for (size_t i = 0; f && i + 1 < f->element_count; i++) {
+			const struct report_path_element *next =
+				&m->t->elements[f->elements[i + 1]];
+
+			if (f->elements[i] != h)
+				continue;
+			/* (a trace that leaves h for a host goes no further) */
+			if (next->kind != REPORT_PATH_LINK ||
+			    node_element(m->t, next->to) != SIZE_MAX) {
+				on[failing]++;
+				skip[failing] += next->kind != REPORT_PATH_LINK;
+			}
+			break;
+		}
+	}
+	if (on[0] < POLICY_PASSING_MIN || !on[1])
+		return false;
+	return 2 * (double)(skip[0] + 1) / (on[0] + 1) >=
+	       (double)skip[1] / on[1];
+}
+
+/* Nearly all (eight in ten) of the failing flows of unseen pick e go to
+ * hosts whose edge router no trace shows (it never answers): where
+ * their traces stop says only that the fault is at that edge or on the
+ * way into it. */
+static bool toward_unseen_edges(const struct model *m, size_t e)
+{
+	size_t all = 0, unseen = 0;
+
+	for (size_t k = 0; k < m->n; k++) {
+		const struct loc_obs *o = &m->obs[k];
+		bool through = false;
+
+		for (size_t i = 0; !through && i < o->fwd_count; i++)
+			through = o->fwd[i] == e;
+		if (!through || !o->failing || o->end_count < 2)
+			continue;
+		all++;
+		unseen += m->edge_of[o->ends[1]] == SIZE_MAX;
+	}
+	return all >= LOC_FAILING_MIN && 10 * unseen >= 8 * all;
+}
+
+/* The unseen pick p after h whose failing flows go to hosts behind an
+ * edge that never answers (toward_unseen_edges), named as the hop after
+ * h, with the other unseen picks of that kind (the same silent edge,
+ * reached over other routers: their replies or queries cross the fault
+ * too). 1 when so, 0 when not, -1 when memory ran out. */
+static int silent_edge(const struct model *m, struct localise_suspect *s,
+		       const struct loc_pick *p, const struct loc_fit *fit,
+		       bool *used, size_t h)
+{
+	const struct report_traces *t = m->t;
+	char *list = NULL;
+	size_t len = 0, stops = 1;
+	FILE *f;
+
+	if (!toward_unseen_edges(m, p->element))
+		return 0;
+	f = open_memstream(&list, &len);
+	if (!f)
+		return -1;
+	fputs(t->elements[h].name, f);
+	for (size_t k = 0; k < fit->count; k++) {
+		const struct loc_pick *q = &fit->picks[k];
+		const struct elem *o = &m->el[q->element];
+
+		if (used[k] || o->after == SIZE_MAX ||
+		    !toward_unseen_edges(m, q->element))
+			continue;
+		used[k] = true;
+		stops++;
+		s->failing += q->stats.failing;
+		s->explained += q->explained;
+		s->llr += q->stats.llr;
+		fprintf(f, ", %s", t->elements[o->after].name);
+	}
+	if (fclose(f))
+		return -1;
+	s->kind = "hop";
+	s->name = strdup(m->el[p->element].name);
+	if (!s->name ||
+	    asprintf(&s->reason, "cannot localise: the traces of %zu failing "
+		     "flows stop after %s%s, toward hosts whose edge router "
+		     "answers no trace; the fault is at that router or on a "
+		     "link into it", s->failing, stops > 1 ? "the routers " : "",
+		     list) < 0) {
+		free(list);
+		return -1;
+	}
+	free(list);
+	return 1;
+}
+
+/* A router already named for loss that traces show next to router h:
+ * the hop after h that did not answer on failing flows is that router,
+ * which loses the trace queries as it loses the rest (one fault). */
+static bool next_to_named(const struct model *m, const struct loc_fit *fit,
+			  const bool *used, size_t h)
+{
+	const struct report_traces *t = m->t;
+
+	for (size_t k = 0; k < fit->count; k++) {
+		size_t r = fit->picks[k].element;
+
+		if (used[k] && r < t->element_count &&
+		    t->elements[r].kind != REPORT_PATH_LINK &&
+		    link_seen(t, t->elements[h].name, t->elements[r].name))
+			return true;
+	}
+	return false;
+}
+
 /* An unseen element after router h: paired with another unseen pick
  * after x when no trace crosses h -> x either way (a dead link, seen
  * from both ends); else the next hops of h's flows as candidates. */
@@ -822,7 +1111,14 @@ static int name_unseen(struct model *m, struct localise_suspect *s,
 
 	s->cause = LOCALISE_UNSEEN;
 	/* Most failing traces go on past it: a router that never answers,
-	 * whose address no trace gives. */
+	 * whose address no trace gives; when its passing flows skip it as
+	 * often, that is its policy, and no suspect (s withdrawn: kind
+	 * NULL). */
+	if (2 * m->el[p->element].gaps > p->stats.failing &&
+	    (silent_by_policy(m, h) || next_to_named(m, fit, used, h))) {
+		s->kind = NULL;
+		return 0;
+	}
 	if (2 * m->el[p->element].gaps > p->stats.failing) {
 		s->kind = "hop";
 		s->name = strdup(m->el[p->element].name);
@@ -867,6 +1163,34 @@ static int name_unseen(struct model *m, struct localise_suspect *s,
 		if (rc)
 			return rc < 0 ? -1 : 0;
 	}
+	switch (silent_edge(m, s, p, fit, used, h)) {
+	case -1:
+		return -1;
+	case 1:
+		return 0;
+	}
+	/* Passing flows toward the same destinations show no router one
+	 * hop past h: that hop never answers, and the fault is there or
+	 * on the link to it; no address can be given. */
+	{
+		size_t toward[1], votes[1], traces;
+
+		if (!next_toward(m, p, h, toward, votes, 1, &traces) &&
+		    traces >= LOC_FAILING_MIN) {
+			s->kind = "hop";
+			s->name = strdup(m->el[p->element].name);
+			if (!s->name ||
+			    asprintf(&s->reason, "cannot localise: the traces "
+				     "of %zu failing flows stop after %s; the "
+				     "hop after it toward their destinations "
+				     "answers none of %zu passing traces (a "
+				     "router that does not answer traces, or "
+				     "the link to it)", p->stats.failing, hn,
+				     traces) < 0)
+				return -1;
+			return 0;
+		}
+	}
 	f = open_memstream(&list, &len);
 	if (!f)
 		return -1;
@@ -889,6 +1213,16 @@ static int name_unseen(struct model *m, struct localise_suspect *s,
 			s->reason = NULL;
 		free(list);
 		return s->name && s->address && s->reason ? 0 : -1;
+	}
+	/* More next hops than a candidate set can name, and the flows
+	 * toward each of them pass mostly: nothing after h stands out (a
+	 * fault there would fail most flows toward its next hop); the
+	 * stops are answers lost on their way back, across a fault named
+	 * elsewhere. No suspect (s withdrawn). */
+	if (n > UNSEEN_CANDIDATES_MAX && share[0] < 0.5) {
+		free(list);
+		s->kind = NULL;
+		return 0;
 	}
 	if (n) {
 		s->kind = "router";
@@ -951,10 +1285,12 @@ static size_t where_answers_drop(const struct model *m,
 	if (strcmp(m->el[best].kind, "link") != 0)
 		return best;
 	top = answer_drop(m, best) + 0.1;
-	/* The link after it on its failing flows, rival or not: its LLR
-	 * may trail only for hops that did not answer. */
-	{
-		size_t next = SIZE_MAX, votes = 0;
+	/* The links before and after it on its failing flows (the most
+	 * common of each), rivals or not: a link's LLR may trail only for
+	 * hops that did not answer, and the links past a lossy one carry
+	 * the same failing flows. */
+	for (int after = 0; after < 2; after++) {
+		size_t next = SIZE_MAX, votes = 0, pick = p->element;
 
 		for (size_t k = 0; k < m->n; k++) {
 			const struct report_trace_flow *f = m->flow_of[k];
@@ -962,9 +1298,9 @@ static size_t where_answers_drop(const struct model *m,
 			if (!f || !m->obs[k].failing)
 				continue;
 			for (size_t i = 0; i + 2 < f->element_count; i++) {
-				size_t x = f->elements[i + 2];
+				size_t x = f->elements[after ? i + 2 : i];
 
-				if (f->elements[i] != best ||
+				if (f->elements[after ? i : i + 2] != pick ||
 				    strcmp(m->el[x].kind, "link") != 0)
 					continue;
 				if (!votes)
@@ -1178,6 +1514,165 @@ static bool is_router(const struct report_traces *t, const char *name)
 	return node_element(t, name) != SIZE_MAX;
 }
 
+/* A router already named for remarking that traces show between a and
+ * b (links a -> it -> b): the hop that did not answer between them on
+ * some remarked traces is that router (its answers lost or rate
+ * limited), no other. */
+static bool named_between(const struct report_traces *t,
+			  const struct localise *l, const char *a,
+			  const char *b)
+{
+	for (size_t k = 0; k < l->count; k++) {
+		const struct localise_suspect *s = &l->items[k];
+
+		if (s->cause == LOCALISE_REMARK && s->address &&
+		    link_seen(t, a, s->address) && link_seen(t, s->address, b))
+			return true;
+	}
+	return false;
+}
+
+/* A remarked trace left whose class changed between two routers that no
+ * trace shows next to each other, nor with a router named for
+ * remarking between them: a hop that answers no trace is there. */
+static bool unseen_change(const struct report_traces *t,
+			  const struct localise *l, const bool *left, size_t k)
+{
+	const struct report_trace_flow *f = &t->flows[k];
+
+	return left[k] && f->remark_after && f->remark_before &&
+	       is_router(t, f->remark_after) && is_router(t, f->remark_before) &&
+	       !link_seen(t, f->remark_after, f->remark_before) &&
+	       !named_between(t, l, f->remark_after, f->remark_before);
+}
+
+/* Marks a router in set (1: there); -1 when memory ran out, else
+ * whether it was new. */
+static int mark(struct strmap *set, const char *router)
+{
+	void **slot = strmap_slot(set, router);
+
+	if (!slot)
+		return -1;
+	if (*slot)
+		return 0;
+	*slot = (void *)1;
+	return 1;
+}
+
+/* The remarked traces left (left) whose class changed across a hop that
+ * answers no trace (unseen_change): the most common pair A, B of
+ * routers around it, and with it every such trace that shares a router
+ * around the change with it, either way (transitively: a silent core
+ * sits between every spine of its group, both ways), when
+ * at least REMARK_MIN_FLOWS traces share that pair: named as the hop
+ * after A, those traces taken from left. 1 when named, 0 when not, -1
+ * when memory ran out. */
+static int remark_unseen(const struct model *m, struct localise *l,
+			 bool *left)
+{
+	const struct report_traces *t = m->t;
+	struct strmap pairs = { 0 }, around = { 0 };
+	const struct report_trace_flow *top = NULL;
+	size_t top_n = 0, through = 0, traces = 0, routers = 2;
+	struct localise_suspect *s;
+	bool grew = true;
+	int rc = -1;
+
+	for (size_t k = 0; k < t->count; k++) {
+		const struct report_trace_flow *f = &t->flows[k];
+		char *key;
+		void **slot;
+
+		if (!unseen_change(t, l, left, k))
+			continue;
+		if (asprintf(&key, "%s|%s", f->remark_after,
+			     f->remark_before) < 0)
+			goto out;
+		slot = strmap_slot(&pairs, key);
+		free(key);
+		if (!slot)
+			goto out;
+		*slot = (void *)((uintptr_t)*slot + 1);
+		if ((size_t)(uintptr_t)*slot > top_n) {
+			top_n = (size_t)(uintptr_t)*slot;
+			top = f;
+		}
+	}
+	rc = 0;
+	if (top_n < REMARK_MIN_FLOWS)
+		goto out;
+	rc = -1;
+	if (mark(&around, top->remark_after) < 0 ||
+	    mark(&around, top->remark_before) < 0)
+		goto out;
+	/* Each pass takes the traces that meet the sets; a pass that adds
+	 * no router to them is the last (at most one pass per router). */
+	while (grew) {
+		grew = false;
+		for (size_t k = 0; k < t->count; k++) {
+			const struct report_trace_flow *f = &t->flows[k];
+			int x, y;
+
+			if (!unseen_change(t, l, left, k) ||
+			    (!strmap_get(&around, f->remark_after) &&
+			     !strmap_get(&around, f->remark_before)))
+				continue;
+			x = mark(&around, f->remark_after);
+			y = mark(&around, f->remark_before);
+			if (x < 0 || y < 0)
+				goto out;
+			routers += (size_t)x + (size_t)y;
+			left[k] = false;
+			traces++;
+			grew = true;
+		}
+	}
+	/* The traces through A that kept their class (A forwards them
+	 * elsewhere, or the hop after it does not rewrite all). */
+	for (size_t k = 0; k < t->count; k++) {
+		const struct report_trace_flow *f = &t->flows[k];
+
+		if (f->remark_after || f->remark_before)
+			continue;
+		for (size_t i = 0; i < f->element_count; i++)
+			if (t->elements[f->elements[i]].kind != REPORT_PATH_LINK &&
+			    strcmp(t->elements[f->elements[i]].name,
+				   top->remark_after) == 0) {
+				through++;
+				break;
+			}
+	}
+	s = new_suspect(l);
+	if (!s)
+		goto out;
+	s->cause = LOCALISE_REMARK;
+	s->kind = "hop";
+	s->failing = s->explained = traces;
+	s->passing = through;
+	s->confidence = 0.5;	/* its address is not known */
+	s->cannot_localise = true;
+	if (asprintf(&s->name, "after %s", top->remark_after) < 0) {
+		s->name = NULL;
+		goto out;
+	}
+	if (asprintf(&s->reason, "%zu traces see the traffic class change "
+		     "between %s and %s (%zu traces), or between two of %zu "
+		     "routers around it (sharing one with those), that no trace "
+		     "shows next to each other: the hop between them, which "
+		     "answers no trace, rewrites it (%zu traces through %s kept "
+		     "it)", traces, top->remark_after, top->remark_before, top_n,
+		     routers, through, top->remark_after) < 0) {
+		s->reason = NULL;
+		goto out;
+	}
+	rc = 1;
+out:
+	strmap_free(&pairs);
+	strmap_free(&around);
+	return rc;
+}
+
 /* Remarking: each remarked trace names the last hop that saw the
  * traffic class sent and the first that saw another. The router that
  * most of them share (as either) rewrites; greedy as the loss fit. */
@@ -1255,9 +1750,17 @@ static int find_remarks(const struct model *m, struct localise *l)
 		}
 		/* Most traces through it keep their class: it is on the way
 		 * of the remarked ones, not what rewrites them (that one
-		 * does not answer traces). */
-		if (through > best_n)
+		 * does not answer traces: named by its place, when it has
+		 * one). */
+		if (through > best_n) {
+			int named = remark_unseen(m, l, left);
+
+			if (named < 0)
+				goto out;
+			if (named)
+				continue;
 			break;
+		}
 		s = new_suspect(l);
 		if (!s)
 			goto out;
@@ -1297,6 +1800,29 @@ out:
 	strmap_free(&count);
 	free(left);
 	return rc;
+}
+
+/* The suspects name_unseen withdrew (kind NULL: a hop silent by
+ * policy) taken out, the order of the others kept. */
+static void drop_withdrawn(struct localise *l)
+{
+	size_t kept = 0;
+
+	for (size_t k = 0; k < l->count; k++) {
+		struct localise_suspect *s = &l->items[k];
+
+		if (s->kind) {
+			l->items[kept++] = *s;
+			continue;
+		}
+		free(s->name);
+		free(s->address);
+		free(s->reason);
+		for (size_t i = 0; i < s->alternative_count; i++)
+			free(s->alternatives[i]);
+		free(s->alternatives);
+	}
+	l->count = kept;
 }
 
 static size_t router_named(const struct report_traces *t, const char *name)
@@ -1450,6 +1976,7 @@ int localise_run(struct localise *l, const struct report *r,
 	for (size_t k = 0; k < fit.count; k++)
 		if (name_pick(&m, l, &fit, k, used))
 			goto out;
+	drop_withdrawn(l);
 	if (find_remarks(&m, l))
 		goto out;
 	rc = 0;

@@ -5,7 +5,10 @@
  * ends named as that link although no trace crosses it; loss_direction,
  * lost_there and lost_back read from the results; nothing named from
  * background loss alone; an edge router that forwards nothing named, not
- * its rack; a lossy link whose far end goes unanswered named once. */
+ * its rack; a lossy link whose far end goes unanswered named once; a
+ * dead link into an edge that never answers named as the hop before it,
+ * "cannot localise"; a remarking spine that never answers named by the
+ * hops around it; a rate-limited spine's skipped answers no suspect. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,8 +69,11 @@ static void answer(FILE *f, int hop, const char *from, const char *kind,
 /* The trace of that flow; stop: the hop index from which nothing
  * answers (0: none); gap: the one hop index that does not answer (0:
  * none); remark: the change after hop 2 (the spine). */
-static void trace(FILE *f, int h, int d, int fl, int stop, int gap,
-		  bool remark)
+/* remark: 1 the spine changes the class (seen after hop 2, the spine,
+ * before hop 3); 2 a spine that never answers does (seen after hop 1,
+ * before hop 3). quiet: the hop indices that never answer, a bit each. */
+static void trace_quiet(FILE *f, int h, int d, int fl, int stop, int gap,
+			int remark, unsigned quiet)
 {
 	const char *spine = fl % 2 ? "10.2.0.1" : "10.2.0.2";
 	const char *path[4];
@@ -89,15 +95,26 @@ static void trace(FILE *f, int h, int d, int fl, int stop, int gap,
 		"\"error\":null,\"hops\":[", h, h + 1, h + 1, dest, dest, fl,
 		stop ? "silent" : "reached");
 	for (int i = 0; i < n; i++)
-		answer(f, i + 1, (stop && i >= stop) || (gap && i == gap)
+		answer(f, i + 1, (stop && i >= stop) || (gap && i == gap) ||
+					 (quiet >> i & 1)
 					 ? NULL : path[i],
 		       i + 1 == n ? "responder" : "time_exceeded", i == 0);
 	fprintf(f, "],\"traffic_class_changes\":[");
-	if (remark && n == 4)
+	if (remark == 2 && n == 4)
+		fprintf(f, "{\"field\":\"dscp\",\"sent\":26,\"seen\":0,"
+			"\"after_hop\":1,\"after\":\"%s\",\"before_hop\":3,"
+			"\"before\":\"%s\"}", path[0], path[2]);
+	else if (remark && n == 4)
 		fprintf(f, "{\"field\":\"dscp\",\"sent\":26,\"seen\":0,"
 			"\"after_hop\":2,\"after\":\"%s\",\"before_hop\":3,"
 			"\"before\":\"%s\"}", spine, path[2]);
 	fprintf(f, "]}\n");
+}
+
+static void trace(FILE *f, int h, int d, int fl, int stop, int gap,
+		  bool remark)
+{
+	trace_quiet(f, h, d, fl, stop, gap, remark, 0);
 }
 
 struct world {
@@ -107,7 +124,8 @@ struct world {
 	char err[512];
 };
 
-enum fault { NONE, REMARK_S1, DEAD_H5, DEAD_LINK, NOISE, EDGE_T2, LOSSY_UP };
+enum fault { NONE, REMARK_S1, DEAD_H5, DEAD_LINK, NOISE, EDGE_T2, LOSSY_UP,
+	     SILENT_T2_DEAD, REMARK_SILENT_S1, POLICY_S2 };
 
 /* Every host to every other, flow labels 1 and 2, every flow traced. */
 static int build(struct world *w, enum fault fault)
@@ -161,6 +179,53 @@ static int build(struct world *w, enum fault fault)
 				    fl % 2) {
 					there = 7;
 					gap = d % 2 ? 1 : 0;
+				}
+				/* T2 never answers traces, and S1 -> T2 is
+				 * dead: T1's flows over S1 stop at S1, and
+				 * no trace shows T2's address. */
+				if (fault == SILENT_T2_DEAD) {
+					unsigned quiet = 0;
+
+					if (h >= 4)
+						quiet |= 1;	/* T2 first */
+					if (cross && d >= 4)
+						quiet |= 4;	/* T2 third */
+					if (cross && h < 4 && fl % 2) {
+						there = -1;
+						back = 20;
+						stop = 2;
+					}
+					result(rf, h, d, fl, there, back);
+					trace_quiet(tf, h, d, fl, stop, 0, false,
+						    quiet);
+					continue;
+				}
+				/* S2 answers every other trace query
+				 * (a rate limit: toward even hosts, on
+				 * passing and failing flows alike); h0
+				 * loses a quarter of all it sends, h1
+				 * and h2 of their flows to h4 over S2
+				 * (whose traces skip S2). */
+				if (fault == POLICY_S2) {
+					bool s2 = cross && fl % 2 == 0;
+
+					if (h == 0 ||
+					    (s2 && (h == 1 || h == 2) && d == 4))
+						there = 5;
+					result(rf, h, d, fl, there, back);
+					trace(tf, h, d, fl, 0,
+					      s2 && d % 2 == 0 ? 1 : 0, false);
+					continue;
+				}
+				/* S1 never answers traces and rewrites
+				 * the DSCP of what it forwards. */
+				if (fault == REMARK_SILENT_S1) {
+					bool s1 = cross && fl % 2;
+
+					result(rf, h, d, fl, there, back);
+					trace_quiet(tf, h, d, fl, 0, 0,
+						    s1 ? 2 : 0, s1 ? 2 : 0);
+					continue;
 				}
 				result(rf, h, d, fl, there, back);
 				trace(tf, h, d, fl, stop, gap,
@@ -323,6 +388,74 @@ static void test_lossy_link_gaps(void)
 	world_free(&w);
 }
 
+/* A dead link into an edge router that never answers traces: the
+ * failing traces stop after the spine, toward hosts whose edge no trace
+ * shows. Named as the hop after the spine, "cannot localise", not as
+ * a router or link the traces show. */
+static void test_silent_edge(void)
+{
+	struct world w;
+
+	is_int(build(&w, SILENT_T2_DEAD), 0, "silent edge: builds");
+	print_suspects(&w.l);
+	ok(w.l.count >= 1 && strcmp(w.l.items[0].kind, "hop") == 0 &&
+		   strcmp(w.l.items[0].name, "after 10.2.0.1") == 0,
+	   "silent edge: the hop after S1 named (%s)",
+	   w.l.count ? w.l.items[0].name : "none");
+	ok(w.l.count >= 1 && w.l.items[0].reason &&
+		   strstr(w.l.items[0].reason, "cannot localise") &&
+		   strstr(w.l.items[0].reason, "edge router answers no trace"),
+	   "silent edge: the reason says it cannot localise, and why");
+	is_int(w.l.count, 1, "silent edge: nothing else");
+	world_free(&w);
+}
+
+/* A spine that never answers traces remarks: each remarked trace sees
+ * the class change between the two ToRs, which no trace shows next to
+ * each other. The ToRs forward many flows unchanged, so neither is
+ * named; the hop after the ToR is, with the reason. */
+static void test_remark_silent(void)
+{
+	struct world w;
+
+	is_int(build(&w, REMARK_SILENT_S1), 0, "silent remark: builds");
+	print_suspects(&w.l);
+	ok(w.l.count >= 1 && w.l.items[0].cause == LOCALISE_REMARK &&
+		   strcmp(w.l.items[0].kind, "hop") == 0 &&
+		   (strcmp(w.l.items[0].name, "after 10.1.0.1") == 0 ||
+		    strcmp(w.l.items[0].name, "after 10.1.0.2") == 0),
+	   "silent remark: the hop after a ToR named (%s)",
+	   w.l.count ? w.l.items[0].name : "none");
+	ok(w.l.count >= 1 && w.l.items[0].reason &&
+		   strstr(w.l.items[0].reason, "change between 10.1.0."),
+	   "silent remark: the reason names the hops around it");
+	ok(w.l.count >= 1 && w.l.items[0].failing == 32,
+	   "silent remark: the 32 remarked traces of both ways (%zu)",
+	   w.l.count ? w.l.items[0].failing : 0);
+	is_int(w.l.count, 1, "silent remark: one suspect for both ways");
+	for (size_t k = 0; k < w.l.count; k++)
+		ok(strcmp(w.l.items[k].kind, "router") != 0,
+		   "silent remark: no router named (%s)", w.l.items[k].name);
+	world_free(&w);
+}
+
+/* The hop after T1 unanswered on failing flows, and on the passing
+ * ones through T1 nearly as often: S2's rate limit, not a fault; no
+ * "hop after T1" named, though the fit picks it for h1's and h2's
+ * failing flows that skip S2. */
+static void test_policy_silence(void)
+{
+	struct world w;
+
+	is_int(build(&w, POLICY_S2), 0, "rate limit: builds");
+	print_suspects(&w.l);
+	for (size_t k = 0; k < w.l.count; k++)
+		ok(strcmp(w.l.items[k].kind, "hop") != 0,
+		   "rate limit: no hop named (%s)", w.l.items[k].name);
+	is_int(w.l.count, 1, "rate limit: h0's access link only");
+	world_free(&w);
+}
+
 int main(void)
 {
 	test_loss_direction_read();
@@ -332,5 +465,8 @@ int main(void)
 	test_noise_silent();
 	test_edge_router();
 	test_lossy_link_gaps();
+	test_silent_edge();
+	test_remark_silent();
+	test_policy_silence();
 	return tap_done();
 }
