@@ -387,7 +387,11 @@ static int greedy(struct work *w, struct loc_fit *out,
 {
 	for (size_t k = 0; k < w->n; k++)
 		w->active[k] = true;
-	while (out->count < LOC_PICKS_MAX) {
+	/* Each round puts aside at least the pick's failing results; the
+	 * rounds whose pick is explained away name nothing, so they are
+	 * bounded apart. */
+	for (size_t round = 0;
+	     out->count < LOC_PICKS_MAX && round < LOC_ROUNDS_MAX; round++) {
 		size_t best = SIZE_MAX;
 		struct loc_pick *p;
 
@@ -403,6 +407,17 @@ static int greedy(struct work *w, struct loc_fit *out,
 		p->stats = w->st[best];
 		if (settle(w, rel, p))
 			return -1;
+		/* A rival that explains the same failing results far better
+		 * was ruled out (its passing results, or one peer only): the
+		 * pick's evidence is that rival's loss seen through a part of
+		 * its flows, none of its own. Its results stay put aside (what
+		 * they lost is accounted for), the pick is not named. */
+		if (p->confidence < LOC_CONFIDENCE_MIN) {
+			free(p->rivals);
+			memset(p, 0, sizeof(*p));
+			out->count--;
+			continue;
+		}
 		out->explained += p->explained;
 	}
 	return 0;

@@ -17,7 +17,8 @@
  * the loss its results expect: LLR = k ln(p/p0) + (n-k) ln((1-p)/(1-p0)),
  * p = k/n. Greedy, as 007's voting and NetBouncer's inference: the
  * element of the largest LLR is picked and its results put aside (they
- * are explained), until no element's LLR passes the stop. */
+ * are explained), until no element's LLR passes the stop. A pick that a
+ * ruled-out rival explains far better (LOC_CONFIDENCE_MIN) is not named. */
 #ifndef IBAHPROBE_LOCALISE_FIT_H
 #define IBAHPROBE_LOCALISE_FIT_H
 
@@ -48,6 +49,14 @@
 /* Rivals within this LLR of a pick (posterior share above ~5%) are named
  * as its alternatives. */
 #define LOC_RIVAL_LLR 3.0
+/* A pick is named only with a posterior share among its rivals of at
+ * least this (e^-LOC_RIVAL_LLR): below it, an element the stop rules out
+ * explains the same failing results far better, and the pick is that
+ * element's loss seen through some of its flows (a host whose passing
+ * results say its loss comes from elsewhere, and its access link). */
+#define LOC_CONFIDENCE_MIN 0.0498
+/* Rounds of the greedy fit at most, named picks or not. */
+#define LOC_ROUNDS_MAX (4 * LOC_PICKS_MAX)
 /* With fewer sources than this, the background is at most
  * LOC_BACKGROUND_PRIOR per datagram and element (0.1%: a healthy fabric
  * loses far less). */
