@@ -1,6 +1,7 @@
 /* Localisation over a report's results and traces (localise.h): the
  * element model built from them, the fit (localise_fit.h), the unseen
  * elements named from where traces stop, and remarking routers. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +55,10 @@ struct model {
 	 * (by node name), the next in out_next[link], SIZE_MAX the last. */
 	struct strmap out_first;
 	size_t *out_next;
+	/* Per trace element (router): whether a hop that did not answer
+	 * may be it (fill_gap), from how often it leaves queries
+	 * unanswered (model_answer_rates). */
+	bool *may_be_gap;
 };
 
 const char *localise_cause_name(enum localise_cause cause)
@@ -324,8 +329,109 @@ static bool fill_gap(const struct model *m, const char *a, const char *c,
 	return found == 1;
 }
 
+/* Element i of f is a router reached over a hop that did not answer:
+ * the trace shows no link into it (prev: the router before, or the
+ * source). */
+static bool gap_before(const struct report_traces *t,
+		       const struct report_trace_flow *f, size_t i,
+		       const char *prev)
+{
+	return t->elements[f->elements[i]].kind == REPORT_PATH_ROUTER && prev &&
+	       (i == 0 || t->elements[f->elements[i - 1]].kind !=
+				  REPORT_PATH_LINK);
+}
+
+/* The share of queries a router leaves unanswered, from the hops it
+ * answered at least one of k: those hops see (m - m^k) / (1 - m^k) of
+ * their queries unanswered, increasing in m; inverted by bisection. */
+static double miss_rate(double seen_missing, double k)
+{
+	double lo = 0, hi = 1;
+
+	if (seen_missing <= 0 || k <= 1)
+		return seen_missing > 0 ? seen_missing : 0;
+	for (int it = 0; it < 40; it++) {
+		double mid = (lo + hi) / 2, p = pow(mid, k);
+
+		if ((mid - p) / (1 - p) < seen_missing)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* Which routers a hop that did not answer may be. fill_gap finds the one
+ * router other traces show between the routers around the hop, but a
+ * router that never answers is in no trace, and the one that is may be
+ * its neighbour on another branch. A hop is all unanswered by a router
+ * that leaves a share m of its queries unanswered with probability m^k
+ * (k queries a hop): about n m^k / (1 - m^k) of such hops beside its n
+ * answered ones. A router to which far more hops would be attributed is
+ * not what those hops are (the ones it answers all but never). */
+static int model_answer_rates(struct model *m)
+{
+	const struct report_traces *t = m->t;
+	size_t count = t->element_count + 1;
+	double *got = calloc(count, sizeof(*got));
+	double *asked = calloc(count, sizeof(*asked));
+	size_t *hops = calloc(count, sizeof(*hops));
+	size_t *gaps = calloc(count, sizeof(*gaps));
+	int rc = -1;
+
+	m->may_be_gap = calloc(count, sizeof(*m->may_be_gap));
+	if (!got || !asked || !hops || !gaps || !m->may_be_gap)
+		goto out;
+	for (size_t k = 0; k < t->count; k++) {
+		const struct report_trace_flow *f = &t->flows[k];
+		const char *prev = f->source;
+
+		for (size_t i = 0; i < f->element_count; i++) {
+			size_t x = f->elements[i], ab, b, bc;
+			const struct report_path_element *e = &t->elements[x];
+
+			if (gap_before(t, f, i, prev) &&
+			    fill_gap(m, prev, e->from, &ab, &b, &bc))
+				gaps[b]++;
+			if (e->kind == REPORT_PATH_LINK)
+				continue;
+			prev = e->from;
+			if (f->answered && (f->answered[i] & 15)) {
+				got[x] += f->answered[i] >> 4;
+				asked[x] += f->answered[i] & 15;
+				hops[x]++;
+			}
+		}
+	}
+	for (size_t x = 0; x < t->element_count; x++) {
+		double k, miss, all_missed, expected;
+
+		if (!gaps[x])
+			continue;
+		if (!hops[x]) {
+			/* (no answer counts: as before, it may be) */
+			m->may_be_gap[x] = true;
+			continue;
+		}
+		k = asked[x] / hops[x];
+		miss = miss_rate(1 - got[x] / asked[x], k);
+		all_missed = pow(miss, k);
+		expected = all_missed < 1 ? hops[x] * all_missed /
+						    (1 - all_missed)
+					  : (double)gaps[x];
+		m->may_be_gap[x] = gaps[x] <= 2 * expected + LOC_PASSING_SLACK;
+	}
+	rc = 0;
+out:
+	free(got);
+	free(asked);
+	free(hops);
+	free(gaps);
+	return rc;
+}
+
 /* The forward path of f: its elements, and where one hop did not answer
- * the router other traces show there. */
+ * the router other traces show there (when it may be that router). */
 static int forward_path(struct model *m, const struct report_trace_flow *f,
 			bool f_failing, size_t **fwd, size_t *nf)
 {
@@ -337,11 +443,10 @@ static int forward_path(struct model *m, const struct report_trace_flow *f,
 	for (size_t i = 0; i < f->element_count; i++) {
 		const struct report_path_element *e = &t->elements[f->elements[i]];
 		size_t ab, b, bc;
-		bool gap = e->kind == REPORT_PATH_ROUTER && prev &&
-			   (i == 0 || t->elements[f->elements[i - 1]].kind !=
-					      REPORT_PATH_LINK);
+		bool gap = gap_before(t, f, i, prev);
 
-		if (gap && fill_gap(m, prev, e->from, &ab, &b, &bc)) {
+		if (gap && fill_gap(m, prev, e->from, &ab, &b, &bc) &&
+		    (!m->may_be_gap || m->may_be_gap[b])) {
 			rc |= list_add(fwd, nf, ab);
 			rc |= list_add(fwd, nf, b);
 			rc |= list_add(fwd, nf, bc);
@@ -1394,6 +1499,7 @@ static void model_free(struct model *m)
 	free(m->obs);
 	free(m->flow_of);
 	free(m->out_next);
+	free(m->may_be_gap);
 	strmap_free(&m->out_first);
 	strmap_free(&m->index);
 	strmap_free(&m->hosts);
@@ -1410,7 +1516,8 @@ int localise_run(struct localise *l, const struct report *r,
 	int rc = -1;
 
 	memset(l, 0, sizeof(*l));
-	if (model_elements(&m) || model_results(&m, l) ||
+	if (model_elements(&m) || model_answer_rates(&m) ||
+	    model_results(&m, l) ||
 	    model_touch(&m) || model_edges(&m) ||
 	    loc_fit_run(&fit, m.obs, m.n, m.count,
 			&(struct loc_relations){

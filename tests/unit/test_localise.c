@@ -5,7 +5,9 @@
  * ends named as that link although no trace crosses it; loss_direction,
  * lost_there and lost_back read from the results; nothing named from
  * background loss alone; an edge router that forwards nothing named, not
- * its rack; a lossy link whose far end goes unanswered named once. */
+ * its rack; a lossy link whose far end goes unanswered named once; a
+ * silent lossy router's hops not filled with its neighbour, which answers
+ * every query. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +109,10 @@ struct world {
 	char err[512];
 };
 
-enum fault { NONE, REMARK_S1, DEAD_H5, DEAD_LINK, NOISE, EDGE_T2, LOSSY_UP };
+enum fault {
+	NONE, REMARK_S1, DEAD_H5, DEAD_LINK, NOISE, EDGE_T2, LOSSY_UP,
+	SILENT_S2,
+};
 
 /* Every host to every other, flow labels 1 and 2, every flow traced. */
 static int build(struct world *w, enum fault fault)
@@ -161,6 +166,14 @@ static int build(struct world *w, enum fault fault)
 				    fl % 2) {
 					there = 7;
 					gap = d % 2 ? 1 : 0;
+				}
+				/* S2 never answers a trace and loses three
+				 * in five of what crosses it: S1, which
+				 * answers every query, is the one router
+				 * other traces show between the ToRs. */
+				if (fault == SILENT_S2 && cross && fl % 2 == 0) {
+					there = 12;
+					gap = 1;
 				}
 				result(rf, h, d, fl, there, back);
 				trace(tf, h, d, fl, stop, gap,
@@ -323,6 +336,28 @@ static void test_lossy_link_gaps(void)
 	world_free(&w);
 }
 
+/* A silent lossy spine: its flows' hop after the ToR never answers, and
+ * S1 (the one router other traces show there) answers every query it
+ * gets, so those hops are not S1: neither S1 nor its links named, the
+ * unseen hops after the ToRs are. */
+static void test_silent_not_neighbour(void)
+{
+	struct world w;
+	bool s1 = false, unseen;
+
+	is_int(build(&w, SILENT_S2), 0, "silent spine: builds");
+	print_suspects(&w.l);
+	unseen = w.l.count > 0;
+	for (size_t k = 0; k < w.l.count; k++) {
+		s1 |= strstr(w.l.items[k].name, "10.2.0.1") != NULL;
+		unseen &= w.l.items[k].cause == LOCALISE_UNSEEN;
+	}
+	ok(!s1, "silent spine: S1, which answers all, not named for its "
+	   "neighbour's loss");
+	ok(unseen, "silent spine: the hops that did not answer named");
+	world_free(&w);
+}
+
 int main(void)
 {
 	test_loss_direction_read();
@@ -332,5 +367,6 @@ int main(void)
 	test_noise_silent();
 	test_edge_router();
 	test_lossy_link_gaps();
+	test_silent_not_neighbour();
 	return tap_done();
 }
