@@ -59,7 +59,12 @@ struct model {
 	 * may be it (fill_gap), from how often it leaves queries
 	 * unanswered (model_answer_rates). */
 	bool *may_be_gap;
+	/* Access links into a host, by its address: the link's number + 1,
+	 * ACCESS_SEVERAL when traces show more than one (access_link). */
+	struct strmap access_in;
 };
+
+#define ACCESS_SEVERAL ((void *)UINTPTR_MAX)
 
 const char *localise_cause_name(enum localise_cause cause)
 {
@@ -223,6 +228,19 @@ static int model_elements(struct model *m)
 			return -1;
 		m->out_next[i] = *slot ? (size_t)(uintptr_t)*slot - 1 : SIZE_MAX;
 		*slot = (void *)(uintptr_t)(i + 1);
+	}
+	for (size_t i = 0; i < t->element_count; i++) {
+		const struct report_path_element *l = &t->elements[i];
+		void **slot;
+
+		if (l->kind != REPORT_PATH_LINK || !l->to ||
+		    node_element(t, l->to) != SIZE_MAX ||
+		    node_element(t, l->from) == SIZE_MAX)
+			continue;
+		slot = strmap_slot(&m->access_in, l->to);
+		if (!slot)
+			return -1;
+		*slot = *slot ? ACCESS_SEVERAL : (void *)(uintptr_t)(i + 1);
 	}
 	for (size_t k = 0; k < t->count; k++) {
 		const struct report_trace_flow *f = &t->flows[k];
@@ -506,6 +524,59 @@ static void losses(const struct report_record *rec, struct loc_obs *o)
 }
 
 
+/* A host's access link out of it (out) or into it: the one link of the
+ * traces between its address and a router; SIZE_MAX when none or
+ * several (a host of two NICs on one address). */
+static size_t access_link(const struct model *m, const char *addr, bool out)
+{
+	const struct report_traces *t = m->t;
+	size_t found = SIZE_MAX;
+	void *v;
+
+	if (!out) {
+		v = strmap_get(&m->access_in, addr);
+		return v && v != ACCESS_SEVERAL ? (size_t)(uintptr_t)v - 1
+						: SIZE_MAX;
+	}
+	v = strmap_get(&m->out_first, addr);
+	for (size_t i = v ? (size_t)(uintptr_t)v - 1 : SIZE_MAX;
+	     i != SIZE_MAX; i = m->out_next[i]) {
+		if (node_element(t, t->elements[i].to) == SIZE_MAX)
+			continue;
+		if (found != SIZE_MAX)
+			return SIZE_MAX;
+		found = i;
+	}
+	return found;
+}
+
+/* The access links a result crosses (loc_obs access): the source's out
+ * and the destination's in on the way there, the destination's out and
+ * the source's in on the way back. */
+static int model_access(const struct model *m, const char *src,
+			const char *dst, struct loc_obs *o)
+{
+	size_t links[4] = {
+		src ? access_link(m, src, true) : SIZE_MAX,
+		dst ? access_link(m, dst, false) : SIZE_MAX,
+		dst ? access_link(m, dst, true) : SIZE_MAX,
+		src ? access_link(m, src, false) : SIZE_MAX,
+	};
+	size_t *list = NULL, n = 0;
+
+	for (int i = 0; i < 4; i++) {
+		if (links[i] != SIZE_MAX && list_add(&list, &n, links[i])) {
+			free(list);
+			return -1;
+		}
+		if (i == 1)
+			o->access_there = n;
+	}
+	o->access = list;
+	o->access_count = n;
+	return 0;
+}
+
 /* One result as the fit sees it. */
 static int model_result(struct model *m, const struct report_record *rec,
 			const struct report_trace_flow *f, double weight,
@@ -524,11 +595,15 @@ static int model_result(struct model *m, const struct report_record *rec,
 	o->source = counted(&m->sources, rec->host, &m->source_count);
 	if (o->source == SIZE_MAX)
 		return -1;
-	if (address_of(rec->sgid, src, sizeof(src)))
+	bool have_src = address_of(rec->sgid, src, sizeof(src));
+	bool have_dst = address_of(rec->dgid, dst, sizeof(dst)) ||
+			address_of(rec->dest_text, dst, sizeof(dst));
+
+	if (have_src)
 		rc |= list_add(&ends, &ne, host_elem(m, src));
-	if (address_of(rec->dgid, dst, sizeof(dst)) ||
-	    address_of(rec->dest_text, dst, sizeof(dst)))
+	if (have_dst)
 		rc |= list_add(&ends, &ne, host_elem(m, dst));
+	rc |= model_access(m, have_src ? src : NULL, have_dst ? dst : NULL, o);
 	if (rec->hops >= 0)
 		o->length = 2 * (unsigned)rec->hops + 3;
 	if (f) {
@@ -1495,12 +1570,14 @@ static void model_free(struct model *m)
 		free((void *)m->obs[k].fwd);
 		free((void *)m->obs[k].back);
 		free((void *)m->obs[k].edges);
+		free((void *)m->obs[k].access);
 	}
 	free(m->obs);
 	free(m->flow_of);
 	free(m->out_next);
 	free(m->may_be_gap);
 	strmap_free(&m->out_first);
+	strmap_free(&m->access_in);
 	strmap_free(&m->index);
 	strmap_free(&m->hosts);
 	strmap_free(&m->sources);

@@ -102,7 +102,58 @@ struct work {
 	struct loc_stats *st;	/* per element */
 	size_t *stamp;		/* per element: last result counted + 1 */
 	size_t *overlap;	/* per element: failing results shared */
+	/* per element: its failing results, and of them those that lost
+	 * every datagram (whole_losses) */
+	size_t *failing, *whole;
 };
+
+/* Every datagram of o lost, one way or the other. */
+static bool lost_whole(const struct loc_obs *o)
+{
+	return o->failing &&
+	       o->lost_there + o->lost_back + o->lost_unknown >= o->sent;
+}
+
+/* An element that loses a share p of what it carries makes its results
+ * lose about p of their datagrams each; a result that lost every one
+ * needs p near 1. Where such results are the fewer of an element's
+ * failing ones, they are another element's doing (a dead link or host
+ * on their way, or on their way back, which no trace shows): the
+ * element is not charged with them. Where they are the most, the
+ * element may be that dead one. */
+static void whole_losses(struct work *w)
+{
+	memset(w->failing, 0, w->elements * sizeof(*w->failing));
+	memset(w->whole, 0, w->elements * sizeof(*w->whole));
+	memset(w->stamp, 0, w->elements * sizeof(*w->stamp));
+	for (size_t k = 0; k < w->n; k++) {
+		const struct loc_obs *o = &w->obs[k];
+		const size_t *lists[4] = { o->ends, o->access, o->fwd,
+					   o->back };
+		size_t counts[4] = { o->end_count, o->access_count,
+				     o->fwd_count, o->back_count };
+		bool whole = lost_whole(o);
+
+		if (!w->active[k] || !o->failing)
+			continue;
+		for (int l = 0; l < 4; l++)
+			for (size_t i = 0; i < counts[l]; i++) {
+				size_t e = lists[l][i];
+
+				if (w->stamp[e] == k + 1)
+					continue;
+				w->stamp[e] = k + 1;
+				w->failing[e]++;
+				w->whole[e] += whole;
+			}
+	}
+}
+
+static bool charged_with(const struct work *w, size_t e,
+			 const struct loc_obs *o)
+{
+	return !lost_whole(o) || 2 * w->whole[e] >= w->failing[e];
+}
 
 static void charge(struct work *w, size_t e, size_t result,
 		   double failing_expected, double exposed, double expected,
@@ -110,6 +161,8 @@ static void charge(struct work *w, size_t e, size_t result,
 {
 	struct loc_stats *s = &w->st[e];
 
+	if (!charged_with(w, e, &w->obs[result]))
+		return;
 	s->exposed += exposed;
 	s->expected += expected;
 	s->lost += lost;
@@ -149,8 +202,8 @@ static void count_passing(struct work *w, size_t e, double weight,
  * nearly every result of its fail: of its results, about (1 - p)^sent
  * each should pass. Far more passing ones say its loss comes from
  * elsewhere (replies dropped by a router on some of their ways back):
- * it is no candidate (llr 0). Only hosts: every result of theirs is
- * known, where a trace element's are a sample. */
+ * it is no candidate (llr 0). Only hosts and their access links: every
+ * result of theirs is known, where a trace element's are a sample. */
 static void check_passing(struct work *w)
 {
 	double *expect = calloc(w->elements + 1, sizeof(*expect));
@@ -166,6 +219,9 @@ static void check_passing(struct work *w)
 		for (size_t i = 0; i < o->end_count; i++)
 			count_passing(w, o->ends[i], 1, o->sent, o->failing,
 				      expect, seen);
+		for (size_t i = 0; i < o->access_count; i++)
+			count_passing(w, o->access[i], 1, o->sent, o->failing,
+				      expect, seen);
 	}
 	for (size_t e = 0; e < w->elements; e++)
 		if (seen[e] > 2 * expect[e] + LOC_PASSING_SLACK)
@@ -180,6 +236,7 @@ out:
  * unknown direction once. */
 static void tally(struct work *w)
 {
+	whole_losses(w);
 	memset(w->st, 0, w->elements * sizeof(*w->st));
 	memset(w->stamp, 0, w->elements * sizeof(*w->stamp));
 	for (size_t k = 0; k < w->n; k++) {
@@ -215,12 +272,29 @@ static void tally(struct work *w)
 			else if (o->failing && s->partner != other)
 				s->partners = true;
 		}
-		for (size_t i = 0; i < o->fwd_count; i++)
+		for (size_t i = 0; i < o->access_count; i++) {
+			bool there = i < o->access_there;
+			bool twice = !there &&
+				     in_list(o->access, o->access_there,
+					     o->access[i]);
+
+			charge(w, o->access[i], k, given_one_way, o->sent,
+			       o->sent * q,
+			       (there ? o->lost_there : o->lost_back) +
+				       (twice ? 0 : u),
+			       o->failing);
+		}
+		for (size_t i = 0; i < o->fwd_count; i++) {
+			if (in_list(o->access, o->access_count, o->fwd[i]))
+				continue;
 			charge(w, o->fwd[i], k, o->weight * given_one_way,
 			       o->weight * o->sent,
 			       o->weight * o->sent * q,
 			       o->weight * (o->lost_there + u), o->failing);
-		for (size_t i = 0; i < o->back_count; i++)
+		}
+		for (size_t i = 0; i < o->back_count; i++) {
+			if (in_list(o->access, o->access_count, o->back[i]))
+				continue;
 			charge(w, o->back[i], k, o->weight * given_one_way,
 			       o->weight * o->sent,
 			       o->weight * o->sent * q,
@@ -228,6 +302,7 @@ static void tally(struct work *w)
 					    (in_list(o->fwd, o->fwd_count,
 						     o->back[i]) ? 0 : u)),
 			       o->failing);
+		}
 	}
 	for (size_t e = 0; e < w->elements; e++) {
 		struct loc_stats *s = &w->st[e];
@@ -264,6 +339,9 @@ static bool obs_has(const struct loc_obs *o, size_t e)
 	for (size_t i = 0; i < o->end_count; i++)
 		if (o->ends[i] == e)
 			return true;
+	for (size_t i = 0; i < o->access_count; i++)
+		if (o->access[i] == e)
+			return true;
 	for (size_t i = 0; i < o->fwd_count; i++)
 		if (o->fwd[i] == e)
 			return true;
@@ -275,10 +353,11 @@ static bool obs_has(const struct loc_obs *o, size_t e)
 
 static void count_overlap(struct work *w, const struct loc_obs *o, size_t k)
 {
-	const size_t *lists[3] = { o->ends, o->fwd, o->back };
-	size_t counts[3] = { o->end_count, o->fwd_count, o->back_count };
+	const size_t *lists[4] = { o->ends, o->fwd, o->back, o->access };
+	size_t counts[4] = { o->end_count, o->fwd_count, o->back_count,
+			     o->access_count };
 
-	for (int l = 0; l < 3; l++)
+	for (int l = 0; l < 4; l++)
 		for (size_t i = 0; i < counts[l]; i++) {
 			size_t e = lists[l][i];
 
@@ -463,6 +542,11 @@ int loc_fit_run(struct loc_fit *out, const struct loc_obs *obs, size_t n,
 		for (size_t i = 0; i < o->edge_count; i++)
 			if (o->edges[i] >= element_count)
 				return -1;
+		for (size_t i = 0; i < o->access_count; i++)
+			if (o->access[i] >= element_count)
+				return -1;
+		if (o->access_there > o->access_count)
+			return -1;
 		out->failing += o->failing;
 	}
 	w.background = background >= 0 ? background
@@ -472,9 +556,11 @@ int loc_fit_run(struct loc_fit *out, const struct loc_obs *obs, size_t n,
 	w.st = calloc(element_count + 1, sizeof(*w.st));
 	w.stamp = calloc(element_count + 1, sizeof(*w.stamp));
 	w.overlap = calloc(element_count + 1, sizeof(*w.overlap));
+	w.failing = calloc(element_count + 1, sizeof(*w.failing));
+	w.whole = calloc(element_count + 1, sizeof(*w.whole));
 	out->picks = calloc(LOC_PICKS_MAX, sizeof(*out->picks));
 	if (w.background < 0 || !w.active || !w.st || !w.stamp || !w.overlap ||
-	    !out->picks)
+	    !w.failing || !w.whole || !out->picks)
 		goto out;
 	if (greedy(&w, out, rel))
 		goto out;
@@ -500,6 +586,8 @@ out:
 	free(w.st);
 	free(w.stamp);
 	free(w.overlap);
+	free(w.failing);
+	free(w.whole);
 	if (rc)
 		loc_fit_free(out);
 	return rc;

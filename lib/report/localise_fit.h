@@ -78,6 +78,14 @@ struct loc_obs {
 	size_t fwd_count;
 	const size_t *back;
 	size_t back_count;
+	/* The hosts' access links (known from any trace of theirs, so for
+	 * untraced results too): the first access_there on the way there
+	 * (the source's link out, the destination's link in), the others on
+	 * the way back. Every result of a host crosses them: charged weight
+	 * 1, never in place of a sample; an element also in fwd or back is
+	 * charged here only. */
+	const size_t *access;
+	size_t access_count, access_there;
 	/* The edge routers its replies likely cross (the source's and the
 	 * destination's), for loc_relations.touch only: not charged (the
 	 * address a router answers traces from need not be the one the

@@ -6,7 +6,10 @@
  * failing result marked; a rack behind a ToR that forwards nothing
  * explained by the ToR; failing flows that lost what noise loses name
  * nothing; a link whose failing results a ruled-out host explains far
- * better not named; an element out of range refused. */
+ * better not named; a host's access link counted over every result of
+ * its host, traced or not; results that lost everything not charged to
+ * an element where they are the fewer of its failing ones; an element out
+ * of range refused. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,6 +295,88 @@ static void test_explained_away(void)
 	loc_fit_free(&fit);
 }
 
+/* Host 0's access link, which every result of host 0 crosses: its
+ * failing results are traced, its passing ones not. Counted from its
+ * traced results alone, ten failing results that lost three datagrams
+ * each make it look lossy; counted over every result of host 0 (forty
+ * more pass), they are noise. Thirty-two of fifty failing, two lost each
+ * (a link that loses 6% lets a third pass), it is named. */
+static void test_access_counts_untraced(void)
+{
+	static const size_t access_0[] = { ACCESS_0 };
+
+	for (int variant = 0; variant < 3; variant++) {
+		bool known = variant != 0;
+		int lost = variant == 2 ? 2 : 3;
+		size_t failing_count = variant == 2 ? 32 : 10;
+		struct bench b = { .n = 0 };
+		struct loc_fit fit;
+		bool named = false;
+
+		for (size_t k = 0; k < 50; k++) {
+			bool failing = k < failing_count;
+
+			add(&b, H0, H4 + k % 4, failing ? access_0 : NULL,
+			    failing, 0, 0, failing ? lost : 0);
+			b.obs[b.n - 1].length = 8;
+			if (known) {
+				b.obs[b.n - 1].access = access_0;
+				b.obs[b.n - 1].access_count = 1;
+				b.obs[b.n - 1].access_there = 1;
+			}
+		}
+		is_int(loc_fit_run(&fit, b.obs, b.n, ELEMENTS, NULL, 1e-3), 0,
+		       "access (%d): fits", variant);
+		for (size_t k = 0; k < fit.count; k++)
+			named |= fit.picks[k].element == ACCESS_0;
+		if (variant == 0)
+			ok(named, "access: from the traced results alone, "
+			   "three lost each look like a lossy link");
+		else if (variant == 1)
+			ok(!named, "access: over all of its host's results, "
+			   "they do not");
+		else
+			ok(named, "access: a link losing 6%% is named");
+		loc_fit_free(&fit);
+	}
+}
+
+/* Forty results cross UP_X: ten lost one datagram (noise), and four lost
+ * all twenty where no trace shows (on their way back, say). UP_X is not
+ * charged with the four (the fewer of its failing results: a link that
+ * lost all of theirs would not let the others through) and not named;
+ * when the four are the most of its failing results, it is. */
+static void test_whole_losses_elsewhere(void)
+{
+	static const size_t up_x[] = { UP_X };
+
+	for (int variant = 0; variant < 2; variant++) {
+		struct bench b = { .n = 0 };
+		struct loc_fit fit;
+		bool up = false;
+
+		for (size_t k = 0; k < 40; k++) {
+			bool dead = k % 10 == 3;
+			double noise_lost = variant == 0 && k % 3 == 0 ? 1 : 0;
+
+			add(&b, H0 + k % 8, H0 + (k + 1 + k / 8) % 8, up_x, 1,
+			    0, 0, dead ? 20 : noise_lost);
+			b.obs[b.n - 1].length = 8;
+		}
+		is_int(loc_fit_run(&fit, b.obs, b.n, ELEMENTS, NULL, 1e-3), 0,
+		       "whole losses (%d): fits", variant);
+		for (size_t k = 0; k < fit.count; k++)
+			up |= fit.picks[k].element == UP_X;
+		if (variant == 0)
+			ok(!up, "whole losses: the link they share with noise "
+			   "not named");
+		else
+			ok(up, "whole losses: the link all failing results "
+			   "lost everything on named");
+		loc_fit_free(&fit);
+	}
+}
+
 static void test_range(void)
 {
 	struct bench b = { .n = 0 };
@@ -319,6 +404,8 @@ int main(void)
 	test_rack_behind_router();
 	test_selected_noise();
 	test_explained_away();
+	test_access_counts_untraced();
+	test_whole_losses_elsewhere();
 	test_range();
 	test_llr();
 	return tap_done();
