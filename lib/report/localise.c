@@ -586,6 +586,7 @@ static int model_result(struct model *m, const struct report_record *rec,
 	size_t *ends = NULL, *fwd = NULL, *back = NULL, *edges = NULL;
 	size_t ne = 0, nf = 0, nb = 0, ng = 0;
 	char src[64], dst[64];
+	bool have_src, have_dst;
 	int rc = 0;
 
 	*o = (struct loc_obs){ .weight = weight, .sent = rec->sent,
@@ -595,10 +596,9 @@ static int model_result(struct model *m, const struct report_record *rec,
 	o->source = counted(&m->sources, rec->host, &m->source_count);
 	if (o->source == SIZE_MAX)
 		return -1;
-	bool have_src = address_of(rec->sgid, src, sizeof(src));
-	bool have_dst = address_of(rec->dgid, dst, sizeof(dst)) ||
-			address_of(rec->dest_text, dst, sizeof(dst));
-
+	have_src = address_of(rec->sgid, src, sizeof(src));
+	have_dst = address_of(rec->dgid, dst, sizeof(dst)) ||
+		   address_of(rec->dest_text, dst, sizeof(dst));
 	if (have_src)
 		rc |= list_add(&ends, &ne, host_elem(m, src));
 	if (have_dst)

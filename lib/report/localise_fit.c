@@ -255,6 +255,12 @@ static void tally(struct work *w)
 		double given_one_way = o->lost_there + o->lost_back > 0
 					       ? given_failing / 2
 					       : given_failing;
+		/* The two hosts, either way round, + 1 (0: none). */
+		size_t pair = o->end_count == 2
+				      ? (o->ends[0] < o->ends[1]
+						 ? o->ends[0] * w->elements + o->ends[1]
+						 : o->ends[1] * w->elements + o->ends[0]) + 1
+				      : 0;
 
 		if (!w->active[k])
 			continue;
@@ -273,6 +279,7 @@ static void tally(struct work *w)
 				s->partners = true;
 		}
 		for (size_t i = 0; i < o->access_count; i++) {
+			struct loc_stats *s = &w->st[o->access[i]];
 			bool there = i < o->access_there;
 			bool twice = !there &&
 				     in_list(o->access, o->access_there,
@@ -283,6 +290,12 @@ static void tally(struct work *w)
 			       (there ? o->lost_there : o->lost_back) +
 				       (twice ? 0 : u),
 			       o->failing);
+			/* An access link failing toward one peer only is
+			 * that pair's finding, as its host is. */
+			if (o->failing && !s->partner)
+				s->partner = pair;
+			else if (o->failing && s->partner != pair)
+				s->partners = true;
 		}
 		for (size_t i = 0; i < o->fwd_count; i++) {
 			if (in_list(o->access, o->access_count, o->fwd[i]))

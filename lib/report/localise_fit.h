@@ -112,7 +112,8 @@ struct loc_stats {
 	double llr;
 	/* As an end (ends[0] or ends[1]): the other end of its first
 	 * failing result + 1, and whether another failing one has another
-	 * (a host failing toward one peer only is that pair's finding). */
+	 * (a host failing toward one peer only is that pair's finding); as
+	 * an access link, its first failing result's pair of hosts. */
 	size_t partner;
 	bool partners;
 };
