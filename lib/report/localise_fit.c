@@ -105,6 +105,9 @@ struct work {
 	/* per element: its failing results, and of them those that lost
 	 * every datagram (whole_losses) */
 	size_t *failing, *whole;
+	/* per element: its loss rate over all its results, once known
+	 * (tally's first pass); negative: not yet */
+	double *rate;
 };
 
 /* Every datagram of o lost, one way or the other. */
@@ -155,13 +158,29 @@ static bool charged_with(const struct work *w, size_t e,
 	return !lost_whole(o) || 2 * w->whole[e] >= w->failing[e];
 }
 
+/* An element that loses a share p of its datagrams makes a result of n
+ * lose about Binomial(n, p): lost beyond its mean plus 3.3 standard
+ * deviations and one (a chance under 1 in 1000) is some other element's
+ * doing, a dead or far lossier one on its way or its way back. */
+static bool beyond_rate(double lost, unsigned n, double p)
+{
+	if (p >= 1)
+		return false;
+	return lost > n * p + LOC_BEYOND_SD * sqrt(n * p * (1 - p)) + 1;
+}
+
 static void charge(struct work *w, size_t e, size_t result,
 		   double failing_expected, double exposed, double expected,
 		   double lost, bool failing)
 {
 	struct loc_stats *s = &w->st[e];
 
-	if (!charged_with(w, e, &w->obs[result]))
+	/* (whole losses are charged_with's: they say an element is dead,
+	 * not lossy) */
+	if (!charged_with(w, e, &w->obs[result]) ||
+	    (w->rate[e] >= 0 && exposed > 0 && !lost_whole(&w->obs[result]) &&
+	     beyond_rate(lost * w->obs[result].sent / exposed,
+			 w->obs[result].sent, w->rate[e])))
 		return;
 	s->exposed += exposed;
 	s->expected += expected;
@@ -234,9 +253,25 @@ out:
 /* Each element's exposure, expected and charged loss over the results
  * not yet explained; an element on both paths is charged the loss of
  * unknown direction once. */
+static void charge_all(struct work *w);
+
+/* Twice: over all results to learn each element's rate, then without the
+ * results that lost far beyond it (beyond_rate). */
 static void tally(struct work *w)
 {
 	whole_losses(w);
+	for (size_t e = 0; e < w->elements; e++)
+		w->rate[e] = -1;
+	charge_all(w);
+	for (size_t e = 0; e < w->elements; e++)
+		w->rate[e] = w->st[e].exposed > 0
+				     ? w->st[e].lost / w->st[e].exposed
+				     : -1;
+	charge_all(w);
+}
+
+static void charge_all(struct work *w)
+{
 	memset(w->st, 0, w->elements * sizeof(*w->st));
 	memset(w->stamp, 0, w->elements * sizeof(*w->stamp));
 	for (size_t k = 0; k < w->n; k++) {
@@ -571,9 +606,10 @@ int loc_fit_run(struct loc_fit *out, const struct loc_obs *obs, size_t n,
 	w.overlap = calloc(element_count + 1, sizeof(*w.overlap));
 	w.failing = calloc(element_count + 1, sizeof(*w.failing));
 	w.whole = calloc(element_count + 1, sizeof(*w.whole));
+	w.rate = calloc(element_count + 1, sizeof(*w.rate));
 	out->picks = calloc(LOC_PICKS_MAX, sizeof(*out->picks));
 	if (w.background < 0 || !w.active || !w.st || !w.stamp || !w.overlap ||
-	    !w.failing || !w.whole || !out->picks)
+	    !w.failing || !w.whole || !w.rate || !out->picks)
 		goto out;
 	if (greedy(&w, out, rel))
 		goto out;
@@ -601,6 +637,7 @@ out:
 	free(w.overlap);
 	free(w.failing);
 	free(w.whole);
+	free(w.rate);
 	if (rc)
 		loc_fit_free(out);
 	return rc;

@@ -46,6 +46,10 @@
  * what its loss rate lets pass, plus this many (localise_fit.c
  * check_passing). */
 #define LOC_PASSING_SLACK 3.0
+/* A result that lost more than its element's rate makes it lose plus
+ * this many standard deviations (and one) is not charged to it
+ * (localise_fit.c beyond_rate). */
+#define LOC_BEYOND_SD 3.3
 /* Rivals within this LLR of a pick (posterior share above ~5%) are named
  * as its alternatives. */
 #define LOC_RIVAL_LLR 3.0

@@ -8,8 +8,9 @@
  * nothing; a link whose failing results a ruled-out host explains far
  * better not named; a host's access link counted over every result of
  * its host, traced or not; results that lost everything not charged to
- * an element where they are the fewer of its failing ones; an element out
- * of range refused. */
+ * an element where they are the fewer of its failing ones, nor results
+ * that lost far beyond an element's rate; an element out of range
+ * refused. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -383,6 +384,34 @@ static void test_whole_losses_elsewhere(void)
 	}
 }
 
+/* Host 0's results: twenty lose two or three datagrams each to host 0's
+ * NIC; four others come back over a link that loses three in five, and
+ * lose twelve. Host 0 is charged with what a NIC losing ~7% explains,
+ * not the link's losses: named, with the rate of its own. */
+static void test_beyond_rate(void)
+{
+	struct bench b = { .n = 0 };
+	struct loc_fit fit;
+
+	for (size_t k = 0; k < 40; k++) {
+		double own = k < 20 ? 2 + k % 2 : 0;
+		double far = k == 25 || k == 30 || k == 35 || k == 38 ? 12 : 0;
+
+		add(&b, H0, H4 + k % 4, NULL, 0, own, far, 0);
+		b.obs[b.n - 1].length = 8;
+	}
+	is_int(loc_fit_run(&fit, b.obs, b.n, ELEMENTS, NULL, 1e-3), 0,
+	       "beyond rate: fits");
+	ok(fit.count >= 1 && fit.picks[0].element == H0,
+	   "beyond rate: host 0 named");
+	ok(fit.count >= 1 &&
+		   fit.picks[0].stats.lost < 0.09 * fit.picks[0].stats.exposed,
+	   "beyond rate: charged its own loss only (%.0f of %.0f)",
+	   fit.count ? fit.picks[0].stats.lost : 0,
+	   fit.count ? fit.picks[0].stats.exposed : 0);
+	loc_fit_free(&fit);
+}
+
 static void test_range(void)
 {
 	struct bench b = { .n = 0 };
@@ -412,6 +441,7 @@ int main(void)
 	test_explained_away();
 	test_access_counts_untraced();
 	test_whole_losses_elsewhere();
+	test_beyond_rate();
 	test_range();
 	test_llr();
 	return tap_done();
