@@ -517,8 +517,8 @@ static int greedy(struct work *w, struct loc_fit *out,
 	/* Each round puts aside at least the pick's failing results; the
 	 * rounds whose pick is explained away name nothing, so they are
 	 * bounded apart. */
-	for (size_t round = 0;
-	     out->count < LOC_PICKS_MAX && round < LOC_ROUNDS_MAX; round++) {
+	for (size_t rounds = 0;
+	     out->count < LOC_PICKS_MAX && rounds < LOC_ROUNDS_MAX; rounds++) {
 		size_t best = SIZE_MAX;
 		struct loc_pick *p;
 
