@@ -1,6 +1,7 @@
 /* Localisation over a report's results and traces (localise.h): the
  * element model built from them, the fit (localise_fit.h), the unseen
  * elements named from where traces stop, and remarking routers. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +63,16 @@ struct model {
 	 * (by node name), the next in out_next[link], SIZE_MAX the last. */
 	struct strmap out_first;
 	size_t *out_next;
+	/* Per trace element (router): whether a hop that did not answer
+	 * may be it (fill_gap), from how often it leaves queries
+	 * unanswered (model_answer_rates). */
+	bool *may_be_gap;
+	/* Access links into a host, by its address: the link's number + 1,
+	 * ACCESS_SEVERAL when traces show more than one (access_link). */
+	struct strmap access_in;
 };
+
+#define ACCESS_SEVERAL ((void *)UINTPTR_MAX)
 
 const char *localise_cause_name(enum localise_cause cause)
 {
@@ -227,6 +237,19 @@ static int model_elements(struct model *m)
 		m->out_next[i] = *slot ? (size_t)(uintptr_t)*slot - 1 : SIZE_MAX;
 		*slot = (void *)(uintptr_t)(i + 1);
 	}
+	for (size_t i = 0; i < t->element_count; i++) {
+		const struct report_path_element *l = &t->elements[i];
+		void **slot;
+
+		if (l->kind != REPORT_PATH_LINK || !l->to ||
+		    node_element(t, l->to) != SIZE_MAX ||
+		    node_element(t, l->from) == SIZE_MAX)
+			continue;
+		slot = strmap_slot(&m->access_in, l->to);
+		if (!slot)
+			return -1;
+		*slot = *slot ? ACCESS_SEVERAL : (void *)(uintptr_t)(i + 1);
+	}
 	for (size_t k = 0; k < t->count; k++) {
 		const struct report_trace_flow *f = &t->flows[k];
 		unsigned pos = 0;
@@ -332,8 +355,109 @@ static bool fill_gap(const struct model *m, const char *a, const char *c,
 	return found == 1;
 }
 
+/* Element i of f is a router reached over a hop that did not answer:
+ * the trace shows no link into it (prev: the router before, or the
+ * source). */
+static bool gap_before(const struct report_traces *t,
+		       const struct report_trace_flow *f, size_t i,
+		       const char *prev)
+{
+	return t->elements[f->elements[i]].kind == REPORT_PATH_ROUTER && prev &&
+	       (i == 0 || t->elements[f->elements[i - 1]].kind !=
+				  REPORT_PATH_LINK);
+}
+
+/* The share of queries a router leaves unanswered, from the hops it
+ * answered at least one of k: those hops see (m - m^k) / (1 - m^k) of
+ * their queries unanswered, increasing in m; inverted by bisection. */
+static double miss_rate(double seen_missing, double k)
+{
+	double lo = 0, hi = 1;
+
+	if (seen_missing <= 0 || k <= 1)
+		return seen_missing > 0 ? seen_missing : 0;
+	for (int it = 0; it < 40; it++) {
+		double mid = (lo + hi) / 2, p = pow(mid, k);
+
+		if ((mid - p) / (1 - p) < seen_missing)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* Which routers a hop that did not answer may be. fill_gap finds the one
+ * router other traces show between the routers around the hop, but a
+ * router that never answers is in no trace, and the one that is may be
+ * its neighbour on another branch. A hop is all unanswered by a router
+ * that leaves a share m of its queries unanswered with probability m^k
+ * (k queries a hop): about n m^k / (1 - m^k) of such hops beside its n
+ * answered ones. A router to which far more hops would be attributed is
+ * not what those hops are (the ones it answers all but never). */
+static int model_answer_rates(struct model *m)
+{
+	const struct report_traces *t = m->t;
+	size_t count = t->element_count + 1;
+	double *got = calloc(count, sizeof(*got));
+	double *asked = calloc(count, sizeof(*asked));
+	size_t *hops = calloc(count, sizeof(*hops));
+	size_t *gaps = calloc(count, sizeof(*gaps));
+	int rc = -1;
+
+	m->may_be_gap = calloc(count, sizeof(*m->may_be_gap));
+	if (!got || !asked || !hops || !gaps || !m->may_be_gap)
+		goto out;
+	for (size_t k = 0; k < t->count; k++) {
+		const struct report_trace_flow *f = &t->flows[k];
+		const char *prev = f->source;
+
+		for (size_t i = 0; i < f->element_count; i++) {
+			size_t x = f->elements[i], ab, b, bc;
+			const struct report_path_element *e = &t->elements[x];
+
+			if (gap_before(t, f, i, prev) &&
+			    fill_gap(m, prev, e->from, &ab, &b, &bc))
+				gaps[b]++;
+			if (e->kind == REPORT_PATH_LINK)
+				continue;
+			prev = e->from;
+			if (f->answered && (f->answered[i] & 15)) {
+				got[x] += f->answered[i] >> 4;
+				asked[x] += f->answered[i] & 15;
+				hops[x]++;
+			}
+		}
+	}
+	for (size_t x = 0; x < t->element_count; x++) {
+		double k, miss, all_missed, expected;
+
+		if (!gaps[x])
+			continue;
+		if (!hops[x]) {
+			/* (no answer counts: as before, it may be) */
+			m->may_be_gap[x] = true;
+			continue;
+		}
+		k = asked[x] / hops[x];
+		miss = miss_rate(1 - got[x] / asked[x], k);
+		all_missed = pow(miss, k);
+		expected = all_missed < 1 ? hops[x] * all_missed /
+						    (1 - all_missed)
+					  : (double)gaps[x];
+		m->may_be_gap[x] = gaps[x] <= 2 * expected + LOC_PASSING_SLACK;
+	}
+	rc = 0;
+out:
+	free(got);
+	free(asked);
+	free(hops);
+	free(gaps);
+	return rc;
+}
+
 /* The forward path of f: its elements, and where one hop did not answer
- * the router other traces show there. */
+ * the router other traces show there (when it may be that router). */
 static int forward_path(struct model *m, const struct report_trace_flow *f,
 			bool f_failing, size_t **fwd, size_t *nf)
 {
@@ -345,11 +469,10 @@ static int forward_path(struct model *m, const struct report_trace_flow *f,
 	for (size_t i = 0; i < f->element_count; i++) {
 		const struct report_path_element *e = &t->elements[f->elements[i]];
 		size_t ab, b, bc;
-		bool gap = e->kind == REPORT_PATH_ROUTER && prev &&
-			   (i == 0 || t->elements[f->elements[i - 1]].kind !=
-					      REPORT_PATH_LINK);
+		bool gap = gap_before(t, f, i, prev);
 
-		if (gap && fill_gap(m, prev, e->from, &ab, &b, &bc)) {
+		if (gap && fill_gap(m, prev, e->from, &ab, &b, &bc) &&
+		    (!m->may_be_gap || m->may_be_gap[b])) {
 			rc |= list_add(fwd, nf, ab);
 			rc |= list_add(fwd, nf, b);
 			rc |= list_add(fwd, nf, bc);
@@ -409,6 +532,59 @@ static void losses(const struct report_record *rec, struct loc_obs *o)
 }
 
 
+/* A host's access link out of it (out) or into it: the one link of the
+ * traces between its address and a router; SIZE_MAX when none or
+ * several (a host of two NICs on one address). */
+static size_t access_link(const struct model *m, const char *addr, bool out)
+{
+	const struct report_traces *t = m->t;
+	size_t found = SIZE_MAX;
+	void *v;
+
+	if (!out) {
+		v = strmap_get(&m->access_in, addr);
+		return v && v != ACCESS_SEVERAL ? (size_t)(uintptr_t)v - 1
+						: SIZE_MAX;
+	}
+	v = strmap_get(&m->out_first, addr);
+	for (size_t i = v ? (size_t)(uintptr_t)v - 1 : SIZE_MAX;
+	     i != SIZE_MAX; i = m->out_next[i]) {
+		if (node_element(t, t->elements[i].to) == SIZE_MAX)
+			continue;
+		if (found != SIZE_MAX)
+			return SIZE_MAX;
+		found = i;
+	}
+	return found;
+}
+
+/* The access links a result crosses (loc_obs access): the source's out
+ * and the destination's in on the way there, the destination's out and
+ * the source's in on the way back. */
+static int model_access(const struct model *m, const char *src,
+			const char *dst, struct loc_obs *o)
+{
+	size_t links[4] = {
+		src ? access_link(m, src, true) : SIZE_MAX,
+		dst ? access_link(m, dst, false) : SIZE_MAX,
+		dst ? access_link(m, dst, true) : SIZE_MAX,
+		src ? access_link(m, src, false) : SIZE_MAX,
+	};
+	size_t *list = NULL, n = 0;
+
+	for (int i = 0; i < 4; i++) {
+		if (links[i] != SIZE_MAX && list_add(&list, &n, links[i])) {
+			free(list);
+			return -1;
+		}
+		if (i == 1)
+			o->access_there = n;
+	}
+	o->access = list;
+	o->access_count = n;
+	return 0;
+}
+
 /* One result as the fit sees it. */
 static int model_result(struct model *m, const struct report_record *rec,
 			const struct report_trace_flow *f, double weight,
@@ -418,6 +594,7 @@ static int model_result(struct model *m, const struct report_record *rec,
 	size_t *ends = NULL, *fwd = NULL, *back = NULL, *edges = NULL;
 	size_t ne = 0, nf = 0, nb = 0, ng = 0;
 	char src[64], dst[64];
+	bool have_src, have_dst;
 	int rc = 0;
 
 	*o = (struct loc_obs){ .weight = weight, .sent = rec->sent,
@@ -427,11 +604,14 @@ static int model_result(struct model *m, const struct report_record *rec,
 	o->source = counted(&m->sources, rec->host, &m->source_count);
 	if (o->source == SIZE_MAX)
 		return -1;
-	if (address_of(rec->sgid, src, sizeof(src)))
+	have_src = address_of(rec->sgid, src, sizeof(src));
+	have_dst = address_of(rec->dgid, dst, sizeof(dst)) ||
+		   address_of(rec->dest_text, dst, sizeof(dst));
+	if (have_src)
 		rc |= list_add(&ends, &ne, host_elem(m, src));
-	if (address_of(rec->dgid, dst, sizeof(dst)) ||
-	    address_of(rec->dest_text, dst, sizeof(dst)))
+	if (have_dst)
 		rc |= list_add(&ends, &ne, host_elem(m, dst));
+	rc |= model_access(m, have_src ? src : NULL, have_dst ? dst : NULL, o);
 	if (rec->hops >= 0)
 		o->length = 2 * (unsigned)rec->hops + 3;
 	if (f) {
@@ -1937,11 +2117,14 @@ static void model_free(struct model *m)
 		free((void *)m->obs[k].fwd);
 		free((void *)m->obs[k].back);
 		free((void *)m->obs[k].edges);
+		free((void *)m->obs[k].access);
 	}
 	free(m->obs);
 	free(m->flow_of);
 	free(m->out_next);
+	free(m->may_be_gap);
 	strmap_free(&m->out_first);
+	strmap_free(&m->access_in);
 	strmap_free(&m->index);
 	strmap_free(&m->hosts);
 	strmap_free(&m->sources);
@@ -1957,7 +2140,8 @@ int localise_run(struct localise *l, const struct report *r,
 	int rc = -1;
 
 	memset(l, 0, sizeof(*l));
-	if (model_elements(&m) || model_results(&m, l) ||
+	if (model_elements(&m) || model_answer_rates(&m) ||
+	    model_results(&m, l) ||
 	    model_touch(&m) || model_edges(&m) ||
 	    loc_fit_run(&fit, m.obs, m.n, m.count,
 			&(struct loc_relations){

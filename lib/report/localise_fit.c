@@ -102,7 +102,72 @@ struct work {
 	struct loc_stats *st;	/* per element */
 	size_t *stamp;		/* per element: last result counted + 1 */
 	size_t *overlap;	/* per element: failing results shared */
+	/* per element: its failing results, and of them those that lost
+	 * every datagram (whole_losses) */
+	size_t *failing, *whole;
+	/* per element: its loss rate over all its results, once known
+	 * (tally's first pass); negative: not yet */
+	double *rate;
 };
+
+/* Every datagram of o lost, one way or the other. */
+static bool lost_whole(const struct loc_obs *o)
+{
+	return o->failing &&
+	       o->lost_there + o->lost_back + o->lost_unknown >= o->sent;
+}
+
+/* An element that loses a share p of what it carries makes its results
+ * lose about p of their datagrams each; a result that lost every one
+ * needs p near 1. Where such results are the fewer of an element's
+ * failing ones, they are another element's doing (a dead link or host
+ * on their way, or on their way back, which no trace shows): the
+ * element is not charged with them. Where they are the most, the
+ * element may be that dead one. */
+static void whole_losses(struct work *w)
+{
+	memset(w->failing, 0, w->elements * sizeof(*w->failing));
+	memset(w->whole, 0, w->elements * sizeof(*w->whole));
+	memset(w->stamp, 0, w->elements * sizeof(*w->stamp));
+	for (size_t k = 0; k < w->n; k++) {
+		const struct loc_obs *o = &w->obs[k];
+		const size_t *lists[4] = { o->ends, o->access, o->fwd,
+					   o->back };
+		size_t counts[4] = { o->end_count, o->access_count,
+				     o->fwd_count, o->back_count };
+		bool whole = lost_whole(o);
+
+		if (!w->active[k] || !o->failing)
+			continue;
+		for (int l = 0; l < 4; l++)
+			for (size_t i = 0; i < counts[l]; i++) {
+				size_t e = lists[l][i];
+
+				if (w->stamp[e] == k + 1)
+					continue;
+				w->stamp[e] = k + 1;
+				w->failing[e]++;
+				w->whole[e] += whole;
+			}
+	}
+}
+
+static bool charged_with(const struct work *w, size_t e,
+			 const struct loc_obs *o)
+{
+	return !lost_whole(o) || 2 * w->whole[e] >= w->failing[e];
+}
+
+/* An element that loses a share p of its datagrams makes a result of n
+ * lose about Binomial(n, p): lost beyond its mean plus 3.3 standard
+ * deviations and one (a chance under 1 in 1000) is some other element's
+ * doing, a dead or far lossier one on its way or its way back. */
+static bool beyond_rate(double lost, unsigned n, double p)
+{
+	if (p >= 1)
+		return false;
+	return lost > n * p + LOC_BEYOND_SD * sqrt(n * p * (1 - p)) + 1;
+}
 
 static void charge(struct work *w, size_t e, size_t result,
 		   double failing_expected, double exposed, double expected,
@@ -110,6 +175,13 @@ static void charge(struct work *w, size_t e, size_t result,
 {
 	struct loc_stats *s = &w->st[e];
 
+	/* (whole losses are charged_with's: they say an element is dead,
+	 * not lossy) */
+	if (!charged_with(w, e, &w->obs[result]) ||
+	    (w->rate[e] >= 0 && exposed > 0 && !lost_whole(&w->obs[result]) &&
+	     beyond_rate(lost * w->obs[result].sent / exposed,
+			 w->obs[result].sent, w->rate[e])))
+		return;
 	s->exposed += exposed;
 	s->expected += expected;
 	s->lost += lost;
@@ -149,8 +221,8 @@ static void count_passing(struct work *w, size_t e, double weight,
  * nearly every result of its fail: of its results, about (1 - p)^sent
  * each should pass. Far more passing ones say its loss comes from
  * elsewhere (replies dropped by a router on some of their ways back):
- * it is no candidate (llr 0). Only hosts: every result of theirs is
- * known, where a trace element's are a sample. */
+ * it is no candidate (llr 0). Only hosts and their access links: every
+ * result of theirs is known, where a trace element's are a sample. */
 static void check_passing(struct work *w)
 {
 	double *expect = calloc(w->elements + 1, sizeof(*expect));
@@ -166,6 +238,9 @@ static void check_passing(struct work *w)
 		for (size_t i = 0; i < o->end_count; i++)
 			count_passing(w, o->ends[i], 1, o->sent, o->failing,
 				      expect, seen);
+		for (size_t i = 0; i < o->access_count; i++)
+			count_passing(w, o->access[i], 1, o->sent, o->failing,
+				      expect, seen);
 	}
 	for (size_t e = 0; e < w->elements; e++)
 		if (seen[e] > 2 * expect[e] + LOC_PASSING_SLACK)
@@ -178,7 +253,24 @@ out:
 /* Each element's exposure, expected and charged loss over the results
  * not yet explained; an element on both paths is charged the loss of
  * unknown direction once. */
+static void charge_all(struct work *w);
+
+/* Twice: over all results to learn each element's rate, then without the
+ * results that lost far beyond it (beyond_rate). */
 static void tally(struct work *w)
+{
+	whole_losses(w);
+	for (size_t e = 0; e < w->elements; e++)
+		w->rate[e] = -1;
+	charge_all(w);
+	for (size_t e = 0; e < w->elements; e++)
+		w->rate[e] = w->st[e].exposed > 0
+				     ? w->st[e].lost / w->st[e].exposed
+				     : -1;
+	charge_all(w);
+}
+
+static void charge_all(struct work *w)
 {
 	memset(w->st, 0, w->elements * sizeof(*w->st));
 	memset(w->stamp, 0, w->elements * sizeof(*w->stamp));
@@ -198,6 +290,12 @@ static void tally(struct work *w)
 		double given_one_way = o->lost_there + o->lost_back > 0
 					       ? given_failing / 2
 					       : given_failing;
+		/* The two hosts, either way round, + 1 (0: none). */
+		size_t pair = o->end_count == 2
+				      ? (o->ends[0] < o->ends[1]
+						 ? o->ends[0] * w->elements + o->ends[1]
+						 : o->ends[1] * w->elements + o->ends[0]) + 1
+				      : 0;
 
 		if (!w->active[k])
 			continue;
@@ -215,12 +313,36 @@ static void tally(struct work *w)
 			else if (o->failing && s->partner != other)
 				s->partners = true;
 		}
-		for (size_t i = 0; i < o->fwd_count; i++)
+		for (size_t i = 0; i < o->access_count; i++) {
+			struct loc_stats *s = &w->st[o->access[i]];
+			bool there = i < o->access_there;
+			bool twice = !there &&
+				     in_list(o->access, o->access_there,
+					     o->access[i]);
+
+			charge(w, o->access[i], k, given_one_way, o->sent,
+			       o->sent * q,
+			       (there ? o->lost_there : o->lost_back) +
+				       (twice ? 0 : u),
+			       o->failing);
+			/* An access link failing toward one peer only is
+			 * that pair's finding, as its host is. */
+			if (o->failing && !s->partner)
+				s->partner = pair;
+			else if (o->failing && s->partner != pair)
+				s->partners = true;
+		}
+		for (size_t i = 0; i < o->fwd_count; i++) {
+			if (in_list(o->access, o->access_count, o->fwd[i]))
+				continue;
 			charge(w, o->fwd[i], k, o->weight * given_one_way,
 			       o->weight * o->sent,
 			       o->weight * o->sent * q,
 			       o->weight * (o->lost_there + u), o->failing);
-		for (size_t i = 0; i < o->back_count; i++)
+		}
+		for (size_t i = 0; i < o->back_count; i++) {
+			if (in_list(o->access, o->access_count, o->back[i]))
+				continue;
 			charge(w, o->back[i], k, o->weight * given_one_way,
 			       o->weight * o->sent,
 			       o->weight * o->sent * q,
@@ -228,6 +350,7 @@ static void tally(struct work *w)
 					    (in_list(o->fwd, o->fwd_count,
 						     o->back[i]) ? 0 : u)),
 			       o->failing);
+		}
 	}
 	for (size_t e = 0; e < w->elements; e++) {
 		struct loc_stats *s = &w->st[e];
@@ -264,6 +387,9 @@ static bool obs_has(const struct loc_obs *o, size_t e)
 	for (size_t i = 0; i < o->end_count; i++)
 		if (o->ends[i] == e)
 			return true;
+	for (size_t i = 0; i < o->access_count; i++)
+		if (o->access[i] == e)
+			return true;
 	for (size_t i = 0; i < o->fwd_count; i++)
 		if (o->fwd[i] == e)
 			return true;
@@ -275,10 +401,11 @@ static bool obs_has(const struct loc_obs *o, size_t e)
 
 static void count_overlap(struct work *w, const struct loc_obs *o, size_t k)
 {
-	const size_t *lists[3] = { o->ends, o->fwd, o->back };
-	size_t counts[3] = { o->end_count, o->fwd_count, o->back_count };
+	const size_t *lists[4] = { o->ends, o->fwd, o->back, o->access };
+	size_t counts[4] = { o->end_count, o->fwd_count, o->back_count,
+			     o->access_count };
 
-	for (int l = 0; l < 3; l++)
+	for (int l = 0; l < 4; l++)
 		for (size_t i = 0; i < counts[l]; i++) {
 			size_t e = lists[l][i];
 
@@ -387,7 +514,11 @@ static int greedy(struct work *w, struct loc_fit *out,
 {
 	for (size_t k = 0; k < w->n; k++)
 		w->active[k] = true;
-	while (out->count < LOC_PICKS_MAX) {
+	/* Each round puts aside at least the pick's failing results; the
+	 * rounds whose pick is explained away name nothing, so they are
+	 * bounded apart. */
+	for (size_t rounds = 0;
+	     out->count < LOC_PICKS_MAX && rounds < LOC_ROUNDS_MAX; rounds++) {
 		size_t best = SIZE_MAX;
 		struct loc_pick *p;
 
@@ -403,6 +534,17 @@ static int greedy(struct work *w, struct loc_fit *out,
 		p->stats = w->st[best];
 		if (settle(w, rel, p))
 			return -1;
+		/* A rival that explains the same failing results far better
+		 * was ruled out (its passing results, or one peer only): the
+		 * pick's evidence is that rival's loss seen through a part of
+		 * its flows, none of its own. Its results stay put aside (what
+		 * they lost is accounted for), the pick is not named. */
+		if (p->confidence < LOC_CONFIDENCE_MIN) {
+			free(p->rivals);
+			memset(p, 0, sizeof(*p));
+			out->count--;
+			continue;
+		}
 		out->explained += p->explained;
 	}
 	return 0;
@@ -448,6 +590,11 @@ int loc_fit_run(struct loc_fit *out, const struct loc_obs *obs, size_t n,
 		for (size_t i = 0; i < o->edge_count; i++)
 			if (o->edges[i] >= element_count)
 				return -1;
+		for (size_t i = 0; i < o->access_count; i++)
+			if (o->access[i] >= element_count)
+				return -1;
+		if (o->access_there > o->access_count)
+			return -1;
 		out->failing += o->failing;
 	}
 	w.background = background >= 0 ? background
@@ -457,9 +604,12 @@ int loc_fit_run(struct loc_fit *out, const struct loc_obs *obs, size_t n,
 	w.st = calloc(element_count + 1, sizeof(*w.st));
 	w.stamp = calloc(element_count + 1, sizeof(*w.stamp));
 	w.overlap = calloc(element_count + 1, sizeof(*w.overlap));
+	w.failing = calloc(element_count + 1, sizeof(*w.failing));
+	w.whole = calloc(element_count + 1, sizeof(*w.whole));
+	w.rate = calloc(element_count + 1, sizeof(*w.rate));
 	out->picks = calloc(LOC_PICKS_MAX, sizeof(*out->picks));
 	if (w.background < 0 || !w.active || !w.st || !w.stamp || !w.overlap ||
-	    !out->picks)
+	    !w.failing || !w.whole || !w.rate || !out->picks)
 		goto out;
 	if (greedy(&w, out, rel))
 		goto out;
@@ -485,6 +635,9 @@ out:
 	free(w.st);
 	free(w.stamp);
 	free(w.overlap);
+	free(w.failing);
+	free(w.whole);
+	free(w.rate);
 	if (rc)
 		loc_fit_free(out);
 	return rc;

@@ -17,7 +17,8 @@
  * the loss its results expect: LLR = k ln(p/p0) + (n-k) ln((1-p)/(1-p0)),
  * p = k/n. Greedy, as 007's voting and NetBouncer's inference: the
  * element of the largest LLR is picked and its results put aside (they
- * are explained), until no element's LLR passes the stop. */
+ * are explained), until no element's LLR passes the stop. A pick that a
+ * ruled-out rival explains far better (LOC_CONFIDENCE_MIN) is not named. */
 #ifndef IBAHPROBE_LOCALISE_FIT_H
 #define IBAHPROBE_LOCALISE_FIT_H
 
@@ -45,9 +46,21 @@
  * what its loss rate lets pass, plus this many (localise_fit.c
  * check_passing). */
 #define LOC_PASSING_SLACK 3.0
+/* A result that lost more than its element's rate makes it lose plus
+ * this many standard deviations (and one) is not charged to it
+ * (localise_fit.c beyond_rate). */
+#define LOC_BEYOND_SD 3.3
 /* Rivals within this LLR of a pick (posterior share above ~5%) are named
  * as its alternatives. */
 #define LOC_RIVAL_LLR 3.0
+/* A pick is named only with a posterior share among its rivals of at
+ * least this (e^-LOC_RIVAL_LLR): below it, an element the stop rules out
+ * explains the same failing results far better, and the pick is that
+ * element's loss seen through some of its flows (a host whose passing
+ * results say its loss comes from elsewhere, and its access link). */
+#define LOC_CONFIDENCE_MIN 0.0498
+/* Rounds of the greedy fit at most, named picks or not. */
+#define LOC_ROUNDS_MAX (4 * LOC_PICKS_MAX)
 /* With fewer sources than this, the background is at most
  * LOC_BACKGROUND_PRIOR per datagram and element (0.1%: a healthy fabric
  * loses far less). */
@@ -69,6 +82,14 @@ struct loc_obs {
 	size_t fwd_count;
 	const size_t *back;
 	size_t back_count;
+	/* The hosts' access links (known from any trace of theirs, so for
+	 * untraced results too): the first access_there on the way there
+	 * (the source's link out, the destination's link in), the others on
+	 * the way back. Every result of a host crosses them: charged weight
+	 * 1, never in place of a sample; an element also in fwd or back is
+	 * charged here only. */
+	const size_t *access;
+	size_t access_count, access_there;
 	/* The edge routers its replies likely cross (the source's and the
 	 * destination's), for loc_relations.touch only: not charged (the
 	 * address a router answers traces from need not be the one the
@@ -95,7 +116,8 @@ struct loc_stats {
 	double llr;
 	/* As an end (ends[0] or ends[1]): the other end of its first
 	 * failing result + 1, and whether another failing one has another
-	 * (a host failing toward one peer only is that pair's finding). */
+	 * (a host failing toward one peer only is that pair's finding); as
+	 * an access link, its first failing result's pair of hosts. */
 	size_t partner;
 	bool partners;
 };

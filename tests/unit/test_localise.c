@@ -8,7 +8,9 @@
  * its rack; a lossy link whose far end goes unanswered named once; a
  * dead link into an edge that never answers named as the hop before it,
  * "cannot localise"; a remarking spine that never answers named by the
- * hops around it; a rate-limited spine's skipped answers no suspect. */
+ * hops around it; a rate-limited spine's skipped answers no suspect; a
+ * silent lossy router's hops not filled with its neighbour, which answers
+ * every query. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,8 +126,10 @@ struct world {
 	char err[512];
 };
 
-enum fault { NONE, REMARK_S1, DEAD_H5, DEAD_LINK, NOISE, EDGE_T2, LOSSY_UP,
-	     SILENT_T2_DEAD, REMARK_SILENT_S1, POLICY_S2 };
+enum fault {
+	NONE, REMARK_S1, DEAD_H5, DEAD_LINK, NOISE, EDGE_T2, LOSSY_UP,
+	SILENT_T2_DEAD, REMARK_SILENT_S1, POLICY_S2, SILENT_S2,
+};
 
 /* Every host to every other, flow labels 1 and 2, every flow traced. */
 static int build(struct world *w, enum fault fault)
@@ -203,15 +207,18 @@ static int build(struct world *w, enum fault fault)
 				/* S2 answers every other trace query
 				 * (a rate limit: toward even hosts, on
 				 * passing and failing flows alike); h0
-				 * loses a quarter of all it sends, h1
-				 * and h2 of their flows to h4 over S2
-				 * (whose traces skip S2). */
+				 * loses a quarter of all it sends (its
+				 * probes and its replies), h1 and h2 of
+				 * their flows to h4 over S2 (whose
+				 * traces skip S2). */
 				if (fault == POLICY_S2) {
 					bool s2 = cross && fl % 2 == 0;
 
 					if (h == 0 ||
 					    (s2 && (h == 1 || h == 2) && d == 4))
 						there = 5;
+					if (d == 0)
+						back = 5;
 					result(rf, h, d, fl, there, back);
 					trace(tf, h, d, fl, 0,
 					      s2 && d % 2 == 0 ? 1 : 0, false);
@@ -226,6 +233,14 @@ static int build(struct world *w, enum fault fault)
 					trace_quiet(tf, h, d, fl, 0, 0,
 						    s1 ? 2 : 0, s1 ? 2 : 0);
 					continue;
+				}
+				/* S2 never answers a trace and loses three
+				 * in five of what crosses it: S1, which
+				 * answers every query, is the one router
+				 * other traces show between the ToRs. */
+				if (fault == SILENT_S2 && cross && fl % 2 == 0) {
+					there = 12;
+					gap = 1;
 				}
 				result(rf, h, d, fl, there, back);
 				trace(tf, h, d, fl, stop, gap,
@@ -456,6 +471,28 @@ static void test_policy_silence(void)
 	world_free(&w);
 }
 
+/* A silent lossy spine: its flows' hop after the ToR never answers, and
+ * S1 (the one router other traces show there) answers every query it
+ * gets, so those hops are not S1: neither S1 nor its links named, the
+ * unseen hops after the ToRs are. */
+static void test_silent_not_neighbour(void)
+{
+	struct world w;
+	bool s1 = false, unseen;
+
+	is_int(build(&w, SILENT_S2), 0, "silent spine: builds");
+	print_suspects(&w.l);
+	unseen = w.l.count > 0;
+	for (size_t k = 0; k < w.l.count; k++) {
+		s1 |= strstr(w.l.items[k].name, "10.2.0.1") != NULL;
+		unseen &= w.l.items[k].cause == LOCALISE_UNSEEN;
+	}
+	ok(!s1, "silent spine: S1, which answers all, not named for its "
+	   "neighbour's loss");
+	ok(unseen, "silent spine: the hops that did not answer named");
+	world_free(&w);
+}
+
 int main(void)
 {
 	test_loss_direction_read();
@@ -468,5 +505,6 @@ int main(void)
 	test_silent_edge();
 	test_remark_silent();
 	test_policy_silence();
+	test_silent_not_neighbour();
 	return tap_done();
 }

@@ -5,7 +5,12 @@
  * path (of unknown direction it is); one path for every
  * failing result marked; a rack behind a ToR that forwards nothing
  * explained by the ToR; failing flows that lost what noise loses name
- * nothing; an element out of range refused. */
+ * nothing; a link whose failing results a ruled-out host explains far
+ * better not named; a host's access link counted over every result of
+ * its host, traced or not; results that lost everything not charged to
+ * an element where they are the fewer of its failing ones, nor results
+ * that lost far beyond an element's rate; an element out of range
+ * refused. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +22,7 @@
  * uplink to the spine, the spine's downlink to B, and back. */
 enum {
 	H0, H1, H2, H3, H4, H5, H6, H7, TOR_A, TOR_B, SPINE, UP_A, DOWN_B,
-	UP_B, DOWN_A, UNSEEN_AFTER_SPINE, HX, UP_X, ELEMENTS,
+	UP_B, DOWN_A, UNSEEN_AFTER_SPINE, HX, UP_X, ACCESS_0, ELEMENTS,
 };
 
 struct bench {
@@ -265,6 +270,148 @@ static void test_selected_noise(void)
 	}
 }
 
+/* Host 0 loses a sixth of what it exchanges with rack B, both ways, yet
+ * half its results pass: its loss comes from elsewhere (check_passing),
+ * and it is no candidate. Its access link carries the forward half of
+ * the same failing results: by itself it looks lossy (LLR ~100), but
+ * the host, which the data rules out, explains those results far
+ * better (a posterior share of ~e^-500 for the link): the link has no
+ * evidence of its own and is not named. */
+static void test_explained_away(void)
+{
+	static const size_t access_0[] = { ACCESS_0 };
+	struct bench b = { .n = 0 };
+	struct loc_fit fit;
+
+	for (size_t k = 0; k < 60; k++)
+		add(&b, H0, H4 + k % 4, access_0, 1, 0, 0, k % 2 ? 3 : 0);
+	for (size_t k = 0; k < 60; k++)
+		add(&b, H4 + k % 4, H0, NULL, 0, k % 2 ? 10 : 0, 0, 0);
+	for (size_t k = 0; k < b.n; k++)
+		b.obs[k].length = 8;
+	is_int(loc_fit_run(&fit, b.obs, b.n, ELEMENTS, NULL, 1e-3), 0,
+	       "explained away: fits");
+	is_int(fit.count, 0, "explained away: neither the host nor its "
+	       "access link named");
+	loc_fit_free(&fit);
+}
+
+/* Host 0's access link, which every result of host 0 crosses: its
+ * failing results are traced, its passing ones not. Counted from its
+ * traced results alone, ten failing results that lost three datagrams
+ * each make it look lossy; counted over every result of host 0 (forty
+ * more pass), they are noise. Thirty-two of fifty failing, two lost each
+ * (a link that loses 6% lets a third pass), it is named; not when all of
+ * them go to one peer (the loss may be anywhere on that pair's way). */
+static void test_access_counts_untraced(void)
+{
+	static const size_t access_0[] = { ACCESS_0 };
+
+	for (int variant = 0; variant < 4; variant++) {
+		bool known = variant != 0;
+		int lost = variant >= 2 ? 2 : 3;
+		size_t failing_count = variant >= 2 ? 32 : 10;
+		/* (3: every result toward one peer) */
+		size_t peers = variant == 3 ? 1 : 4;
+		struct bench b = { .n = 0 };
+		struct loc_fit fit;
+		bool named = false;
+
+		for (size_t k = 0; k < 50; k++) {
+			bool failing = k < failing_count;
+
+			add(&b, H0, H4 + k % peers, failing ? access_0 : NULL,
+			    failing, 0, 0, failing ? lost : 0);
+			b.obs[b.n - 1].length = 8;
+			if (known) {
+				b.obs[b.n - 1].access = access_0;
+				b.obs[b.n - 1].access_count = 1;
+				b.obs[b.n - 1].access_there = 1;
+			}
+		}
+		is_int(loc_fit_run(&fit, b.obs, b.n, ELEMENTS, NULL, 1e-3), 0,
+		       "access (%d): fits", variant);
+		for (size_t k = 0; k < fit.count; k++)
+			named |= fit.picks[k].element == ACCESS_0;
+		if (variant == 0)
+			ok(named, "access: from the traced results alone, "
+			   "three lost each look like a lossy link");
+		else if (variant == 1)
+			ok(!named, "access: over all of its host's results, "
+			   "they do not");
+		else if (variant == 2)
+			ok(named, "access: a link losing 6%% is named");
+		else
+			ok(!named, "access: toward one peer only, it is that "
+			   "pair's finding (as its host)");
+		loc_fit_free(&fit);
+	}
+}
+
+/* Forty results cross UP_X: ten lost one datagram (noise), and four lost
+ * all twenty where no trace shows (on their way back, say). UP_X is not
+ * charged with the four (the fewer of its failing results: a link that
+ * lost all of theirs would not let the others through) and not named;
+ * when the four are the most of its failing results, it is. */
+static void test_whole_losses_elsewhere(void)
+{
+	static const size_t up_x[] = { UP_X };
+
+	for (int variant = 0; variant < 2; variant++) {
+		struct bench b = { .n = 0 };
+		struct loc_fit fit;
+		bool up = false;
+
+		for (size_t k = 0; k < 40; k++) {
+			bool dead = k % 10 == 3;
+			double noise_lost = variant == 0 && k % 3 == 0 ? 1 : 0;
+
+			add(&b, H0 + k % 8, H0 + (k + 1 + k / 8) % 8, up_x, 1,
+			    0, 0, dead ? 20 : noise_lost);
+			b.obs[b.n - 1].length = 8;
+		}
+		is_int(loc_fit_run(&fit, b.obs, b.n, ELEMENTS, NULL, 1e-3), 0,
+		       "whole losses (%d): fits", variant);
+		for (size_t k = 0; k < fit.count; k++)
+			up |= fit.picks[k].element == UP_X;
+		if (variant == 0)
+			ok(!up, "whole losses: the link they share with noise "
+			   "not named");
+		else
+			ok(up, "whole losses: the link all failing results "
+			   "lost everything on named");
+		loc_fit_free(&fit);
+	}
+}
+
+/* Host 0's results: twenty lose two or three datagrams each to host 0's
+ * NIC; four others come back over a link that loses three in five, and
+ * lose twelve. Host 0 is charged with what a NIC losing ~7% explains,
+ * not the link's losses: named, with the rate of its own. */
+static void test_beyond_rate(void)
+{
+	struct bench b = { .n = 0 };
+	struct loc_fit fit;
+
+	for (size_t k = 0; k < 40; k++) {
+		double own = k < 20 ? 2 + k % 2 : 0;
+		double far = k == 25 || k == 30 || k == 35 || k == 38 ? 12 : 0;
+
+		add(&b, H0, H4 + k % 4, NULL, 0, own, far, 0);
+		b.obs[b.n - 1].length = 8;
+	}
+	is_int(loc_fit_run(&fit, b.obs, b.n, ELEMENTS, NULL, 1e-3), 0,
+	       "beyond rate: fits");
+	ok(fit.count >= 1 && fit.picks[0].element == H0,
+	   "beyond rate: host 0 named");
+	ok(fit.count >= 1 &&
+		   fit.picks[0].stats.lost < 0.09 * fit.picks[0].stats.exposed,
+	   "beyond rate: charged its own loss only (%.0f of %.0f)",
+	   fit.count ? fit.picks[0].stats.lost : 0,
+	   fit.count ? fit.picks[0].stats.exposed : 0);
+	loc_fit_free(&fit);
+}
+
 static void test_range(void)
 {
 	struct bench b = { .n = 0 };
@@ -291,6 +438,10 @@ int main(void)
 	test_back_not_forward();
 	test_rack_behind_router();
 	test_selected_noise();
+	test_explained_away();
+	test_access_counts_untraced();
+	test_whole_losses_elsewhere();
+	test_beyond_rate();
 	test_range();
 	test_llr();
 	return tap_done();
