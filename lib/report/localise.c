@@ -17,6 +17,9 @@
  * the sampled passing ones are seen); a link before a router. */
 enum prefer { PREFER_HOST, PREFER_UNSEEN, PREFER_LINK, PREFER_ROUTER };
 
+/* Fits at most: the first, and again after a pick was withdrawn. */
+#define LOCALISE_REFITS_MAX 3
+
 /* A remark names a router only with at least this many remarked traces. */
 #define REMARK_MIN_FLOWS 2
 
@@ -51,6 +54,10 @@ struct model {
 	 * after which no trace shows a router (its onward hops are its
 	 * hosts) */
 	bool *edge_router;
+	/* per element: a pick the naming withdrew (its evidence is
+	 * another's), left out of the next fit; withdrew: one was */
+	bool *excluded;
+	bool withdrew;
 	struct strmap index;	/* "h:ADDR", "u:N" -> element + 1 */
 	struct strmap hosts;	/* address -> host name (borrowed) */
 	struct strmap sources;	/* host name -> source number + 1 */
@@ -1273,6 +1280,18 @@ static bool next_to_named(const struct model *m, const struct loc_fit *fit,
 	return false;
 }
 
+/* s is no suspect (kind NULL, dropped by drop_withdrawn), and its
+ * element is left out of the next fit: the results it took are then
+ * explained by what else they crossed, or stay unexplained. */
+static void withdraw(struct model *m, struct localise_suspect *s, size_t e)
+{
+	s->kind = NULL;
+	if (m->excluded && !m->excluded[e]) {
+		m->excluded[e] = true;
+		m->withdrew = true;
+	}
+}
+
 /* An unseen element after router h: paired with another unseen pick
  * after x when no trace crosses h -> x either way (a dead link, seen
  * from both ends); else the next hops of h's flows as candidates. */
@@ -1296,7 +1315,7 @@ static int name_unseen(struct model *m, struct localise_suspect *s,
 	 * NULL). */
 	if (2 * m->el[p->element].gaps > p->stats.failing &&
 	    (silent_by_policy(m, h) || next_to_named(m, fit, used, h))) {
-		s->kind = NULL;
+		withdraw(m, s, p->element);
 		return 0;
 	}
 	if (2 * m->el[p->element].gaps > p->stats.failing) {
@@ -1401,7 +1420,7 @@ static int name_unseen(struct model *m, struct localise_suspect *s,
 	 * elsewhere. No suspect (s withdrawn). */
 	if (n > UNSEEN_CANDIDATES_MAX && share[0] < 0.5) {
 		free(list);
-		s->kind = NULL;
+		withdraw(m, s, p->element);
 		return 0;
 	}
 	if (n) {
@@ -2112,6 +2131,7 @@ static void model_free(struct model *m)
 	free(m->edge_of);
 	free(m->stands_for);
 	free(m->edge_router);
+	free(m->excluded);
 	for (size_t k = 0; k < m->n; k++) {
 		free((void *)m->obs[k].ends);
 		free((void *)m->obs[k].fwd);
@@ -2131,6 +2151,24 @@ static void model_free(struct model *m)
 	strmap_free(&m->paths);
 }
 
+/* The suspects freed, the counts of the model kept. */
+static void suspects_free(struct localise *l)
+{
+	for (size_t k = 0; k < l->count; k++) {
+		struct localise_suspect *s = &l->items[k];
+
+		free(s->name);
+		free(s->address);
+		free(s->reason);
+		for (size_t i = 0; i < s->alternative_count; i++)
+			free(s->alternatives[i]);
+		free(s->alternatives);
+	}
+	free(l->items);
+	l->items = NULL;
+	l->count = 0;
+}
+
 int localise_run(struct localise *l, const struct report *r,
 		 const struct report_traces *t)
 {
@@ -2142,25 +2180,42 @@ int localise_run(struct localise *l, const struct report *r,
 	memset(l, 0, sizeof(*l));
 	if (model_elements(&m) || model_answer_rates(&m) ||
 	    model_results(&m, l) ||
-	    model_touch(&m) || model_edges(&m) ||
-	    loc_fit_run(&fit, m.obs, m.n, m.count,
-			&(struct loc_relations){
-				.prefer = m.prefer,
-				.touch = (const size_t(*)[2])m.touch,
-				.edge_of = m.edge_of,
-				.stands_for = m.stands_for },
-			-1))
+	    model_touch(&m) || model_edges(&m))
 		goto out;
+	m.excluded = calloc(m.count + 1, sizeof(*m.excluded));
+	if (!m.excluded)
+		goto out;
+	/* A pick the naming withdraws took results that something else
+	 * may explain: fit again without it (each round leaves out at
+	 * least one more element). */
+	for (unsigned round = 0; round < LOCALISE_REFITS_MAX; round++) {
+		m.withdrew = false;
+		if (loc_fit_run(&fit, m.obs, m.n, m.count,
+				&(struct loc_relations){
+					.prefer = m.prefer,
+					.touch = (const size_t(*)[2])m.touch,
+					.edge_of = m.edge_of,
+					.stands_for = m.stands_for,
+					.excluded = m.excluded },
+				-1))
+			goto out;
+		used = calloc(fit.count + 1, sizeof(*used));
+		if (!used)
+			goto out;
+		for (size_t k = 0; k < fit.count; k++)
+			if (name_pick(&m, l, &fit, k, used))
+				goto out;
+		drop_withdrawn(l);
+		if (!m.withdrew || round + 1 == LOCALISE_REFITS_MAX)
+			break;
+		suspects_free(l);
+		free(used);
+		used = NULL;
+		loc_fit_free(&fit);
+	}
 	l->background = fit.background;
 	l->failing = fit.failing;
 	l->explained = fit.explained;
-	used = calloc(fit.count + 1, sizeof(*used));
-	if (!used)
-		goto out;
-	for (size_t k = 0; k < fit.count; k++)
-		if (name_pick(&m, l, &fit, k, used))
-			goto out;
-	drop_withdrawn(l);
 	if (find_remarks(&m, l))
 		goto out;
 	rc = 0;
@@ -2175,16 +2230,6 @@ out:
 
 void localise_free(struct localise *l)
 {
-	for (size_t k = 0; k < l->count; k++) {
-		struct localise_suspect *s = &l->items[k];
-
-		free(s->name);
-		free(s->address);
-		free(s->reason);
-		for (size_t i = 0; i < s->alternative_count; i++)
-			free(s->alternatives[i]);
-		free(s->alternatives);
-	}
-	free(l->items);
+	suspects_free(l);
 	memset(l, 0, sizeof(*l));
 }

@@ -525,6 +525,7 @@ static int greedy(struct work *w, struct loc_fit *out,
 		tally(w);
 		for (size_t e = 0; e < w->elements; e++)
 			if (eligible(&w->st[e]) &&
+			    !(rel && rel->excluded && rel->excluded[e]) &&
 			    (best == SIZE_MAX || better(w, rel, e, best)))
 				best = e;
 		if (best == SIZE_MAX)

@@ -159,6 +159,10 @@ struct loc_relations {
 	 * dropping ToR fails through it, its hosts are not named. */
 	const size_t *edge_of;
 	const size_t *stands_for;
+	/* excluded[e]: never picked (the naming found its evidence to be
+	 * something else's, as a hop silent by its router's policy); its
+	 * results stay for the others to explain. */
+	const bool *excluded;
 };
 
 /* The picks over element_count elements. background < 0: estimate it.

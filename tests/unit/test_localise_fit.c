@@ -106,6 +106,30 @@ static void test_uplink_not_rack(void)
 	loc_fit_free(&fit);
 }
 
+/* The uplink excluded (the naming found its evidence to be another's):
+ * never picked, and its results stay for the others, so the spine's
+ * downlink to B that they all cross is what explains them. */
+static void test_excluded(void)
+{
+	bool excluded[ELEMENTS] = { false };
+	struct loc_relations rel = { .excluded = excluded };
+	struct bench b = { .n = 0 };
+	struct loc_fit fit;
+
+	excluded[UP_A] = true;
+	mesh(&b, uplink);
+	is_int(loc_fit_run(&fit, b.obs, b.n, ELEMENTS, &rel, -1), 0,
+	       "excluded: fits");
+	ok(fit.count >= 1, "excluded: a suspect still");
+	for (size_t k = 0; k < fit.count; k++)
+		ok(fit.picks[k].element != UP_A, "excluded: pick %zu is not "
+		   "the excluded uplink (%zu)", k, fit.picks[k].element);
+	ok(fit.count && fit.picks[0].stats.failing == 32,
+	   "excluded: the first pick explains the uplink's 32 failing "
+	   "results (%zu)", fit.count ? fit.picks[0].stats.failing : 0);
+	loc_fit_free(&fit);
+}
+
 static void test_noise_silent(void)
 {
 	struct bench b = { .n = 0 };
@@ -433,6 +457,7 @@ static void test_llr(void)
 int main(void)
 {
 	test_uplink_not_rack();
+	test_excluded();
 	test_noise_silent();
 	test_unseen_preferred();
 	test_back_not_forward();
