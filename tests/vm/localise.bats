@@ -109,9 +109,13 @@ report_both() {
 	sweep "$dir" "$UNREMARKED" || return 1
 	ip netns exec "$FABRIC_R3_NETNS" tc qdisc del dev "$FABRIC_R3_R2_NETDEV" root
 	report_both 1 "$dir"
+	# Every run via R3 fails; a trace whose hop at R3 went unanswered
+	# (its ICMP rate limit) shows "the hop after R1" there instead, and
+	# that run is no evidence for the link: most of them are.
 	jq -e --arg link "$link" --argjson n3 "$n3" '.localisation.suspects[0] |
 		.rank == 1 and .kind == "link" and .name == $link and .cause == "loss"
-		and .confidence > 0 and .evidence.failing >= $n3 and .evidence.passing == 0
+		and .confidence > 0 and .evidence.failing >= ($n3 + 1) / 2
+		and .evidence.failing >= 3 and .evidence.passing == 0
 		and .evidence.loss_rate > 0.1 and .evidence.log_likelihood_ratio > 0
 		and (.reason | length > 0)' <<<"$json" >/dev/null ||
 		fail "$(jq -c .localisation <<<"$json")"
