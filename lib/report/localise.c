@@ -1215,6 +1215,75 @@ static int pair_stops(const struct model *m, struct localise_suspect *s,
 	return 0;
 }
 
+/* Of routers h and x, whether a router seen next to x meets one that h
+ * meets too (it is of h's tier, a peer of h): the fabric's symmetry
+ * gives h a link to x as well. */
+static bool peer_meets(const struct report_traces *t, const char *h,
+		       const char *x)
+{
+	size_t near[64], n = trace_neighbours(t, x, near, 64);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(t->elements[near[i]].name, h) != 0 &&
+		    trace_share_neighbour(t, t->elements[near[i]].name, h))
+			return true;
+	return false;
+}
+
+/* The unseen pick p after router h, its far end not among the picks
+ * (its stops explained otherwise, or its traces lost): the edge router x
+ * that most of the stops go toward (the destinations' edge, more than
+ * half of them, at least LOC_FAILING_MIN), when no trace shows x next to
+ * h nor next to a router h meets (no triangle), x is seen one hop past
+ * where h's traces stop, and h's peers meet x (peer_meets: h's passing
+ * flows never go to x, though the fabric's symmetry says they should).
+ * Named as the link h -> x (a dead uplink of x seen from above). 1 when
+ * named, 0 when not, -1 when memory ran out. */
+static int one_end_link(const struct model *m, struct localise_suspect *s,
+			const struct loc_pick *p, size_t h)
+{
+	const struct report_traces *t = m->t;
+	const char *hn = t->elements[h].name, *xn;
+	size_t x = SIZE_MAX, votes = 0, all = 0, to = 0;
+
+	/* The majority edge (Boyer-Moore), then its count. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < m->n; k++) {
+			const struct loc_obs *o = &m->obs[k];
+			size_t edge;
+
+			if (!o->failing || !o->fwd_count ||
+			    o->fwd[o->fwd_count - 1] != p->element ||
+			    o->end_count < 2)
+				continue;
+			edge = m->edge_of[o->ends[1]];
+			if (pass) {
+				all++;
+				to += edge == x;
+			} else if (!votes) {
+				x = edge;
+				votes = 1;
+			} else {
+				votes += edge == x ? 1 : (size_t)-1;
+			}
+		}
+	if (x >= t->element_count || x == h || to < LOC_FAILING_MIN ||
+	    2 * to <= all || !((m->el[p->element].at << 1) & m->el[x].at))
+		return 0;
+	xn = t->elements[x].name;
+	if (seen_next_to(t, h, x) || trace_share_neighbour(t, hn, xn) ||
+	    !peer_meets(t, hn, xn))
+		return 0;
+	s->kind = "link";
+	if (asprintf(&s->name, "%s -> %s", hn, xn) < 0 ||
+	    asprintf(&s->reason, "the traces of %zu failing flows stop after "
+		     "%s, %zu of them toward hosts behind %s; no trace crosses "
+		     "between them, though routers of its tier meet %s",
+		     all, hn, to, xn, xn) < 0)
+		return -1;
+	return 1;
+}
+
 /* The hop after router h is silent by policy (an ICMP rate limit, or a
  * router that never answers traces), not by fault: the passing traces
  * that go on past h to another router skip it at least half as often as the
@@ -1426,6 +1495,12 @@ static int name_unseen(struct model *m, struct localise_suspect *s,
 
 		if (rc)
 			return rc < 0 ? -1 : 0;
+	}
+	switch (one_end_link(m, s, p, h)) {
+	case -1:
+		return -1;
+	case 1:
+		return 0;
 	}
 	switch (silent_edge(m, s, p, fit, used, h)) {
 	case -1:

@@ -4,7 +4,8 @@
  * seen from both ends named as that link, not as a router that "answers
  * but does not forward"; with the spine silent, two ToRs that traces stop
  * after, or a ToR and the core past the silent spine, not named as the
- * ends of a link. */
+ * ends of a link; a dead ToR uplink seen from the spine's side only named
+ * as that link. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,7 @@
  * 10.3.0.(p + 1), and no other. A flow takes plane fl % 2. */
 #define HOSTS 8
 
-enum fault { SPINE_CORE, TOR_QUIET_SPINE };
+enum fault { SPINE_CORE, TOR_QUIET_SPINE, TOR_UNTRACED };
 
 static int pod(int h)
 {
@@ -151,6 +152,9 @@ static int build(struct world *w, enum fault fault)
 				int there = stop >= 0 ? -1 : 0;
 
 				result(rf, h, d, fl, there, 0);
+				/* (TOR_UNTRACED: T3's hosts trace nothing) */
+				if (fault == TOR_UNTRACED && tor(h) == 3)
+					continue;
 				trace(tf, h, d, fl, stop,
 				      fault == TOR_QUIET_SPINE ? "10.2.0.4"
 							       : NULL);
@@ -242,9 +246,31 @@ static void test_quiet_spine(void)
 	world_free(&w);
 }
 
+/* T3 and its plane-1 spine, T3's hosts tracing nothing: only the flows
+ * toward T3's hosts over plane 1 are seen to stop (after the spine, or
+ * the core before it). The spine's stops go to hosts behind T3, which
+ * the other spine of its pod meets, the spine never: the link between
+ * them. */
+static void test_one_end(void)
+{
+	struct world w;
+
+	is_int(build(&w, TOR_UNTRACED), 0, "one end: builds");
+	print_suspects(&w.l);
+	ok(named_link(&w.l, "10.2.0.4", "10.1.0.4"),
+	   "one end: the dead link named first (%s)",
+	   w.l.count ? w.l.items[0].name : "none");
+	ok(w.l.count >= 1 && w.l.items[0].reason &&
+		   strstr(w.l.items[0].reason, "toward hosts behind 10.1.0.4"),
+	   "one end: the reason says where the stops go (%s)",
+	   w.l.count ? w.l.items[0].reason : "");
+	world_free(&w);
+}
+
 int main(void)
 {
 	test_spine_core();
 	test_quiet_spine();
+	test_one_end();
 	return tap_done();
 }
