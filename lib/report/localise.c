@@ -35,9 +35,9 @@ struct elem {
 	char *name, *address;
 	size_t after;		/* unseen: the router (trace element) it
 				 * follows; SIZE_MAX otherwise */
-	/* Routers: the positions (1: first router of a trace, up to 64)
-	 * it was seen at; unseen: those of its router where traces
-	 * stopped. */
+	/* Routers: the hops (1: the first, up to 64; a hop that did not
+	 * answer counts, hop_at) it was seen at; unseen: those of its
+	 * router where traces stopped. */
 	uint64_t at;
 	size_t gaps;		/* unseen: failing traces that go on past it */
 };
@@ -204,6 +204,22 @@ static bool link_seen(const struct report_traces *t, const char *a,
 	return link_element(t, a, b) != SIZE_MAX;
 }
 
+/* The hop (1: the first) at which element i of f answered: one per
+ * router, one more for each hop that did not answer before it (two
+ * routers without the link between them: one hop is taken to be
+ * missing). 0 for a link. */
+static unsigned hop_at(const struct report_traces *t,
+		       const struct report_trace_flow *f, size_t i,
+		       unsigned prev)
+{
+	if (t->elements[f->elements[i]].kind == REPORT_PATH_LINK)
+		return 0;
+	return prev + (i > 0 && t->elements[f->elements[i - 1]].kind ==
+					      REPORT_PATH_LINK
+			       ? 1
+			       : 2);
+}
+
 static int model_elements(struct model *m)
 {
 	const struct report_traces *t = m->t;
@@ -257,27 +273,37 @@ static int model_elements(struct model *m)
 			return -1;
 		*slot = *slot ? ACCESS_SEVERAL : (void *)(uintptr_t)(i + 1);
 	}
+	/* (by hop, a hop that did not answer counted: where a router never
+	 * answers, the routers past it keep their places) */
 	for (size_t k = 0; k < t->count; k++) {
 		const struct report_trace_flow *f = &t->flows[k];
-		unsigned pos = 0;
+		unsigned hop = 0;
 
-		for (size_t i = 0; i < f->element_count; i++)
-			if (t->elements[f->elements[i]].kind != REPORT_PATH_LINK &&
-			    ++pos <= 64)
-				m->el[f->elements[i]].at |= 1ull << (pos - 1);
+		for (size_t i = 0; i < f->element_count; i++) {
+			unsigned at = hop_at(t, f, i, hop);
+
+			if (!at)
+				continue;
+			hop = at;
+			if (hop <= 64)
+				m->el[f->elements[i]].at |= 1ull << (hop - 1);
+		}
 	}
 	return 0;
 }
 
-/* The position (1-based, at most 64) of the last router of f. */
+/* The hop (1-based, at most 64) of the last router of f (hop_at). */
 static unsigned last_position(const struct report_traces *t,
 			      const struct report_trace_flow *f)
 {
-	unsigned pos = 0;
+	unsigned hop = 0;
 
-	for (size_t i = 0; i < f->element_count; i++)
-		pos += t->elements[f->elements[i]].kind != REPORT_PATH_LINK;
-	return pos > 64 ? 64 : pos;
+	for (size_t i = 0; i < f->element_count; i++) {
+		unsigned at = hop_at(t, f, i, hop);
+
+		hop = at ? at : hop;
+	}
+	return hop > 64 ? 64 : hop;
 }
 
 /* The trace stopped at the router before its destination (the link
@@ -814,22 +840,6 @@ static void fill_evidence(struct localise_suspect *s, const struct loc_pick *p)
 	s->confidence = p->confidence;
 }
 
-/* The hop (1: the first) at which element i of f answered: one per
- * router, one more for each hop that did not answer before it (two
- * routers without the link between them: one hop is taken to be
- * missing). 0 for a link. */
-static unsigned hop_at(const struct report_traces *t,
-		       const struct report_trace_flow *f, size_t i,
-		       unsigned prev)
-{
-	if (t->elements[f->elements[i]].kind == REPORT_PATH_LINK)
-		return 0;
-	return prev + (i > 0 && t->elements[f->elements[i - 1]].kind ==
-					      REPORT_PATH_LINK
-			       ? 1
-			       : 2);
-}
-
 /* Where o's route ends: its destination's edge router, or the
  * destination itself when no trace shows its edge (one that never
  * answers). */
@@ -1100,9 +1110,63 @@ static int one_destination(const struct model *m, struct localise_suspect *s,
 	return 1;
 }
 
+/* Whether router a and b are seen next to each other, either way. */
+static bool seen_next_to(const struct report_traces *t, size_t a, size_t b)
+{
+	return link_seen(t, t->elements[a].name, t->elements[b].name) ||
+	       link_seen(t, t->elements[b].name, t->elements[a].name);
+}
+
+/* Whether the failing traces that stop at unseen element u (their last
+ * router answered, nothing after it) go mostly (more than half, at
+ * least LOC_FAILING_MIN of them) toward hosts behind router r: whose
+ * edge router is r or one traces show next to r. Over a dead link x - r,
+ * the flows that come to x for r's side stop after x so. */
+static bool stops_toward(const struct model *m, size_t u, size_t r)
+{
+	const struct report_traces *t = m->t;
+	size_t all = 0, toward = 0;
+
+	for (size_t k = 0; k < m->n; k++) {
+		const struct loc_obs *o = &m->obs[k];
+		size_t edge;
+
+		if (!o->failing || !o->fwd_count || o->fwd[o->fwd_count - 1] != u ||
+		    o->end_count < 2)
+			continue;
+		all++;
+		edge = m->edge_of[o->ends[1]];
+		toward += edge != SIZE_MAX &&
+			  (edge == r || seen_next_to(t, edge, r));
+	}
+	return toward >= LOC_FAILING_MIN && 2 * toward > all;
+}
+
+/* Routers h and x as the two ends of a link no trace crosses: no trace
+ * shows them next to each other nor both next to one router (the link
+ * would close a triangle: trace_share_neighbour), and the topology the
+ * traces show has a place for the link, by either of two signs: it
+ * would close cycles of seen links (trace_may_adjoin: each router meets
+ * the routers of the next tier), or the traces stopping after one end
+ * (unseen element u_h after h, u_x after x; SIZE_MAX: none) go on toward
+ * hosts behind the other (stops_toward; where each spine has a single
+ * uplink, as in a rail-optimised fabric, no cycle of four closes). */
+static bool dead_link_between(const struct model *m, size_t h, size_t u_h,
+			      size_t x, size_t u_x)
+{
+	const struct report_traces *t = m->t;
+	const char *hn = t->elements[h].name, *xn = t->elements[x].name;
+
+	if (h == x || seen_next_to(t, h, x) || trace_share_neighbour(t, hn, xn))
+		return false;
+	return trace_may_adjoin(t, hn, xn) ||
+	       (u_h != SIZE_MAX && stops_toward(m, u_h, x)) ||
+	       (u_x != SIZE_MAX && stops_toward(m, u_x, h));
+}
+
 /* The unseen pick p after router h paired with another after x when no
- * trace crosses h -> x either way, a link there would close a cycle of
- * seen links (trace_may_adjoin) and they are neighbours on the flows'
+ * trace crosses h -> x either way, the traces have a place for a link
+ * there (dead_link_between) and they are neighbours on the flows'
  * paths: one end is seen in other traces one position past where the
  * other's traces stop (both, when strict). 1 when paired (s named), 0
  * when not, -1 when memory ran out. */
@@ -1126,10 +1190,11 @@ static int pair_stops(const struct model *m, struct localise_suspect *s,
 		 * crosses it, but it would close a cycle of seen links
 		 * (two routers where traces stop for other reasons, of one
 		 * tier or far apart, would not). */
-		if (!trace_may_adjoin(t, hn, xn))
-			continue;
 		there = (m->el[p->element].at << 1) & m->el[o->after].at;
 		back = (o->at << 1) & m->el[h].at;
+		if (!dead_link_between(m, h, p->element, o->after,
+				       fit->picks[k].element))
+			continue;
 		if (strict ? !(there && back) : !(there || back))
 			continue;
 		used[k] = true;
@@ -1148,6 +1213,75 @@ static int pair_stops(const struct model *m, struct localise_suspect *s,
 		return 1;
 	}
 	return 0;
+}
+
+/* Of routers h and x, whether a router seen next to x meets one that h
+ * meets too (it is of h's tier, a peer of h): the fabric's symmetry
+ * gives h a link to x as well. */
+static bool peer_meets(const struct report_traces *t, const char *h,
+		       const char *x)
+{
+	size_t near[64], n = trace_neighbours(t, x, near, 64);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(t->elements[near[i]].name, h) != 0 &&
+		    trace_share_neighbour(t, t->elements[near[i]].name, h))
+			return true;
+	return false;
+}
+
+/* The unseen pick p after router h, its far end not among the picks
+ * (its stops explained otherwise, or its traces lost): the edge router x
+ * that most of the stops go toward (the destinations' edge, more than
+ * half of them, at least LOC_FAILING_MIN), when no trace shows x next to
+ * h nor next to a router h meets (no triangle), x is seen one hop past
+ * where h's traces stop, and h's peers meet x (peer_meets: h's passing
+ * flows never go to x, though the fabric's symmetry says they should).
+ * Named as the link h -> x (a dead uplink of x seen from above). 1 when
+ * named, 0 when not, -1 when memory ran out. */
+static int one_end_link(const struct model *m, struct localise_suspect *s,
+			const struct loc_pick *p, size_t h)
+{
+	const struct report_traces *t = m->t;
+	const char *hn = t->elements[h].name, *xn;
+	size_t x = SIZE_MAX, votes = 0, all = 0, to = 0;
+
+	/* The majority edge (Boyer-Moore), then its count. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < m->n; k++) {
+			const struct loc_obs *o = &m->obs[k];
+			size_t edge;
+
+			if (!o->failing || !o->fwd_count ||
+			    o->fwd[o->fwd_count - 1] != p->element ||
+			    o->end_count < 2)
+				continue;
+			edge = m->edge_of[o->ends[1]];
+			if (pass) {
+				all++;
+				to += edge == x;
+			} else if (!votes) {
+				x = edge;
+				votes = 1;
+			} else {
+				votes += edge == x ? 1 : (size_t)-1;
+			}
+		}
+	if (x >= t->element_count || x == h || to < LOC_FAILING_MIN ||
+	    2 * to <= all || !((m->el[p->element].at << 1) & m->el[x].at))
+		return 0;
+	xn = t->elements[x].name;
+	if (seen_next_to(t, h, x) || trace_share_neighbour(t, hn, xn) ||
+	    !peer_meets(t, hn, xn))
+		return 0;
+	s->kind = "link";
+	if (asprintf(&s->name, "%s -> %s", hn, xn) < 0 ||
+	    asprintf(&s->reason, "the traces of %zu failing flows stop after "
+		     "%s, %zu of them toward hosts behind %s; no trace crosses "
+		     "between them, though routers of its tier meet %s",
+		     all, hn, to, xn, xn) < 0)
+		return -1;
+	return 1;
 }
 
 /* The hop after router h is silent by policy (an ICMP rate limit, or a
@@ -1361,6 +1495,12 @@ static int name_unseen(struct model *m, struct localise_suspect *s,
 
 		if (rc)
 			return rc < 0 ? -1 : 0;
+	}
+	switch (one_end_link(m, s, p, h)) {
+	case -1:
+		return -1;
+	case 1:
+		return 0;
 	}
 	switch (silent_edge(m, s, p, fit, used, h)) {
 	case -1:

@@ -100,3 +100,17 @@ bool trace_may_adjoin(const struct report_traces *t, const char *a,
 	 * only through the one spine of their group. */
 	return (ca && 4 * from_a >= 3 * ca) || (cb && 4 * from_b >= 3 * cb);
 }
+
+bool trace_share_neighbour(const struct report_traces *t, const char *a,
+			   const char *b)
+{
+	size_t na[NEIGHBOURS_MAX], nb[NEIGHBOURS_MAX], ca, cb;
+
+	ca = trace_neighbours(t, a, na, NEIGHBOURS_MAX);
+	cb = trace_neighbours(t, b, nb, NEIGHBOURS_MAX);
+	for (size_t i = 0; i < ca; i++)
+		for (size_t k = 0; k < cb; k++)
+			if (na[i] == nb[k])
+				return true;
+	return false;
+}

@@ -25,4 +25,12 @@ size_t trace_neighbours(const struct report_traces *t, const char *router,
 bool trace_may_adjoin(const struct report_traces *t, const char *a,
 		      const char *b);
 
+/* a and b are both seen next to one router: a link a - b would close a
+ * triangle of seen links. Each link of a multi-tier fabric joins routers
+ * of adjacent tiers, which closes none: two routers that meet a common
+ * one are of one tier (two ToRs under a spine, two spines over a ToR) or
+ * two tiers apart (a ToR and a core over a spine), never one link. */
+bool trace_share_neighbour(const struct report_traces *t, const char *a,
+			   const char *b);
+
 #endif

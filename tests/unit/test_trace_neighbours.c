@@ -1,6 +1,8 @@
 /* Unit tests of the routers' seen adjacency (trace_neighbours.h) over
  * three made-up traces of a two-tier fabric, ToRs T1-T3 and spines
- * S1-S2, where no trace crosses T1 - S1 (a dead link's shape). */
+ * S1-S2, where no trace crosses T1 - S1 (a dead link's shape), and of
+ * a three-tier one: which missing links fit the seen adjacency, and which
+ * routers meet a common one. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +83,15 @@ static void test_three_tiers(void)
 	   "through SA1 and C1)");
 	ok(!trace_may_adjoin(&t, SA1, SA2), "three tiers: not two spines");
 	ok(!trace_may_adjoin(&t, C1, C2), "three tiers: not two cores");
+	ok(trace_share_neighbour(&t, SA1, SA2),
+	   "three tiers: SA1 and SA2 share TA1 (a triangle with a link)");
+	ok(trace_share_neighbour(&t, TA1, C1),
+	   "three tiers: TA1 and C1 share SA1 (two tiers apart)");
+	ok(!trace_share_neighbour(&t, TA2, SA2),
+	   "three tiers: TA2 and SA2 share none (a dead link fits)");
+	ok(!trace_share_neighbour(&t, SA2, C1),
+	   "three tiers: SA2 and C1 share none (a spine and a core of "
+	   "another group)");
 	report_traces_free(&t);
 	free(buf);
 }

@@ -1,0 +1,276 @@
+/* Unit tests of localisation of dead links in a rail-like fabric, where
+ * each spine has a single uplink (to the core of its plane) so that a
+ * dead link closes no cycle of four seen links: a dead spine - core link
+ * seen from both ends named as that link, not as a router that "answers
+ * but does not forward"; with the spine silent, two ToRs that traces stop
+ * after, or a ToR and the core past the silent spine, not named as the
+ * ends of a link; a dead ToR uplink seen from the spine's side only named
+ * as that link. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/localise.h"
+#include "report/report_input.h"
+#include "report/report_matrix.h"
+#include "report/report_traces.h"
+#include "tap.h"
+
+/* Hosts h0..h7 at 10.0.0.(k+1), two a ToR: T0 10.1.0.1, T1 10.1.0.2 in
+ * pod 0, T2 10.1.0.3, T3 10.1.0.4 in pod 1. Each pod has one spine a
+ * plane, 10.2.0.(2 * pod + plane + 1); the spines of plane p meet core
+ * 10.3.0.(p + 1), and no other. A flow takes plane fl % 2. */
+#define HOSTS 8
+
+enum fault { SPINE_CORE, TOR_QUIET_SPINE, TOR_UNTRACED };
+
+static int pod(int h)
+{
+	return h / 4;
+}
+
+static int tor(int h)
+{
+	return h / 2;
+}
+
+/* The routers of h's flow to d with label fl, as addresses; their
+ * count. */
+static int route(int h, int d, int fl, char out[5][16])
+{
+	int n = 0, plane = fl % 2;
+
+	snprintf(out[n++], 16, "10.1.0.%d", tor(h) + 1);
+	if (tor(h) == tor(d))
+		return n;
+	snprintf(out[n++], 16, "10.2.0.%d", 2 * pod(h) + plane + 1);
+	if (pod(h) != pod(d)) {
+		snprintf(out[n++], 16, "10.3.0.%d", plane + 1);
+		snprintf(out[n++], 16, "10.2.0.%d", 2 * pod(d) + plane + 1);
+	}
+	snprintf(out[n++], 16, "10.1.0.%d", tor(d) + 1);
+	return n;
+}
+
+/* The hop index (0: the first router) from which h's flow to d stops
+ * over the dead link; -1 when it does not cross it. */
+static int dead_at(enum fault fault, int h, int d, int fl)
+{
+	char r[5][16];
+	int n = route(h, d, fl, r);
+	/* SPINE_CORE: 10.2.0.4 (pod 1, plane 1) - 10.3.0.2; the others:
+	 * T3 10.1.0.4 - 10.2.0.4 */
+	const char *a = fault == SPINE_CORE ? "10.2.0.4" : "10.1.0.4";
+	const char *b = fault == SPINE_CORE ? "10.3.0.2" : "10.2.0.4";
+
+	for (int i = 0; i + 1 < n; i++)
+		if ((strcmp(r[i], a) == 0 && strcmp(r[i + 1], b) == 0) ||
+		    (strcmp(r[i], b) == 0 && strcmp(r[i + 1], a) == 0))
+			return i + 1;
+	return -1;
+}
+
+/* A result of h to d with flow label fl: lost datagrams of 20 each way
+ * (-1 there: all lost, the direction unknown). */
+static void result(FILE *f, int h, int d, int fl, int there, int back)
+{
+	int lost = there < 0 ? 20 : there + back;
+
+	fprintf(f, "{\"dest\":\"10.0.0.%d\",\"source\":{\"host\":\"h%d\","
+		"\"device\":\"mlx5_0\",\"port_num\":1,\"provider\":\"mlx5\","
+		"\"lid\":0,\"sgid\":\"::ffff:10.0.0.%d\"},\"params\":"
+		"{\"hop_limit\":64,\"traffic_class\":104,\"flow_label\":%d,"
+		"\"sl\":null},\"status\":\"%s\",\"sent\":20,\"received\":%d,"
+		"\"hops\":3,\"verdicts\":[],\"findings\":[],\"rtt_us\":"
+		"{\"median\":40.0,\"max\":50.0},\"ah_attr\":{\"is_global\":1,"
+		"\"grh\":{\"dgid\":\"::ffff:10.0.0.%d\"}},"
+		"\"loss_direction\":\"%s\",\"lost_there\":%d,"
+		"\"lost_back\":%d}\n",
+		d + 1, h, h + 1, fl,
+		lost == 0 ? "reachable" : lost >= 20 ? "unreachable"
+						     : "partial_loss",
+		20 - lost, d + 1,
+		there < 0 ? "unknown" : lost ? (there && back ? "both" : there ? "there" : "back")
+		     : "none",
+		there < 0 ? 0 : there, back);
+}
+
+/* The trace of that flow, nothing answering from hop index stop on
+ * (-1: reached), nor router quiet (NULL: none) anywhere. */
+static void trace(FILE *f, int h, int d, int fl, int stop, const char *quiet)
+{
+	char r[5][16];
+	int n = route(h, d, fl, r);
+
+	fprintf(f, "{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"h%d\","
+		"\"device\":\"mlx5_0\",\"sgid\":\"::ffff:10.0.0.%d\","
+		"\"source_address\":\"10.0.0.%d\",\"dest\":\"10.0.0.%d\","
+		"\"dest_address\":\"10.0.0.%d\",\"qpn\":17,\"flow_label\":%d,"
+		"\"udp_sport\":1,\"traffic_class\":104,\"status\":\"%s\","
+		"\"error\":null,\"hops\":[", h, h + 1, h + 1, d + 1, d + 1, fl,
+		stop >= 0 ? "silent" : "reached");
+	for (int i = 0; i <= n; i++) {
+		bool silent = (stop >= 0 && i >= stop) ||
+			      (quiet && i < n && strcmp(r[i], quiet) == 0);
+
+		fprintf(f, "%s{\"hop_limit\":%d,\"answers\":[", i ? "," : "",
+			i + 1);
+		if (silent)
+			fprintf(f, "{\"kind\":\"silent\",\"from\":null,"
+				"\"rtt_us\":null}");
+		else if (i < n)
+			fprintf(f, "{\"from\":\"%s\",\"kind\":\"time_exceeded\","
+				"\"rtt_us\":1.0}", r[i]);
+		else
+			fprintf(f, "{\"from\":\"10.0.0.%d\",\"kind\":"
+				"\"responder\",\"rtt_us\":1.0}", d + 1);
+		fprintf(f, "]}");
+	}
+	fprintf(f, "],\"traffic_class_changes\":[]}\n");
+}
+
+struct world {
+	struct report r;
+	struct report_traces t;
+	struct localise l;
+	char err[512];
+};
+
+/* Every host to every other, flow labels 1 to 4, every flow traced. A
+ * flow over the dead link loses all it sends, of unknown direction. */
+static int build(struct world *w, enum fault fault)
+{
+	char *rbuf = NULL, *tbuf = NULL;
+	size_t rlen = 0, tlen = 0;
+	FILE *rf = open_memstream(&rbuf, &rlen), *tf = open_memstream(&tbuf, &tlen);
+	int rc;
+
+	for (int h = 0; h < HOSTS; h++)
+		for (int d = 0; d < HOSTS; d++)
+			for (int fl = 1; h != d && fl <= 4; fl++) {
+				int stop = dead_at(fault, h, d, fl);
+				int there = stop >= 0 ? -1 : 0;
+
+				result(rf, h, d, fl, there, 0);
+				/* (TOR_UNTRACED: T3's hosts trace nothing) */
+				if (fault == TOR_UNTRACED && tor(h) == 3)
+					continue;
+				trace(tf, h, d, fl, stop,
+				      fault == TOR_QUIET_SPINE ? "10.2.0.4"
+							       : NULL);
+			}
+	fclose(rf);
+	fclose(tf);
+	report_init(&w->r);
+	memset(&w->t, 0, sizeof(w->t));
+	rc = report_read_buffer(&w->r, "probe", rbuf, rlen, NULL, w->err,
+				sizeof(w->err)) ||
+	     report_build(&w->r, w->err, sizeof(w->err)) ||
+	     report_traces_read_buffer(&w->t, "traces", tbuf, tlen, w->err,
+				       sizeof(w->err)) ||
+	     localise_run(&w->l, &w->r, &w->t);
+	if (rc)
+		printf("# %s\n", w->err);
+	free(rbuf);
+	free(tbuf);
+	return rc ? -1 : 0;
+}
+
+static void world_free(struct world *w)
+{
+	localise_free(&w->l);
+	report_traces_free(&w->t);
+	report_free(&w->r);
+}
+
+static void print_suspects(const struct localise *l)
+{
+	for (size_t i = 0; i < l->count; i++)
+		printf("# %s %s: %s\n", l->items[i].kind, l->items[i].name,
+		       l->items[i].reason ? l->items[i].reason : "");
+}
+
+static bool named_link(const struct localise *l, const char *a,
+		       const char *b)
+{
+	char ab[64], ba[64];
+
+	snprintf(ab, sizeof(ab), "%s -> %s", a, b);
+	snprintf(ba, sizeof(ba), "%s -> %s", b, a);
+	return l->count >= 1 && strcmp(l->items[0].kind, "link") == 0 &&
+	       (strcmp(l->items[0].name, ab) == 0 ||
+		strcmp(l->items[0].name, ba) == 0);
+}
+
+/* The pod-1 spine of plane 1 and its core: pod 0's flows over plane 1
+ * to pod 1 stop after the core, pod 1's to pod 0 after the spine; the
+ * spine's only other neighbours are its pod's ToRs, which meet no
+ * router the core meets (no cycle of four), but the traces stopping
+ * after the core go to hosts behind the spine. */
+static void test_spine_core(void)
+{
+	struct world w;
+
+	is_int(build(&w, SPINE_CORE), 0, "spine-core: builds");
+	print_suspects(&w.l);
+	ok(named_link(&w.l, "10.2.0.4", "10.3.0.2"),
+	   "spine-core: the dead link named first (%s)",
+	   w.l.count ? w.l.items[0].name : "none");
+	ok(w.l.count >= 1 && w.l.items[0].cause == LOCALISE_UNSEEN &&
+		   w.l.items[0].reason &&
+		   strstr(w.l.items[0].reason, "no trace crosses"),
+	   "spine-core: as unseen, with the reason (%s)",
+	   w.l.count ? w.l.items[0].reason : "");
+	is_int(w.l.count, 1, "spine-core: nothing else");
+	world_free(&w);
+}
+
+/* T3 and its plane-1 spine, the spine answering no trace: T3's flows
+ * over plane 1 stop after T3, T2's to T3 after T2 and pod 0's to T3
+ * after core 10.3.0.2 (the spine silent after them). T2 and T3 meet the
+ * same spine (two ToRs, which no link joins); the core is two hops from
+ * T3, the silent spine between them (counted so, the core's stops are
+ * not one hop before where T3 is seen): no link between any of them,
+ * though no trace crosses between them either. */
+static void test_quiet_spine(void)
+{
+	struct world w;
+	bool link = false;
+
+	is_int(build(&w, TOR_QUIET_SPINE), 0, "quiet spine: builds");
+	print_suspects(&w.l);
+	for (size_t i = 0; i < w.l.count; i++)
+		link |= strcmp(w.l.items[i].kind, "link") == 0;
+	ok(!link, "quiet spine: no link named where the traces show none");
+	ok(w.l.count >= 1, "quiet spine: where the traces stop is named");
+	world_free(&w);
+}
+
+/* T3 and its plane-1 spine, T3's hosts tracing nothing: only the flows
+ * toward T3's hosts over plane 1 are seen to stop (after the spine, or
+ * the core before it). The spine's stops go to hosts behind T3, which
+ * the other spine of its pod meets, the spine never: the link between
+ * them. */
+static void test_one_end(void)
+{
+	struct world w;
+
+	is_int(build(&w, TOR_UNTRACED), 0, "one end: builds");
+	print_suspects(&w.l);
+	ok(named_link(&w.l, "10.2.0.4", "10.1.0.4"),
+	   "one end: the dead link named first (%s)",
+	   w.l.count ? w.l.items[0].name : "none");
+	ok(w.l.count >= 1 && w.l.items[0].reason &&
+		   strstr(w.l.items[0].reason, "toward hosts behind 10.1.0.4"),
+	   "one end: the reason says where the stops go (%s)",
+	   w.l.count ? w.l.items[0].reason : "");
+	world_free(&w);
+}
+
+int main(void)
+{
+	test_spine_core();
+	test_quiet_spine();
+	test_one_end();
+	return tap_done();
+}
