@@ -100,14 +100,15 @@ saquery_fields() {	# DLID
 	sim_start_peer 127.0.0.3 -L "$(sim_lid H4)" "$(sim_gid H4)"
 	printf '# ibahprobe plan: round 0 of 4 (seed 0) for H1\n# flow-label 1-3 (4 ECMP branches, each crossed with probability >= 99%%)\n%s\n' \
 		"$PEER" >"$SIM_DIR/plan-h1"
-	run -0 --separate-stderr iba_on H1 -v probe --dry-run -j -f "$SIM_DIR/plan-h1"
+	# -t 5000: on a busy machine the SA answer is slow
+	run -0 --separate-stderr iba_on H1 -t 5000 -v probe --dry-run -j -f "$SIM_DIR/plan-h1"
 	# One AH per label, as --flow-label 1-3 gives (no GRH inside one
 	# subnet, so the label is the set's, not the AH's).
 	echo "$output" | jq -e '[.[0].ahs[].params.flow_label] == [1, 2, 3]' >/dev/null ||
 		fail "$output"
 	[[ $stderr == *"probe: flow labels 1-3 from $SIM_DIR/plan-h1:2 (its flow-label line)"* ]] ||
 		fail "$stderr"
-	run -0 --separate-stderr iba_on H1 probe --dry-run -j --flow-label 9 -f "$SIM_DIR/plan-h1"
+	run -0 --separate-stderr iba_on H1 -t 5000 probe --dry-run -j --flow-label 9 -f "$SIM_DIR/plan-h1"
 	echo "$output" | jq -e '[.[0].ahs[].params.flow_label] == [9]' >/dev/null || fail "$output"
 }
 
