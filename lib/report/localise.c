@@ -769,6 +769,20 @@ static struct localise_suspect *new_suspect(struct localise *l)
 }
 
 
+/* Pick k of the fit is the same fault as suspect s (its failing results
+ * stop where s's do): its evidence added to s's, and it is named no
+ * more. */
+static void absorb(struct localise_suspect *s, const struct loc_fit *fit,
+		   size_t k, bool *used)
+{
+	const struct loc_pick *q = &fit->picks[k];
+
+	used[k] = true;
+	s->failing += q->stats.failing;
+	s->explained += q->explained;
+	s->llr += q->stats.llr;
+}
+
 /* The routers after router h in the traces, the most failing first
  * and, of equal shares, the least seen carrying results first (one that
  * carries passing flows forwards them; the one a silent fault hides may
@@ -1038,11 +1052,8 @@ static int shared_next_hop(const struct model *m, struct localise_suspect *s,
 		on = next_hops(m, o->after, other, share, 16);
 		if (!hop_in(t, other, on, r))
 			continue;
-		used[k] = true;
+		absorb(s, fit, k, used);
 		stops++;
-		s->failing += q->stats.failing;
-		s->explained += q->explained;
-		s->llr += q->stats.llr;
 		fprintf(f, ", %s", t->elements[o->after].name);
 	}
 	if (fclose(f))
@@ -1197,11 +1208,8 @@ static int pair_stops(const struct model *m, struct localise_suspect *s,
 			continue;
 		if (strict ? !(there && back) : !(there || back))
 			continue;
-		used[k] = true;
+		absorb(s, fit, k, used);
 		s->kind = "link";
-		s->failing += fit->picks[k].stats.failing;
-		s->explained += fit->picks[k].explained;
-		s->llr += fit->picks[k].stats.llr;
 		s->confidence = 1 - (1 - s->confidence) *
 					    (1 - fit->picks[k].confidence);
 		if (asprintf(&s->name, "%s -> %s", hn, xn) < 0 ||
@@ -1371,11 +1379,8 @@ static int silent_edge(const struct model *m, struct localise_suspect *s,
 		if (used[k] || o->after == SIZE_MAX ||
 		    !toward_unseen_edges(m, q->element))
 			continue;
-		used[k] = true;
+		absorb(s, fit, k, used);
 		stops++;
-		s->failing += q->stats.failing;
-		s->explained += q->explained;
-		s->llr += q->stats.llr;
 		fprintf(f, ", %s", t->elements[o->after].name);
 	}
 	if (fclose(f))
