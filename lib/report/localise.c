@@ -17,6 +17,10 @@
  * the sampled passing ones are seen); a link before a router. */
 enum prefer { PREFER_HOST, PREFER_UNSEEN, PREFER_LINK, PREFER_ROUTER };
 
+/* A link past which a tenth more of the trace queries go unanswered
+ * than before it shows where loss starts (name_pick). */
+#define ANSWER_DROP_MIN 0.1
+
 /* Fits at most: the first, and again after a pick was withdrawn. */
 #define LOCALISE_REFITS_MAX 3
 
@@ -1940,9 +1944,10 @@ static int name_pick(struct model *m, struct localise *l,
 		}
 	}
 	named = where_answers_drop(m, p);
-	/* (where answers drop tells apart links the loss does not: one
-	 * the fit tells apart from the pick is no candidate) */
-	if (named != p->element) {
+	/* (where answers drop tells apart links the loss does not; one
+	 * the fit tells apart from the pick is named only when its answers
+	 * do drop: past a rate-limited router they merely rise) */
+	if (named != p->element && answer_drop(m, named) <= ANSWER_DROP_MIN) {
 		bool rival = false;
 
 		for (size_t i = 0; i < p->rival_count; i++)
