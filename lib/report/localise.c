@@ -1919,6 +1919,89 @@ static size_t same_fault(const struct model *m, const struct loc_fit *fit,
 	return SIZE_MAX;
 }
 
+/* A hop's share of queries answered (answered << 4 | asked). */
+static double answered_share(unsigned a)
+{
+	return (double)(a >> 4) / (a & 15);
+}
+
+/* The answers past link e on its failing flows, less those before it,
+ * each against how its router answers on every trace (so that a
+ * rate-limited router, answering less whatever is lost, weighs
+ * nothing); rate[x]: router x's share answered over all traces. */
+static double tied_drop(const struct model *m, size_t e, const double *rate)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t k = 0; k < m->n; k++) {
+		const struct report_trace_flow *f = m->flow_of[k];
+
+		if (!f || !m->obs[k].failing || !f->answered)
+			continue;
+		for (size_t i = 1; i + 1 < f->element_count; i++) {
+			unsigned a = f->answered[i - 1], b = f->answered[i];
+			size_t from = f->elements[i - 1], to = f->elements[i + 1];
+
+			if (f->elements[i] != e || !(a & 15) || !(b & 15) ||
+			    rate[from] <= 0 || rate[to] <= 0)
+				continue;
+			sum += answered_share(a) / rate[from] -
+			       answered_share(b) / rate[to];
+			n++;
+		}
+	}
+	return n ? sum / n : 0;
+}
+
+/* Of a link pick and the links tied with it (the same evidence, the
+ * pick only the tie-break's), the one past which the answers drop most
+ * (where loss starts, the hops after it answer less), however little.
+ * SIZE_MAX: out of memory. */
+static size_t tied_answers_drop(const struct model *m,
+				const struct loc_pick *p)
+{
+	const struct report_traces *t = m->t;
+	size_t best = p->element, count = t->element_count;
+	double *asked, *answered, top;
+
+	if (!p->ties || strcmp(m->el[best].kind, "link") != 0)
+		return best;
+	asked = calloc(count + 1, sizeof(*asked));
+	answered = calloc(count + 1, sizeof(*answered));
+	if (!asked || !answered) {
+		free(asked);
+		free(answered);
+		return SIZE_MAX;
+	}
+	for (size_t k = 0; k < t->count; k++) {
+		const struct report_trace_flow *f = &t->flows[k];
+
+		for (size_t i = 0; f->answered && i < f->element_count; i++) {
+			asked[f->elements[i]] += f->answered[i] & 15;
+			answered[f->elements[i]] += f->answered[i] >> 4;
+		}
+	}
+	for (size_t x = 0; x < count; x++)
+		answered[x] = asked[x] > 0 ? answered[x] / asked[x] : 0;
+	top = tied_drop(m, best, answered);
+	for (size_t i = 0; i < p->ties; i++) {
+		size_t e = p->rivals[i];
+		double d;
+
+		if (strcmp(m->el[e].kind, "link") != 0)
+			continue;
+		d = tied_drop(m, e, answered);
+		if (d > top) {
+			top = d;
+			best = e;
+		}
+	}
+	free(asked);
+	free(answered);
+	return best;
+}
+
 static int name_pick(struct model *m, struct localise *l,
 		     const struct loc_fit *fit, size_t k, bool *used)
 {
@@ -1943,7 +2026,11 @@ static int name_pick(struct model *m, struct localise *l,
 			other = &fit->picks[twin];
 		}
 	}
-	named = where_answers_drop(m, p);
+	named = tied_answers_drop(m, p);
+	if (named == SIZE_MAX)
+		return -1;
+	if (named == p->element)
+		named = where_answers_drop(m, p);
 	/* (where answers drop tells apart links the loss does not; one
 	 * the fit tells apart from the pick is named only when its answers
 	 * do drop: past a rate-limited router they merely rise) */

@@ -531,6 +531,9 @@ static int settle(struct work *w, const struct loc_relations *rel,
 	if (p->rival_count > 1)
 		qsort_r(p->rivals, p->rival_count, sizeof(*p->rivals),
 			cmp_rival_llr, w->st);
+	while (p->ties < p->rival_count &&
+	       w->st[p->rivals[p->ties]].llr >= (1 - 1e-6) * w->st[best].llr)
+		p->ties++;
 	p->confidence = 1 / share;
 	return 0;
 }

@@ -139,6 +139,9 @@ struct loc_pick {
 	double confidence;	/* its posterior share among its rivals */
 	size_t *rivals;		/* within LOC_RIVAL_LLR, best first */
 	size_t rival_count;
+	/* The first ties of them have its LLR (within a millionth): the
+	 * same evidence, the pick among them only the tie-break's. */
+	size_t ties;
 	/* Every failing result it explains took one forward path: the
 	 * elements of that path cannot be told apart. */
 	bool one_path;

@@ -134,7 +134,7 @@ struct world {
 enum fault {
 	NONE, REMARK_S1, DEAD_H5, DEAD_LINK, NOISE, EDGE_T2, LOSSY_UP,
 	SILENT_T2_DEAD, REMARK_SILENT_S1, POLICY_S2, SILENT_S2,
-	LOSSY_T1_UNTRACED, LOSSY_UP_LIMITED,
+	LOSSY_T1_UNTRACED, LOSSY_UP_LIMITED, LOSSY_DOWN_TIED,
 };
 
 /* Every host to every other, flow labels 1 and 2, every flow traced. */
@@ -242,14 +242,31 @@ static int build(struct world *w, enum fault fault)
 				}
 				/* T1 -> S1 loses a third of what crosses
 				 * it, as in LOSSY_UP, and T1 answers one
-				 * query of two of its hosts' traces (a rate
-				 * limit), S1 every one. */
+				 * query of two (a rate limit), S1 every
+				 * one. */
 				if (fault == LOSSY_UP_LIMITED) {
 					if (cross && h < 4 && fl % 2)
 						there = 7;
 					result(rf, h, d, fl, there, back);
 					trace_quiet(tf, h, d, fl, 0, 0, false,
-						    h < 4 ? 1u << 8 : 0);
+						    h < 4    ? 1u << 8
+						    : d < 4 ? 1u << 10
+							     : 0);
+					continue;
+				}
+				/* S1 -> T2 loses a third of what crosses
+				 * it: T1 -> S1 carries the same flows (a
+				 * tie); on two of them a query to T2 went
+				 * unanswered, lost on that link. */
+				if (fault == LOSSY_DOWN_TIED) {
+					bool over = cross && h < 4 && fl % 2;
+
+					if (over)
+						there = 7;
+					result(rf, h, d, fl, there, back);
+					trace_quiet(tf, h, d, fl, 0, 0, false,
+						    over && h == 0 && d < 6
+							    ? 1u << 10 : 0);
 					continue;
 				}
 				/* T1 loses a tenth of what it forwards (on
@@ -479,6 +496,25 @@ static void test_lossy_link_limited(void)
 	world_free(&w);
 }
 
+/* Two links of the same failing flows, tied: the one past which the
+ * answers drop is named, however little they drop (two queries in 32
+ * lost past S1 -> T2, none past T1 -> S1). */
+static void test_lossy_link_tied(void)
+{
+	struct world w;
+
+	is_int(build(&w, LOSSY_DOWN_TIED), 0, "tied: builds");
+	print_suspects(&w.l);
+	ok(w.l.count >= 1 && strcmp(w.l.items[0].kind, "link") == 0 &&
+		   strcmp(w.l.items[0].name, "10.2.0.1 -> 10.1.0.2") == 0,
+	   "tied: S1 -> T2 named (%s)",
+	   w.l.count ? w.l.items[0].name : "none");
+	ok(w.l.count >= 1 && w.l.items[0].alternative_count == 1 &&
+		   strcmp(w.l.items[0].alternatives[0], "10.1.0.1 -> 10.2.0.1") == 0,
+	   "tied: T1 -> S1 its alternative");
+	world_free(&w);
+}
+
 /* A dead link into an edge router that never answers traces: the
  * failing traces stop after the spine, toward hosts whose edge no trace
  * shows. Named as the hop after the spine, "cannot localise", not as
@@ -580,6 +616,7 @@ int main(void)
 	test_edge_untraced();
 	test_lossy_link_gaps();
 	test_lossy_link_limited();
+	test_lossy_link_tied();
 	test_silent_edge();
 	test_remark_silent();
 	test_policy_silence();

@@ -413,6 +413,10 @@ static void test_spread_separates(void)
 		       with ? "spread: the downlink, whose flows are the "
 			      "failing ones"
 			    : "spread: without it, the uplink (a tie)");
+		if (!with)
+			ok(fit.count && fit.picks[0].ties == 1 &&
+				   fit.picks[0].rivals[0] == DOWN_B,
+			   "spread: without it, the downlink tied with it");
 		if (with)
 			ok(fit.count == 1 && fit.picks[0].rival_count == 0,
 			   "spread: the uplink no rival (it carries 64 "
