@@ -17,6 +17,10 @@
  * the sampled passing ones are seen); a link before a router. */
 enum prefer { PREFER_HOST, PREFER_UNSEEN, PREFER_LINK, PREFER_ROUTER };
 
+/* A link past which a tenth more of the trace queries go unanswered
+ * than before it shows where loss starts (name_pick). */
+#define ANSWER_DROP_MIN 0.1
+
 /* Fits at most: the first, and again after a pick was withdrawn. */
 #define LOCALISE_REFITS_MAX 3
 
@@ -30,6 +34,10 @@ enum prefer { PREFER_HOST, PREFER_UNSEEN, PREFER_LINK, PREFER_ROUTER };
  * this many passing traces past the router. */
 #define POLICY_PASSING_MIN 4
 
+/* A pair whose traced flows show more forward paths than this spreads
+ * its untraced results over none of them (each share too thin to tell). */
+#define PAIR_PATHS_MAX 8
+
 struct elem {
 	const char *kind;
 	char *name, *address;
@@ -40,6 +48,18 @@ struct elem {
 	 * router where traces stopped. */
 	uint64_t at;
 	size_t gaps;		/* unseen: failing traces that go on past it */
+};
+
+/* The forward paths a pair of addresses' own traces show (each once),
+ * and what its untraced results are spread over (loc_obs spread). */
+struct pair_paths {
+	const struct report_trace_flow *flow[PAIR_PATHS_MAX];
+	size_t path[PAIR_PATHS_MAX];
+	unsigned count;
+	bool too_many;
+	size_t *spread;
+	double *share;
+	size_t spread_count;
 };
 
 struct model {
@@ -77,6 +97,14 @@ struct model {
 	/* Access links into a host, by its address: the link's number + 1,
 	 * ACCESS_SEVERAL when traces show more than one (access_link). */
 	struct strmap access_in;
+	/* "SRC DST" -> pair number + 1 (model_pairs) */
+	struct strmap pair_index;
+	struct pair_paths *pairs;
+	size_t pair_count;
+	/* "R1 R2" (edge routers' numbers) -> the paths between them that
+	 * traces show + 1; "R1 R2 E..." (a path's elements between them)
+	 * -> 1 (model_pairs) */
+	struct strmap edge_paths, inner_paths;
 };
 
 #define ACCESS_SEVERAL ((void *)UINTPTR_MAX)
@@ -591,11 +619,28 @@ static size_t access_link(const struct model *m, const char *addr, bool out)
 	return found;
 }
 
+/* The router at the far end of a host's access link (out: the link
+ * from the host), SIZE_MAX when none. */
+static size_t access_router(const struct model *m, size_t link, bool out)
+{
+	const struct report_path_element *e;
+
+	if (link == SIZE_MAX)
+		return SIZE_MAX;
+	e = &m->t->elements[link];
+	return node_element(m->t, out ? e->to : e->from);
+}
+
 /* The access links a result crosses (loc_obs access): the source's out
  * and the destination's in on the way there, the destination's out and
- * the source's in on the way back. */
+ * the source's in on the way back; and the routers at their far ends,
+ * each host's first router and its last, as certain as its access link
+ * (every trace of its shows the one), so that untraced results are
+ * charged to them too (the destination's not when the result's trace
+ * stopped before it: its datagrams never got there). */
 static int model_access(const struct model *m, const char *src,
-			const char *dst, struct loc_obs *o)
+			const char *dst, bool dest_reached,
+			struct loc_obs *o)
 {
 	size_t links[4] = {
 		src ? access_link(m, src, true) : SIZE_MAX,
@@ -603,14 +648,28 @@ static int model_access(const struct model *m, const char *src,
 		dst ? access_link(m, dst, true) : SIZE_MAX,
 		src ? access_link(m, src, false) : SIZE_MAX,
 	};
-	size_t *list = NULL, n = 0;
+	size_t all[8] = {
+		links[0], links[1],
+		access_router(m, links[0], true),
+		dest_reached ? access_router(m, links[1], false) : SIZE_MAX,
+		links[2], links[3],
+		dest_reached ? access_router(m, links[2], true) : SIZE_MAX,
+		access_router(m, links[3], false),
+	};
+	size_t *list = malloc(8 * sizeof(*list)), n = 0;
 
-	for (int i = 0; i < 4; i++) {
-		if (links[i] != SIZE_MAX && list_add(&list, &n, links[i])) {
-			free(list);
-			return -1;
-		}
-		if (i == 1)
+	if (!list)
+		return -1;
+	for (int i = 0; i < 8; i++) {
+		size_t from = i < 4 ? 0 : o->access_there;
+		bool listed = false;
+
+		/* (once each way: an element on both is listed twice) */
+		for (size_t j = from; j < n; j++)
+			listed |= list[j] == all[i];
+		if (all[i] != SIZE_MAX && !listed)
+			list[n++] = all[i];
+		if (i == 3)
 			o->access_there = n;
 	}
 	o->access = list;
@@ -620,7 +679,8 @@ static int model_access(const struct model *m, const char *src,
 
 /* One result as the fit sees it. */
 static int model_result(struct model *m, const struct report_record *rec,
-			const struct report_trace_flow *f, double weight,
+			const struct report_trace_flow *f,
+			const struct pair_paths *pair, double weight,
 			struct loc_obs *o)
 {
 	const struct report_traces *t = m->t;
@@ -644,14 +704,23 @@ static int model_result(struct model *m, const struct report_record *rec,
 		rc |= list_add(&ends, &ne, host_elem(m, src));
 	if (have_dst)
 		rc |= list_add(&ends, &ne, host_elem(m, dst));
-	rc |= model_access(m, have_src ? src : NULL, have_dst ? dst : NULL, o);
 	if (rec->hops >= 0)
 		o->length = 2 * (unsigned)rec->hops + 3;
-	if (f) {
+	if (!f) {
+		rc |= model_access(m, have_src ? src : NULL,
+				   have_dst ? dst : NULL, true, o);
+		if (pair && pair->spread_count) {
+			o->spread = pair->spread;
+			o->spread_share = pair->share;
+			o->spread_count = pair->spread_count;
+		}
+	} else {
 		size_t edge, last = first_router(t, f, true);
 		bool stopped = !reached(t, f) && last != SIZE_MAX &&
 			       !stopped_at_edge(t, f, last);
 
+		rc |= model_access(m, have_src ? src : NULL,
+				   have_dst ? dst : NULL, !stopped, o);
 		rc |= forward_path(m, f, o->failing, &fwd, &nf);
 		/* Nothing came back although the trace's datagrams went
 		 * all the way: the replies were lost. */
@@ -694,6 +763,218 @@ static int model_result(struct model *m, const struct report_record *rec,
 	return rc || o->path == SIZE_MAX - 1 ? -1 : 0;
 }
 
+/* Whether f is the trace of rec's own flow, not one of its pair's other
+ * flows' that the join placed it on because they all took one path (a
+ * path rec's flow, hashed by its own port, need not take). */
+static bool own_trace(const struct report_record *rec,
+		      const struct report_trace_flow *f)
+{
+	if (rec->wire_udp_sport >= 0 && f->udp_sport >= 0)
+		return rec->wire_udp_sport == f->udp_sport;
+	if (rec->sport_follows_label && rec->params.flow_label >= 0 &&
+	    f->flow_label >= 0)
+		return rec->params.flow_label == f->flow_label;
+	return true;
+}
+
+/* "SRC DST" of rec's addresses; false when one is not known. */
+static bool pair_key(const struct report_record *rec, char *key, size_t len)
+{
+	char src[64], dst[64];
+
+	if (!address_of(rec->sgid, src, sizeof(src)) ||
+	    !(address_of(rec->dgid, dst, sizeof(dst)) ||
+	      address_of(rec->dest_text, dst, sizeof(dst))))
+		return false;
+	return snprintf(key, len, "%s %s", src, dst) < (int)len;
+}
+
+/* The pair of key (pair_key); add: made when new. NULL: none, or out
+ * of memory when adding. */
+static struct pair_paths *pair_of(struct model *m, const char *key, bool add)
+{
+	void **slot;
+
+	if (!add) {
+		void *v = strmap_get(&m->pair_index, key);
+
+		return v ? &m->pairs[(uintptr_t)v - 1] : NULL;
+	}
+	slot = strmap_slot(&m->pair_index, key);
+	if (!slot)
+		return NULL;
+	if (!*slot) {
+		struct pair_paths *x = realloc(m->pairs, (m->pair_count + 1) *
+							 sizeof(*x));
+
+		if (!x)
+			return NULL;
+		m->pairs = x;
+		x[m->pair_count] = (struct pair_paths){ 0 };
+		*slot = (void *)(uintptr_t)++m->pair_count;
+	}
+	return &m->pairs[(uintptr_t)*slot - 1];
+}
+
+/* The edge routers of a result (its source's first router, its
+ * destination's last: model_access) as "R1 R2"; false when not known. */
+static bool edge_key(const struct model *m, const struct report_record *rec,
+		     char *key, size_t len)
+{
+	char src[64], dst[64];
+	size_t r1, r2;
+
+	if (!address_of(rec->sgid, src, sizeof(src)) ||
+	    !(address_of(rec->dgid, dst, sizeof(dst)) ||
+	      address_of(rec->dest_text, dst, sizeof(dst))))
+		return false;
+	r1 = access_router(m, access_link(m, src, true), true);
+	r2 = access_router(m, access_link(m, dst, false), false);
+	return r1 != SIZE_MAX && r2 != SIZE_MAX &&
+	       snprintf(key, len, "%zu %zu", r1, r2) < (int)len;
+}
+
+/* Counts f's path between its edge routers (edge: their key) among the
+ * paths traces show between them, when it is new; f reached its
+ * destination. */
+static int count_inner_path(struct model *m, const char *edge,
+			    const struct report_trace_flow *f)
+{
+	const struct report_traces *t = m->t;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	void **slot;
+	int rc = -1;
+
+	if (!out)
+		return -1;
+	fputs(edge, out);
+	for (size_t i = 0; i < f->element_count; i++) {
+		const struct report_path_element *e = &t->elements[f->elements[i]];
+
+		/* (not the hosts' access links: another pair's are others) */
+		if (e->kind == REPORT_PATH_LINK &&
+		    (node_element(t, e->from) == SIZE_MAX ||
+		     node_element(t, e->to) == SIZE_MAX))
+			continue;
+		fprintf(out, " %zu", f->elements[i]);
+	}
+	if (fclose(out) || !text)
+		goto out;
+	slot = strmap_slot(&m->inner_paths, text);
+	if (!slot)
+		goto out;
+	if (!*slot) {
+		void **count = strmap_slot(&m->edge_paths, edge);
+
+		if (!count)
+			goto out;
+		*slot = (void *)1;
+		*count = (void *)((uintptr_t)(*count ? *count : (void *)1) + 1);
+	}
+	rc = 0;
+out:
+	free(text);
+	return rc;
+}
+
+/* What an untraced result of p crosses: each element of p's k paths
+ * with the share of them it is on, among the paths between its edge
+ * routers that traces show (paths, when more than k: those of its own
+ * pair that were traced may be fewer than its flows take). */
+static int pair_spread(struct pair_paths *p, size_t paths)
+{
+	size_t most = 0, *count;
+
+	if (p->too_many || !p->count)
+		return 0;
+	for (unsigned j = 0; j < p->count; j++)
+		most += p->flow[j]->element_count;
+	p->spread = malloc((most + 1) * sizeof(*p->spread));
+	p->share = malloc((most + 1) * sizeof(*p->share));
+	count = calloc(most + 1, sizeof(*count));
+	if (!p->spread || !p->share || !count) {
+		free(count);
+		return -1;
+	}
+	for (unsigned j = 0; j < p->count; j++) {
+		const struct report_trace_flow *f = p->flow[j];
+
+		for (size_t i = 0; i < f->element_count; i++) {
+			size_t e = f->elements[i], at = 0;
+
+			while (at < p->spread_count && p->spread[at] != e)
+				at++;
+			if (at == p->spread_count)
+				p->spread[p->spread_count++] = e;
+			count[at]++;
+		}
+	}
+	if (paths < p->count)
+		paths = p->count;
+	for (size_t i = 0; i < p->spread_count; i++)
+		p->share[i] = (double)count[i] / paths;
+	free(count);
+	return 0;
+}
+
+/* The paths each pair's own traces show (own[k]: placed[k] is record
+ * k's own trace). */
+static int model_pairs(struct model *m,
+		       const struct report_trace_flow *const *placed,
+		       const bool *own)
+{
+	const struct report *r = m->r;
+
+	for (size_t k = 0; k < r->record_count; k++) {
+		struct pair_paths *p;
+		char key[160], edge[48];
+		size_t path;
+		unsigned j = 0;
+
+		if (!placed[k] || !own[k] ||
+		    !pair_key(r->records[k], key, sizeof(key)))
+			continue;
+		if (reached(m->t, placed[k]) &&
+		    edge_key(m, r->records[k], edge, sizeof(edge)) &&
+		    count_inner_path(m, edge, placed[k]))
+			return -1;
+		p = pair_of(m, key, true);
+		path = path_number(m, placed[k]);
+		if (!p || path == SIZE_MAX - 1)
+			return -1;
+		while (j < p->count && p->path[j] != path)
+			j++;
+		if (j < p->count)
+			continue;
+		if (p->count == PAIR_PATHS_MAX) {
+			p->too_many = true;
+			continue;
+		}
+		p->path[p->count] = path;
+		p->flow[p->count++] = placed[k];
+	}
+	for (size_t k = 0; k < r->record_count; k++) {
+		struct pair_paths *p;
+		char key[160], edge[48];
+		void *paths;
+
+		if (!placed[k] || !own[k] ||
+		    !pair_key(r->records[k], key, sizeof(key)))
+			continue;
+		p = pair_of(m, key, false);
+		if (!p || p->spread || p->too_many)
+			continue;
+		paths = edge_key(m, r->records[k], edge, sizeof(edge))
+				? strmap_get(&m->edge_paths, edge)
+				: NULL;
+		if (pair_spread(p, paths ? (uintptr_t)paths - 1 : 0))
+			return -1;
+	}
+	return 0;
+}
+
 static int model_results(struct model *m, struct localise *l)
 {
 	const struct report *r = m->r;
@@ -702,25 +983,41 @@ static int model_results(struct model *m, struct localise *l)
 		report_traces_joined(m->t, r, &local);
 	const struct report_trace_flow *const *placed =
 		join ? join->trace : NULL;
-	size_t all[2] = { 0 }, traced[2] = { 0 };
+	size_t all[2] = { 0 }, traced[2] = { 0 }, spread[2] = { 0 };
 	double weight[2];
+	bool *own = NULL;
+	struct pair_paths **pair = NULL;
 	int rc = -1;
 
 	m->obs = calloc(r->record_count + 1, sizeof(*m->obs));
 	m->flow_of = calloc(r->record_count + 1, sizeof(*m->flow_of));
-	if (!placed || !m->obs || !m->flow_of)
+	own = calloc(r->record_count + 1, sizeof(*own));
+	pair = calloc(r->record_count + 1, sizeof(*pair));
+	if (!placed || !m->obs || !m->flow_of || !own || !pair)
+		goto out;
+	for (size_t k = 0; k < r->record_count; k++)
+		own[k] = placed[k] && own_trace(r->records[k], placed[k]);
+	if (model_pairs(m, placed, own))
 		goto out;
 	for (size_t k = 0; k < r->record_count; k++) {
 		const struct report_record *rec = r->records[k];
 		bool failing = rec->status != REPORT_REACHABLE;
+		char key[160];
 
 		all[failing]++;
-		traced[failing] += placed[k] != NULL;
+		traced[failing] += own[k];
+		if (!own[k] && pair_key(rec, key, sizeof(key)))
+			pair[k] = pair_of(m, key, false);
+		if (pair[k] && !pair[k]->spread_count)
+			pair[k] = NULL;
+		spread[failing] += pair[k] != NULL;
 	}
-	/* A traced result stands for the untraced ones of its kind: the
-	 * admins trace the failing flows and a sample of the others. */
+	/* A traced result stands for the untraced ones of its kind that
+	 * are not spread over their pair's paths: the admins trace the
+	 * failing flows and a sample of the others. */
 	for (int i = 0; i < 2; i++)
-		weight[i] = traced[i] ? (double)all[i] / traced[i] : 0;
+		weight[i] = traced[i] ? (double)(all[i] - spread[i]) / traced[i]
+				      : 0;
 	for (size_t k = 0; k < r->record_count; k++) {
 		const struct report_record *rec = r->records[k];
 
@@ -728,16 +1025,20 @@ static int model_results(struct model *m, struct localise *l)
 		    r->runs[rec->run].dropped ||
 		    (rec->sgid && rec->dgid && strcmp(rec->sgid, rec->dgid) == 0))
 			continue;
-		if (model_result(m, rec, placed[k],
+		/* (a trace of another flow of its pair is none of its own:
+		 * the result is spread over its pair's paths instead) */
+		if (model_result(m, rec, own[k] ? placed[k] : NULL, pair[k],
 				 weight[rec->status != REPORT_REACHABLE],
 				 &m->obs[m->n]))
 			goto out;
 		l->results++;
 		l->traced += placed[k] != NULL;
-		m->flow_of[m->n++] = placed[k];
+		m->flow_of[m->n++] = own[k] ? placed[k] : NULL;
 	}
 	rc = 0;
 out:
+	free(own);
+	free(pair);
 	report_trace_join_free(&local);
 	return rc;
 }
@@ -1763,6 +2064,89 @@ static size_t same_fault(const struct model *m, const struct loc_fit *fit,
 	return SIZE_MAX;
 }
 
+/* A hop's share of queries answered (answered << 4 | asked). */
+static double answered_share(unsigned a)
+{
+	return (double)(a >> 4) / (a & 15);
+}
+
+/* The answers past link e on its failing flows, less those before it,
+ * each against how its router answers on every trace (so that a
+ * rate-limited router, answering less whatever is lost, weighs
+ * nothing); rate[x]: router x's share answered over all traces. */
+static double tied_drop(const struct model *m, size_t e, const double *rate)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t k = 0; k < m->n; k++) {
+		const struct report_trace_flow *f = m->flow_of[k];
+
+		if (!f || !m->obs[k].failing || !f->answered)
+			continue;
+		for (size_t i = 1; i + 1 < f->element_count; i++) {
+			unsigned a = f->answered[i - 1], b = f->answered[i];
+			size_t from = f->elements[i - 1], to = f->elements[i + 1];
+
+			if (f->elements[i] != e || !(a & 15) || !(b & 15) ||
+			    rate[from] <= 0 || rate[to] <= 0)
+				continue;
+			sum += answered_share(a) / rate[from] -
+			       answered_share(b) / rate[to];
+			n++;
+		}
+	}
+	return n ? sum / n : 0;
+}
+
+/* Of a link pick and the links tied with it (the same evidence, the
+ * pick only the tie-break's), the one past which the answers drop most
+ * (where loss starts, the hops after it answer less), however little.
+ * SIZE_MAX: out of memory. */
+static size_t tied_answers_drop(const struct model *m,
+				const struct loc_pick *p)
+{
+	const struct report_traces *t = m->t;
+	size_t best = p->element, count = t->element_count;
+	double *asked, *answered, top;
+
+	if (!p->ties || strcmp(m->el[best].kind, "link") != 0)
+		return best;
+	asked = calloc(count + 1, sizeof(*asked));
+	answered = calloc(count + 1, sizeof(*answered));
+	if (!asked || !answered) {
+		free(asked);
+		free(answered);
+		return SIZE_MAX;
+	}
+	for (size_t k = 0; k < t->count; k++) {
+		const struct report_trace_flow *f = &t->flows[k];
+
+		for (size_t i = 0; f->answered && i < f->element_count; i++) {
+			asked[f->elements[i]] += f->answered[i] & 15;
+			answered[f->elements[i]] += f->answered[i] >> 4;
+		}
+	}
+	for (size_t x = 0; x < count; x++)
+		answered[x] = asked[x] > 0 ? answered[x] / asked[x] : 0;
+	top = tied_drop(m, best, answered);
+	for (size_t i = 0; i < p->ties; i++) {
+		size_t e = p->rivals[i];
+		double d;
+
+		if (strcmp(m->el[e].kind, "link") != 0)
+			continue;
+		d = tied_drop(m, e, answered);
+		if (d > top) {
+			top = d;
+			best = e;
+		}
+	}
+	free(asked);
+	free(answered);
+	return best;
+}
+
 static int name_pick(struct model *m, struct localise *l,
 		     const struct loc_fit *fit, size_t k, bool *used)
 {
@@ -1787,7 +2171,22 @@ static int name_pick(struct model *m, struct localise *l,
 			other = &fit->picks[twin];
 		}
 	}
-	named = where_answers_drop(m, p);
+	named = tied_answers_drop(m, p);
+	if (named == SIZE_MAX)
+		return -1;
+	if (named == p->element)
+		named = where_answers_drop(m, p);
+	/* (where answers drop tells apart links the loss does not; one
+	 * the fit tells apart from the pick is named only when its answers
+	 * do drop: past a rate-limited router they merely rise) */
+	if (named != p->element && answer_drop(m, named) <= ANSWER_DROP_MIN) {
+		bool rival = false;
+
+		for (size_t i = 0; i < p->rival_count; i++)
+			rival |= p->rivals[i] == named;
+		if (!rival)
+			named = p->element;
+	}
 	named = way_out(m, named, &out_failing, &out_elsewhere);
 	e = &m->el[named];
 	s = new_suspect(l);
@@ -2294,6 +2693,14 @@ static void model_free(struct model *m)
 	strmap_free(&m->hosts);
 	strmap_free(&m->sources);
 	strmap_free(&m->paths);
+	for (size_t k = 0; k < m->pair_count; k++) {
+		free(m->pairs[k].spread);
+		free(m->pairs[k].share);
+	}
+	free(m->pairs);
+	strmap_free(&m->pair_index);
+	strmap_free(&m->edge_paths);
+	strmap_free(&m->inner_paths);
 }
 
 /* The suspects freed, the counts of the model kept. */

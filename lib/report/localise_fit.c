@@ -106,8 +106,8 @@ struct work {
 	 * every datagram (whole_losses) */
 	size_t *failing, *whole;
 	/* per element: its loss rate over all its results, once known
-	 * (tally's first pass); negative: not yet */
-	double *rate;
+	 * (tally's first pass); negative: not yet; and ln(1 - rate) */
+	double *rate, *keep_log;
 };
 
 /* Every datagram of o lost, one way or the other. */
@@ -131,15 +131,16 @@ static void whole_losses(struct work *w)
 	memset(w->stamp, 0, w->elements * sizeof(*w->stamp));
 	for (size_t k = 0; k < w->n; k++) {
 		const struct loc_obs *o = &w->obs[k];
-		const size_t *lists[4] = { o->ends, o->access, o->fwd,
-					   o->back };
-		size_t counts[4] = { o->end_count, o->access_count,
-				     o->fwd_count, o->back_count };
+		const size_t *lists[5] = { o->ends, o->access, o->fwd,
+					   o->back, o->spread };
+		size_t counts[5] = { o->end_count, o->access_count,
+				     o->fwd_count, o->back_count,
+				     o->spread_count };
 		bool whole = lost_whole(o);
 
 		if (!w->active[k] || !o->failing)
 			continue;
-		for (int l = 0; l < 4; l++)
+		for (int l = 0; l < 5; l++)
 			for (size_t i = 0; i < counts[l]; i++) {
 				size_t e = lists[l][i];
 
@@ -263,10 +264,13 @@ static void tally(struct work *w)
 	for (size_t e = 0; e < w->elements; e++)
 		w->rate[e] = -1;
 	charge_all(w);
-	for (size_t e = 0; e < w->elements; e++)
+	for (size_t e = 0; e < w->elements; e++) {
 		w->rate[e] = w->st[e].exposed > 0
 				     ? w->st[e].lost / w->st[e].exposed
 				     : -1;
+		w->keep_log[e] = w->rate[e] > 0 ? log1p(-fmin(w->rate[e], 0.999))
+						: 0;
+	}
 	charge_all(w);
 }
 
@@ -351,6 +355,24 @@ static void charge_all(struct work *w)
 						     o->back[i]) ? 0 : u)),
 			       o->failing);
 		}
+		for (size_t i = 0; i < o->spread_count; i++) {
+			size_t e = o->spread[i];
+			double share = o->spread_share[i];
+
+			if (in_list(o->access, o->access_count, e))
+				continue;
+			/* That it passed says it more likely took a path
+			 * without a lossy element: the share given that,
+			 * (1 - rate)^sent the chance to pass through e. */
+			if (!o->failing && share < 1 && w->keep_log[e] < 0) {
+				double pass = exp(o->sent * w->keep_log[e]);
+
+				share = share * pass / (share * pass + 1 - share);
+			}
+			charge(w, e, k, share * given_one_way,
+			       share * o->sent, share * o->sent * q,
+			       share * (o->lost_there + u), o->failing);
+		}
 	}
 	for (size_t e = 0; e < w->elements; e++) {
 		struct loc_stats *s = &w->st[e];
@@ -396,16 +418,20 @@ static bool obs_has(const struct loc_obs *o, size_t e)
 	for (size_t i = 0; i < o->back_count; i++)
 		if (o->back[i] == e)
 			return true;
+	for (size_t i = 0; i < o->spread_count; i++)
+		if (o->spread[i] == e)
+			return true;
 	return false;
 }
 
 static void count_overlap(struct work *w, const struct loc_obs *o, size_t k)
 {
-	const size_t *lists[4] = { o->ends, o->fwd, o->back, o->access };
-	size_t counts[4] = { o->end_count, o->fwd_count, o->back_count,
-			     o->access_count };
+	const size_t *lists[5] = { o->ends, o->fwd, o->back, o->access,
+				   o->spread };
+	size_t counts[5] = { o->end_count, o->fwd_count, o->back_count,
+			     o->access_count, o->spread_count };
 
-	for (int l = 0; l < 4; l++)
+	for (int l = 0; l < 5; l++)
 		for (size_t i = 0; i < counts[l]; i++) {
 			size_t e = lists[l][i];
 
@@ -505,6 +531,9 @@ static int settle(struct work *w, const struct loc_relations *rel,
 	if (p->rival_count > 1)
 		qsort_r(p->rivals, p->rival_count, sizeof(*p->rivals),
 			cmp_rival_llr, w->st);
+	while (p->ties < p->rival_count &&
+	       w->st[p->rivals[p->ties]].llr >= (1 - 1e-6) * w->st[best].llr)
+		p->ties++;
 	p->confidence = 1 / share;
 	return 0;
 }
@@ -594,6 +623,9 @@ int loc_fit_run(struct loc_fit *out, const struct loc_obs *obs, size_t n,
 		for (size_t i = 0; i < o->access_count; i++)
 			if (o->access[i] >= element_count)
 				return -1;
+		for (size_t i = 0; i < o->spread_count; i++)
+			if (o->spread[i] >= element_count)
+				return -1;
 		if (o->access_there > o->access_count)
 			return -1;
 		out->failing += o->failing;
@@ -608,9 +640,10 @@ int loc_fit_run(struct loc_fit *out, const struct loc_obs *obs, size_t n,
 	w.failing = calloc(element_count + 1, sizeof(*w.failing));
 	w.whole = calloc(element_count + 1, sizeof(*w.whole));
 	w.rate = calloc(element_count + 1, sizeof(*w.rate));
+	w.keep_log = calloc(element_count + 1, sizeof(*w.keep_log));
 	out->picks = calloc(LOC_PICKS_MAX, sizeof(*out->picks));
 	if (w.background < 0 || !w.active || !w.st || !w.stamp || !w.overlap ||
-	    !w.failing || !w.whole || !w.rate || !out->picks)
+	    !w.failing || !w.whole || !w.rate || !w.keep_log || !out->picks)
 		goto out;
 	if (greedy(&w, out, rel))
 		goto out;
@@ -639,6 +672,7 @@ out:
 	free(w.failing);
 	free(w.whole);
 	free(w.rate);
+	free(w.keep_log);
 	if (rc)
 		loc_fit_free(out);
 	return rc;

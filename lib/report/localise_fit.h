@@ -96,6 +96,17 @@ struct loc_obs {
 	 * replies cross). */
 	const size_t *edges;
 	size_t edge_count;
+	/* An untraced result of a pair whose traced flows show k forward
+	 * paths took one of them, which is not known: it crosses each
+	 * element of them with the share of those paths the element is on
+	 * (spread_share, one path's elements 1/k each). Charged as the
+	 * forward path is, at weight share (never in place of a sample:
+	 * the traced results' weight stands for the untraced results that
+	 * have no spread); a pick of such an element explains the result.
+	 * An element also in access is charged there only. */
+	const size_t *spread;
+	const double *spread_share;
+	size_t spread_count;
 	double weight;
 	unsigned sent;
 	/* Datagrams lost each way, and lost where it is not known. */
@@ -128,6 +139,9 @@ struct loc_pick {
 	double confidence;	/* its posterior share among its rivals */
 	size_t *rivals;		/* within LOC_RIVAL_LLR, best first */
 	size_t rival_count;
+	/* The first ties of them have its LLR (within a millionth): the
+	 * same evidence, the pick among them only the tie-break's. */
+	size_t ties;
 	/* Every failing result it explains took one forward path: the
 	 * elements of that path cannot be told apart. */
 	bool one_path;

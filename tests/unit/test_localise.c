@@ -5,7 +5,8 @@
  * ends named as that link although no trace crosses it; loss_direction,
  * lost_there and lost_back read from the results; nothing named from
  * background loss alone; an edge router that forwards nothing named, not
- * its rack; a lossy link whose far end goes unanswered named once; a
+ * its rack; a lossy edge router named, not its rack, over untraced
+ * results too; a lossy link whose far end goes unanswered named once; a
  * dead link into an edge that never answers named as the hop before it,
  * "cannot localise"; a remarking spine that never answers named by the
  * hops around it; a rate-limited spine's skipped answers no suspect; a
@@ -55,13 +56,15 @@ static void result(FILE *f, int h, int d, int fl, int there, int back)
 		"", there < 0 ? 0 : there, back);
 }
 
-static void answer(FILE *f, int hop, const char *from, const char *kind,
-		   bool first)
+/* half: a second query of the hop went unanswered (a rate limit). */
+static void answer_half(FILE *f, int hop, const char *from, const char *kind,
+			bool first, bool half)
 {
 	fprintf(f, "%s{\"hop_limit\":%d,\"answers\":[", first ? "" : ",", hop);
 	if (from)
-		fprintf(f, "{\"from\":\"%s\",\"kind\":\"%s\",\"rtt_us\":1.0}",
-			from, kind);
+		fprintf(f, "{\"from\":\"%s\",\"kind\":\"%s\",\"rtt_us\":1.0}%s",
+			from, kind, half ? ",{\"kind\":\"silent\",\"from\":null,"
+					   "\"rtt_us\":null}" : "");
 	else
 		fprintf(f, "{\"kind\":\"silent\",\"from\":null,"
 			"\"rtt_us\":null}");
@@ -73,7 +76,8 @@ static void answer(FILE *f, int hop, const char *from, const char *kind,
  * none); remark: the change after hop 2 (the spine). */
 /* remark: 1 the spine changes the class (seen after hop 2, the spine,
  * before hop 3); 2 a spine that never answers does (seen after hop 1,
- * before hop 3). quiet: the hop indices that never answer, a bit each. */
+ * before hop 3). quiet: the hop indices that never answer, a bit each;
+ * those that answer one query of two, a bit each from bit 8. */
 static void trace_quiet(FILE *f, int h, int d, int fl, int stop, int gap,
 			int remark, unsigned quiet)
 {
@@ -97,10 +101,11 @@ static void trace_quiet(FILE *f, int h, int d, int fl, int stop, int gap,
 		"\"error\":null,\"hops\":[", h, h + 1, h + 1, dest, dest, fl,
 		stop ? "silent" : "reached");
 	for (int i = 0; i < n; i++)
-		answer(f, i + 1, (stop && i >= stop) || (gap && i == gap) ||
-					 (quiet >> i & 1)
-					 ? NULL : path[i],
-		       i + 1 == n ? "responder" : "time_exceeded", i == 0);
+		answer_half(f, i + 1, (stop && i >= stop) || (gap && i == gap) ||
+					      (quiet >> i & 1)
+					      ? NULL : path[i],
+			    i + 1 == n ? "responder" : "time_exceeded", i == 0,
+			    quiet >> (8 + i) & 1);
 	fprintf(f, "],\"traffic_class_changes\":[");
 	if (remark == 2 && n == 4)
 		fprintf(f, "{\"field\":\"dscp\",\"sent\":26,\"seen\":0,"
@@ -129,6 +134,7 @@ struct world {
 enum fault {
 	NONE, REMARK_S1, DEAD_H5, DEAD_LINK, NOISE, EDGE_T2, LOSSY_UP,
 	SILENT_T2_DEAD, REMARK_SILENT_S1, POLICY_S2, SILENT_S2,
+	LOSSY_T1_UNTRACED, LOSSY_UP_LIMITED, LOSSY_DOWN_TIED,
 };
 
 /* Every host to every other, flow labels 1 and 2, every flow traced. */
@@ -232,6 +238,51 @@ static int build(struct world *w, enum fault fault)
 					result(rf, h, d, fl, there, back);
 					trace_quiet(tf, h, d, fl, 0, 0,
 						    s1 ? 2 : 0, s1 ? 2 : 0);
+					continue;
+				}
+				/* T1 -> S1 loses a third of what crosses
+				 * it, as in LOSSY_UP, and T1 answers one
+				 * query of two (a rate limit), S1 every
+				 * one. */
+				if (fault == LOSSY_UP_LIMITED) {
+					if (cross && h < 4 && fl % 2)
+						there = 7;
+					result(rf, h, d, fl, there, back);
+					trace_quiet(tf, h, d, fl, 0, 0, false,
+						    h < 4    ? 1u << 8
+						    : d < 4 ? 1u << 10
+							     : 0);
+					continue;
+				}
+				/* S1 -> T2 loses a third of what crosses
+				 * it: T1 -> S1 carries the same flows (a
+				 * tie); on two of them a query to T2 went
+				 * unanswered, lost on that link. */
+				if (fault == LOSSY_DOWN_TIED) {
+					bool over = cross && h < 4 && fl % 2;
+
+					if (over)
+						there = 7;
+					result(rf, h, d, fl, there, back);
+					trace_quiet(tf, h, d, fl, 0, 0, false,
+						    over && h == 0 && d < 6
+							    ? 1u << 10 : 0);
+					continue;
+				}
+				/* T1 loses a tenth of what it forwards (on
+				 * every flow of its rack, the way there);
+				 * each host traces one flow, to the next
+				 * host; h7 writes no results (seven
+				 * sources: too few to take their loss for
+				 * noise). */
+				if (fault == LOSSY_T1_UNTRACED) {
+					if (h == 7)
+						continue;
+					if (h < 4 || d < 4)
+						there = 2;
+					result(rf, h, d, fl, there, back);
+					if (d == (h + 1) % HOSTS && fl == 1)
+						trace(tf, h, d, fl, 0, 0, false);
 					continue;
 				}
 				/* S2 never answers a trace and loses three
@@ -382,6 +433,30 @@ static void test_edge_router(void)
 	world_free(&w);
 }
 
+/* A lossy edge router whose rack's flows are mostly untraced (its few
+ * traced ones too little evidence): its hosts' results are charged to
+ * it too (every trace of a host shows it first or last), so it is
+ * named and explains them, its hosts are not. */
+static void test_edge_untraced(void)
+{
+	struct world w;
+
+	is_int(build(&w, LOSSY_T1_UNTRACED), 0, "edge untraced: builds");
+	print_suspects(&w.l);
+	ok(w.l.count >= 1 && strcmp(w.l.items[0].kind, "router") == 0 &&
+		   strcmp(w.l.items[0].name, "10.1.0.1") == 0,
+	   "edge untraced: T1 named (%s)",
+	   w.l.count ? w.l.items[0].name : "none");
+	ok(w.l.count >= 1 && w.l.items[0].failing == 80,
+	   "edge untraced: its evidence every failing result of its rack, "
+	   "traced or not (%zu)", w.l.count ? w.l.items[0].failing : 0);
+	is_int(w.l.count, 1, "edge untraced: none of its hosts");
+	is_int(w.l.explained, w.l.failing,
+	       "edge untraced: it explains every failing result, traced or "
+	       "not");
+	world_free(&w);
+}
+
 /* A lossy uplink whose far end sometimes does not answer (its trace
  * queries lost too): one suspect, the link, not its near end (every
  * failing result crosses T1, but leaves it over that link or the hop
@@ -400,6 +475,43 @@ static void test_lossy_link_gaps(void)
 	ok(w.l.count >= 1 && w.l.items[0].failing == 16,
 	   "lossy link: both picks' failing results (%zu)",
 	   w.l.count ? w.l.items[0].failing : 0);
+	world_free(&w);
+}
+
+/* The same lossy uplink out of a rate-limited T1: past the uplink the
+ * answers rise (T1 answers half its queries, S1 all), which makes a
+ * host's link into T1 look likelier by where answers drop; but the fit
+ * tells that link apart from the uplink (it carries its host's passing
+ * flows too): the uplink named all the same. */
+static void test_lossy_link_limited(void)
+{
+	struct world w;
+
+	is_int(build(&w, LOSSY_UP_LIMITED), 0, "rate-limited: builds");
+	print_suspects(&w.l);
+	ok(w.l.count >= 1 && strcmp(w.l.items[0].kind, "link") == 0 &&
+		   strcmp(w.l.items[0].name, "10.1.0.1 -> 10.2.0.1") == 0,
+	   "rate-limited: T1 -> S1 named (%s)",
+	   w.l.count ? w.l.items[0].name : "none");
+	world_free(&w);
+}
+
+/* Two links of the same failing flows, tied: the one past which the
+ * answers drop is named, however little they drop (two queries in 32
+ * lost past S1 -> T2, none past T1 -> S1). */
+static void test_lossy_link_tied(void)
+{
+	struct world w;
+
+	is_int(build(&w, LOSSY_DOWN_TIED), 0, "tied: builds");
+	print_suspects(&w.l);
+	ok(w.l.count >= 1 && strcmp(w.l.items[0].kind, "link") == 0 &&
+		   strcmp(w.l.items[0].name, "10.2.0.1 -> 10.1.0.2") == 0,
+	   "tied: S1 -> T2 named (%s)",
+	   w.l.count ? w.l.items[0].name : "none");
+	ok(w.l.count >= 1 && w.l.items[0].alternative_count == 1 &&
+		   strcmp(w.l.items[0].alternatives[0], "10.1.0.1 -> 10.2.0.1") == 0,
+	   "tied: T1 -> S1 its alternative");
 	world_free(&w);
 }
 
@@ -501,7 +613,10 @@ int main(void)
 	test_dead_link();
 	test_noise_silent();
 	test_edge_router();
+	test_edge_untraced();
 	test_lossy_link_gaps();
+	test_lossy_link_limited();
+	test_lossy_link_tied();
 	test_silent_edge();
 	test_remark_silent();
 	test_policy_silence();

@@ -7,7 +7,8 @@
  * explained by the ToR; failing flows that lost what noise loses name
  * nothing; a link whose failing results a ruled-out host explains far
  * better not named; a host's access link counted over every result of
- * its host, traced or not; results that lost everything not charged to
+ * its host, traced or not; untraced results spread over their pair's
+ * traced paths telling a link from the one before it; results that lost everything not charged to
  * an element where they are the fewer of its failing ones, nor results
  * that lost far beyond an element's rate; an element out of range
  * refused. */
@@ -372,6 +373,58 @@ static void test_access_counts_untraced(void)
 	}
 }
 
+/* The spine's downlink to B loses a sixth: rack A's traced results to B
+ * fail on both A's uplink and that downlink, which carry the same traced
+ * flows. A's untraced results to X pass; their pair's traces show two
+ * paths, one over A's uplink: spread over them (half a result each on
+ * UP_A and UP_X), they tell the uplink from the downlink. Without the
+ * spread, the two tie and the lower number (the uplink) is picked. */
+static void test_spread_separates(void)
+{
+	/* (the links alone: the routers' share is the hosts' test) */
+	static const size_t up_down[] = { UP_A, DOWN_B };
+	static const size_t spread[] = { UP_A, UP_X };
+	static const double share[] = { 0.5, 0.5 };
+
+	for (int with = 0; with < 2; with++) {
+		struct bench b = { .n = 0 };
+		struct loc_fit fit;
+
+		for (size_t s = H0; s <= H3; s++)
+			for (size_t d = H4; d <= H7; d++)
+				for (size_t k = 0; k < 2; k++)
+					add(&b, s, d, up_down, 2,
+					    (s + d + k) % 3 ? 3 : 0, 0, 0);
+		for (size_t s = H0; s <= H3; s++)
+			for (size_t k = 0; k < 16; k++) {
+				add(&b, s, HX, NULL, 0, 0, 0, 0);
+				b.obs[b.n - 1].path = SIZE_MAX;
+				b.obs[b.n - 1].length = 6;
+				if (with) {
+					b.obs[b.n - 1].spread = spread;
+					b.obs[b.n - 1].spread_share = share;
+					b.obs[b.n - 1].spread_count = 2;
+				}
+			}
+		is_int(loc_fit_run(&fit, b.obs, b.n, ELEMENTS, NULL, 1e-3), 0,
+		       "spread (%d): fits", with);
+		is_int(fit.count ? fit.picks[0].element : 99,
+		       with ? DOWN_B : UP_A,
+		       with ? "spread: the downlink, whose flows are the "
+			      "failing ones"
+			    : "spread: without it, the uplink (a tie)");
+		if (!with)
+			ok(fit.count && fit.picks[0].ties == 1 &&
+				   fit.picks[0].rivals[0] == DOWN_B,
+			   "spread: without it, the downlink tied with it");
+		if (with)
+			ok(fit.count == 1 && fit.picks[0].rival_count == 0,
+			   "spread: the uplink no rival (it carries 64 "
+			   "passing results)");
+		loc_fit_free(&fit);
+	}
+}
+
 /* Forty results cross UP_X: ten lost one datagram (noise), and four lost
  * all twenty where no trace shows (on their way back, say). UP_X is not
  * charged with the four (the fewer of its failing results: a link that
@@ -465,6 +518,7 @@ int main(void)
 	test_selected_noise();
 	test_explained_away();
 	test_access_counts_untraced();
+	test_spread_separates();
 	test_whole_losses_elsewhere();
 	test_beyond_rate();
 	test_range();
