@@ -1370,16 +1370,36 @@ static int shared_next_hop(const struct model *m, struct localise_suspect *s,
 	return s->name && s->address && s->reason ? 1 : -1;
 }
 
+/* Whether trace f crosses router h and shows a router after it: h is
+ * then no edge of f's destination. */
+static bool router_after(const struct report_traces *t,
+			 const struct report_trace_flow *f, size_t h)
+{
+	bool crossed = false;
+
+	for (size_t i = 0; f && i < f->element_count; i++) {
+		if (crossed &&
+		    t->elements[f->elements[i]].kind == REPORT_PATH_ROUTER)
+			return true;
+		crossed |= f->elements[i] == h;
+	}
+	return false;
+}
+
 /* (Nearly) every failing flow that stops after hn goes to one host: that host
- * (dead, or its link down), not a router on the way, unless about as
- * many results reach it as fail toward it (it is alive: what stops the
- * failing ones is on their way, e.g. one ECMP branch of two). 1 when so
+ * (dead, or its link down), not a router on the way, unless some results
+ * reach it and about as many as fail toward it, or the traces of those
+ * that reach it go on past hn to another router (it is alive, and hn no
+ * edge of its: what stops the failing ones is on their way, e.g. one
+ * ECMP branch of two). 1 when so
  * (s named), 0 when not, -1 when memory ran out. */
 static int one_destination(const struct model *m, struct localise_suspect *s,
 			   const struct loc_pick *p, const char *hn,
 			   size_t *spread)
 {
 	size_t dest = SIZE_MAX, votes = 0, all = 0, to = 0, reach = 0;
+	size_t h = m->el[p->element].after;
+	bool beyond = false;
 
 	/* The majority destination (Boyer-Moore), then its share and the
 	 * passing results to it. */
@@ -1389,8 +1409,10 @@ static int one_destination(const struct model *m, struct localise_suspect *s,
 			bool through = false;
 
 			if (pass && !o->failing && o->end_count >= 2 &&
-			    o->ends[1] == dest)
+			    o->ends[1] == dest) {
 				reach++;
+				beyond |= router_after(m->t, m->flow_of[k], h);
+			}
 			for (size_t i = 0; !through && i < o->fwd_count; i++)
 				through = o->fwd[i] == p->element;
 			if (!through || !o->failing || o->end_count < 2)
@@ -1409,7 +1431,7 @@ static int one_destination(const struct model *m, struct localise_suspect *s,
 	*spread = all - to;
 	/* Nearly all: a few flows stop there for other reasons. */
 	if (dest == SIZE_MAX || to < 2 || 10 * to < 8 * all ||
-	    (reach >= LOC_FAILING_MIN && 2 * reach >= to))
+	    (reach >= LOC_FAILING_MIN && (2 * reach >= to || beyond)))
 		return 0;
 	s->kind = "host";
 	s->name = strdup(m->el[dest].name);
