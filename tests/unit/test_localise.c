@@ -16,10 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/localise.h"
-#include "report/report_input.h"
-#include "report/report_matrix.h"
-#include "report/report_traces.h"
+#include "localise_world.h"
 #include "tap.h"
 
 /* Hosts h0..h7 at 10.0.0.(k+1): h0-h3 behind T1 (10.1.0.1), h4-h7
@@ -124,13 +121,6 @@ static void trace(FILE *f, int h, int d, int fl, int stop, int gap,
 	trace_quiet(f, h, d, fl, stop, gap, remark, 0);
 }
 
-struct world {
-	struct report r;
-	struct report_traces t;
-	struct localise l;
-	char err[512];
-};
-
 enum fault {
 	NONE, REMARK_S1, DEAD_H5, DEAD_LINK, NOISE, EDGE_T2, LOSSY_UP,
 	SILENT_T2_DEAD, REMARK_SILENT_S1, POLICY_S2, SILENT_S2,
@@ -143,7 +133,6 @@ static int build(struct world *w, enum fault fault)
 	char *rbuf = NULL, *tbuf = NULL;
 	size_t rlen = 0, tlen = 0;
 	FILE *rf = open_memstream(&rbuf, &rlen), *tf = open_memstream(&tbuf, &tlen);
-	int rc;
 
 	for (int h = 0; h < HOSTS; h++)
 		for (int d = 0; d < HOSTS; d++)
@@ -299,26 +288,7 @@ static int build(struct world *w, enum fault fault)
 			}
 	fclose(rf);
 	fclose(tf);
-	report_init(&w->r);
-	memset(&w->t, 0, sizeof(w->t));
-	rc = report_read_buffer(&w->r, "probe", rbuf, rlen, NULL, w->err,
-				sizeof(w->err)) ||
-	     report_build(&w->r, w->err, sizeof(w->err)) ||
-	     report_traces_read_buffer(&w->t, "traces", tbuf, tlen, w->err,
-				       sizeof(w->err)) ||
-	     localise_run(&w->l, &w->r, &w->t);
-	if (rc)
-		printf("# %s\n", w->err);
-	free(rbuf);
-	free(tbuf);
-	return rc ? -1 : 0;
-}
-
-static void world_free(struct world *w)
-{
-	localise_free(&w->l);
-	report_traces_free(&w->t);
-	report_free(&w->r);
+	return world_localise(w, rbuf, rlen, tbuf, tlen);
 }
 
 static void test_loss_direction_read(void)
@@ -405,13 +375,6 @@ static void test_noise_silent(void)
 	is_int(w.l.count, 0, "noise: a lost reply here and there names nothing");
 	ok(w.l.failing > 0, "noise: though %zu results failed", w.l.failing);
 	world_free(&w);
-}
-
-static void print_suspects(const struct localise *l)
-{
-	for (size_t k = 0; k < l->count; k++)
-		printf("# %zu. %s %s: %s\n", k + 1, l->items[k].kind,
-		       l->items[k].name, l->items[k].reason);
 }
 
 /* An edge router that answers but forwards nothing (no trace shows a

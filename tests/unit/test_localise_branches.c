@@ -8,10 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/localise.h"
-#include "report/report_input.h"
-#include "report/report_matrix.h"
-#include "report/report_traces.h"
+#include "localise_world.h"
 #include "tap.h"
 
 #define R1 "198.18.1.254"
@@ -81,13 +78,6 @@ static void trace(FILE *f, int k, bool broken, int every)
 	fprintf(f, "],\"traffic_class_changes\":[]}\n");
 }
 
-struct world {
-	struct report r;
-	struct report_traces t;
-	struct localise l;
-	char err[512];
-};
-
 /* runs runs with R4 broken, each traced; before: the traces of the
  * same ports from before R4 broke (no results), both branches seen
  * passing. */
@@ -96,7 +86,6 @@ static int build(struct world *w, bool before, int runs, int every)
 	char *rbuf = NULL, *tbuf = NULL;
 	size_t rlen = 0, tlen = 0;
 	FILE *rf = open_memstream(&rbuf, &rlen), *tf = open_memstream(&tbuf, &tlen);
-	int rc;
 
 	for (int k = 1; k <= runs; k++) {
 		result(rf, k, every);
@@ -106,33 +95,7 @@ static int build(struct world *w, bool before, int runs, int every)
 	}
 	fclose(rf);
 	fclose(tf);
-	report_init(&w->r);
-	memset(&w->t, 0, sizeof(w->t));
-	rc = report_read_buffer(&w->r, "probe", rbuf, rlen, NULL, w->err,
-				sizeof(w->err)) ||
-	     report_build(&w->r, w->err, sizeof(w->err)) ||
-	     report_traces_read_buffer(&w->t, "traces", tbuf, tlen, w->err,
-				       sizeof(w->err)) ||
-	     localise_run(&w->l, &w->r, &w->t);
-	if (rc)
-		printf("# %s\n", w->err);
-	free(rbuf);
-	free(tbuf);
-	return rc ? -1 : 0;
-}
-
-static void world_free(struct world *w)
-{
-	localise_free(&w->l);
-	report_traces_free(&w->t);
-	report_free(&w->r);
-}
-
-static void print_suspects(const struct localise *l)
-{
-	for (size_t k = 0; k < l->count; k++)
-		printf("# %zu. %s %s: %s\n", k + 1, l->items[k].kind,
-		       l->items[k].name, l->items[k].reason);
+	return world_localise(w, rbuf, rlen, tbuf, tlen);
 }
 
 static void test_silent_branch(void)

@@ -10,10 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/localise.h"
-#include "report/report_input.h"
-#include "report/report_matrix.h"
-#include "report/report_traces.h"
+#include "localise_world.h"
 #include "tap.h"
 
 /* Hosts h0..h7 at 10.0.0.(k+1), two a ToR: T0 10.1.0.1, T1 10.1.0.2 in
@@ -129,13 +126,6 @@ static void trace(FILE *f, int h, int d, int fl, int stop, const char *quiet)
 	fprintf(f, "],\"traffic_class_changes\":[]}\n");
 }
 
-struct world {
-	struct report r;
-	struct report_traces t;
-	struct localise l;
-	char err[512];
-};
-
 /* Every host to every other, flow labels 1 to 4, every flow traced. A
  * flow over the dead link loses all it sends, of unknown direction. */
 static int build(struct world *w, enum fault fault)
@@ -143,7 +133,6 @@ static int build(struct world *w, enum fault fault)
 	char *rbuf = NULL, *tbuf = NULL;
 	size_t rlen = 0, tlen = 0;
 	FILE *rf = open_memstream(&rbuf, &rlen), *tf = open_memstream(&tbuf, &tlen);
-	int rc;
 
 	for (int h = 0; h < HOSTS; h++)
 		for (int d = 0; d < HOSTS; d++)
@@ -161,33 +150,7 @@ static int build(struct world *w, enum fault fault)
 			}
 	fclose(rf);
 	fclose(tf);
-	report_init(&w->r);
-	memset(&w->t, 0, sizeof(w->t));
-	rc = report_read_buffer(&w->r, "probe", rbuf, rlen, NULL, w->err,
-				sizeof(w->err)) ||
-	     report_build(&w->r, w->err, sizeof(w->err)) ||
-	     report_traces_read_buffer(&w->t, "traces", tbuf, tlen, w->err,
-				       sizeof(w->err)) ||
-	     localise_run(&w->l, &w->r, &w->t);
-	if (rc)
-		printf("# %s\n", w->err);
-	free(rbuf);
-	free(tbuf);
-	return rc ? -1 : 0;
-}
-
-static void world_free(struct world *w)
-{
-	localise_free(&w->l);
-	report_traces_free(&w->t);
-	report_free(&w->r);
-}
-
-static void print_suspects(const struct localise *l)
-{
-	for (size_t i = 0; i < l->count; i++)
-		printf("# %s %s: %s\n", l->items[i].kind, l->items[i].name,
-		       l->items[i].reason ? l->items[i].reason : "");
+	return world_localise(w, rbuf, rlen, tbuf, tlen);
 }
 
 static bool named_link(const struct localise *l, const char *a,
