@@ -35,7 +35,7 @@ struct identifiability {
 
 /* 0, or -1 when memory ran out. Linear in the traces' hops but for a
  * sort of the elements (n log n). r: the results the traces are joined
- * with (report_traces_place), for each group's failing flows; NULL: none
+ * with (report_traces_joined), for each group's failing flows; NULL: none
  * failing. */
 int identifiability_find(struct identifiability *id, const struct report *r,
 			 const struct report_traces *t);

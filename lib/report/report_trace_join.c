@@ -338,18 +338,3 @@ void report_trace_join_free(struct report_trace_join *join)
 	free(join->trace_hops);
 	memset(join, 0, sizeof(*join));
 }
-
-int report_traces_place(const struct report *r,
-			const struct report_traces *t,
-			const struct report_trace_flow **out)
-{
-	struct report_trace_join local;
-	const struct report_trace_join *join = report_traces_joined(t, r, &local);
-
-	if (!join)
-		return -1;
-	if (r->record_count)
-		memcpy(out, join->trace, r->record_count * sizeof(*out));
-	report_trace_join_free(&local);
-	return 0;
-}

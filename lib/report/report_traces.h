@@ -149,12 +149,6 @@ const struct report_trace_join *
 report_traces_joined(const struct report_traces *t, const struct report *r,
 		     struct report_trace_join *local);
 void report_trace_join_free(struct report_trace_join *join);
-/* The trace of each of r's records as report_traces_joined joins them:
- * out[k] for r->records[k], NULL when none or when which one is not
- * known (out holds r->record_count). 0, or -1 when memory ran out. */
-int report_traces_place(const struct report *r,
-			const struct report_traces *t,
-			const struct report_trace_flow **out);
 /* "router", "switch", "link", or "segment" for several elements. */
 const char *report_path_suspect_kind(const struct report_path_suspects *ps,
 				     const struct tomo_suspect *s);
