@@ -33,19 +33,19 @@ static int tor(int h)
 
 /* The routers of h's flow to d with label fl, as addresses; their
  * count. */
-static int route(int h, int d, int fl, char out[5][16])
+static int route(int h, int d, int fl, char out[5][24])
 {
 	int n = 0, plane = fl % 2;
 
-	snprintf(out[n++], 16, "10.1.0.%d", tor(h) + 1);
+	snprintf(out[n++], sizeof out[0], "10.1.0.%d", tor(h) + 1);
 	if (tor(h) == tor(d))
 		return n;
-	snprintf(out[n++], 16, "10.2.0.%d", 2 * pod(h) + plane + 1);
+	snprintf(out[n++], sizeof out[0], "10.2.0.%d", 2 * pod(h) + plane + 1);
 	if (pod(h) != pod(d)) {
-		snprintf(out[n++], 16, "10.3.0.%d", plane + 1);
-		snprintf(out[n++], 16, "10.2.0.%d", 2 * pod(d) + plane + 1);
+		snprintf(out[n++], sizeof out[0], "10.3.0.%d", plane + 1);
+		snprintf(out[n++], sizeof out[0], "10.2.0.%d", 2 * pod(d) + plane + 1);
 	}
-	snprintf(out[n++], 16, "10.1.0.%d", tor(d) + 1);
+	snprintf(out[n++], sizeof out[0], "10.1.0.%d", tor(d) + 1);
 	return n;
 }
 
@@ -53,7 +53,7 @@ static int route(int h, int d, int fl, char out[5][16])
  * over the dead link; -1 when it does not cross it. */
 static int dead_at(enum fault fault, int h, int d, int fl)
 {
-	char r[5][16];
+	char r[5][24];
 	int n = route(h, d, fl, r);
 	/* SPINE_CORE: 10.2.0.4 (pod 1, plane 1) - 10.3.0.2; the others:
 	 * T3 10.1.0.4 - 10.2.0.4 */
@@ -96,7 +96,7 @@ static void result(FILE *f, int h, int d, int fl, int there, int back)
  * (-1: reached), nor router quiet (NULL: none) anywhere. */
 static void trace(FILE *f, int h, int d, int fl, int stop, const char *quiet)
 {
-	char r[5][16];
+	char r[5][24];
 	int n = route(h, d, fl, r);
 
 	fprintf(f, "{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"h%d\","
