@@ -27,6 +27,7 @@
 #include "report/report_matrix.h"
 #include "report/render/report_render.h"
 #include "report/report_traces.h"
+#include "report/trace_aliases.h"
 #include "report/ports_audit.h"
 #include "report/render/report_render_ports.h"
 #include "base/text_escape.h"
@@ -914,6 +915,7 @@ static int report_exec(const struct common_opts *common, void *ctx,
 	struct sa_groups sa_groups = { 0 };
 	struct sa_client sa;
 	struct report_traces traces = { 0 };
+	struct trace_aliases aliases = { 0 };
 	struct report_path_suspects path_suspects = { 0 };
 	struct localise localise = { 0 };
 	struct identifiability identifiability = { 0 };
@@ -942,6 +944,10 @@ static int report_exec(const struct common_opts *common, void *ctx,
 		rc = read_inputs(&r, argc, argv);
 	if (rc == 0 && opts->trace_count) {
 		rc = read_traces(opts, &traces, argc, argv);
+		if (rc == 0 && trace_aliases_fold(&traces, &aliases))
+			rc = cli_fail(EXIT_ENVIRONMENT, "out of memory telling "
+				      "the addresses of %zu traces' routers "
+				      "apart", traces.count);
 		/* One join of the results with the traces, for the four
 		 * readers below. */
 		if (rc == 0 && (report_traces_join(&traces, &r) ||

@@ -2726,6 +2726,29 @@ static void model_free(struct model *m)
 }
 
 /* The suspects freed, the counts of the model kept. */
+/* Each router or link suspect's other names in the traces (a router
+ * answering from the address of each interface: trace_aliases.h). */
+static int suspect_aliases(const struct report_traces *t, struct localise *l)
+{
+	for (size_t k = 0; k < l->count; k++) {
+		struct localise_suspect *s = &l->items[k];
+		enum report_path_kind kind = REPORT_PATH_ROUTER;
+		size_t e;
+
+		if (strcmp(s->kind, "link") == 0)
+			kind = REPORT_PATH_LINK;
+		else if (strcmp(s->kind, "router") != 0)
+			continue;
+		e = report_traces_element_find(t, kind, s->name);
+		for (size_t i = 0; e != SIZE_MAX &&
+				   i < t->elements[e].alias_count; i++)
+			if (add_name(&s->aliases, &s->alias_count,
+				     t->elements[e].aliases[i]))
+				return -1;
+	}
+	return 0;
+}
+
 static void suspects_free(struct localise *l)
 {
 	for (size_t k = 0; k < l->count; k++) {
@@ -2737,6 +2760,9 @@ static void suspects_free(struct localise *l)
 		for (size_t i = 0; i < s->alternative_count; i++)
 			free(s->alternatives[i]);
 		free(s->alternatives);
+		for (size_t i = 0; i < s->alias_count; i++)
+			free(s->aliases[i]);
+		free(s->aliases);
 	}
 	free(l->items);
 	l->items = NULL;
@@ -2790,8 +2816,10 @@ int localise_run(struct localise *l, const struct report *r,
 	l->background = fit.background;
 	l->failing = fit.failing;
 	l->explained = fit.explained;
-	if (find_remarks(&m, l))
+	if (find_remarks(&m, l) || suspect_aliases(t, l))
 		goto out;
+	l->folded_routers = t->folded_routers;
+	l->folded_addresses = t->folded_addresses;
 	rc = 0;
 out:
 	free(used);

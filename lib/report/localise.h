@@ -30,6 +30,10 @@ struct localise_suspect {
 	/* Elements the data does not tell apart from it, by name. */
 	char **alternatives;
 	size_t alternative_count;
+	/* Its other names in the traces: a router's other addresses, a
+	 * link's texts between them (trace_aliases.h). */
+	char **aliases;
+	size_t alias_count;
 	size_t failing, passing;	/* results (traced flows for a remark) */
 	size_t explained;	/* failing results it explains */
 	double loss_rate;	/* what it would need to lose; 0: remark */
@@ -47,6 +51,9 @@ struct localise {
 	size_t results, failing, explained;
 	size_t traced;		/* results with a trace */
 	size_t remarked;	/* traces whose traffic class changed */
+	/* Routers the traces show under several addresses, and those
+	 * addresses (report_traces folded_routers) */
+	size_t folded_routers, folded_addresses;
 };
 
 /* The suspects of r's results over the traces t. 0, or -1 when memory

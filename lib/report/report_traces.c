@@ -200,10 +200,9 @@ size_t report_traces_element_find(const struct report_traces *t,
 	return index ? (size_t)(uintptr_t)index - 1 : SIZE_MAX;
 }
 
-/* The element of that kind and name, added when new: its index, or
- * SIZE_MAX when memory ran out. */
-static size_t element(struct report_traces *t, enum report_path_kind kind,
-		      const char *from, const char *to)
+size_t report_traces_element_add(struct report_traces *t,
+				  enum report_path_kind kind, const char *from,
+				  const char *to)
 {
 	/* Its key and, past the letter, its name: built here rather than
 	 * allocated, as most hops are known. */
@@ -247,6 +246,28 @@ static size_t element(struct report_traces *t, enum report_path_kind kind,
 	t->element_count++;
 	*slot = (void *)(uintptr_t)(index + 1);
 	return index;
+}
+
+int report_traces_element_rename(struct report_traces *t, size_t e,
+				 const char *name)
+{
+	char key[ELEMENT_KEY_MAX];
+	int n = element_key(key, sizeof(key), t->elements[e].kind, name, NULL);
+	void **slot;
+	char *copy;
+
+	if (n < 0 || (size_t)n >= sizeof(key))
+		return -1;
+	slot = strmap_slot(&t->element_index, key);
+	if (slot && *slot && (size_t)(uintptr_t)*slot != e + 1)
+		return 1;
+	copy = slot ? strdup(name) : NULL;
+	if (!copy)
+		return -1;
+	*slot = (void *)(uintptr_t)(e + 1);
+	free(t->elements[e].name);
+	t->elements[e].name = copy;
+	return 0;
 }
 
 static int path_add(struct report_trace_flow *fl, size_t e)
@@ -343,10 +364,12 @@ static int roce_path(const struct reader *rd, struct report_trace_flow *fl,
 		before = fl->element_count;
 		addr = address_key(&from);
 		if (!addr ||
-		    (prev && path_add(fl, element(rd->t, REPORT_PATH_LINK,
-						  prev, addr))) ||
+		    (prev && path_add(fl, report_traces_element_add(
+						  rd->t, REPORT_PATH_LINK, prev,
+						  addr))) ||
 		    (kind.kind != JV_ABSENT && !jv_is(&kind, "responder") &&
-		     path_add(fl, element(rd->t, REPORT_PATH_ROUTER, addr,
+		     path_add(fl, report_traces_element_add(
+					  rd->t, REPORT_PATH_ROUTER, addr,
 					  NULL)))) {
 			free(addr);
 			rc = fail(rd, "out of memory");
@@ -412,10 +435,12 @@ static int ib_path(const struct reader *rd, struct report_trace_flow *fl,
 		    get_string(rd, &m[H_TYPE], "node_type", false, &type))
 			return -1;
 		if ((prev_out[0] &&
-		     path_add(fl, element(rd->t, REPORT_PATH_LINK, prev_out,
+		     path_add(fl, report_traces_element_add(
+					  rd->t, REPORT_PATH_LINK, prev_out,
 					  in))) ||
 		    (jv_is(&type, "switch") &&
-		     path_add(fl, element(rd->t, REPORT_PATH_SWITCH,
+		     path_add(fl, report_traces_element_add(
+					  rd->t, REPORT_PATH_SWITCH,
 					  string_in(&guid, guid_text),
 					  NULL))))
 			return fail(rd, "out of memory");
@@ -739,6 +764,9 @@ void report_traces_free(struct report_traces *t)
 		free(t->elements[k].name);
 		free(t->elements[k].from);
 		free(t->elements[k].to);
+		for (size_t i = 0; i < t->elements[k].alias_count; i++)
+			free(t->elements[k].aliases[i]);
+		free(t->elements[k].aliases);
 	}
 	free(t->flows);
 	free(t->elements);

@@ -40,6 +40,12 @@ struct report_path_element {
 	enum report_path_kind kind;
 	char *name;		/* "198.18.13.3", "A -> B", "0x...:3 -> 0x...:1" */
 	char *from, *to;	/* a link's ends (hosts, routers, ports) */
+	/* The other names traces show it under, where routers answer from
+	 * the address of the interface a datagram came in by
+	 * (trace_aliases.h): a router's other addresses, a link's texts
+	 * between them. None otherwise. */
+	char **aliases;
+	size_t alias_count;
 };
 
 /* One traced flow: one destination with one flow label and traffic
@@ -97,6 +103,9 @@ struct report_traces {
 	size_t element_count, element_capacity;
 	/* kind and name -> index + 1: report_traces_element_find() */
 	struct strmap element_index;
+	/* Routers seen under several addresses and folded into one
+	 * element each (trace_aliases_fold), and those addresses. */
+	size_t folded_routers, folded_addresses;
 	/* With a report's results (report_traces_join); freed with t. */
 	struct report_trace_join join;
 };
@@ -109,6 +118,17 @@ const char *report_path_kind_name(enum report_path_kind kind);
 size_t report_traces_element_find(const struct report_traces *t,
 				   enum report_path_kind kind, const char *name);
 
+/* The element of that kind and name (a link's: "from -> to"), added
+ * when new: its index, or SIZE_MAX when memory ran out. */
+size_t report_traces_element_add(struct report_traces *t,
+				  enum report_path_kind kind, const char *from,
+				  const char *to);
+/* Element e named name from now on, found under it as under its name
+ * so far (trace_aliases_fold: a link named as its traces show it).
+ * 0; 1 when another element has that name, -1 when memory ran out
+ * (then e as it was). */
+int report_traces_element_rename(struct report_traces *t, size_t e,
+				 const char *name);
 /* Adds every trace document of f (named label in messages): trace -j's
  * array of flows, one flow object, or several such values one after the
  * other. 0, or -1 with "LABEL: what is wrong" in err. */

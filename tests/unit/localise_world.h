@@ -13,11 +13,13 @@
 #include "report/report_input.h"
 #include "report/report_matrix.h"
 #include "report/report_traces.h"
+#include "report/trace_aliases.h"
 
 struct world {
 	struct report r;
 	struct report_traces t;
 	struct localise l;
+	struct trace_aliases aliases;
 	char err[512];
 };
 
@@ -36,6 +38,7 @@ static inline int world_localise(struct world *w, char *rbuf, size_t rlen,
 	     report_build(&w->r, w->err, sizeof(w->err)) ||
 	     report_traces_read_buffer(&w->t, "traces", tbuf, tlen, w->err,
 				       sizeof(w->err)) ||
+	     trace_aliases_fold(&w->t, &w->aliases) ||
 	     localise_run(&w->l, &w->r, &w->t);
 	if (rc)
 		printf("# %s\n", w->err);

@@ -53,24 +53,61 @@ static char *evidence_text(const struct localise_suspect *s)
 	return n < 0 ? NULL : text;
 }
 
-static char *alternatives_text(const struct localise_suspect *s)
+/* "LEAD NAME, NAME, ..." (at most shown of them, then "and N more"):
+ * NULL when there are none (or memory ran out). */
+static char *names_text(const char *lead, char *const *names, size_t count,
+			size_t shown)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
 
-	if (!s->alternative_count)
+	if (!count)
 		return NULL;
 	f = open_memstream(&text, &len);
 	if (!f)
 		return NULL;
-	fputs("or ", f);
-	for (size_t k = 0; k < s->alternative_count; k++)
-		fprintf(f, "%s%s", k ? ", " : "", s->alternatives[k]);
+	fputs(lead, f);
+	for (size_t k = 0; k < count && k < shown; k++)
+		fprintf(f, "%s%s", k ? ", " : "", names[k]);
+	if (count > shown)
+		fprintf(f, " and %zu more", count - shown);
 	if (fclose(f)) {
 		free(text);
 		return NULL;
 	}
+	return text;
+}
+
+static char *alternatives_text(const struct localise_suspect *s)
+{
+	return names_text("or ", s->alternatives, s->alternative_count,
+			  s->alternative_count);
+}
+
+/* "traces show it also as 10.200.0.3, 10.200.0.7": a router's other
+ * addresses are as many as its interfaces, the JSON has them all. */
+#define ALIASES_SHOWN 4
+
+static char *aliases_text(const struct localise_suspect *s)
+{
+	return names_text("traces show it also as ", s->aliases,
+			  s->alias_count, ALIASES_SHOWN);
+}
+
+/* "routers answer traces from the address of each interface: 24
+ * addresses belong to 6 routers, ..." */
+static char *folded_text(const struct localise *l)
+{
+	char *text = NULL;
+
+	if (!l->folded_routers ||
+	    asprintf(&text, "routers answer traces from the address of each "
+		     "interface: %zu addresses belong to %zu router%s, each "
+		     "named by the address most traces show",
+		     l->folded_addresses, l->folded_routers,
+		     l->folded_routers == 1 ? "" : "s") < 0)
+		return NULL;
 	return text;
 }
 
@@ -84,6 +121,8 @@ void report_render_localise_json(struct json_writer *w,
 	jw_uint(w, "explained", l->explained);
 	jw_uint(w, "remarked_traces", l->remarked);
 	jw_double(w, "background_loss", l->background);
+	jw_uint(w, "folded_routers", l->folded_routers);
+	jw_uint(w, "folded_addresses", l->folded_addresses);
 	jw_string(w, "verdict", l->count ? NULL : "no element stands out");
 	jw_open_array(w, "suspects");
 	for (size_t k = 0; k < l->count; k++) {
@@ -109,6 +148,10 @@ void report_render_localise_json(struct json_writer *w,
 		for (size_t i = 0; i < s->alternative_count; i++)
 			jw_string(w, NULL, s->alternatives[i]);
 		jw_close_array(w);
+		jw_open_array(w, "aliases");
+		for (size_t i = 0; i < s->alias_count; i++)
+			jw_string(w, NULL, s->aliases[i]);
+		jw_close_array(w);
 		jw_string(w, "cannot_localise", cannot);
 		jw_close_object(w);
 		free(cannot);
@@ -128,20 +171,24 @@ void report_render_localise_text(const struct localise *l)
 		     l->results, l->traced, 100 * l->background) >= 0)
 		report_text_wrapped(2, counts);
 	free(counts);
+	counts = folded_text(l);
+	if (counts)
+		report_text_wrapped(2, counts);
+	free(counts);
 	if (!l->count) {
 		out_text("  no element stands out\n");
 		return;
 	}
 	for (size_t k = 0; k < l->count; k++) {
 		const struct localise_suspect *s = &l->items[k];
-		char *lines[3] = { evidence_text(s), alternatives_text(s),
-				   cannot_text(s) };
+		char *lines[4] = { evidence_text(s), alternatives_text(s),
+				   aliases_text(s), cannot_text(s) };
 
 		out_text("  %zu. %-6s  %s%s\n", k + 1, s->kind, s->name,
 			 s->cause == LOCALISE_REMARK ? "  rewrites the traffic class"
 			 : s->cause == LOCALISE_UNSEEN ? "  (not seen by traces)"
 						       : "");
-		for (int i = 0; i < 3; i++) {
+		for (int i = 0; i < 4; i++) {
 			if (lines[i])
 				report_text_wrapped(6, lines[i]);
 			free(lines[i]);
@@ -151,10 +198,16 @@ void report_render_localise_text(const struct localise *l)
 
 void report_render_localise_html(FILE *f, const struct localise *l)
 {
+	char *folded;
+
 	markup_printf(f, "<div class=\"suspects\">\n<p><b>Suspects</b> "
 		      "(localised over %zu results, %zu traced; they explain "
 		      "%zu of %zu failing results)</p>\n", l->results,
 		      l->traced, l->explained, l->failing);
+	folded = folded_text(l);
+	if (folded)
+		markup_printf(f, "<p>%s</p>\n", folded);
+	free(folded);
 	if (!l->count) {
 		fputs("<p>No element stands out.</p>\n</div>\n", f);
 		return;
@@ -162,11 +215,11 @@ void report_render_localise_html(FILE *f, const struct localise *l)
 	fputs("<ol>\n", f);
 	for (size_t k = 0; k < l->count; k++) {
 		const struct localise_suspect *s = &l->items[k];
-		char *lines[3] = { evidence_text(s), alternatives_text(s),
-				   cannot_text(s) };
+		char *lines[4] = { evidence_text(s), alternatives_text(s),
+				   aliases_text(s), cannot_text(s) };
 
 		markup_printf(f, "<li>%s <b>%s</b>", s->kind, s->name);
-		for (int i = 0; i < 3; i++) {
+		for (int i = 0; i < 4; i++) {
 			if (lines[i])
 				markup_printf(f, "; %s", lines[i]);
 			free(lines[i]);
