@@ -756,10 +756,8 @@ int report_traces_read(struct report_traces *t, const char *label, FILE *f,
 	return reader_finish(&rd, rc);
 }
 
-void report_traces_free(struct report_traces *t)
+void report_traces_elements_free(struct report_traces *t)
 {
-	for (size_t k = 0; k < t->count; k++)
-		flow_free(&t->flows[k]);
 	for (size_t k = 0; k < t->element_count; k++) {
 		free(t->elements[k].name);
 		free(t->elements[k].from);
@@ -768,9 +766,16 @@ void report_traces_free(struct report_traces *t)
 			free(t->elements[k].aliases[i]);
 		free(t->elements[k].aliases);
 	}
-	free(t->flows);
 	free(t->elements);
 	strmap_free(&t->element_index);
+}
+
+void report_traces_free(struct report_traces *t)
+{
+	for (size_t k = 0; k < t->count; k++)
+		flow_free(&t->flows[k]);
+	free(t->flows);
+	report_traces_elements_free(t);
 	report_trace_join_free(&t->join);
 	memset(t, 0, sizeof(*t));
 }

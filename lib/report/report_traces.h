@@ -138,6 +138,9 @@ int report_traces_read_buffer(struct report_traces *t, const char *label,
 			      const char *buf, size_t len, char *err,
 			      size_t errlen);
 void report_traces_free(struct report_traces *t);
+/* Frees t's elements and their index only (trace_aliases_fold, which
+ * replaces them). */
+void report_traces_elements_free(struct report_traces *t);
 
 /* The tomography of a report's probe results over their traces. A flow
  * there is one probe result (one set) of a source that is no destination

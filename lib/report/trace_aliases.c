@@ -161,25 +161,29 @@ static int graph_build(struct graph *g, const struct report_traces *t)
 	return 0;
 }
 
+/* Marks p's previous hops as p's under stamp (a mark no other check
+ * used); whether one of them was another node's under it already. */
+static bool mark_previous(struct graph *g, size_t p, size_t stamp)
+{
+	for (size_t k = g->prev_start[p]; k < g->prev_start[p + 1]; k++) {
+		size_t q = g->prev[k];
+
+		if (g->stamp[q] == stamp && g->owner[q] != p)
+			return true;
+		g->stamp[q] = stamp;
+		g->owner[q] = p;
+	}
+	return false;
+}
+
 /* Whether two of the routers among v's previous hops have a previous
- * hop in common (stamp: a mark no other check used). */
+ * hop in common. */
 static bool shared_previous(struct graph *g, size_t v, size_t stamp)
 {
-	for (size_t i = g->prev_start[v]; i < g->prev_start[v + 1]; i++) {
-		size_t p = g->prev[i];
-
-		if (g->router[p] == SIZE_MAX)
-			continue;
-		for (size_t k = g->prev_start[p]; k < g->prev_start[p + 1];
-		     k++) {
-			size_t q = g->prev[k];
-
-			if (g->stamp[q] == stamp && g->owner[q] != p)
-				return true;
-			g->stamp[q] = stamp;
-			g->owner[q] = p;
-		}
-	}
+	for (size_t i = g->prev_start[v]; i < g->prev_start[v + 1]; i++)
+		if (g->router[g->prev[i]] != SIZE_MAX &&
+		    mark_previous(g, g->prev[i], stamp))
+			return true;
 	return false;
 }
 
@@ -298,19 +302,9 @@ static int by_set(const void *a, const void *b)
 static bool set_shares_previous(struct graph *g, const struct member *m,
 				size_t n, size_t stamp)
 {
-	for (size_t i = 0; i < n; i++) {
-		size_t v = m[i].node;
-
-		for (size_t k = g->prev_start[v]; k < g->prev_start[v + 1];
-		     k++) {
-			size_t q = g->prev[k];
-
-			if (g->stamp[q] == stamp && g->owner[q] != v)
-				return true;
-			g->stamp[q] = stamp;
-			g->owner[q] = v;
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		if (mark_previous(g, m[i].node, stamp))
+			return true;
 	return false;
 }
 
@@ -490,20 +484,6 @@ static int remark_name(struct graph *g, const size_t *canon,
 	return *out ? 0 : -1;
 }
 
-static void elements_free(struct report_traces *t)
-{
-	for (size_t k = 0; k < t->element_count; k++) {
-		free(t->elements[k].name);
-		free(t->elements[k].from);
-		free(t->elements[k].to);
-		for (size_t i = 0; i < t->elements[k].alias_count; i++)
-			free(t->elements[k].aliases[i]);
-		free(t->elements[k].aliases);
-	}
-	free(t->elements);
-	strmap_free(&t->element_index);
-}
-
 /* t's elements, its traces' paths and remark ends under the folded
  * names. */
 static int fold(struct graph *g, struct report_traces *t, const size_t *canon)
@@ -538,7 +518,7 @@ static int fold(struct graph *g, struct report_traces *t, const size_t *canon)
 			remarks[2 * k + 1] = NULL;
 		}
 	}
-	elements_free(t);
+	report_traces_elements_free(t);
 	t->elements = folded.elements;
 	t->element_count = folded.element_count;
 	t->element_capacity = folded.element_capacity;
@@ -551,7 +531,7 @@ out:
 			free(remarks[k]);
 	free(remarks);
 	free(map);
-	elements_free(&folded);
+	report_traces_elements_free(&folded);
 	return rc;
 }
 
