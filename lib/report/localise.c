@@ -70,6 +70,7 @@ struct model {
 	unsigned char *prefer;
 	size_t (*touch)[2];	/* localise_fit.h loc_relations */
 	size_t *edge_of, *stands_for;	/* the same */
+	size_t *near_first, *near;	/* the same */
 	/* per trace element: a router some host's access link ends at,
 	 * after which no trace shows a router (its onward hops are its
 	 * hosts) */
@@ -2616,6 +2617,40 @@ static int model_touch(struct model *m)
 	return 0;
 }
 
+/* The routers seen next to each router (loc_relations.near): a pick of
+ * a router explains the results that lost replies coming in over them. */
+static int model_near(struct model *m)
+{
+	const struct report_traces *t = m->t;
+	size_t count = 0, capacity = 0, buf[64];
+
+	m->near_first = calloc(m->count + 1, sizeof(*m->near_first));
+	if (!m->near_first)
+		return -1;
+	for (size_t e = 0; e < m->count; e++) {
+		size_t n = 0;
+
+		m->near_first[e] = count;
+		if (e < t->element_count &&
+		    t->elements[e].kind != REPORT_PATH_LINK)
+			n = trace_neighbours(t, t->elements[e].name, buf, 64);
+		if (count + n > capacity) {
+			size_t *x;
+
+			capacity = 2 * (count + n);
+			x = realloc(m->near, capacity * sizeof(*x));
+			if (!x)
+				return -1;
+			m->near = x;
+		}
+		if (n)
+			memcpy(m->near + count, buf, n * sizeof(*buf));
+		count += n;
+	}
+	m->near_first[m->count] = count;
+	return 0;
+}
+
 /* A host's edge router: the router at the other end of a link from or
  * to its address in any trace (its access link). What a pick stands for
  * (loc_relations): a router, itself; the unseen hop after router R, R
@@ -2694,6 +2729,8 @@ static void model_free(struct model *m)
 	free(m->el);
 	free(m->prefer);
 	free(m->touch);
+	free(m->near_first);
+	free(m->near);
 	free(m->edge_of);
 	free(m->stands_for);
 	free(m->edge_router);
@@ -2754,7 +2791,7 @@ int localise_run(struct localise *l, const struct report *r,
 	memset(l, 0, sizeof(*l));
 	if (model_elements(&m) || model_answer_rates(&m) ||
 	    model_results(&m, l) ||
-	    model_touch(&m) || model_edges(&m))
+	    model_touch(&m) || model_near(&m) || model_edges(&m))
 		goto out;
 	m.excluded = calloc(m.count + 1, sizeof(*m.excluded));
 	if (!m.excluded)
@@ -2770,7 +2807,9 @@ int localise_run(struct localise *l, const struct report *r,
 					.touch = (const size_t(*)[2])m.touch,
 					.edge_of = m.edge_of,
 					.stands_for = m.stands_for,
-					.excluded = m.excluded },
+					.excluded = m.excluded,
+					.near_first = m.near_first,
+					.near = m.near },
 				-1))
 			goto out;
 		used = calloc(fit.count + 1, sizeof(*used));
