@@ -70,6 +70,7 @@ struct model {
 	unsigned char *prefer;
 	size_t (*touch)[2];	/* localise_fit.h loc_relations */
 	size_t *edge_of, *stands_for;	/* the same */
+	size_t *near_first, *near;	/* the same */
 	/* per trace element: a router some host's access link ends at,
 	 * after which no trace shows a router (its onward hops are its
 	 * hosts) */
@@ -1754,18 +1755,74 @@ static void withdraw(struct model *m, struct localise_suspect *s, size_t e)
 	}
 }
 
+/* Whether router name is suspect x's element: the router, or an end of
+ * the link when x's link is unseen (dead, its ends silent to each other)
+ * or when its other end is router h (a link out of h). */
+static bool names_router(const struct localise_suspect *x, const char *name,
+			 const char *h)
+{
+	const char *arrow;
+	size_t len;
+
+	if (!x->kind || !x->name)
+		return false;
+	if (strcmp(x->kind, "router") == 0)
+		return strcmp(x->name, name) == 0;
+	if (strcmp(x->kind, "link") != 0 || !(arrow = strstr(x->name, " -> ")))
+		return false;
+	len = (size_t)(arrow - x->name);
+	for (int end = 0; end < 2; end++) {
+		const char *a = end ? arrow + 4 : x->name;
+		const char *b = end ? x->name : arrow + 4;
+		size_t alen = end ? strlen(a) : len, blen = end ? len : strlen(b);
+
+		if (strlen(name) != alen || strncmp(a, name, alen) != 0)
+			continue;
+		if (x->cause == LOCALISE_UNSEEN ||
+		    (strlen(h) == blen && strncmp(b, h, blen) == 0))
+			return true;
+	}
+	return false;
+}
+
+/* The unseen pick p after router h, where a router seen after h (one of
+ * hops, n of them: next_hops) is already named, or is an end of a dead
+ * link already named, with more failing flows than p: that fault loses
+ * the trace queries to that router, or its answers on their way back,
+ * as it loses the rest; p is its shadow, its stops seen from one more
+ * router. The suspect named, its index in l (below the last, s's own);
+ * SIZE_MAX when none. */
+static size_t shadow_of_named(const struct model *m, const struct localise *l,
+			      const struct loc_pick *p, const size_t *hops,
+			      size_t n)
+{
+	const struct report_traces *t = m->t;
+	const char *hn = t->elements[m->el[p->element].after].name;
+
+	for (size_t j = 0; j + 1 < l->count; j++) {
+		if (l->items[j].failing <= p->stats.failing)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (names_router(&l->items[j], t->elements[hops[i]].to,
+					 hn))
+				return j;
+	}
+	return SIZE_MAX;
+}
+
 /* An unseen element after router h: paired with another unseen pick
  * after x when no trace crosses h -> x either way (a dead link, seen
  * from both ends); else the next hops of h's flows as candidates. */
-static int name_unseen(struct model *m, struct localise_suspect *s,
+static int name_unseen(struct model *m, struct localise *l,
 		       const struct loc_pick *p, const struct loc_fit *fit,
 		       bool *used)
 {
 	const struct report_traces *t = m->t;
+	struct localise_suspect *s = &l->items[l->count - 1];
 	size_t h = m->el[p->element].after, hops[16];
 	const char *hn = t->elements[h].name;
 	double share[16];
-	size_t n, spread = 0;
+	size_t n, spread = 0, named;
 	char *list = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -1813,6 +1870,16 @@ static int name_unseen(struct model *m, struct localise_suspect *s,
 			     p->stats.failing, hn) < 0)
 			s->reason = NULL;
 		return s->name && s->address && s->reason ? 0 : -1;
+	}
+	/* A router after h already named (or an end of a dead link named)
+	 * with more failing flows: that fault's stops, seen from one more
+	 * router; its evidence added there, no suspect of its own. */
+	named = shadow_of_named(m, l, p, hops, n);
+	if (named != SIZE_MAX) {
+		l->items[named].failing += p->stats.failing;
+		l->items[named].explained += p->explained;
+		s->kind = NULL;
+		return 0;
 	}
 	/* A dead link seen from both ends first (both ends placed as
 	 * neighbours), then a router several stops lead to, then a dead
@@ -2221,7 +2288,7 @@ static int name_pick(struct model *m, struct localise *l,
 		s->llr += other->stats.llr;
 	}
 	if (e->after != SIZE_MAX) {
-		if (name_unseen(m, s, p, fit, used))
+		if (name_unseen(m, l, p, fit, used))
 			return -1;
 	} else if (named != p->element &&
 		   strcmp(m->el[p->element].kind, "router") == 0) {
@@ -2616,6 +2683,40 @@ static int model_touch(struct model *m)
 	return 0;
 }
 
+/* The routers seen next to each router (loc_relations.near): a pick of
+ * a router explains the results that lost replies coming in over them. */
+static int model_near(struct model *m)
+{
+	const struct report_traces *t = m->t;
+	size_t count = 0, capacity = 0, buf[64];
+
+	m->near_first = calloc(m->count + 1, sizeof(*m->near_first));
+	if (!m->near_first)
+		return -1;
+	for (size_t e = 0; e < m->count; e++) {
+		size_t n = 0;
+
+		m->near_first[e] = count;
+		if (e < t->element_count &&
+		    t->elements[e].kind != REPORT_PATH_LINK)
+			n = trace_neighbours(t, t->elements[e].name, buf, 64);
+		if (count + n > capacity) {
+			size_t *x;
+
+			capacity = 2 * (count + n);
+			x = realloc(m->near, capacity * sizeof(*x));
+			if (!x)
+				return -1;
+			m->near = x;
+		}
+		if (n)
+			memcpy(m->near + count, buf, n * sizeof(*buf));
+		count += n;
+	}
+	m->near_first[m->count] = count;
+	return 0;
+}
+
 /* A host's edge router: the router at the other end of a link from or
  * to its address in any trace (its access link). What a pick stands for
  * (loc_relations): a router, itself; the unseen hop after router R, R
@@ -2694,6 +2795,8 @@ static void model_free(struct model *m)
 	free(m->el);
 	free(m->prefer);
 	free(m->touch);
+	free(m->near_first);
+	free(m->near);
 	free(m->edge_of);
 	free(m->stands_for);
 	free(m->edge_router);
@@ -2780,7 +2883,7 @@ int localise_run(struct localise *l, const struct report *r,
 	memset(l, 0, sizeof(*l));
 	if (model_elements(&m) || model_answer_rates(&m) ||
 	    model_results(&m, l) ||
-	    model_touch(&m) || model_edges(&m))
+	    model_touch(&m) || model_near(&m) || model_edges(&m))
 		goto out;
 	m.excluded = calloc(m.count + 1, sizeof(*m.excluded));
 	if (!m.excluded)
@@ -2796,7 +2899,9 @@ int localise_run(struct localise *l, const struct report *r,
 					.touch = (const size_t(*)[2])m.touch,
 					.edge_of = m.edge_of,
 					.stands_for = m.stands_for,
-					.excluded = m.excluded },
+					.excluded = m.excluded,
+					.near_first = m.near_first,
+					.near = m.near },
 				-1))
 			goto out;
 		used = calloc(fit.count + 1, sizeof(*used));

@@ -480,6 +480,29 @@ static bool behind(const struct loc_obs *o, const struct loc_relations *rel,
 	return false;
 }
 
+/* A failing result that lost replies (or datagrams of unknown
+ * direction), with router e or a router next to it among its edges, and
+ * no more lost than e's rate makes a result lose (loc_relations near). */
+static bool replies_near(const struct work *w, const struct loc_obs *o,
+			 const struct loc_relations *rel, size_t e)
+{
+	double lost = o->lost_there + o->lost_back + o->lost_unknown;
+
+	if (!o->failing || o->lost_back + o->lost_unknown <= 0 || !rel ||
+	    !rel->near_first || !rel->near || w->rate[e] <= 0 ||
+	    beyond_rate(lost, o->sent, w->rate[e]))
+		return false;
+	for (size_t i = 0; i < o->edge_count; i++) {
+		if (o->edges[i] == e)
+			return true;
+		for (size_t j = rel->near_first[e]; j < rel->near_first[e + 1];
+		     j++)
+			if (rel->near[j] == o->edges[i])
+				return true;
+	}
+	return false;
+}
+
 static int settle(struct work *w, const struct loc_relations *rel,
 		  struct loc_pick *p)
 {
@@ -495,7 +518,7 @@ static int settle(struct work *w, const struct loc_relations *rel,
 		if (!w->active[k] ||
 		    (!obs_has(o, best) &&
 		     !(rel && rel->touch && touched(o, rel->touch[best])) &&
-		     !behind(o, rel, best)))
+		     !behind(o, rel, best) && !replies_near(w, o, rel, best)))
 			continue;
 		w->active[k] = false;
 		if (!o->failing)

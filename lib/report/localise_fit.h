@@ -177,6 +177,15 @@ struct loc_relations {
 	 * something else's, as a hop silent by its router's policy); its
 	 * results stay for the others to explain. */
 	const bool *excluded;
+	/* near[near_first[e]] to near[near_first[e + 1] - 1]: the routers
+	 * seen next to router e (near_first NULL: none known). A host's
+	 * replies come in over its edge router from one of the routers
+	 * next to it, and which one no trace shows: a pick of router e
+	 * explains too the failing results that lost replies (or datagrams
+	 * of unknown direction) with e or one of those among their edges,
+	 * when they lost no more than e's loss rate makes a result lose
+	 * (a dead host or link on their way lost more). */
+	const size_t *near_first, *near;
 };
 
 /* The picks over element_count elements. background < 0: estimate it.

@@ -11,7 +11,8 @@
  * "cannot localise"; a remarking spine that never answers named by the
  * hops around it; a rate-limited spine's skipped answers no suspect; a
  * silent lossy router's hops not filled with its neighbour, which answers
- * every query. */
+ * every query; traces that stop one hop before a router named for loss
+ * its evidence, not a second suspect. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,7 +125,7 @@ static void trace(FILE *f, int h, int d, int fl, int stop, int gap,
 enum fault {
 	NONE, REMARK_S1, DEAD_H5, DEAD_LINK, NOISE, EDGE_T2, LOSSY_UP,
 	SILENT_T2_DEAD, REMARK_SILENT_S1, POLICY_S2, SILENT_S2,
-	LOSSY_T1_UNTRACED, LOSSY_UP_LIMITED, LOSSY_DOWN_TIED,
+	LOSSY_T1_UNTRACED, LOSSY_UP_LIMITED, LOSSY_DOWN_TIED, SHADOW_S1,
 };
 
 /* Every host to every other, flow labels 1 and 2, every flow traced. */
@@ -273,6 +274,14 @@ static int build(struct world *w, enum fault fault)
 					if (d == (h + 1) % HOSTS && fl == 1)
 						trace(tf, h, d, fl, 0, 0, false);
 					continue;
+				}
+				/* S1 loses half of what crosses it and
+				 * answers every trace; h0's queries to S1
+				 * were lost too, its traces over S1 stop
+				 * at T1. */
+				if (fault == SHADOW_S1 && cross && fl % 2) {
+					there = 10;
+					stop = h == 0 ? 1 : 0;
 				}
 				/* S2 never answers a trace and loses three
 				 * in five of what crosses it: S1, which
@@ -568,6 +577,25 @@ static void test_silent_not_neighbour(void)
 	world_free(&w);
 }
 
+/* A router named for loss, and the traces that stop one hop before it
+ * (its answers lost as the rest): one suspect, not a second one where
+ * they stop. */
+static void test_shadow_of_named(void)
+{
+	struct world w;
+
+	is_int(build(&w, SHADOW_S1), 0, "shadow: builds");
+	print_suspects(&w.l);
+	ok(w.l.count >= 1 && strcmp(w.l.items[0].kind, "router") == 0 &&
+		   strcmp(w.l.items[0].name, "10.2.0.1") == 0,
+	   "shadow: S1 named first (%s)", w.l.count ? w.l.items[0].name : "none");
+	is_int(w.l.count, 1, "shadow: the stops before it no second suspect");
+	ok(w.l.count >= 1 && w.l.items[0].failing >= 32,
+	   "shadow: their failing flows S1's evidence (%zu)",
+	   w.l.count ? w.l.items[0].failing : 0);
+	world_free(&w);
+}
+
 int main(void)
 {
 	test_loss_direction_read();
@@ -584,5 +612,6 @@ int main(void)
 	test_remark_silent();
 	test_policy_silence();
 	test_silent_not_neighbour();
+	test_shadow_of_named();
 	return tap_done();
 }

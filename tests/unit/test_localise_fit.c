@@ -10,8 +10,9 @@
  * its host, traced or not; untraced results spread over their pair's
  * traced paths telling a link from the one before it; results that lost everything not charged to
  * an element where they are the fewer of its failing ones, nor results
- * that lost far beyond an element's rate; an element out of range
- * refused. */
+ * that lost far beyond an element's rate; a router that loses replies
+ * coming in over its neighbours explaining those results, not their
+ * host; an element out of range refused. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,8 @@
  * uplink to the spine, the spine's downlink to B, and back. */
 enum {
 	H0, H1, H2, H3, H4, H5, H6, H7, TOR_A, TOR_B, SPINE, UP_A, DOWN_B,
-	UP_B, DOWN_A, UNSEEN_AFTER_SPINE, HX, UP_X, ACCESS_0, ELEMENTS,
+	UP_B, DOWN_A, UNSEEN_AFTER_SPINE, HX, UP_X, ACCESS_0, SPINE_2,
+	ELEMENTS,
 };
 
 struct bench {
@@ -489,6 +491,67 @@ static void test_beyond_rate(void)
 	loc_fit_free(&fit);
 }
 
+/* The spine loses half of what crosses it, a second spine nothing. A
+ * flow's replies take a spine of their own (which one no trace shows):
+ * of h0's flows over the second spine, those whose replies came back
+ * over the first lost some of them. With the spine's neighbours known
+ * (loc_relations near: the two ToRs, every result's edges), the spine
+ * explains those too, and h0 is not named for them; without, it is. */
+static void test_replies_near(void)
+{
+	static const size_t a_b_2[] = { TOR_A, SPINE_2, TOR_B };
+	static const size_t b_a_2[] = { TOR_B, SPINE_2, TOR_A };
+	static const size_t edges[] = { TOR_A, TOR_B };
+	size_t near_first[ELEMENTS + 1], near[] = { TOR_A, TOR_B };
+
+	for (size_t e = 0; e <= ELEMENTS; e++)
+		near_first[e] = e <= SPINE ? 0 : 2;
+	for (int related = 0; related < 2; related++) {
+		struct loc_relations rel = { .near_first = near_first,
+					     .near = near };
+		struct bench b = { .n = 0 };
+		struct loc_fit fit;
+		bool hosts = false;
+
+		for (size_t s = H0; s <= H7; s++)
+			for (size_t d = H0; d <= H7; d++)
+				for (size_t k = 0; (s <= H3) != (d <= H3) &&
+						   k < 4; k++) {
+					bool ab = s <= H3;
+					/* k 0: over the spine; 1-3 over
+					 * the second; h0's replies of 1
+					 * and 2 over the spine */
+					bool back = k < 3 && (s == H0 || d == H0);
+
+					if (k == 0)
+						add(&b, s, d, ab ? a_to_b : b_to_a,
+						    5, 10, 0, 0);
+					else
+						add(&b, s, d, ab ? a_b_2 : b_a_2,
+						    3, 0, back ? 3 : 0, 0);
+					b.obs[b.n - 1].edges = edges;
+					b.obs[b.n - 1].edge_count = 2;
+				}
+		is_int(loc_fit_run(&fit, b.obs, b.n, ELEMENTS,
+				   related ? &rel : NULL, 1e-4), 0,
+		       "replies near (%s): fits", related ? "near" : "alone");
+		ok(fit.count >= 1 && fit.picks[0].element == SPINE,
+		   "replies near (%s): the spine first (%zu)",
+		   related ? "near" : "alone",
+		   fit.count ? fit.picks[0].element : (size_t)99);
+		for (size_t k = 0; k < fit.count; k++)
+			hosts |= fit.picks[k].element <= H7;
+		if (related)
+			ok(!hosts && fit.count == 1, "replies near: the spine "
+			   "explains the replies it lost (%zu picks)",
+			   fit.count);
+		else
+			ok(fit.count > 1, "replies near (alone): others "
+			   "follow (%zu)", fit.count);
+		loc_fit_free(&fit);
+	}
+}
+
 static void test_range(void)
 {
 	struct bench b = { .n = 0 };
@@ -521,6 +584,7 @@ int main(void)
 	test_spread_separates();
 	test_whole_losses_elsewhere();
 	test_beyond_rate();
+	test_replies_near();
 	test_range();
 	test_llr();
 	return tap_done();
