@@ -71,6 +71,12 @@ struct idlist {
 	size_t count, capacity;
 };
 
+/* A list kept in the model's lists (list_keep_again). */
+struct kept_list {
+	const size_t *ids;
+	uint32_t count;
+};
+
 /* A result's two ends as the model sees them (result_ends): the
  * addresses (the sgid's; the dgid's, else the destination text's), their
  * ids, their edge routers, and the lists made of them for the results
@@ -122,6 +128,7 @@ struct model {
 	struct arena lists;
 	struct idlist ends, fwd, back, edges, spread, hits;
 	struct result_ends last;
+	struct kept_list last_back, last_edges;	/* list_keep_again */
 	/* normalised address -> id + 1 (result_ends) */
 	struct strmap address_ids;
 	size_t address_count;
@@ -819,6 +826,25 @@ static int model_ends(struct model *m, struct result_ends *ends,
 	return 0;
 }
 
+/* list_keep, or the list last kept so when l holds the same: the edge
+ * routers of a pair's flows are most often the same. */
+static int list_keep_again(struct model *m, const struct idlist *l,
+			   struct kept_list *last, const size_t **out,
+			   uint32_t *count)
+{
+	if (last->ids && last->count == l->count &&
+	    memcmp(last->ids, l->ids, l->count * sizeof(*l->ids)) == 0) {
+		*out = last->ids;
+		*count = last->count;
+		return 0;
+	}
+	if (list_keep(m, l, out, count))
+		return -1;
+	last->ids = *out;
+	last->count = *count;
+	return 0;
+}
+
 /* One result as the fit sees it. */
 static int model_result(struct model *m, const struct report_record *rec,
 			const struct report_trace_flow *f,
@@ -891,8 +917,10 @@ static int model_result(struct model *m, const struct report_record *rec,
 		} else {
 			rc |= list_keep(m, &m->fwd, &o->fwd, &o->fwd_count);
 		}
-		rc |= list_keep(m, &m->back, &o->back, &o->back_count);
-		rc |= list_keep(m, &m->edges, &o->edges, &o->edge_count);
+		rc |= list_keep_again(m, &m->back, &m->last_back, &o->back,
+				      &o->back_count);
+		rc |= list_keep_again(m, &m->edges, &m->last_edges, &o->edges,
+				      &o->edge_count);
 		o->path = m->path_of[f - t->flows];
 		if (!o->length)
 			o->length = (unsigned)f->element_count + 2;
@@ -1155,6 +1183,21 @@ out:
 	return rc;
 }
 
+/* The pair whose paths an untraced result rec is spread over (NULL:
+ * none); -1 when memory ran out. */
+static int spread_pair(struct model *m, const struct report_record *rec,
+		       const struct pair_paths **out)
+{
+	struct result_ends *ends = result_ends(m, rec);
+	const struct pair_paths *p;
+
+	if (!ends)
+		return -1;
+	p = pair_of(m, ends, false);
+	*out = p && p->spread_count ? p : NULL;
+	return 0;
+}
+
 static int model_results(struct model *m, struct localise *l)
 {
 	const struct report *r = m->r;
@@ -1167,16 +1210,14 @@ static int model_results(struct model *m, struct localise *l)
 	size_t all[2] = { 0 }, traced[2] = { 0 }, spread[2] = { 0 };
 	double weight[2];
 	bool *own = NULL;
-	struct pair_paths **pair = NULL;
 	int rc = -1;
 
 	m->obs = calloc(r->record_count + 1, sizeof(*m->obs));
 	m->flow_of = calloc(r->record_count + 1, sizeof(*m->flow_of));
 	m->path_of = malloc((t->count + 1) * sizeof(*m->path_of));
 	own = calloc(r->record_count + 1, sizeof(*own));
-	pair = calloc(r->record_count + 1, sizeof(*pair));
 	if (!placed || !m->obs || !m->flow_of || !m->path_of || !own ||
-	    !pair || flow_path_numbers(t, NULL, m->path_of))
+	    flow_path_numbers(t, NULL, m->path_of))
 		goto out;
 	for (size_t k = 0; k < r->record_count; k++)
 		own[k] = placed[k] && own_trace(r->records[k], placed[k]);
@@ -1185,19 +1226,13 @@ static int model_results(struct model *m, struct localise *l)
 	for (size_t k = 0; k < r->record_count; k++) {
 		const struct report_record *rec = r->records[k];
 		bool failing = rec->status != REPORT_REACHABLE;
+		const struct pair_paths *pair = NULL;
 
 		all[failing]++;
 		traced[failing] += own[k];
-		if (!own[k]) {
-			struct result_ends *ends = result_ends(m, rec);
-
-			if (!ends)
-				goto out;
-			pair[k] = pair_of(m, ends, false);
-		}
-		if (pair[k] && !pair[k]->spread_count)
-			pair[k] = NULL;
-		spread[failing] += pair[k] != NULL;
+		if (!own[k] && spread_pair(m, rec, &pair))
+			goto out;
+		spread[failing] += pair != NULL;
 	}
 	/* A traced result stands for the untraced ones of its kind that
 	 * are not spread over their pair's paths: the admins trace the
@@ -1207,6 +1242,7 @@ static int model_results(struct model *m, struct localise *l)
 				      : 0;
 	for (size_t k = 0; k < r->record_count; k++) {
 		const struct report_record *rec = r->records[k];
+		const struct pair_paths *pair = NULL;
 
 		if (rec->status == REPORT_ERROR || !rec->sent ||
 		    r->runs[rec->run].dropped ||
@@ -1214,7 +1250,8 @@ static int model_results(struct model *m, struct localise *l)
 			continue;
 		/* (a trace of another flow of its pair is none of its own:
 		 * the result is spread over its pair's paths instead) */
-		if (model_result(m, rec, own[k] ? placed[k] : NULL, pair[k],
+		if ((!own[k] && spread_pair(m, rec, &pair)) ||
+		    model_result(m, rec, own[k] ? placed[k] : NULL, pair,
 				 weight[rec->status != REPORT_REACHABLE],
 				 &m->obs[m->n]))
 			goto out;
@@ -1225,7 +1262,6 @@ static int model_results(struct model *m, struct localise *l)
 	rc = 0;
 out:
 	free(own);
-	free(pair);
 	report_trace_join_free(&local);
 	return rc;
 }
