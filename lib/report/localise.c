@@ -260,13 +260,19 @@ static size_t node_element(const struct report_traces *t, const char *name)
 static size_t link_element(const struct report_traces *t, const char *a,
 			   const char *b)
 {
-	char *name;
-	size_t i;
+	/* (on the stack when it fits: forward paths ask once a hop) */
+	char buf[256], *name = buf;
+	size_t la = strlen(a), lb = strlen(b), i;
 
-	if (asprintf(&name, "%s -> %s", a, b) < 0)
+	if (la + lb + 5 > sizeof(buf) &&
+	    !(name = malloc(la + lb + 5)))
 		return SIZE_MAX;
+	memcpy(name, a, la);
+	memcpy(name + la, " -> ", 4);
+	memcpy(name + la + 4, b, lb + 1);
 	i = report_traces_element_find(t, REPORT_PATH_LINK, name);
-	free(name);
+	if (name != buf)
+		free(name);
 	return i;
 }
 
