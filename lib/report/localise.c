@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/arena.h"
+#include "base/u64map.h"
+#include "report/flow_paths.h"
 #include "report/localise.h"
 #include "report/localise_fit.h"
 #include "report/trace_neighbours.h"
@@ -54,12 +57,46 @@ struct elem {
  * and what its untraced results are spread over (loc_obs spread). */
 struct pair_paths {
 	const struct report_trace_flow *flow[PAIR_PATHS_MAX];
-	size_t path[PAIR_PATHS_MAX];
 	unsigned count;
 	bool too_many;
-	size_t *spread;
-	double *share;
-	size_t spread_count;
+	const size_t *spread;	/* in the model's lists */
+	const double *share;
+	uint32_t spread_count;
+};
+
+/* A list of elements being built (list_add), its room kept for the
+ * next. */
+struct idlist {
+	size_t *ids;
+	size_t count, capacity;
+};
+
+/* A list kept in the model's lists (list_keep_again). */
+struct kept_list {
+	const size_t *ids;
+	uint32_t count;
+};
+
+/* A result's two ends as the model sees them (result_ends): the
+ * addresses (the sgid's; the dgid's, else the destination text's), their
+ * ids, their edge routers, and the lists made of them for the results
+ * that share them. A source's results come together, one destination's
+ * flow labels one after another, all with the same strings: those are
+ * looked up, normalised and listed once for the run of them. */
+struct result_ends {
+	const char *sgid, *dgid, *dest_text;	/* the record's, as last seen */
+	bool have_src, have_dst;
+	char src[64], dst[64];
+	uint32_t src_id, dst_id;	/* address ids (model.address_ids) */
+	/* The source's first router and the destination's last
+	 * (model_access); SIZE_MAX: not known. */
+	size_t src_edge, dst_edge;
+	/* model_result's lists of these ends, NULL until made: the two
+	 * hosts; the access lists, the destination reached [1] or not. */
+	const size_t *ends;
+	uint32_t end_count;
+	const size_t *access[2];
+	uint32_t access_count[2], access_there[2];
 };
 
 struct model {
@@ -82,9 +119,20 @@ struct model {
 	struct strmap index;	/* "h:ADDR", "u:N" -> element + 1 */
 	struct strmap hosts;	/* address -> host name (borrowed) */
 	struct strmap sources;	/* host name -> source number + 1 */
-	struct strmap paths;	/* path text -> path number + 1 */
-	size_t source_count, path_count;
+	size_t source_count;
+	/* per trace flow: the number of its path (flow_paths.h) */
+	uint32_t *path_of;
 	struct loc_obs *obs;
+	/* The obs' lists of elements (but a trace's own path, which they
+	 * borrow) and the pairs' spreads, each where it is made; the lists
+	 * being made. */
+	struct arena lists;
+	struct idlist ends, fwd, back, edges, spread, hits;
+	struct result_ends last;
+	struct kept_list last_back, last_edges;	/* list_keep_again */
+	/* normalised address -> id + 1 (result_ends) */
+	struct strmap address_ids;
+	size_t address_count;
 	const struct report_trace_flow **flow_of;	/* per result */
 	size_t n;
 	/* Links by where they start: the first's number + 1 in out_first
@@ -98,14 +146,10 @@ struct model {
 	/* Access links into a host, by its address: the link's number + 1,
 	 * ACCESS_SEVERAL when traces show more than one (access_link). */
 	struct strmap access_in;
-	/* "SRC DST" -> pair number + 1 (model_pairs) */
-	struct strmap pair_index;
+	/* the two address ids of a pair -> pair number + 1 (model_pairs) */
+	struct u64map pair_index;
 	struct pair_paths *pairs;
-	size_t pair_count;
-	/* "R1 R2" (edge routers' numbers) -> the paths between them that
-	 * traces show + 1; "R1 R2 E..." (a path's elements between them)
-	 * -> 1 (model_pairs) */
-	struct strmap edge_paths, inner_paths;
+	size_t pair_count, pair_capacity;
 };
 
 #define ACCESS_SEVERAL ((void *)UINTPTR_MAX)
@@ -217,13 +261,19 @@ static size_t node_element(const struct report_traces *t, const char *name)
 static size_t link_element(const struct report_traces *t, const char *a,
 			   const char *b)
 {
-	char *name;
-	size_t i;
+	/* (on the stack when it fits: forward paths ask once a hop) */
+	char buf[256], *name = buf;
+	size_t la = strlen(a), lb = strlen(b), i;
 
-	if (asprintf(&name, "%s -> %s", a, b) < 0)
+	if (la + lb + 5 > sizeof(buf) &&
+	    !(name = malloc(la + lb + 5)))
 		return SIZE_MAX;
+	memcpy(name, a, la);
+	memcpy(name + la, " -> ", 4);
+	memcpy(name + la + 4, b, lb + 1);
 	i = report_traces_element_find(t, REPORT_PATH_LINK, name);
-	free(name);
+	if (name != buf)
+		free(name);
 	return i;
 }
 
@@ -252,12 +302,20 @@ static unsigned hop_at(const struct report_traces *t,
 static int model_elements(struct model *m)
 {
 	const struct report_traces *t = m->t;
+	const char *last_sgid = NULL;
+	bool last_named = false;
 
 	for (size_t k = 0; k < m->r->record_count; k++) {
 		const struct report_record *rec = m->r->records[k];
 		char addr[64];
 		void **slot;
 
+		/* (a source's results come together, with one sgid string:
+		 * once its address is named, the others change nothing) */
+		if (rec->sgid && rec->sgid == last_sgid && last_named)
+			continue;
+		last_sgid = rec->sgid;
+		last_named = false;
 		if (!address_of(rec->sgid, addr, sizeof(addr)))
 			continue;
 		slot = strmap_slot(&m->hosts, addr);
@@ -265,6 +323,7 @@ static int model_elements(struct model *m)
 			return -1;
 		if (!*slot)
 			*slot = rec->host;
+		last_named = *slot != NULL;
 	}
 	/* Trace elements first, numbered as the traces number them. */
 	for (size_t i = 0; i < t->element_count; i++) {
@@ -371,21 +430,52 @@ static size_t first_router(const struct report_traces *t,
 	return SIZE_MAX;
 }
 
-static int list_add(size_t **list, size_t *count, size_t e)
+/* Room in l for n more. */
+static int list_reserve(struct idlist *l, size_t n)
 {
+	size_t cap = l->capacity ? l->capacity : 16;
 	size_t *x;
 
-	if (e == SIZE_MAX)
-		return -1;
-	for (size_t i = 0; i < *count; i++)
-		if ((*list)[i] == e)
-			return 0;
-	x = realloc(*list, (*count + 1) * sizeof(*x));
+	if (l->count + n <= l->capacity)
+		return 0;
+	while (cap < l->count + n)
+		cap *= 2;
+	x = realloc(l->ids, cap * sizeof(*x));
 	if (!x)
 		return -1;
-	x[(*count)++] = e;
-	*list = x;
+	l->ids = x;
+	l->capacity = cap;
 	return 0;
+}
+
+/* e added to l unless it is there; -1 for SIZE_MAX (an element that
+ * could not be made) or when memory ran out. */
+static int list_add(struct idlist *l, size_t e)
+{
+	if (e == SIZE_MAX)
+		return -1;
+	for (size_t i = 0; i < l->count; i++)
+		if (l->ids[i] == e)
+			return 0;
+	if (list_reserve(l, 1))
+		return -1;
+	l->ids[l->count++] = e;
+	return 0;
+}
+
+/* l's elements kept in the model's lists (NULL when l is empty); -1
+ * when memory ran out (or past loc_obs's counts). */
+static int list_keep(struct model *m, const struct idlist *l,
+		     const size_t **out, uint32_t *count)
+{
+	*out = NULL;
+	*count = (uint32_t)l->count;
+	if (!l->count)
+		return 0;
+	if (l->count > UINT32_MAX)
+		return -1;
+	*out = arena_copy(&m->lists, l->ids, l->count * sizeof(*l->ids));
+	return *out ? 0 : -1;
 }
 
 /* A hop that did not answer between a and c (a rate-limited or silent
@@ -521,7 +611,7 @@ out:
 /* The forward path of f: its elements, and where one hop did not answer
  * the router other traces show there (when it may be that router). */
 static int forward_path(struct model *m, const struct report_trace_flow *f,
-			bool f_failing, size_t **fwd, size_t *nf)
+			bool f_failing, struct idlist *fwd)
 {
 	const struct report_traces *t = m->t;
 	const char *prev = f->source;
@@ -535,42 +625,25 @@ static int forward_path(struct model *m, const struct report_trace_flow *f,
 
 		if (gap && fill_gap(m, prev, e->from, &ab, &b, &bc) &&
 		    (!m->may_be_gap || m->may_be_gap[b])) {
-			rc |= list_add(fwd, nf, ab);
-			rc |= list_add(fwd, nf, b);
-			rc |= list_add(fwd, nf, bc);
+			rc |= list_add(fwd, ab);
+			rc |= list_add(fwd, b);
+			rc |= list_add(fwd, bc);
 		} else if (gap && prev_router != SIZE_MAX) {
 			/* A router no trace shows (it never answers): the
 			 * hop after the one before it. */
 			size_t u = unseen_elem(m, prev_router);
 
-			rc |= list_add(fwd, nf, u);
+			rc |= list_add(fwd, u);
 			if (u != SIZE_MAX && f_failing)
 				m->el[u].gaps++;
 		}
-		rc |= list_add(fwd, nf, f->elements[i]);
+		rc |= list_add(fwd, f->elements[i]);
 		if (e->kind != REPORT_PATH_LINK) {
 			prev = e->from;
 			prev_router = f->elements[i];
 		}
 	}
 	return rc;
-}
-
-static size_t path_number(struct model *m, const struct report_trace_flow *f)
-{
-	char *text = NULL;
-	size_t len = 0, id;
-	FILE *s = open_memstream(&text, &len);
-
-	if (!s)
-		return SIZE_MAX - 1;
-	for (size_t i = 0; i < f->element_count; i++)
-		fprintf(s, "%zu,", f->elements[i]);
-	if (fclose(s))
-		return SIZE_MAX - 1;
-	id = counted(&m->paths, text ? text : "", &m->path_count);
-	free(text);
-	return id == SIZE_MAX ? SIZE_MAX - 1 : id;
 }
 
 /* How many datagrams each way the result lost: probe's count from the
@@ -632,49 +705,150 @@ static size_t access_router(const struct model *m, size_t link, bool out)
 	return node_element(m->t, out ? e->to : e->from);
 }
 
+/* The id of a normalised address (added when new); -1 when memory ran
+ * out. */
+static int address_id(struct model *m, const char *addr, uint32_t *id)
+{
+	void **slot = strmap_slot(&m->address_ids, addr);
+
+	if (!slot || (!*slot && m->address_count >= UINT32_MAX - 1))
+		return -1;
+	if (!*slot)
+		*slot = (void *)(uintptr_t)++m->address_count;
+	*id = (uint32_t)((uintptr_t)*slot - 1);
+	return 0;
+}
+
+/* rec's ends (struct result_ends): the last result's when rec has its
+ * strings; NULL when memory ran out. */
+static struct result_ends *result_ends(struct model *m,
+				       const struct report_record *rec)
+{
+	struct result_ends *e = &m->last;
+
+	if (e->sgid && rec->sgid == e->sgid && rec->dgid == e->dgid &&
+	    rec->dest_text == e->dest_text)
+		return e;
+	*e = (struct result_ends){ .sgid = rec->sgid, .dgid = rec->dgid,
+				   .dest_text = rec->dest_text,
+				   .src_edge = SIZE_MAX,
+				   .dst_edge = SIZE_MAX };
+	e->have_src = address_of(rec->sgid, e->src, sizeof(e->src));
+	e->have_dst = address_of(rec->dgid, e->dst, sizeof(e->dst)) ||
+		      address_of(rec->dest_text, e->dst, sizeof(e->dst));
+	if ((e->have_src && address_id(m, e->src, &e->src_id)) ||
+	    (e->have_dst && address_id(m, e->dst, &e->dst_id))) {
+		/* (not to be taken for rec's next time) */
+		e->sgid = NULL;
+		return NULL;
+	}
+	if (e->have_src)
+		e->src_edge = access_router(m, access_link(m, e->src, true),
+					    true);
+	if (e->have_dst)
+		e->dst_edge = access_router(m, access_link(m, e->dst, false),
+					    false);
+	return e;
+}
+
 /* The access links a result crosses (loc_obs access): the source's out
  * and the destination's in on the way there, the destination's out and
  * the source's in on the way back; and the routers at their far ends,
  * each host's first router and its last, as certain as its access link
  * (every trace of its shows the one), so that untraced results are
  * charged to them too (the destination's not when the result's trace
- * stopped before it: its datagrams never got there). */
-static int model_access(const struct model *m, const char *src,
-			const char *dst, bool dest_reached,
-			struct loc_obs *o)
+ * stopped before it: its datagrams never got there). Made once for the
+ * results of the same ends. */
+static int model_access(struct model *m, struct result_ends *ends,
+			bool dest_reached, struct loc_obs *o)
 {
-	size_t links[4] = {
-		src ? access_link(m, src, true) : SIZE_MAX,
-		dst ? access_link(m, dst, false) : SIZE_MAX,
-		dst ? access_link(m, dst, true) : SIZE_MAX,
-		src ? access_link(m, src, false) : SIZE_MAX,
-	};
-	size_t all[8] = {
-		links[0], links[1],
-		access_router(m, links[0], true),
-		dest_reached ? access_router(m, links[1], false) : SIZE_MAX,
-		links[2], links[3],
-		dest_reached ? access_router(m, links[2], true) : SIZE_MAX,
-		access_router(m, links[3], false),
-	};
-	size_t *list = malloc(8 * sizeof(*list)), n = 0;
+	const char *src = ends->have_src ? ends->src : NULL;
+	const char *dst = ends->have_dst ? ends->dst : NULL;
+	int w = dest_reached;
 
-	if (!list)
-		return -1;
-	for (int i = 0; i < 8; i++) {
-		size_t from = i < 4 ? 0 : o->access_there;
-		bool listed = false;
+	if (!ends->access[w]) {
+		size_t links[4] = {
+			src ? access_link(m, src, true) : SIZE_MAX,
+			dst ? access_link(m, dst, false) : SIZE_MAX,
+			dst ? access_link(m, dst, true) : SIZE_MAX,
+			src ? access_link(m, src, false) : SIZE_MAX,
+		};
+		size_t all[8] = {
+			links[0], links[1],
+			access_router(m, links[0], true),
+			dest_reached ? access_router(m, links[1], false)
+				     : SIZE_MAX,
+			links[2], links[3],
+			dest_reached ? access_router(m, links[2], true)
+				     : SIZE_MAX,
+			access_router(m, links[3], false),
+		};
+		size_t list[8], n = 0, there = 0;
 
-		/* (once each way: an element on both is listed twice) */
-		for (size_t j = from; j < n; j++)
-			listed |= list[j] == all[i];
-		if (all[i] != SIZE_MAX && !listed)
-			list[n++] = all[i];
-		if (i == 3)
-			o->access_there = n;
+		for (int i = 0; i < 8; i++) {
+			size_t from = i < 4 ? 0 : there;
+			bool listed = false;
+
+			/* (once each way: an element on both is listed
+			 * twice) */
+			for (size_t j = from; j < n; j++)
+				listed |= list[j] == all[i];
+			if (all[i] != SIZE_MAX && !listed)
+				list[n++] = all[i];
+			if (i == 3)
+				there = n;
+		}
+		ends->access[w] = arena_copy(&m->lists, list, n * sizeof(*list));
+		if (!ends->access[w])
+			return -1;
+		ends->access_count[w] = (uint32_t)n;
+		ends->access_there[w] = (uint32_t)there;
 	}
-	o->access = list;
-	o->access_count = n;
+	o->access = ends->access[w];
+	o->access_count = ends->access_count[w];
+	o->access_there = ends->access_there[w];
+	return 0;
+}
+
+/* The two hosts of a result (loc_obs ends), made once for the results
+ * of the same ends. */
+static int model_ends(struct model *m, struct result_ends *ends,
+		      struct loc_obs *o)
+{
+	if (!ends->ends) {
+		m->ends.count = 0;
+		if ((ends->have_src &&
+		     list_add(&m->ends, host_elem(m, ends->src))) ||
+		    (ends->have_dst &&
+		     list_add(&m->ends, host_elem(m, ends->dst))))
+			return -1;
+		ends->ends = arena_copy(&m->lists, m->ends.ids,
+					m->ends.count * sizeof(*m->ends.ids));
+		if (!ends->ends)
+			return -1;
+		ends->end_count = (uint32_t)m->ends.count;
+	}
+	o->ends = ends->end_count ? ends->ends : NULL;
+	o->end_count = ends->end_count;
+	return 0;
+}
+
+/* list_keep, or the list last kept so when l holds the same: the edge
+ * routers of a pair's flows are most often the same. */
+static int list_keep_again(struct model *m, const struct idlist *l,
+			   struct kept_list *last, const size_t **out,
+			   uint32_t *count)
+{
+	if (last->ids && last->count == l->count &&
+	    memcmp(last->ids, l->ids, l->count * sizeof(*l->ids)) == 0) {
+		*out = last->ids;
+		*count = last->count;
+		return 0;
+	}
+	if (list_keep(m, l, out, count))
+		return -1;
+	last->ids = *out;
+	last->count = *count;
 	return 0;
 }
 
@@ -685,10 +859,7 @@ static int model_result(struct model *m, const struct report_record *rec,
 			struct loc_obs *o)
 {
 	const struct report_traces *t = m->t;
-	size_t *ends = NULL, *fwd = NULL, *back = NULL, *edges = NULL;
-	size_t ne = 0, nf = 0, nb = 0, ng = 0;
-	char src[64], dst[64];
-	bool have_src, have_dst;
+	struct result_ends *ends;
 	int rc = 0;
 
 	*o = (struct loc_obs){ .weight = weight, .sent = rec->sent,
@@ -696,20 +867,13 @@ static int model_result(struct model *m, const struct report_record *rec,
 			       .path = SIZE_MAX };
 	losses(rec, o);
 	o->source = counted(&m->sources, rec->host, &m->source_count);
-	if (o->source == SIZE_MAX)
+	ends = result_ends(m, rec);
+	if (o->source == SIZE_MAX || !ends || model_ends(m, ends, o))
 		return -1;
-	have_src = address_of(rec->sgid, src, sizeof(src));
-	have_dst = address_of(rec->dgid, dst, sizeof(dst)) ||
-		   address_of(rec->dest_text, dst, sizeof(dst));
-	if (have_src)
-		rc |= list_add(&ends, &ne, host_elem(m, src));
-	if (have_dst)
-		rc |= list_add(&ends, &ne, host_elem(m, dst));
 	if (rec->hops >= 0)
 		o->length = 2 * (unsigned)rec->hops + 3;
 	if (!f) {
-		rc |= model_access(m, have_src ? src : NULL,
-				   have_dst ? dst : NULL, true, o);
+		rc |= model_access(m, ends, true, o);
 		if (pair && pair->spread_count) {
 			o->spread = pair->spread;
 			o->spread_share = pair->share;
@@ -720,9 +884,9 @@ static int model_result(struct model *m, const struct report_record *rec,
 		bool stopped = !reached(t, f) && last != SIZE_MAX &&
 			       !stopped_at_edge(t, f, last);
 
-		rc |= model_access(m, have_src ? src : NULL,
-				   have_dst ? dst : NULL, !stopped, o);
-		rc |= forward_path(m, f, o->failing, &fwd, &nf);
+		m->fwd.count = m->back.count = m->edges.count = 0;
+		rc |= model_access(m, ends, !stopped, o);
+		rc |= forward_path(m, f, o->failing, &m->fwd);
 		/* Nothing came back although the trace's datagrams went
 		 * all the way: the replies were lost. */
 		if (!stopped && rec->received == 0) {
@@ -736,32 +900,39 @@ static int model_result(struct model *m, const struct report_record *rec,
 		/* (Where the trace stopped, its answers came back through
 		 * the edge: what is lost is past the stop.) */
 		if (edge != SIZE_MAX && !stopped)
-			rc |= list_add(&back, &nb, edge);
+			rc |= list_add(&m->back, edge);
 		if (edge != SIZE_MAX)
-			rc |= list_add(&edges, &ng, edge);
+			rc |= list_add(&m->edges, edge);
 		if (stopped) {
 			size_t u = unseen_elem(m, last);
 
-			rc |= list_add(&fwd, &nf, u);
+			rc |= list_add(&m->fwd, u);
 			if (u != SIZE_MAX)
 				m->el[u].at |= 1ull << (last_position(t, f) - 1);
 		} else if (last != SIZE_MAX) {
 			/* reached, or stopped at the destination's edge */
-			rc |= list_add(&edges, &ng, last);
+			rc |= list_add(&m->edges, last);
 		}
-		o->path = path_number(m, f);
+		if (rc)
+			return -1;
+		/* (most forward paths are the trace's own: borrowed) */
+		if (m->fwd.count == f->element_count &&
+		    memcmp(m->fwd.ids, f->elements,
+			   f->element_count * sizeof(*f->elements)) == 0) {
+			o->fwd = f->elements;
+			o->fwd_count = (uint32_t)f->element_count;
+		} else {
+			rc |= list_keep(m, &m->fwd, &o->fwd, &o->fwd_count);
+		}
+		rc |= list_keep_again(m, &m->back, &m->last_back, &o->back,
+				      &o->back_count);
+		rc |= list_keep_again(m, &m->edges, &m->last_edges, &o->edges,
+				      &o->edge_count);
+		o->path = m->path_of[f - t->flows];
 		if (!o->length)
 			o->length = (unsigned)f->element_count + 2;
 	}
-	o->ends = ends;
-	o->end_count = ne;
-	o->fwd = fwd;
-	o->fwd_count = nf;
-	o->back = back;
-	o->back_count = nb;
-	o->edges = edges;
-	o->edge_count = ng;
-	return rc || o->path == SIZE_MAX - 1 ? -1 : 0;
+	return rc ? -1 : 0;
 }
 
 /* Whether f is the trace of rec's own flow, not one of its pair's other
@@ -778,145 +949,178 @@ static bool own_trace(const struct report_record *rec,
 	return true;
 }
 
-/* "SRC DST" of rec's addresses; false when one is not known. */
-static bool pair_key(const struct report_record *rec, char *key, size_t len)
+/* The pair of addresses of rec's ends; add: made when new. NULL: an
+ * address is not known, no such pair, or out of memory when adding. */
+static struct pair_paths *pair_of(struct model *m,
+				  const struct result_ends *ends, bool add)
 {
-	char src[64], dst[64];
+	uint64_t key = (uint64_t)ends->src_id << 32 | ends->dst_id;
+	size_t *slot;
 
-	if (!address_of(rec->sgid, src, sizeof(src)) ||
-	    !(address_of(rec->dgid, dst, sizeof(dst)) ||
-	      address_of(rec->dest_text, dst, sizeof(dst))))
-		return false;
-	return snprintf(key, len, "%s %s", src, dst) < (int)len;
-}
-
-/* The pair of key (pair_key); add: made when new. NULL: none, or out
- * of memory when adding. */
-static struct pair_paths *pair_of(struct model *m, const char *key, bool add)
-{
-	void **slot;
-
+	if (!ends->have_src || !ends->have_dst)
+		return NULL;
 	if (!add) {
-		void *v = strmap_get(&m->pair_index, key);
+		size_t v = u64map_get(&m->pair_index, key);
 
-		return v ? &m->pairs[(uintptr_t)v - 1] : NULL;
+		return v ? &m->pairs[v - 1] : NULL;
 	}
-	slot = strmap_slot(&m->pair_index, key);
+	slot = u64map_slot(&m->pair_index, key);
 	if (!slot)
 		return NULL;
 	if (!*slot) {
-		struct pair_paths *x = realloc(m->pairs, (m->pair_count + 1) *
-							 sizeof(*x));
+		if (m->pair_count == m->pair_capacity) {
+			size_t cap = m->pair_capacity ? 2 * m->pair_capacity
+						      : 64;
+			struct pair_paths *x =
+				realloc(m->pairs, cap * sizeof(*x));
 
-		if (!x)
-			return NULL;
-		m->pairs = x;
-		x[m->pair_count] = (struct pair_paths){ 0 };
-		*slot = (void *)(uintptr_t)++m->pair_count;
+			if (!x)
+				return NULL;
+			m->pairs = x;
+			m->pair_capacity = cap;
+		}
+		m->pairs[m->pair_count] = (struct pair_paths){ 0 };
+		*slot = ++m->pair_count;
 	}
-	return &m->pairs[(uintptr_t)*slot - 1];
+	return &m->pairs[*slot - 1];
 }
 
-/* The edge routers of a result (its source's first router, its
- * destination's last: model_access) as "R1 R2"; false when not known. */
-static bool edge_key(const struct model *m, const struct report_record *rec,
-		     char *key, size_t len)
-{
-	char src[64], dst[64];
-	size_t r1, r2;
+/* The paths traces show between two edge routers (model_pairs): how
+ * many paths between its two ends, hosts' access links left out, the
+ * flows that reached their destination took, per pair of edge routers
+ * (the source's first router, the destination's last: model_access). */
+struct edge_paths {
+	uint32_t *inner;	/* per trace flow: its path's number between
+				 * its edge routers (flow_paths.h) */
+	struct u64map edges;	/* the two routers -> edge number + 1 */
+	struct u64map seen;	/* edge number and path -> 1 */
+	size_t *paths;		/* per edge number: how many */
+	size_t count, capacity;
+};
 
-	if (!address_of(rec->sgid, src, sizeof(src)) ||
-	    !(address_of(rec->dgid, dst, sizeof(dst)) ||
-	      address_of(rec->dest_text, dst, sizeof(dst))))
-		return false;
-	r1 = access_router(m, access_link(m, src, true), true);
-	r2 = access_router(m, access_link(m, dst, false), false);
-	return r1 != SIZE_MAX && r2 != SIZE_MAX &&
-	       snprintf(key, len, "%zu %zu", r1, r2) < (int)len;
-}
-
-/* Counts f's path between its edge routers (edge: their key) among the
- * paths traces show between them, when it is new; f reached its
- * destination. */
-static int count_inner_path(struct model *m, const char *edge,
-			    const struct report_trace_flow *f)
+static int edge_paths_make(const struct model *m, struct edge_paths *ep)
 {
 	const struct report_traces *t = m->t;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
-	void **slot;
+	bool *access = calloc(t->element_count + 1, sizeof(*access));
 	int rc = -1;
 
-	if (!out)
-		return -1;
-	fputs(edge, out);
-	for (size_t i = 0; i < f->element_count; i++) {
-		const struct report_path_element *e = &t->elements[f->elements[i]];
-
-		/* (not the hosts' access links: another pair's are others) */
-		if (e->kind == REPORT_PATH_LINK &&
-		    (node_element(t, e->from) == SIZE_MAX ||
-		     node_element(t, e->to) == SIZE_MAX))
-			continue;
-		fprintf(out, " %zu", f->elements[i]);
-	}
-	if (fclose(out) || !text)
+	ep->inner = malloc((t->count + 1) * sizeof(*ep->inner));
+	if (!access || !ep->inner || t->element_count >= UINT32_MAX)
 		goto out;
-	slot = strmap_slot(&m->inner_paths, text);
-	if (!slot)
-		goto out;
-	if (!*slot) {
-		void **count = strmap_slot(&m->edge_paths, edge);
+	/* (not the hosts' access links: another pair's are others) */
+	for (size_t i = 0; i < t->element_count; i++) {
+		const struct report_path_element *e = &t->elements[i];
 
-		if (!count)
-			goto out;
-		*slot = (void *)1;
-		*count = (void *)((uintptr_t)(*count ? *count : (void *)1) + 1);
+		access[i] = e->kind == REPORT_PATH_LINK &&
+			    (node_element(t, e->from) == SIZE_MAX ||
+			     node_element(t, e->to) == SIZE_MAX);
 	}
-	rc = 0;
+	rc = flow_path_numbers(t, access, ep->inner);
 out:
-	free(text);
+	free(access);
 	return rc;
+}
+
+static void edge_paths_free(struct edge_paths *ep)
+{
+	free(ep->inner);
+	u64map_free(&ep->edges);
+	u64map_free(&ep->seen);
+	free(ep->paths);
+}
+
+/* Counts f's path between the edge routers of ends among the paths
+ * traces show between them, when it is new; f reached its destination. */
+static int count_inner_path(const struct model *m, struct edge_paths *ep,
+			    const struct result_ends *ends,
+			    const struct report_trace_flow *f)
+{
+	size_t *edge = u64map_slot(&ep->edges, (uint64_t)ends->src_edge << 32 |
+						       ends->dst_edge);
+	size_t *seen;
+
+	if (!edge)
+		return -1;
+	if (!*edge) {
+		if (ep->count == ep->capacity) {
+			size_t cap = ep->capacity ? 2 * ep->capacity : 64;
+			size_t *x = realloc(ep->paths, cap * sizeof(*x));
+
+			if (!x)
+				return -1;
+			ep->paths = x;
+			ep->capacity = cap;
+		}
+		ep->paths[ep->count] = 0;
+		*edge = ++ep->count;
+	}
+	seen = u64map_slot(&ep->seen, (uint64_t)(*edge - 1) << 32 |
+					      ep->inner[f - m->t->flows]);
+	if (!seen)
+		return -1;
+	if (!*seen) {
+		*seen = 1;
+		ep->paths[*edge - 1]++;
+	}
+	return 0;
+}
+
+/* How many paths traces show between the edge routers of ends. */
+static size_t inner_paths(const struct edge_paths *ep,
+			  const struct result_ends *ends)
+{
+	size_t edge;
+
+	if (ends->src_edge == SIZE_MAX || ends->dst_edge == SIZE_MAX)
+		return 0;
+	edge = u64map_get(&ep->edges,
+			  (uint64_t)ends->src_edge << 32 | ends->dst_edge);
+	return edge ? ep->paths[edge - 1] : 0;
 }
 
 /* What an untraced result of p crosses: each element of p's k paths
  * with the share of them it is on, among the paths between its edge
  * routers that traces show (paths, when more than k: those of its own
  * pair that were traced may be fewer than its flows take). */
-static int pair_spread(struct pair_paths *p, size_t paths)
+static int pair_spread(struct model *m, struct pair_paths *p, size_t paths)
 {
-	size_t most = 0, *count;
+	struct idlist *spread = &m->spread, *hits = &m->hits;
+	size_t most = 0;
+	double *share;
 
 	if (p->too_many || !p->count)
 		return 0;
 	for (unsigned j = 0; j < p->count; j++)
 		most += p->flow[j]->element_count;
-	p->spread = malloc((most + 1) * sizeof(*p->spread));
-	p->share = malloc((most + 1) * sizeof(*p->share));
-	count = calloc(most + 1, sizeof(*count));
-	if (!p->spread || !p->share || !count) {
-		free(count);
+	spread->count = hits->count = 0;
+	if (list_reserve(spread, most) || list_reserve(hits, most))
 		return -1;
-	}
 	for (unsigned j = 0; j < p->count; j++) {
 		const struct report_trace_flow *f = p->flow[j];
 
 		for (size_t i = 0; i < f->element_count; i++) {
 			size_t e = f->elements[i], at = 0;
 
-			while (at < p->spread_count && p->spread[at] != e)
+			while (at < spread->count && spread->ids[at] != e)
 				at++;
-			if (at == p->spread_count)
-				p->spread[p->spread_count++] = e;
-			count[at]++;
+			if (at == spread->count) {
+				spread->ids[spread->count++] = e;
+				hits->ids[hits->count++] = 0;
+			}
+			hits->ids[at]++;
 		}
 	}
 	if (paths < p->count)
 		paths = p->count;
-	for (size_t i = 0; i < p->spread_count; i++)
-		p->share[i] = (double)count[i] / paths;
-	free(count);
+	share = arena_alloc(&m->lists, spread->count * sizeof(*share));
+	p->spread = arena_copy(&m->lists, spread->ids,
+			       spread->count * sizeof(*spread->ids));
+	if (!share || !p->spread)
+		return -1;
+	for (size_t i = 0; i < spread->count; i++)
+		share[i] = (double)hits->ids[i] / paths;
+	p->share = share;
+	p->spread_count = (uint32_t)spread->count;
 	return 0;
 }
 
@@ -927,25 +1131,35 @@ static int model_pairs(struct model *m,
 		       const bool *own)
 {
 	const struct report *r = m->r;
+	const struct report_traces *t = m->t;
+	struct edge_paths ep = { 0 };
+	int rc = -1;
 
+	if (edge_paths_make(m, &ep))
+		goto out;
 	for (size_t k = 0; k < r->record_count; k++) {
+		const struct report_trace_flow *f = placed[k];
+		struct result_ends *ends;
 		struct pair_paths *p;
-		char key[160], edge[48];
-		size_t path;
+		uint32_t path;
 		unsigned j = 0;
 
-		if (!placed[k] || !own[k] ||
-		    !pair_key(r->records[k], key, sizeof(key)))
+		if (!f || !own[k])
 			continue;
-		if (reached(m->t, placed[k]) &&
-		    edge_key(m, r->records[k], edge, sizeof(edge)) &&
-		    count_inner_path(m, edge, placed[k]))
-			return -1;
-		p = pair_of(m, key, true);
-		path = path_number(m, placed[k]);
-		if (!p || path == SIZE_MAX - 1)
-			return -1;
-		while (j < p->count && p->path[j] != path)
+		ends = result_ends(m, r->records[k]);
+		if (!ends)
+			goto out;
+		if (!ends->have_src || !ends->have_dst)
+			continue;
+		if (reached(t, f) && ends->src_edge != SIZE_MAX &&
+		    ends->dst_edge != SIZE_MAX &&
+		    count_inner_path(m, &ep, ends, f))
+			goto out;
+		p = pair_of(m, ends, true);
+		if (!p)
+			goto out;
+		path = m->path_of[f - t->flows];
+		while (j < p->count && m->path_of[p->flow[j] - t->flows] != path)
 			j++;
 		if (j < p->count)
 			continue;
@@ -953,48 +1167,64 @@ static int model_pairs(struct model *m,
 			p->too_many = true;
 			continue;
 		}
-		p->path[p->count] = path;
-		p->flow[p->count++] = placed[k];
+		p->flow[p->count++] = f;
 	}
 	for (size_t k = 0; k < r->record_count; k++) {
+		struct result_ends *ends;
 		struct pair_paths *p;
-		char key[160], edge[48];
-		void *paths;
 
-		if (!placed[k] || !own[k] ||
-		    !pair_key(r->records[k], key, sizeof(key)))
+		if (!placed[k] || !own[k])
 			continue;
-		p = pair_of(m, key, false);
+		ends = result_ends(m, r->records[k]);
+		if (!ends)
+			goto out;
+		p = pair_of(m, ends, false);
 		if (!p || p->spread || p->too_many)
 			continue;
-		paths = edge_key(m, r->records[k], edge, sizeof(edge))
-				? strmap_get(&m->edge_paths, edge)
-				: NULL;
-		if (pair_spread(p, paths ? (uintptr_t)paths - 1 : 0))
-			return -1;
+		if (pair_spread(m, p, inner_paths(&ep, ends)))
+			goto out;
 	}
+	rc = 0;
+out:
+	edge_paths_free(&ep);
+	return rc;
+}
+
+/* The pair whose paths an untraced result rec is spread over (NULL:
+ * none); -1 when memory ran out. */
+static int spread_pair(struct model *m, const struct report_record *rec,
+		       const struct pair_paths **out)
+{
+	struct result_ends *ends = result_ends(m, rec);
+	const struct pair_paths *p;
+
+	if (!ends)
+		return -1;
+	p = pair_of(m, ends, false);
+	*out = p && p->spread_count ? p : NULL;
 	return 0;
 }
 
 static int model_results(struct model *m, struct localise *l)
 {
 	const struct report *r = m->r;
+	const struct report_traces *t = m->t;
 	struct report_trace_join local;
 	const struct report_trace_join *join =
-		report_traces_joined(m->t, r, &local);
+		report_traces_joined(t, r, &local);
 	const struct report_trace_flow *const *placed =
 		join ? join->trace : NULL;
 	size_t all[2] = { 0 }, traced[2] = { 0 }, spread[2] = { 0 };
 	double weight[2];
 	bool *own = NULL;
-	struct pair_paths **pair = NULL;
 	int rc = -1;
 
 	m->obs = calloc(r->record_count + 1, sizeof(*m->obs));
 	m->flow_of = calloc(r->record_count + 1, sizeof(*m->flow_of));
+	m->path_of = malloc((t->count + 1) * sizeof(*m->path_of));
 	own = calloc(r->record_count + 1, sizeof(*own));
-	pair = calloc(r->record_count + 1, sizeof(*pair));
-	if (!placed || !m->obs || !m->flow_of || !own || !pair)
+	if (!placed || !m->obs || !m->flow_of || !m->path_of || !own ||
+	    flow_path_numbers(t, NULL, m->path_of))
 		goto out;
 	for (size_t k = 0; k < r->record_count; k++)
 		own[k] = placed[k] && own_trace(r->records[k], placed[k]);
@@ -1003,15 +1233,13 @@ static int model_results(struct model *m, struct localise *l)
 	for (size_t k = 0; k < r->record_count; k++) {
 		const struct report_record *rec = r->records[k];
 		bool failing = rec->status != REPORT_REACHABLE;
-		char key[160];
+		const struct pair_paths *pair = NULL;
 
 		all[failing]++;
 		traced[failing] += own[k];
-		if (!own[k] && pair_key(rec, key, sizeof(key)))
-			pair[k] = pair_of(m, key, false);
-		if (pair[k] && !pair[k]->spread_count)
-			pair[k] = NULL;
-		spread[failing] += pair[k] != NULL;
+		if (!own[k] && spread_pair(m, rec, &pair))
+			goto out;
+		spread[failing] += pair != NULL;
 	}
 	/* A traced result stands for the untraced ones of its kind that
 	 * are not spread over their pair's paths: the admins trace the
@@ -1021,6 +1249,7 @@ static int model_results(struct model *m, struct localise *l)
 				      : 0;
 	for (size_t k = 0; k < r->record_count; k++) {
 		const struct report_record *rec = r->records[k];
+		const struct pair_paths *pair = NULL;
 
 		if (rec->status == REPORT_ERROR || !rec->sent ||
 		    r->runs[rec->run].dropped ||
@@ -1028,7 +1257,8 @@ static int model_results(struct model *m, struct localise *l)
 			continue;
 		/* (a trace of another flow of its pair is none of its own:
 		 * the result is spread over its pair's paths instead) */
-		if (model_result(m, rec, own[k] ? placed[k] : NULL, pair[k],
+		if ((!own[k] && spread_pair(m, rec, &pair)) ||
+		    model_result(m, rec, own[k] ? placed[k] : NULL, pair,
 				 weight[rec->status != REPORT_REACHABLE],
 				 &m->obs[m->n]))
 			goto out;
@@ -1039,7 +1269,6 @@ static int model_results(struct model *m, struct localise *l)
 	rc = 0;
 out:
 	free(own);
-	free(pair);
 	report_trace_join_free(&local);
 	return rc;
 }
@@ -2801,15 +3030,16 @@ static void model_free(struct model *m)
 	free(m->stands_for);
 	free(m->edge_router);
 	free(m->excluded);
-	for (size_t k = 0; k < m->n; k++) {
-		free((void *)m->obs[k].ends);
-		free((void *)m->obs[k].fwd);
-		free((void *)m->obs[k].back);
-		free((void *)m->obs[k].edges);
-		free((void *)m->obs[k].access);
-	}
 	free(m->obs);
 	free(m->flow_of);
+	free(m->path_of);
+	arena_free(&m->lists);
+	free(m->ends.ids);
+	free(m->fwd.ids);
+	free(m->back.ids);
+	free(m->edges.ids);
+	free(m->spread.ids);
+	free(m->hits.ids);
 	free(m->out_next);
 	free(m->may_be_gap);
 	strmap_free(&m->out_first);
@@ -2817,15 +3047,9 @@ static void model_free(struct model *m)
 	strmap_free(&m->index);
 	strmap_free(&m->hosts);
 	strmap_free(&m->sources);
-	strmap_free(&m->paths);
-	for (size_t k = 0; k < m->pair_count; k++) {
-		free(m->pairs[k].spread);
-		free(m->pairs[k].share);
-	}
+	strmap_free(&m->address_ids);
 	free(m->pairs);
-	strmap_free(&m->pair_index);
-	strmap_free(&m->edge_paths);
-	strmap_free(&m->inner_paths);
+	u64map_free(&m->pair_index);
 }
 
 /* The suspects freed, the counts of the model kept. */

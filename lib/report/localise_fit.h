@@ -24,6 +24,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The stop: an element is picked only with an LLR of at least this (a
  * few thousand elements tested: e^-25 keeps noise out), a loss rate at
@@ -70,18 +71,17 @@
  * and a list of suspects helps less than the matrix. */
 #define LOC_PICKS_MAX 16
 
+/* One result: a million of them at 1M results, so the counts of its
+ * lists are 32 bits and come together (no padding between). */
 struct loc_obs {
 	/* Elements charged both ways, weight 1: the two hosts (always
 	 * known). */
 	const size_t *ends;
-	size_t end_count;
 	/* Elements on the forward path and those known on the reverse
 	 * one, from traces; weighted by weight (the inverse of the share of
 	 * such results that were traced: a sample stands for the rest). */
 	const size_t *fwd;
-	size_t fwd_count;
 	const size_t *back;
-	size_t back_count;
 	/* The hosts' access links (known from any trace of theirs, so for
 	 * untraced results too): the first access_there on the way there
 	 * (the source's link out, the destination's link in), the others on
@@ -89,13 +89,11 @@ struct loc_obs {
 	 * 1, never in place of a sample; an element also in fwd or back is
 	 * charged here only. */
 	const size_t *access;
-	size_t access_count, access_there;
 	/* The edge routers its replies likely cross (the source's and the
 	 * destination's), for loc_relations.touch only: not charged (the
 	 * address a router answers traces from need not be the one the
 	 * replies cross). */
 	const size_t *edges;
-	size_t edge_count;
 	/* An untraced result of a pair whose traced flows show k forward
 	 * paths took one of them, which is not known: it crosses each
 	 * element of them with the share of those paths the element is on
@@ -106,16 +104,18 @@ struct loc_obs {
 	 * An element also in access is charged there only. */
 	const size_t *spread;
 	const double *spread_share;
-	size_t spread_count;
-	double weight;
+	/* How many elements each list has (spread_share: spread_count). */
+	uint32_t end_count, fwd_count, back_count, access_count, access_there;
+	uint32_t edge_count, spread_count;
 	unsigned sent;
+	unsigned length;	/* elements crossed one way; 0: unknown */
+	bool failing;
+	double weight;
 	/* Datagrams lost each way, and lost where it is not known. */
 	double lost_there, lost_back, lost_unknown;
-	unsigned length;	/* elements crossed one way; 0: unknown */
 	size_t source;		/* who sent it (the background's median) */
 	size_t path;		/* same number: same forward path;
 				 * SIZE_MAX: not known */
-	bool failing;
 };
 
 struct loc_stats {

@@ -56,12 +56,34 @@ enum report_loss_direction {
 };
 
 struct report_record {
+	/* (pointers and 8-byte numbers first, the small ones together
+	 * last: a million of them, each without holes) */
 	char *host, *device;	/* the prober, as it named itself */
+	char *sgid;		/* source GID text; NULL: unknown */
+	char *dest_text;	/* the destination as the prober was given it */
+	char *dgid;		/* ah_attr.grh.dgid; NULL: no GRH or no AH */
+	char *error;		/* status error: why */
+	/* The UDP source port the set's probes carried (params.
+	 * wire_udp_sport: mlx5 and hns the flow label's, rxe its QP's);
+	 * -1: not known. ECMP hashes it: the trace of that port is the
+	 * path the probes took. */
+	long wire_udp_sport;
+	double rtt_median_us, rtt_max_us;	/* has_rtt */
+	/* Where the lost probes were lost (probe's loss_direction, from the
+	 * responder's count): REPORT_LOSS_UNKNOWN when it could not tell or
+	 * did not say; lost_there and lost_back -1 when not known. */
+	long lost_there, lost_back;
+	struct strvec verdicts, findings;
+	struct report_params params;
+	size_t run;		/* index into report.runs */
 	unsigned port_num;
+	enum report_status status;
+	uint32_t sent, received;
+	int hops;		/* -1: unknown */
+	enum report_loss_direction loss_direction;
 	uint16_t lid;		/* source.lid; 0: unknown (RoCE, an older
 				 * probe): report --groups sa asks the SA
 				 * for its leaf switch */
-	char *sgid;		/* source GID text; NULL: unknown */
 	bool has_ah;		/* false: failed before an AH was built, so
 				 * sgid is the port's first GID, not the one
 				 * a probe would have used */
@@ -70,30 +92,10 @@ struct report_record {
 	 * trace's datagrams of that flow label; false: rxe (its QP's port),
 	 * others unknown, and older probes that did not name it. */
 	bool sport_follows_label;
-	/* The UDP source port the set's probes carried (params.
-	 * wire_udp_sport: mlx5 and hns the flow label's, rxe its QP's);
-	 * -1: not known. ECMP hashes it: the trace of that port is the
-	 * path the probes took. */
-	long wire_udp_sport;
-	char *dest_text;	/* the destination as the prober was given it */
-	char *dgid;		/* ah_attr.grh.dgid; NULL: no GRH or no AH */
-	enum report_status status;
-	char *error;		/* status error: why */
-	uint32_t sent, received;
 	bool has_rtt;
-	double rtt_median_us, rtt_max_us;
-	int hops;		/* -1: unknown */
 	bool tclass_remarked;
 	uint8_t tclass_sent, tclass_seen;
-	/* Where the lost probes were lost (probe's loss_direction, from the
-	 * responder's count): REPORT_LOSS_UNKNOWN when it could not tell or
-	 * did not say; lost_there and lost_back -1 when not known. */
-	enum report_loss_direction loss_direction;
-	long lost_there, lost_back;
-	struct strvec verdicts, findings;
-	struct report_params params;
 	bool interrupted;	/* the result says so, or its run's summary */
-	size_t run;		/* index into report.runs */
 };
 
 /* A source (row), a destination (column), or both: one responder that
