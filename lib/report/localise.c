@@ -115,6 +115,9 @@ struct model {
 	/* per element: a pick the naming withdrew (its evidence is
 	 * another's), left out of the next fit; withdrew: one was */
 	bool *excluded;
+	/* per element: a router whose links the fit took one by one, left
+	 * out for it (router_behind_links) */
+	bool *behind;
 	bool withdrew;
 	struct strmap index;	/* "h:ADDR", "u:N" -> element + 1 */
 	struct strmap hosts;	/* address -> host name (borrowed) */
@@ -2382,6 +2385,98 @@ static size_t same_fault(const struct model *m, const struct loc_fit *fit,
 	return SIZE_MAX;
 }
 
+/* The router link pick k leaves toward another router (SIZE_MAX: none,
+ * or a link to or from a host). */
+static size_t router_link_from(const struct model *m,
+			       const struct loc_fit *fit, size_t k)
+{
+	size_t e = fit->picks[k].element, h = link_from(m, e);
+
+	if (h == SIZE_MAX || node_element(m->t, m->t->elements[e].to) ==
+				     SIZE_MAX)
+		return SIZE_MAX;
+	return h;
+}
+
+/* The fit of m's results over its elements as they stand. 0, or -1
+ * when memory ran out. */
+static int model_fit(const struct model *m, struct loc_fit *fit)
+{
+	return loc_fit_run(fit, m->obs, m->n, m->count,
+			   &(struct loc_relations){
+				   .prefer = m->prefer,
+				   .touch = (const size_t(*)[2])m->touch,
+				   .edge_of = m->edge_of,
+				   .stands_for = m->stands_for,
+				   .excluded = m->excluded,
+				   .near_first = m->near_first,
+				   .near = m->near },
+			   -1);
+}
+
+/* Whether router h is a pick of fit. */
+static bool picked(const struct loc_fit *fit, size_t h)
+{
+	for (size_t k = 0; k < fit->count; k++)
+		if (fit->picks[k].element == h)
+			return true;
+	return false;
+}
+
+/* Two or more picks are links from one router H to others, and H is no
+ * pick: H may lose what it forwards, toward each next hop alike, the fit
+ * having taken its links one by one because each carries fewer of H's
+ * passing flows than H does. The fit again without those links (and
+ * the unseen hop after H) weighs H with all their failing flows: when
+ * it picks H, that fit stands (H named, the links its alternatives:
+ * behind_alternatives); else the links stay. Links to hosts are left
+ * alone (two bad cables or NICs in a rack are no ToR fault). 0, or -1
+ * when memory ran out. */
+static int router_behind_links(struct model *m, struct loc_fit *fit)
+{
+	for (size_t k = 0; k < fit->count; k++) {
+		size_t h = router_link_from(m, fit, k), links = 0;
+		bool *left = NULL;
+		struct loc_fit trial = { 0 };
+
+		if (h == SIZE_MAX || m->excluded[h] || m->behind[h] ||
+		    picked(fit, h))
+			continue;
+		for (size_t j = 0; j < fit->count; j++)
+			links += router_link_from(m, fit, j) == h;
+		if (links < 2)
+			continue;
+		m->behind[h] = true;
+		left = calloc(fit->count + 1, sizeof(*left));
+		if (!left)
+			return -1;
+		for (size_t j = 0; j < fit->count; j++) {
+			size_t x = fit->picks[j].element;
+
+			left[j] = !m->excluded[x] &&
+				  (router_link_from(m, fit, j) == h ||
+				   m->el[x].after == h);
+			m->excluded[x] = m->excluded[x] || left[j];
+		}
+		if (model_fit(m, &trial)) {
+			free(left);
+			return -1;
+		}
+		if (picked(&trial, h)) {
+			loc_fit_free(fit);
+			*fit = trial;
+			free(left);
+			return 0;
+		}
+		for (size_t j = 0; j < fit->count; j++)
+			if (left[j])
+				m->excluded[fit->picks[j].element] = false;
+		loc_fit_free(&trial);
+		free(left);
+	}
+	return 0;
+}
+
 /* A hop's share of queries answered (answered << 4 | asked). */
 static double answered_share(unsigned a)
 {
@@ -3030,6 +3125,7 @@ static void model_free(struct model *m)
 	free(m->stands_for);
 	free(m->edge_router);
 	free(m->excluded);
+	free(m->behind);
 	free(m->obs);
 	free(m->flow_of);
 	free(m->path_of);
@@ -3053,6 +3149,34 @@ static void model_free(struct model *m)
 }
 
 /* The suspects freed, the counts of the model kept. */
+/* A router named for loss after the fit took its links one by one
+ * (router_behind_links): those links are its alternatives, the data
+ * alone cannot tell one router that loses toward each next hop from
+ * lossy links out of it. */
+static int behind_alternatives(const struct model *m, struct localise *l)
+{
+	const struct report_traces *t = m->t;
+
+	for (size_t k = 0; k < l->count; k++) {
+		struct localise_suspect *s = &l->items[k];
+		size_t h;
+
+		if (s->cause != LOCALISE_LOSS || strcmp(s->kind, "router") != 0)
+			continue;
+		h = node_element(t, s->name);
+		if (h == SIZE_MAX || !m->behind[h])
+			continue;
+		for (size_t e = 0; e < t->element_count; e++)
+			if (m->excluded[e] && t->elements[e].kind ==
+						      REPORT_PATH_LINK &&
+			    link_from(m, e) == h &&
+			    add_name(&s->alternatives, &s->alternative_count,
+				     t->elements[e].name))
+				return -1;
+	}
+	return 0;
+}
+
 /* Each router or link suspect's other names in the traces (a router
  * answering from the address of each interface: trace_aliases.h). */
 static int suspect_aliases(const struct report_traces *t, struct localise *l)
@@ -3110,23 +3234,15 @@ int localise_run(struct localise *l, const struct report *r,
 	    model_touch(&m) || model_near(&m) || model_edges(&m))
 		goto out;
 	m.excluded = calloc(m.count + 1, sizeof(*m.excluded));
-	if (!m.excluded)
+	m.behind = calloc(m.count + 1, sizeof(*m.behind));
+	if (!m.excluded || !m.behind)
 		goto out;
 	/* A pick the naming withdraws took results that something else
 	 * may explain: fit again without it (each round leaves out at
 	 * least one more element). */
 	for (unsigned round = 0; round < LOCALISE_REFITS_MAX; round++) {
 		m.withdrew = false;
-		if (loc_fit_run(&fit, m.obs, m.n, m.count,
-				&(struct loc_relations){
-					.prefer = m.prefer,
-					.touch = (const size_t(*)[2])m.touch,
-					.edge_of = m.edge_of,
-					.stands_for = m.stands_for,
-					.excluded = m.excluded,
-					.near_first = m.near_first,
-					.near = m.near },
-				-1))
+		if (model_fit(&m, &fit) || router_behind_links(&m, &fit))
 			goto out;
 		used = calloc(fit.count + 1, sizeof(*used));
 		if (!used)
@@ -3145,7 +3261,8 @@ int localise_run(struct localise *l, const struct report *r,
 	l->background = fit.background;
 	l->failing = fit.failing;
 	l->explained = fit.explained;
-	if (find_remarks(&m, l) || suspect_aliases(t, l))
+	if (behind_alternatives(&m, l) || find_remarks(&m, l) ||
+	    suspect_aliases(t, l))
 		goto out;
 	l->folded_routers = t->folded_routers;
 	l->folded_addresses = t->folded_addresses;

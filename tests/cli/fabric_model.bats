@@ -93,3 +93,19 @@ setup() {
 	run -2 --separate-stderr "$GEN"
 	[[ $stderr == *"usage: fabric_model"* ]] || fail "$stderr"
 }
+
+@test "a spine that drops half of what it forwards at 2,048 hosts: named first, its links to the next routers its alternatives" {
+	# The fit takes the spine's links one by one (each carries fewer of
+	# its passing flows than it does); without them it takes the spine.
+	"$GEN" --hosts 2048 --seed 7 --fault router_drop "$OUT"
+	cat "$OUT"/*.trace.json >"$BATS_TEST_TMPDIR/traces.json"
+	run -1 --separate-stderr "$IBAHPROBE" report -j "$OUT"/*.probe.jsonl \
+		--traces "$BATS_TEST_TMPDIR/traces.json"
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	spine=$(jq -r '.faults[0].name' "$OUT/truth.json")
+	jq -e --arg h "$spine" '.localisation.suspects[0] |
+		.kind == "router" and .name == $h and .cause == "loss" and
+		(.alternatives | length >= 2 and
+			all(.[]; startswith($h + " -> ")))' <<<"$output" >/dev/null ||
+		fail "$(jq -c '.localisation.suspects[0:3]' <<<"$output")"
+}
