@@ -54,6 +54,62 @@ static inline void world_free(struct world *w)
 	report_free(&w->r);
 }
 
+/* One probe result (mlx5, 20 datagrams each way) of host from address
+ * src to address dest with flow label fl, lost_there of its datagrams
+ * lost on the way there, hops router hops. */
+static inline void world_result(FILE *f, const char *host, const char *src,
+				const char *dest, int fl, int lost_there,
+				int hops)
+{
+	fprintf(f, "{\"dest\":\"%s\",\"source\":{\"host\":\"%s\","
+		"\"device\":\"mlx5_0\",\"port_num\":1,\"provider\":\"mlx5\","
+		"\"lid\":0,\"sgid\":\"::ffff:%s\"},\"params\":"
+		"{\"hop_limit\":64,\"traffic_class\":104,\"flow_label\":%d,"
+		"\"sl\":null},\"status\":\"%s\",\"sent\":20,\"received\":%d,"
+		"\"hops\":%d,\"verdicts\":[],\"findings\":[],\"rtt_us\":"
+		"{\"median\":40.0,\"max\":50.0},\"ah_attr\":{\"is_global\":1,"
+		"\"grh\":{\"dgid\":\"::ffff:%s\"}},\"loss_direction\":\"%s\","
+		"\"lost_there\":%d,\"lost_back\":0}\n",
+		dest, host, src, fl,
+		lost_there ? "partial_loss" : "reachable", 20 - lost_there,
+		hops, dest, lost_there ? "there" : "none", lost_there);
+}
+
+/* A trace of that flow, up to its hops (world_hop, then
+ * world_trace_end). */
+static inline void world_trace_start(FILE *f, const char *host,
+				     const char *src, const char *dest, int fl,
+				     const char *status)
+{
+	fprintf(f, "{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"%s\","
+		"\"device\":\"mlx5_0\",\"sgid\":\"::ffff:%s\","
+		"\"source_address\":\"%s\",\"dest\":\"%s\","
+		"\"dest_address\":\"%s\",\"qpn\":17,\"flow_label\":%d,"
+		"\"udp_sport\":1,\"traffic_class\":104,\"status\":\"%s\","
+		"\"error\":null,\"hops\":[", host, src, src, dest, dest, fl,
+		status);
+}
+
+/* Hop i (1: the first) of a trace: answered from from with kind
+ * ("time_exceeded", "responder"), or no answer (from NULL). */
+static inline void world_hop(FILE *f, int i, const char *from,
+			     const char *kind)
+{
+	fprintf(f, "%s{\"hop_limit\":%d,\"answers\":[", i > 1 ? "," : "", i);
+	if (from)
+		fprintf(f, "{\"from\":\"%s\",\"kind\":\"%s\",\"rtt_us\":1.0}",
+			from, kind);
+	else
+		fprintf(f, "{\"kind\":\"silent\",\"from\":null,"
+			"\"rtt_us\":null}");
+	fprintf(f, "]}");
+}
+
+static inline void world_trace_end(FILE *f)
+{
+	fprintf(f, "],\"traffic_class_changes\":[]}\n");
+}
+
 static inline void print_suspects(const struct localise *l)
 {
 	for (size_t k = 0; k < l->count; k++)

@@ -27,52 +27,29 @@ static bool fails(int a, int n, int fl)
 
 static void result(FILE *f, int a, int n, int fl)
 {
-	int lost = fails(a, n, fl) ? 10 : 0;
+	char host[8], src[32], dest[32];
 
-	fprintf(f, "{\"dest\":\"10.0.%d.1\",\"source\":{\"host\":\"a%d\","
-		"\"device\":\"mlx5_0\",\"port_num\":1,\"provider\":\"mlx5\","
-		"\"lid\":0,\"sgid\":\"::ffff:10.0.0.%d\"},\"params\":"
-		"{\"hop_limit\":64,\"traffic_class\":104,\"flow_label\":%d,"
-		"\"sl\":null},\"status\":\"%s\",\"sent\":20,\"received\":%d,"
-		"\"hops\":3,\"verdicts\":[],\"findings\":[],\"rtt_us\":"
-		"{\"median\":40.0,\"max\":50.0},\"ah_attr\":{\"is_global\":1,"
-		"\"grh\":{\"dgid\":\"::ffff:10.0.%d.1\"}},\"loss_direction\":"
-		"\"%s\",\"lost_there\":%d,\"lost_back\":0}\n",
-		n + 1, a, a + 1, fl, lost ? "partial_loss" : "reachable",
-		20 - lost, n + 1, lost ? "there" : "none", lost);
-}
-
-static void hop(FILE *f, int i, const char *from, const char *kind)
-{
-	fprintf(f, "%s{\"hop_limit\":%d,\"answers\":[", i > 1 ? "," : "", i);
-	if (from)
-		fprintf(f, "{\"from\":\"%s\",\"kind\":\"%s\",\"rtt_us\":1.0}",
-			from, kind);
-	else
-		fprintf(f, "{\"kind\":\"silent\",\"from\":null,"
-			"\"rtt_us\":null}");
-	fprintf(f, "]}");
+	snprintf(host, sizeof(host), "a%d", a);
+	snprintf(src, sizeof(src), "10.0.0.%d", a + 1);
+	snprintf(dest, sizeof(dest), "10.0.%d.1", n + 1);
+	world_result(f, host, src, dest, fl, fails(a, n, fl) ? 10 : 0, 3);
 }
 
 static void trace(FILE *f, int a, int n, int fl)
 {
 	bool stop = fails(a, n, fl);
-	char next[32], dest[32];
+	char host[8], src[32], next[32], dest[32];
 
+	snprintf(host, sizeof(host), "a%d", a);
+	snprintf(src, sizeof(src), "10.0.0.%d", a + 1);
 	snprintf(next, sizeof(next), "10.3.0.%d", n + 1);
 	snprintf(dest, sizeof(dest), "10.0.%d.1", n + 1);
-	fprintf(f, "{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a%d\","
-		"\"device\":\"mlx5_0\",\"sgid\":\"::ffff:10.0.0.%d\","
-		"\"source_address\":\"10.0.0.%d\",\"dest\":\"%s\","
-		"\"dest_address\":\"%s\",\"qpn\":17,\"flow_label\":%d,"
-		"\"udp_sport\":1,\"traffic_class\":104,\"status\":\"%s\","
-		"\"error\":null,\"hops\":[", a, a + 1, a + 1, dest, dest, fl,
-		stop ? "silent" : "reached");
-	hop(f, 1, "10.1.0.1", "time_exceeded");
-	hop(f, 2, "10.2.0.1", "time_exceeded");
-	hop(f, 3, stop ? NULL : next, "time_exceeded");
-	hop(f, 4, stop ? NULL : dest, "responder");
-	fprintf(f, "],\"traffic_class_changes\":[]}\n");
+	world_trace_start(f, host, src, dest, fl, stop ? "silent" : "reached");
+	world_hop(f, 1, "10.1.0.1", "time_exceeded");
+	world_hop(f, 2, "10.2.0.1", "time_exceeded");
+	world_hop(f, 3, stop ? NULL : next, "time_exceeded");
+	world_hop(f, 4, stop ? NULL : dest, "responder");
+	world_trace_end(f);
 }
 
 static int build(struct world *w)

@@ -42,69 +42,50 @@ static int subnet_of(enum group g, int d)
 	return g == GROUP_G ? 5 : d >= 4 ? 6 : 4;
 }
 
-static void result(FILE *f, enum group g, int s, int d, int fl)
+/* Host s of group g: its name and address. */
+static void source(enum group g, int s, char *host, size_t host_len,
+		   char *src, size_t src_len)
 {
-	int lost = g == GROUP_G || g == GROUP_K ? 0 : 10;
-	int subnet = subnet_of(g, d);
-
-	fprintf(f, "{\"dest\":\"10.0.%d.%d\",\"source\":{\"host\":\"%c%d\","
-		"\"device\":\"mlx5_0\",\"port_num\":1,\"provider\":\"mlx5\","
-		"\"lid\":0,\"sgid\":\"::ffff:10.0.%d.%d\"},\"params\":"
-		"{\"hop_limit\":64,\"traffic_class\":104,\"flow_label\":%d,"
-		"\"sl\":null},\"status\":\"%s\",\"sent\":20,\"received\":%d,"
-		"\"hops\":4,\"verdicts\":[],\"findings\":[],\"rtt_us\":"
-		"{\"median\":40.0,\"max\":50.0},\"ah_attr\":{\"is_global\":1,"
-		"\"grh\":{\"dgid\":\"::ffff:10.0.%d.%d\"}},\"loss_direction\":"
-		"\"%s\",\"lost_there\":%d,\"lost_back\":0}\n",
-		subnet, d % 4 + 1, "abgk"[g], s, g + 1, s + 1, fl,
-		lost ? "partial_loss" : "reachable", 20 - lost, subnet,
-		d % 4 + 1,
-		lost ? "there" : "none", lost);
+	snprintf(host, host_len, "%c%d", "abgk"[g], s);
+	snprintf(src, src_len, "10.0.%d.%d", g + 1, s + 1);
 }
 
-static void hop(FILE *f, int i, const char *from, const char *kind)
+static void result(FILE *f, enum group g, int s, int d, int fl)
 {
-	fprintf(f, "%s{\"hop_limit\":%d,\"answers\":[", i > 1 ? "," : "", i);
-	if (from)
-		fprintf(f, "{\"from\":\"%s\",\"kind\":\"%s\",\"rtt_us\":1.0}",
-			from, kind);
-	else
-		fprintf(f, "{\"kind\":\"silent\",\"from\":null,"
-			"\"rtt_us\":null}");
-	fprintf(f, "]}");
+	char host[8], src[32], dest[32];
+
+	source(g, s, host, sizeof(host), src, sizeof(src));
+	snprintf(dest, sizeof(dest), "10.0.%d.%d", subnet_of(g, d), d % 4 + 1);
+	world_result(f, host, src, dest, fl,
+		     g == GROUP_G || g == GROUP_K ? 0 : 10, 4);
 }
 
 /* R's answer lost on every trace of group a but the first. */
 static void trace(FILE *f, enum group g, int s, int d, int fl)
 {
 	int subnet = subnet_of(g, d), i = 1;
-	char dest[32];
+	char host[8], src[32], dest[32];
 	bool r_answers = g != GROUP_A || (s == 0 && d == 0 && fl == 1);
 
+	source(g, s, host, sizeof(host), src, sizeof(src));
 	snprintf(dest, sizeof(dest), "10.0.%d.%d", subnet, d % 4 + 1);
-	fprintf(f, "{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"%c%d\","
-		"\"device\":\"mlx5_0\",\"sgid\":\"::ffff:10.0.%d.%d\","
-		"\"source_address\":\"10.0.%d.%d\",\"dest\":\"%s\","
-		"\"dest_address\":\"%s\",\"qpn\":17,\"flow_label\":%d,"
-		"\"udp_sport\":1,\"traffic_class\":104,\"status\":\"reached\","
-		"\"error\":null,\"hops\":[", "abgk"[g], s, g + 1, s + 1, g + 1,
-		s + 1, dest, dest, fl);
-	hop(f, i++, leaf(g), "time_exceeded");
+	world_trace_start(f, host, src, dest, fl, "reached");
+	world_hop(f, i++, leaf(g), "time_exceeded");
 	if (g == GROUP_A || g == GROUP_G)
-		hop(f, i++, H, "time_exceeded");
+		world_hop(f, i++, H, "time_exceeded");
 	if (g == GROUP_G) {
-		hop(f, i++, "10.3.0.2", "time_exceeded");
-		hop(f, i++, "10.4.0.2", "time_exceeded");
+		world_hop(f, i++, "10.3.0.2", "time_exceeded");
+		world_hop(f, i++, "10.4.0.2", "time_exceeded");
 	} else if (g == GROUP_K) {
-		hop(f, i++, "10.3.0.3", "time_exceeded");
-		hop(f, i++, "10.4.0.1", "time_exceeded");
+		world_hop(f, i++, "10.3.0.3", "time_exceeded");
+		world_hop(f, i++, "10.4.0.1", "time_exceeded");
 	} else {
-		hop(f, i++, r_answers ? R : NULL, "time_exceeded");
-		hop(f, i++, subnet == 6 ? "10.4.0.3" : "10.4.0.1",
-		    "time_exceeded");
+		world_hop(f, i++, r_answers ? R : NULL, "time_exceeded");
+		world_hop(f, i++, subnet == 6 ? "10.4.0.3" : "10.4.0.1",
+			  "time_exceeded");
 	}
-	hop(f, i, dest, "responder");
-	fprintf(f, "],\"traffic_class_changes\":[]}\n");
+	world_hop(f, i, dest, "responder");
+	world_trace_end(f);
 }
 
 static int build(struct world *w)

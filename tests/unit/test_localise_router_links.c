@@ -49,54 +49,34 @@ static void source_address(int a, char *out, size_t len)
 
 static void result(FILE *f, int a, int d, int fl, int lost)
 {
-	char dest[32], src[32];
+	char dest[32], src[32], host[8];
 
 	dest_address(d, dest, sizeof(dest));
 	source_address(a, src, sizeof(src));
-	fprintf(f, "{\"dest\":\"%s\",\"source\":{\"host\":\"a%d\","
-		"\"device\":\"mlx5_0\",\"port_num\":1,\"provider\":\"mlx5\","
-		"\"lid\":0,\"sgid\":\"::ffff:%s\"},\"params\":"
-		"{\"hop_limit\":64,\"traffic_class\":104,\"flow_label\":%d,"
-		"\"sl\":null},\"status\":\"%s\",\"sent\":20,\"received\":%d,"
-		"\"hops\":%d,\"verdicts\":[],\"findings\":[],\"rtt_us\":"
-		"{\"median\":40.0,\"max\":50.0},\"ah_attr\":{\"is_global\":1,"
-		"\"grh\":{\"dgid\":\"::ffff:%s\"}},\"loss_direction\":\"%s\","
-		"\"lost_there\":%d,\"lost_back\":0}\n",
-		dest, a, src, fl, lost ? "partial_loss" : "reachable",
-		20 - lost, a >= 4 ? 2 : next_router(d) ? 3 : 2, dest,
-		lost ? "there" : "none", lost);
-}
-
-static void hop(FILE *f, int n, const char *from, bool last)
-{
-	fprintf(f, "%s{\"hop_limit\":%d,\"answers\":[{\"from\":\"%s\","
-		"\"kind\":\"%s\",\"rtt_us\":1.0}]}", n > 1 ? "," : "", n, from,
-		last ? "responder" : "time_exceeded");
+	snprintf(host, sizeof(host), "a%d", a);
+	world_result(f, host, src, dest, fl, lost,
+		     a >= 4 ? 2 : next_router(d) ? 3 : 2);
 }
 
 static void trace(FILE *f, int a, int d, int fl)
 {
-	char dest[32], src[32];
+	char dest[32], src[32], host[8];
 	int n = 1;
 
 	dest_address(d, dest, sizeof(dest));
 	source_address(a, src, sizeof(src));
-	fprintf(f, "{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a%d\","
-		"\"device\":\"mlx5_0\",\"sgid\":\"::ffff:%s\","
-		"\"source_address\":\"%s\",\"dest\":\"%s\","
-		"\"dest_address\":\"%s\",\"qpn\":17,\"flow_label\":%d,"
-		"\"udp_sport\":1,\"traffic_class\":104,\"status\":\"reached\","
-		"\"error\":null,\"hops\":[", a, src, src, dest, dest, fl);
+	snprintf(host, sizeof(host), "a%d", a);
+	world_trace_start(f, host, src, dest, fl, "reached");
 	if (a >= 4) {
-		hop(f, n++, "10.1.0.2", false);
+		world_hop(f, n++, "10.1.0.2", "time_exceeded");
 	} else {
-		hop(f, n++, leaf_of(a), false);
-		hop(f, n++, H, false);
+		world_hop(f, n++, leaf_of(a), "time_exceeded");
+		world_hop(f, n++, H, "time_exceeded");
 	}
 	if (next_router(d))
-		hop(f, n++, next_router(d), false);
-	hop(f, n, dest, true);
-	fprintf(f, "],\"traffic_class_changes\":[]}\n");
+		world_hop(f, n++, next_router(d), "time_exceeded");
+	world_hop(f, n, dest, "responder");
+	world_trace_end(f);
 }
 
 static int build(struct world *w)
