@@ -204,6 +204,55 @@ static bool hop_in(const struct report_traces *t, const size_t *hops,
 	return false;
 }
 
+/* Whether the unseen pick of element e (after some router) is the same
+ * fault as the one being named (its stops after another router). */
+typedef bool same_stop_fn(const struct model *m, size_t e, const void *arg);
+
+/* Of the fit's unused unseen picks, those same_stop says are the same
+ * fault as s: their evidence added to s (loc_absorb), the routers they
+ * follow listed after first, in *list ("A, B, C"). The number of
+ * routers listed, or 0 when memory ran out. */
+static size_t absorb_stops(const struct model *m, struct localise_suspect *s,
+			   const struct loc_fit *fit, bool *used,
+			   const char *first, same_stop_fn *same_stop,
+			   const void *arg, char **list)
+{
+	const struct report_traces *t = m->t;
+	size_t len = 0, stops = 1;
+	FILE *f = open_memstream(list, &len);
+
+	if (!f)
+		return 0;
+	fputs(first, f);
+	for (size_t k = 0; k < fit->count; k++) {
+		const struct elem *o = &m->el[fit->picks[k].element];
+
+		if (used[k] || o->after == SIZE_MAX ||
+		    !same_stop(m, fit->picks[k].element, arg))
+			continue;
+		loc_absorb(s, fit, k, used);
+		stops++;
+		fprintf(f, ", %s", t->elements[o->after].name);
+	}
+	if (fclose(f)) {
+		free(*list);
+		*list = NULL;
+		return 0;
+	}
+	return stops;
+}
+
+/* same_stop_fn: the passing flows of the router unseen pick e follows
+ * go on to router arg (a name) too. */
+static bool goes_on_to(const struct model *m, size_t e, const void *arg)
+{
+	size_t other[16];
+	double share[16];
+	size_t on = next_hops(m, m->el[e].after, other, share, 16);
+
+	return hop_in(m->t, other, on, arg);
+}
+
 /* Traces stopping after several routers whose passing flows all go on
  * to one router r: r, which neither forwards nor answers (a router that
  * drops all or nearly all). 1 when so (s named, the other picks used),
@@ -213,12 +262,10 @@ static int shared_next_hop(const struct model *m, struct localise_suspect *s,
 			   bool *used, const size_t *hops, size_t n)
 {
 	const struct report_traces *t = m->t;
-	size_t other[16], on, stops = 1;
+	size_t other[16], on, stops;
 	double share[16];
 	const char *r = NULL;
 	char *list = NULL;
-	size_t len = 0;
-	FILE *f;
 
 	/* The candidate that the most picks lead to, weighed by the share
 	 * of failing flows on the way to it. */
@@ -261,24 +308,10 @@ static int shared_next_hop(const struct model *m, struct localise_suspect *s,
 
 	if (!r)
 		return 0;
-	f = open_memstream(&list, &len);
-	if (!f)
-		return -1;
-	fputs(t->elements[m->el[p->element].after].name, f);
-	for (size_t k = 0; k < fit->count; k++) {
-		const struct loc_pick *q = &fit->picks[k];
-		const struct elem *o = &m->el[q->element];
-
-		if (used[k] || o->after == SIZE_MAX)
-			continue;
-		on = next_hops(m, o->after, other, share, 16);
-		if (!hop_in(t, other, on, r))
-			continue;
-		loc_absorb(s, fit, k, used);
-		stops++;
-		fprintf(f, ", %s", t->elements[o->after].name);
-	}
-	if (fclose(f))
+	stops = absorb_stops(m, s, fit, used,
+			     t->elements[m->el[p->element].after].name,
+			     goes_on_to, r, &list);
+	if (!stops)
 		return -1;
 	s->kind = "router";
 	s->name = strdup(r);
@@ -596,6 +629,14 @@ static bool toward_unseen_edges(const struct model *m, size_t e)
 	return all >= LOC_FAILING_MIN && 10 * unseen >= 8 * all;
 }
 
+/* same_stop_fn: toward_unseen_edges. */
+static bool toward_unseen_edges_of(const struct model *m, size_t e,
+				   const void *arg)
+{
+	(void)arg;
+	return toward_unseen_edges(m, e);
+}
+
 /* The unseen pick p after h whose failing flows go to hosts behind an
  * edge that never answers (toward_unseen_edges), named as the hop after
  * h, with the other unseen picks of that kind (the same silent edge,
@@ -607,27 +648,13 @@ static int silent_edge(const struct model *m, struct localise_suspect *s,
 {
 	const struct report_traces *t = m->t;
 	char *list = NULL;
-	size_t len = 0, stops = 1;
-	FILE *f;
+	size_t stops;
 
 	if (!toward_unseen_edges(m, p->element))
 		return 0;
-	f = open_memstream(&list, &len);
-	if (!f)
-		return -1;
-	fputs(t->elements[h].name, f);
-	for (size_t k = 0; k < fit->count; k++) {
-		const struct loc_pick *q = &fit->picks[k];
-		const struct elem *o = &m->el[q->element];
-
-		if (used[k] || o->after == SIZE_MAX ||
-		    !toward_unseen_edges(m, q->element))
-			continue;
-		loc_absorb(s, fit, k, used);
-		stops++;
-		fprintf(f, ", %s", t->elements[o->after].name);
-	}
-	if (fclose(f))
+	stops = absorb_stops(m, s, fit, used, t->elements[h].name,
+			     toward_unseen_edges_of, NULL, &list);
+	if (!stops)
 		return -1;
 	s->kind = "hop";
 	s->name = strdup(m->el[p->element].name);
