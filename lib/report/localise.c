@@ -81,11 +81,21 @@ static void fill_evidence(struct localise_suspect *s, const struct loc_pick *p)
 	s->confidence = p->confidence;
 }
 
+/* A hop's share of queries answered (answered << 4 | asked). */
+static double answered_share(unsigned a)
+{
+	return (double)(a >> 4) / (a & 15);
+}
+
 /* How much fewer of the trace queries are answered past link e than
  * before it, over the failing traces through it: where loss starts, the
  * hops after it answer less (a link tied with the next one on the same
- * flows is told apart so). */
-static double answer_drop(const struct model *m, size_t e)
+ * flows is told apart so). With rate (rate[x]: router x's share
+ * answered over all traces), each answer is weighed against how its
+ * router answers on every trace, so that a rate-limited router,
+ * answering less whatever is lost, weighs nothing. */
+static double answers_drop(const struct model *m, size_t e,
+			   const double *rate)
 {
 	double sum = 0;
 	size_t n = 0;
@@ -97,11 +107,23 @@ static double answer_drop(const struct model *m, size_t e)
 			continue;
 		for (size_t i = 1; i < f->element_count; i++) {
 			unsigned a = f->answered[i - 1], b = f->answered[i];
+			size_t from, to;
 
 			if (f->elements[i] != e || !(a & 15) || !(b & 15))
 				continue;
-			sum += (double)(a >> 4) / (a & 15) -
-			       (double)(b >> 4) / (b & 15);
+			if (!rate) {
+				sum += answered_share(a) - answered_share(b);
+				n++;
+				continue;
+			}
+			if (i + 1 >= f->element_count)
+				continue;
+			from = f->elements[i - 1];
+			to = f->elements[i + 1];
+			if (rate[from] <= 0 || rate[to] <= 0)
+				continue;
+			sum += answered_share(a) / rate[from] -
+			       answered_share(b) / rate[to];
 			n++;
 		}
 	}
@@ -118,7 +140,7 @@ static size_t where_answers_drop(const struct model *m,
 
 	if (strcmp(m->el[best].kind, "link") != 0)
 		return best;
-	top = answer_drop(m, best) + 0.1;
+	top = answers_drop(m, best, NULL) + 0.1;
 	/* The links before and after it on its failing flows (the most
 	 * common of each), rivals or not: a link's LLR may trail only for
 	 * hops that did not answer, and the links past a lossy one carry
@@ -142,8 +164,8 @@ static size_t where_answers_drop(const struct model *m,
 				votes += x == next ? 1 : (size_t)-1;
 			}
 		}
-		if (next != SIZE_MAX && answer_drop(m, next) > top) {
-			top = answer_drop(m, next);
+		if (next != SIZE_MAX && answers_drop(m, next, NULL) > top) {
+			top = answers_drop(m, next, NULL);
 			best = next;
 		}
 	}
@@ -152,7 +174,7 @@ static size_t where_answers_drop(const struct model *m,
 
 		if (strcmp(m->el[p->rivals[i]].kind, "link") != 0)
 			continue;
-		d = answer_drop(m, p->rivals[i]);
+		d = answers_drop(m, p->rivals[i], NULL);
 		if (d > top) {
 			top = d;
 			best = p->rivals[i];
@@ -345,41 +367,6 @@ static int router_behind_links(struct model *m, struct loc_fit *fit)
 	return 0;
 }
 
-/* A hop's share of queries answered (answered << 4 | asked). */
-static double answered_share(unsigned a)
-{
-	return (double)(a >> 4) / (a & 15);
-}
-
-/* The answers past link e on its failing flows, less those before it,
- * each against how its router answers on every trace (so that a
- * rate-limited router, answering less whatever is lost, weighs
- * nothing); rate[x]: router x's share answered over all traces. */
-static double tied_drop(const struct model *m, size_t e, const double *rate)
-{
-	double sum = 0;
-	size_t n = 0;
-
-	for (size_t k = 0; k < m->n; k++) {
-		const struct report_trace_flow *f = m->flow_of[k];
-
-		if (!f || !m->obs[k].failing || !f->answered)
-			continue;
-		for (size_t i = 1; i + 1 < f->element_count; i++) {
-			unsigned a = f->answered[i - 1], b = f->answered[i];
-			size_t from = f->elements[i - 1], to = f->elements[i + 1];
-
-			if (f->elements[i] != e || !(a & 15) || !(b & 15) ||
-			    rate[from] <= 0 || rate[to] <= 0)
-				continue;
-			sum += answered_share(a) / rate[from] -
-			       answered_share(b) / rate[to];
-			n++;
-		}
-	}
-	return n ? sum / n : 0;
-}
-
 /* Of a link pick and the links tied with it (the same evidence, the
  * pick only the tie-break's), the one past which the answers drop most
  * (where loss starts, the hops after it answer less), however little.
@@ -410,14 +397,14 @@ static size_t tied_answers_drop(const struct model *m,
 	}
 	for (size_t x = 0; x < count; x++)
 		answered[x] = asked[x] > 0 ? answered[x] / asked[x] : 0;
-	top = tied_drop(m, best, answered);
+	top = answers_drop(m, best, answered);
 	for (size_t i = 0; i < p->ties; i++) {
 		size_t e = p->rivals[i];
 		double d;
 
 		if (strcmp(m->el[e].kind, "link") != 0)
 			continue;
-		d = tied_drop(m, e, answered);
+		d = answers_drop(m, e, answered);
 		if (d > top) {
 			top = d;
 			best = e;
@@ -460,7 +447,8 @@ static int name_pick(struct model *m, struct localise *l,
 	/* (where answers drop tells apart links the loss does not; one
 	 * the fit tells apart from the pick is named only when its answers
 	 * do drop: past a rate-limited router they merely rise) */
-	if (named != p->element && answer_drop(m, named) <= ANSWER_DROP_MIN) {
+	if (named != p->element &&
+	    answers_drop(m, named, NULL) <= ANSWER_DROP_MIN) {
 		bool rival = false;
 
 		for (size_t i = 0; i < p->rival_count; i++)
