@@ -14,6 +14,7 @@
 #include "report/report_matrix.h"
 #include "report/report_traces.h"
 #include "report/trace_aliases.h"
+#include "tap.h"
 
 struct world {
 	struct report r;
@@ -52,6 +53,50 @@ static inline void world_free(struct world *w)
 	localise_free(&w->l);
 	report_traces_free(&w->t);
 	report_free(&w->r);
+}
+
+static inline void print_suspects(const struct localise *l)
+{
+	for (size_t k = 0; k < l->count; k++)
+		printf("# %zu. %s %s: %s\n", k + 1, l->items[k].kind,
+		       l->items[k].name,
+		       l->items[k].reason ? l->items[k].reason : "");
+}
+
+/* Writes a world: its probe results into results, its traces into
+ * traces. */
+typedef void world_writer(FILE *results, FILE *traces, const void *arg);
+
+/* The world write writes (given arg) localised into w, checked as
+ * "<label>: world built" and its suspects printed as TAP comments. 0,
+ * or -1: nothing to free in w. */
+static inline int world_make(struct world *w, const char *label,
+			     world_writer *write, const void *arg)
+{
+	char *rbuf = NULL, *tbuf = NULL;
+	size_t rlen = 0, tlen = 0;
+	FILE *results = open_memstream(&rbuf, &rlen);
+	FILE *traces = open_memstream(&tbuf, &tlen);
+	int rc = -1;
+
+	if (results && traces) {
+		write(results, traces, arg);
+		fclose(results);
+		fclose(traces);
+		results = traces = NULL;
+		rc = world_localise(w, rbuf, rlen, tbuf, tlen);
+		rbuf = tbuf = NULL;
+	}
+	if (results)
+		fclose(results);
+	if (traces)
+		fclose(traces);
+	free(rbuf);
+	free(tbuf);
+	ok(rc == 0, "%s: world built", label);
+	if (rc == 0)
+		print_suspects(&w->l);
+	return rc;
 }
 
 /* One probe result (mlx5, 20 datagrams each way) of host from address
@@ -108,14 +153,6 @@ static inline void world_hop(FILE *f, int i, const char *from,
 static inline void world_trace_end(FILE *f)
 {
 	fprintf(f, "],\"traffic_class_changes\":[]}\n");
-}
-
-static inline void print_suspects(const struct localise *l)
-{
-	for (size_t k = 0; k < l->count; k++)
-		printf("# %zu. %s %s: %s\n", k + 1, l->items[k].kind,
-		       l->items[k].name,
-		       l->items[k].reason ? l->items[k].reason : "");
 }
 
 #endif

@@ -78,24 +78,24 @@ static void trace(FILE *f, int k, bool broken, int every)
 	fprintf(f, "],\"traffic_class_changes\":[]}\n");
 }
 
-/* runs runs with R4 broken, each traced; before: the traces of the
- * same ports from before R4 broke (no results), both branches seen
- * passing. */
-static int build(struct world *w, bool before, int runs, int every)
-{
-	char *rbuf = NULL, *tbuf = NULL;
-	size_t rlen = 0, tlen = 0;
-	FILE *rf = open_memstream(&rbuf, &rlen), *tf = open_memstream(&tbuf, &tlen);
+/* A world of runs runs with R4 broken, each traced; before: the traces
+ * of the same ports from before R4 broke (no results), both branches
+ * seen passing. */
+struct runs {
+	bool before;
+	int runs, every;
+};
 
-	for (int k = 1; k <= runs; k++) {
-		result(rf, k, every);
-		trace(tf, k, true, every);
-		if (before)
-			trace(tf, k, false, every);
+static void write_world(FILE *rf, FILE *tf, const void *arg)
+{
+	const struct runs *r = arg;
+
+	for (int k = 1; k <= r->runs; k++) {
+		result(rf, k, r->every);
+		trace(tf, k, true, r->every);
+		if (r->before)
+			trace(tf, k, false, r->every);
 	}
-	fclose(rf);
-	fclose(tf);
-	return world_localise(w, rbuf, rlen, tbuf, tlen);
 }
 
 static void test_silent_branch(void)
@@ -103,8 +103,9 @@ static void test_silent_branch(void)
 	struct world w;
 	const struct localise_suspect *s;
 
-	is_int(build(&w, true, RUNS, 2), 0, "silent branch: builds");
-	print_suspects(&w.l);
+	if (world_make(&w, "silent branch", write_world,
+		       &(struct runs){ .before = true, .runs = RUNS, .every = 2 }))
+		return;
 	s = w.l.count ? &w.l.items[0] : NULL;
 	is_int(w.l.failing, RUNS / 2, "silent branch: the runs via R4 fail");
 	ok(s && s->cause == LOCALISE_UNSEEN && strcmp(s->kind, "router") == 0,
@@ -127,8 +128,9 @@ static void test_silent_branch_unseen(void)
 {
 	struct world w;
 
-	is_int(build(&w, false, RUNS, 2), 0, "never seen: builds");
-	print_suspects(&w.l);
+	if (world_make(&w, "never seen", write_world,
+		       &(struct runs){ .before = false, .runs = RUNS, .every = 2 }))
+		return;
 	ok(w.l.count >= 1 && strcmp(w.l.items[0].kind, "host") != 0,
 	   "never seen: D, reached over R3, is no dead host (%s)",
 	   w.l.count ? w.l.items[0].name : "none");
@@ -143,8 +145,9 @@ static void test_silent_branch_skewed(void)
 	struct world w;
 	const struct localise_suspect *s;
 
-	is_int(build(&w, true, 15, 5), 0, "skewed: builds");
-	print_suspects(&w.l);
+	if (world_make(&w, "skewed", write_world,
+		       &(struct runs){ .before = true, .runs = 15, .every = 5 }))
+		return;
 	s = w.l.count ? &w.l.items[0] : NULL;
 	is_int(w.l.failing, 12, "skewed: 12 runs via R4 fail");
 	ok(s && strcmp(s->kind, "host") != 0 && strcmp(s->name, R4) == 0,

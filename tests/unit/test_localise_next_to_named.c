@@ -88,13 +88,9 @@ static void trace(FILE *f, enum group g, int s, int d, int fl)
 	world_trace_end(f);
 }
 
-static int build(struct world *w)
+static void write_world(FILE *rf, FILE *tf, const void *arg)
 {
-	char *rbuf = NULL, *tbuf = NULL;
-	size_t rlen = 0, tlen = 0;
-	FILE *rf = open_memstream(&rbuf, &rlen);
-	FILE *tf = open_memstream(&tbuf, &tlen);
-
+	(void)arg;
 	for (int g = GROUP_A; g <= GROUP_K; g++)
 		for (int s = 0; s < 4; s++)
 			for (int d = 0; d < (g == GROUP_B ? 8 : 4); d++)
@@ -104,9 +100,6 @@ static int build(struct world *w)
 					result(rf, g, s, d, fl);
 					trace(tf, g, s, d, fl);
 				}
-	fclose(rf);
-	fclose(tf);
-	return world_localise(w, rbuf, rlen, tbuf, tlen);
 }
 
 static void test_hop_next_to_named(void)
@@ -114,11 +107,8 @@ static void test_hop_next_to_named(void)
 	struct world w;
 	bool hop_after_h = false;
 
-	if (build(&w)) {
-		ok(false, "world built");
+	if (world_make(&w, "next to named", write_world, NULL))
 		return;
-	}
-	print_suspects(&w.l);
 	ok(w.l.count >= 1 && strcmp(w.l.items[0].kind, "router") == 0 &&
 	   strcmp(w.l.items[0].name, R) == 0, "R named first");
 	for (size_t k = 0; k < w.l.count; k++)
