@@ -50,6 +50,100 @@ static bool unseen_change(const struct report_traces *t,
 	       !named_between(t, l, f->remark_after, f->remark_before);
 }
 
+/* Router x (an element of the traces) is seen between the two routers
+ * around trace k's change: the hop that did not answer there may be x
+ * (rate limited), which answers other traces. */
+static bool fills_gap(const struct report_traces *t, size_t k, size_t x)
+{
+	const struct report_trace_flow *f = &t->flows[k];
+	const char *name = t->elements[x].name;
+
+	return loc_link_seen(t, f->remark_after, name) &&
+	       loc_link_seen(t, name, f->remark_before);
+}
+
+/* Per router (by element), the remarked traces left that name it as
+ * the last hop that saw the class sent (after) or the first that saw it
+ * changed (before), those across a hop that did not answer where it is
+ * seen between the two (gap) counted as both; seen: the routers with
+ * any, in the order the traces first name them, after before before. */
+struct remark_roles {
+	size_t *after, *before;
+	size_t *seen, seen_count;
+	bool *gap;	/* per trace: across a hop some router fills */
+};
+
+static int roles_init(struct remark_roles *r, const struct report_traces *t)
+{
+	size_t n = t->element_count + 1;
+
+	r->after = calloc(n, sizeof(*r->after));
+	r->before = calloc(n, sizeof(*r->before));
+	r->seen = calloc(n, sizeof(*r->seen));
+	r->gap = calloc(t->count + 1, sizeof(*r->gap));
+	return r->after && r->before && r->seen && r->gap ? 0 : -1;
+}
+
+static void roles_free(struct remark_roles *r)
+{
+	free(r->after);
+	free(r->before);
+	free(r->seen);
+	free(r->gap);
+}
+
+/* A router rewrites at one place: as it forwards (the last hop that
+ * saw the class sent) or as it takes a datagram in (the first that saw
+ * it changed). A router counted in both roles is one the remarked
+ * traces pass both ways with the rewriting hop beside it, so its
+ * weight is the larger role, not their sum. */
+static size_t role_weight(const struct remark_roles *r, size_t x)
+{
+	return r->after[x] > r->before[x] ? r->after[x] : r->before[x];
+}
+
+static void roles_count(struct remark_roles *r, const struct report_traces *t,
+			const struct localise *l, const bool *left)
+{
+	size_t n = t->element_count + 1;
+
+	memset(r->after, 0, n * sizeof(*r->after));
+	memset(r->before, 0, n * sizeof(*r->before));
+	r->seen_count = 0;
+	for (int role = 0; role < 2; role++)
+		for (size_t k = 0; k < t->count; k++) {
+			const struct report_trace_flow *f = &t->flows[k];
+			const char *end = role ? f->remark_before
+					       : f->remark_after;
+			size_t x;
+
+			r->gap[k] = false;
+			if (!left[k] || !end)
+				continue;
+			x = loc_node_element(t, end);
+			if (x == SIZE_MAX)
+				continue;
+			if (!r->after[x] && !r->before[x])
+				r->seen[r->seen_count++] = x;
+			(role ? r->before : r->after)[x]++;
+		}
+	/* (only routers the remarked traces name: one that answers none
+	 * of them is the unseen hop's to claim) */
+	for (size_t k = 0; k < t->count; k++) {
+		if (!unseen_change(t, l, left, k))
+			continue;
+		for (size_t i = 0; i < r->seen_count; i++) {
+			size_t x = r->seen[i];
+
+			if (!fills_gap(t, k, x))
+				continue;
+			r->after[x]++;
+			r->before[x]++;
+			r->gap[k] = true;
+		}
+	}
+}
+
 /* Marks a router in set (1: there); -1 when memory ran out, else
  * whether it was new. */
 static int mark(struct strmap *set, const char *router)
@@ -64,31 +158,61 @@ static int mark(struct strmap *set, const char *router)
 	return 1;
 }
 
-/* The remarked traces left (left) whose class changed across a hop that
- * answers no trace (unseen_change): the most common pair A, B of
- * routers around it, and with it every such trace that shares a router
- * around the change with it, either way (transitively: a silent core
- * sits between every spine of its group, both ways), when
- * at least REMARK_MIN_FLOWS traces share that pair: named as the hop
- * after A, those traces taken from left. 1 when named, 0 when not, -1
- * when memory ran out. */
-static int remark_unseen(const struct model *m, struct localise *l,
-			 bool *left)
+/* A change across a hop that answers no trace (unseen_change), and no
+ * router the remarked traces name is seen there (roles gap). */
+static bool unseen_gap(const struct report_traces *t, const struct localise *l,
+		       const bool *left, const struct remark_roles *roles,
+		       size_t k)
 {
-	const struct report_traces *t = m->t;
+	return !roles->gap[k] && unseen_change(t, l, left, k);
+}
+
+/* A remarked trace left whose class changed across hops that did not
+ * answer between a router of around and no router (the tracing host,
+ * the destination, an address no trace shows as a router). */
+static bool across_edge(const struct report_traces *t, const bool *left,
+			const struct strmap *around, size_t k)
+{
+	const struct report_trace_flow *f = &t->flows[k];
+	bool after = f->remark_after && is_router(t, f->remark_after);
+	bool before = f->remark_before && is_router(t, f->remark_before);
+
+	if (!left[k] || !f->remark_gap || after == before)
+		return false;
+	return after ? strmap_get(around, f->remark_after) != NULL
+		     : strmap_get(around, f->remark_before) != NULL;
+}
+
+/* The hop no trace shows that rewrites: of the remarked traces left
+ * whose class changed across it (unseen_gap), the most common pair A, B
+ * of routers around it (top, top_n traces), and with it every such
+ * trace that shares a router around the change with it, either way
+ * (transitively: a silent core sits between every spine of its group,
+ * both ways), marked in taken (routers: how many routers are around
+ * it). The traces taken; 0 when fewer than REMARK_MIN_FLOWS share that
+ * pair; -1 when memory ran out. */
+struct unseen_hop {
+	const struct report_trace_flow *top;
+	size_t top_n, traces, routers;
+};
+
+static int unseen_group(const struct report_traces *t,
+			const struct localise *l, const bool *left,
+			const struct remark_roles *roles, bool *taken,
+			struct unseen_hop *u)
+{
 	struct strmap pairs = { 0 }, around = { 0 };
-	const struct report_trace_flow *top = NULL;
-	size_t top_n = 0, through = 0, traces = 0, routers = 2;
-	struct localise_suspect *s;
 	bool grew = true;
 	int rc = -1;
 
+	*u = (struct unseen_hop){ .routers = 2 };
 	for (size_t k = 0; k < t->count; k++) {
 		const struct report_trace_flow *f = &t->flows[k];
 		char *key;
 		void **slot;
 
-		if (!unseen_change(t, l, left, k))
+		taken[k] = false;
+		if (!unseen_gap(t, l, left, roles, k))
 			continue;
 		if (asprintf(&key, "%s|%s", f->remark_after,
 			     f->remark_before) < 0)
@@ -98,17 +222,17 @@ static int remark_unseen(const struct model *m, struct localise *l,
 		if (!slot)
 			goto out;
 		*slot = (void *)((uintptr_t)*slot + 1);
-		if ((size_t)(uintptr_t)*slot > top_n) {
-			top_n = (size_t)(uintptr_t)*slot;
-			top = f;
+		if ((size_t)(uintptr_t)*slot > u->top_n) {
+			u->top_n = (size_t)(uintptr_t)*slot;
+			u->top = f;
 		}
 	}
 	rc = 0;
-	if (top_n < REMARK_MIN_FLOWS)
+	if (u->top_n < REMARK_MIN_FLOWS)
 		goto out;
 	rc = -1;
-	if (mark(&around, top->remark_after) < 0 ||
-	    mark(&around, top->remark_before) < 0)
+	if (mark(&around, u->top->remark_after) < 0 ||
+	    mark(&around, u->top->remark_before) < 0)
 		goto out;
 	/* Each pass takes the traces that meet the sets; a pass that adds
 	 * no router to them is the last (at most one pass per router). */
@@ -118,7 +242,7 @@ static int remark_unseen(const struct model *m, struct localise *l,
 			const struct report_trace_flow *f = &t->flows[k];
 			int x, y;
 
-			if (!unseen_change(t, l, left, k) ||
+			if (taken[k] || !unseen_gap(t, l, left, roles, k) ||
 			    (!strmap_get(&around, f->remark_after) &&
 			     !strmap_get(&around, f->remark_before)))
 				continue;
@@ -126,12 +250,42 @@ static int remark_unseen(const struct model *m, struct localise *l,
 			y = mark(&around, f->remark_before);
 			if (x < 0 || y < 0)
 				goto out;
-			routers += (size_t)x + (size_t)y;
-			left[k] = false;
-			traces++;
+			u->routers += (size_t)x + (size_t)y;
+			taken[k] = true;
+			u->traces++;
 			grew = true;
 		}
 	}
+	/* And the traces whose class changed across hops that did not
+	 * answer between a router around it and this host or the
+	 * destination (the hops before or after it did not answer
+	 * either). */
+	for (size_t k = 0; k < t->count; k++)
+		if (!taken[k] && across_edge(t, left, &around, k)) {
+			taken[k] = true;
+			u->traces++;
+		}
+	rc = 0;
+out:
+	strmap_free(&pairs);
+	strmap_free(&around);
+	return rc < 0 ? -1 : (int)(u->traces > 0);
+}
+
+/* The unseen hop u (unseen_group) named as the hop after its pair's A,
+ * its traces (taken) taken from left. 0, or -1 when memory ran out. */
+static int remark_unseen(const struct model *m, struct localise *l,
+			 bool *left, const bool *taken,
+			 const struct unseen_hop *u)
+{
+	const struct report_traces *t = m->t;
+	const struct report_trace_flow *top = u->top;
+	struct localise_suspect *s;
+	size_t through = 0;
+
+	for (size_t k = 0; k < t->count; k++)
+		if (taken[k])
+			left[k] = false;
 	/* The traces through A that kept their class (A forwards them
 	 * elsewhere, or the hop after it does not rewrite all). */
 	for (size_t k = 0; k < t->count; k++) {
@@ -149,159 +303,175 @@ static int remark_unseen(const struct model *m, struct localise *l,
 	}
 	s = loc_new_suspect(l);
 	if (!s)
-		goto out;
+		return -1;
 	s->cause = LOCALISE_REMARK;
 	s->kind = "hop";
-	s->failing = s->explained = traces;
+	s->failing = s->explained = u->traces;
 	s->passing = through;
 	s->confidence = 0.5;	/* its address is not known */
 	s->cannot_localise = true;
 	if (asprintf(&s->name, "after %s", top->remark_after) < 0) {
 		s->name = NULL;
-		goto out;
+		return -1;
 	}
 	if (asprintf(&s->reason, "%zu traces see the traffic class change "
 		     "between %s and %s (%zu traces), or between two of %zu "
-		     "routers around it (sharing one with those), that no trace "
-		     "shows next to each other: the hop between them, which "
-		     "answers no trace, rewrites it (%zu traces through %s kept "
-		     "it)", traces, top->remark_after, top->remark_before, top_n,
-		     routers, through, top->remark_after) < 0) {
+		     "routers around it (sharing one with those), or one of "
+		     "them and a host, that no trace shows next to each other: "
+		     "the hop between them, which answers no trace, rewrites it "
+		     "(%zu traces through %s kept it)", u->traces,
+		     top->remark_after, top->remark_before, u->top_n,
+		     u->routers, through, top->remark_after) < 0) {
 		s->reason = NULL;
-		goto out;
+		return -1;
 	}
-	rc = 1;
-out:
-	strmap_free(&pairs);
-	strmap_free(&around);
-	return rc;
+	return 0;
+}
+
+/* The remarked traces that kept their class through router name. */
+static size_t kept_through(const struct report_traces *t, const char *name)
+{
+	size_t through = 0;
+
+	for (size_t k = 0; k < t->count; k++) {
+		const struct report_trace_flow *f = &t->flows[k];
+
+		if (f->remark_after || f->remark_before)
+			continue;
+		for (size_t i = 0; i < f->element_count; i++)
+			if (t->elements[f->elements[i]].kind != REPORT_PATH_LINK &&
+			    strcmp(t->elements[f->elements[i]].name, name) == 0) {
+				through++;
+				break;
+			}
+	}
+	return through;
+}
+
+/* Router x named for remarking: the traces left that name it around
+ * their change, or across a hop it fills (roles gap), taken from left;
+ * rival: another router as shared. 0, or -1 when memory ran out. */
+static int remark_router(const struct report_traces *t, struct localise *l,
+			 bool *left, size_t x, const char *rival)
+{
+	const char *best = t->elements[x].name;
+	size_t shared = 0, through = kept_through(t, best);
+	struct localise_suspect *s = loc_new_suspect(l);
+
+	if (!s)
+		return -1;
+	for (size_t k = 0; k < t->count; k++) {
+		const struct report_trace_flow *f = &t->flows[k];
+
+		if (!left[k])
+			continue;
+		if ((f->remark_after && strcmp(f->remark_after, best) == 0) ||
+		    (f->remark_before && strcmp(f->remark_before, best) == 0) ||
+		    (f->remark_after && f->remark_before &&
+		     is_router(t, f->remark_after) &&
+		     is_router(t, f->remark_before) &&
+		     !loc_link_seen(t, f->remark_after, f->remark_before) &&
+		     fills_gap(t, k, x))) {
+			left[k] = false;
+			shared++;
+		}
+	}
+	s->cause = LOCALISE_REMARK;
+	s->kind = "router";
+	s->name = strdup(best);
+	s->address = strdup(best);
+	if (rival && loc_add_name(&s->alternatives, &s->alternative_count,
+				  rival))
+		return -1;
+	s->failing = shared;
+	s->passing = through;
+	s->explained = shared;
+	s->confidence = (double)shared / (shared + through) *
+			(rival ? 0.5 : 1.0);
+	s->cannot_localise = rival != NULL;
+	if (!s->name || !s->address ||
+	    asprintf(&s->reason, "%zu traces see the traffic class change at "
+		     "it (the last hop that saw it sent or the first that saw "
+		     "it changed); %zu through it kept it", shared,
+		     through) < 0)
+		return -1;
+	return 0;
 }
 
 /* Remarking: each remarked trace names the last hop that saw the
  * traffic class sent and the first that saw another. The router that
- * most of them share (as either) rewrites; greedy as the loss fit. */
+ * most of them share in one role (role_weight) rewrites, unless more of
+ * them changed across one hop that answers no trace (unseen_group);
+ * greedy as the loss fit. */
 int loc_find_remarks(const struct model *m, struct localise *l)
 {
 	const struct report_traces *t = m->t;
 	bool *left = calloc(t->count + 1, sizeof(*left));
-	struct strmap count = { 0 };
+	bool *taken = calloc(t->count + 1, sizeof(*taken));
+	struct remark_roles roles = { 0 };
 	int rc = -1;
 
-	if (!left)
-		return -1;
+	if (!left || !taken || roles_init(&roles, t))
+		goto out;
 	for (size_t k = 0; k < t->count; k++)
 		if (t->flows[k].remark_after || t->flows[k].remark_before) {
 			left[k] = true;
 			l->remarked++;
 		}
 	for (;;) {
-		const char *best = NULL, *rival = NULL, *ends[2];
-		size_t best_n = 0, shared = 0, through = 0;
-		struct localise_suspect *s;
+		size_t best = SIZE_MAX, best_n = 0, rival = SIZE_MAX;
+		struct unseen_hop u;
+		int group;
 
-		strmap_free(&count);
-		for (size_t k = 0; k < t->count; k++) {
-			if (!left[k])
-				continue;
-			ends[0] = t->flows[k].remark_after;
-			ends[1] = t->flows[k].remark_before;
-			for (int i = 0; i < 2; i++) {
-				void **slot;
+		roles_count(&roles, t, l, left);
+		/* The most shared; of equals the first the traces name as
+		 * the last hop that saw the class sent (a router rewrites
+		 * what it forwards); another as shared is a rival the data
+		 * cannot tell apart. */
+		for (size_t i = 0; i < roles.seen_count; i++) {
+			size_t x = roles.seen[i], n = role_weight(&roles, x);
 
-				if (!ends[i] || !is_router(t, ends[i]))
-					continue;
-				slot = strmap_slot(&count, ends[i]);
-				if (!slot)
-					goto out;
-				*slot = (void *)((uintptr_t)*slot + 1);
-				if ((size_t)(uintptr_t)*slot > best_n)
-					best_n = (size_t)(uintptr_t)*slot;
+			if (n > best_n) {
+				best = x;
+				best_n = n;
+				rival = SIZE_MAX;
+			} else if (n == best_n && rival == SIZE_MAX) {
+				rival = x;
 			}
 		}
-		/* The most shared; of equals the last hop that saw the class
-		 * sent (a router rewrites what it forwards); another as
-		 * shared is a rival the data cannot tell apart. */
-		for (int i = 0; i < 2; i++)
-			for (size_t k = 0; k < t->count; k++) {
-				const char *x = i ? t->flows[k].remark_before
-						  : t->flows[k].remark_after;
-
-				if (!left[k] || !x || !is_router(t, x) ||
-				    (size_t)(uintptr_t)strmap_get(&count, x) !=
-					    best_n)
-					continue;
-				if (!best)
-					best = x;
-				else if (!rival && strcmp(x, best) != 0)
-					rival = x;
-			}
-		if (best_n < REMARK_MIN_FLOWS || !best)
+		group = unseen_group(t, l, left, &roles, taken, &u);
+		if (group < 0)
+			goto out;
+		/* More traces changed across one hop no trace shows than
+		 * any router shares: that hop rewrites (the routers around
+		 * it each see a part of them, one way or the other). */
+		if (group && u.traces > best_n) {
+			if (remark_unseen(m, l, left, taken, &u))
+				goto out;
+			continue;
+		}
+		if (best_n < REMARK_MIN_FLOWS || best == SIZE_MAX)
 			break;
-		/* The traces through it that kept their class. */
-		for (size_t k = 0; k < t->count; k++) {
-			const struct report_trace_flow *f = &t->flows[k];
-			bool remarked = f->remark_after || f->remark_before;
-
-			for (size_t i = 0; !remarked && i < f->element_count;
-			     i++)
-				if (t->elements[f->elements[i]].kind !=
-					    REPORT_PATH_LINK &&
-				    strcmp(t->elements[f->elements[i]].name,
-					   best) == 0) {
-					through++;
-					break;
-				}
-		}
 		/* Most traces through it keep their class: it is on the way
 		 * of the remarked ones, not what rewrites them (that one
 		 * does not answer traces: named by its place, when it has
 		 * one). */
-		if (through > best_n) {
-			int named = remark_unseen(m, l, left);
-
-			if (named < 0)
+		if (kept_through(t, t->elements[best].name) > best_n) {
+			if (!group)
+				break;
+			if (remark_unseen(m, l, left, taken, &u))
 				goto out;
-			if (named)
-				continue;
-			break;
+			continue;
 		}
-		s = loc_new_suspect(l);
-		if (!s)
-			goto out;
-		s->cause = LOCALISE_REMARK;
-		s->kind = "router";
-		s->name = strdup(best);
-		s->address = strdup(best);
-		for (size_t k = 0; k < t->count; k++) {
-			const struct report_trace_flow *f = &t->flows[k];
-
-			if (left[k] &&
-			    ((f->remark_after && strcmp(f->remark_after, best) == 0) ||
-			     (f->remark_before &&
-			      strcmp(f->remark_before, best) == 0))) {
-				left[k] = false;
-				shared++;
-			}
-		}
-		if (rival && loc_add_name(&s->alternatives,
-					  &s->alternative_count, rival))
-			goto out;
-		s->failing = shared;
-		s->passing = through;
-		s->explained = shared;
-		s->confidence = (double)shared / (shared + through) *
-				(rival ? 0.5 : 1.0);
-		s->cannot_localise = rival != NULL;
-		if (!s->name || !s->address ||
-		    asprintf(&s->reason, "%zu traces see the traffic class "
-			     "change at it (the last hop that saw it sent or "
-			     "the first that saw it changed); %zu through it "
-			     "kept it", shared, through) < 0)
+		if (remark_router(t, l, left, best,
+				  rival == SIZE_MAX ? NULL
+						    : t->elements[rival].name))
 			goto out;
 	}
 	rc = 0;
 out:
-	strmap_free(&count);
+	roles_free(&roles);
+	free(taken);
 	free(left);
 	return rc;
 }

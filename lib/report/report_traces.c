@@ -465,9 +465,11 @@ static void flow_free(struct report_trace_flow *fl)
 static int read_remark(const struct reader *rd, struct report_trace_flow *fl,
 		       const struct jv *changes)
 {
-	static const char *const keys[] = { "after", "before" };
+	static const char *const keys[] = { "after", "before", "after_hop",
+					    "before_hop" };
 	struct jv_cursor cur;
-	struct jv c, m[2], after, before;
+	struct jv c, m[4], after, before;
+	long after_hop, before_hop;
 
 	if (changes->kind != JV_ARRAY)
 		return 0;
@@ -476,10 +478,14 @@ static int read_remark(const struct reader *rd, struct report_trace_flow *fl,
 		return 0;
 	if (c.kind != JV_OBJECT)
 		return fail(rd, "a traffic_class_changes entry is no object");
-	jv_members(&c, keys, 2, m);
+	jv_members(&c, keys, 4, m);
 	if (get_string(rd, &m[0], "after", false, &after) ||
-	    get_string(rd, &m[1], "before", false, &before))
+	    get_string(rd, &m[1], "before", false, &before) ||
+	    get_uint(rd, &m[2], "after_hop", 255, &after_hop) ||
+	    get_uint(rd, &m[3], "before_hop", 255, &before_hop))
 		return -1;
+	if (after_hop >= 0 && before_hop > after_hop + 1)
+		fl->remark_gap = (unsigned char)(before_hop - after_hop - 1);
 	if ((after.kind != JV_ABSENT &&
 	     !(fl->remark_after = address_key(&after))) ||
 	    (before.kind != JV_ABSENT &&

@@ -67,6 +67,9 @@ struct report_trace_flow {
 	 * saw the traffic class sent and the first that saw another, as
 	 * addresses; NULL: no change, or no such hop. */
 	char *remark_after, *remark_before;
+	/* The hops between those two that did not answer (0: none, or
+	 * not known; at most 255). */
+	unsigned char remark_gap;
 };
 
 /* Where a probe result's trace was found (report_traces_join). */

@@ -31,7 +31,8 @@
  *    router's address, a host's name, "HOST DEVICE"), "names" (every
  *    form a suspect may take: a link both ways, a router's name, a
  *    host's NIC addresses, a NIC's host and access link), and "routers"
- *    (a link's ends by name) or "silent" (a router's ICMP)}]}
+ *    (a link's ends by name) or "silent" (a router's ICMP) and
+ *    "neighbours" (the addresses of the routers linked to it)}]}
  * Exit status: 0; 2 on bad arguments; 1 when OUTDIR cannot be written. */
 #include <errno.h>
 #include <stdio.h>
@@ -455,6 +456,20 @@ static void truth_link(FILE *o, const struct fabric *f, unsigned a, unsigned b)
 		f->routers[b - f->nic_count].name);
 }
 
+/* A router's neighbours' addresses: a scorer places a suspect named by
+ * where a router that never answers sits ("after A"). */
+static void truth_neighbours(FILE *o, const struct fabric *f, unsigned r)
+{
+	unsigned *next = calloc(f->router_count, sizeof(*next));
+	size_t n = next ? fabric_router_neighbours(f, r, next) : 0;
+
+	fputs(",\"neighbours\":[", o);
+	for (size_t i = 0; i < n; i++)
+		fprintf(o, "%s\"%s\"", i ? "," : "", f->routers[next[i]].addr);
+	fputc(']', o);
+	free(next);
+}
+
 static void truth_host(FILE *o, const struct fabric *f, unsigned host,
 		       const char *element)
 {
@@ -495,6 +510,7 @@ static int write_truth(const char *path, const struct options *opt,
 				f->routers[x->a].addr, f->routers[x->a].addr,
 				f->routers[x->a].name,
 				f->routers[x->a].silent ? "true" : "false");
+			truth_neighbours(o, f, x->a);
 			break;
 		case FAULT_DEAD_HOST:
 			truth_host(o, f, x->a, "host");

@@ -69,6 +69,11 @@ static inline unsigned fabric_node_router(const struct fabric *f, unsigned r)
 
 const char *fabric_node_addr(const struct fabric *f, unsigned node);
 
+/* The routers linked to router r (indexes into f->routers) in out (room
+ * for f->router_count): their count. */
+size_t fabric_router_neighbours(const struct fabric *f, unsigned r,
+				unsigned *out);
+
 /* The ECMP hash of a 5-tuple at one router: each router has its own
  * seed, as switches do against polarisation. */
 uint32_t fabric_ecmp_hash(uint32_t src, uint32_t dst, uint16_t sport,

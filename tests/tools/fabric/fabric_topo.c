@@ -106,6 +106,34 @@ const char *fabric_node_addr(const struct fabric *f, unsigned node)
 				   : f->routers[node - f->nic_count].addr;
 }
 
+size_t fabric_router_neighbours(const struct fabric *f, unsigned r,
+				unsigned *out)
+{
+	unsigned spine0 = f->tors, core0 = f->tors + f->spines;
+	size_t n = 0;
+
+	if (r < spine0) {		/* a ToR: its pod's spines */
+		unsigned pod = r / f->racks_per_pod;
+
+		for (unsigned j = 0; j < f->spines_per_pod; j++)
+			out[n++] = spine0 + pod * f->spines_per_pod + j;
+	} else if (r < core0) {		/* a spine: its pod's ToRs, its plane */
+		unsigned pod = (r - spine0) / f->spines_per_pod;
+		unsigned j = (r - spine0) % f->spines_per_pod;
+
+		for (unsigned t = 0; t < f->racks_per_pod; t++)
+			out[n++] = pod * f->racks_per_pod + t;
+		for (unsigned k = 0; k < f->cores_per_plane; k++)
+			out[n++] = core0 + j * f->cores_per_plane + k;
+	} else {			/* a core: its plane's spine per pod */
+		unsigned j = (r - core0) / f->cores_per_plane;
+
+		for (unsigned pod = 0; pod < f->pods; pod++)
+			out[n++] = spine0 + pod * f->spines_per_pod + j;
+	}
+	return n;
+}
+
 uint32_t fabric_ecmp_hash(uint32_t src, uint32_t dst, uint16_t sport,
 			  uint16_t dport, uint32_t router_seed)
 {
