@@ -43,7 +43,7 @@ static void trace(FILE *f, int side, int h, int d, int fl,
 		  const char *const hops[5], const char *after, int after_hop,
 		  const char *before, int before_hop)
 {
-	char src[32], host[8], dest[32];
+	char src[32], host[16], dest[32];
 
 	address(side, h, src, sizeof(src));
 	address(!side, d, dest, sizeof(dest));
@@ -74,7 +74,7 @@ static void write_world(FILE *rf, FILE *tf, const void *arg)
 		for (int h = 0; h < 4; h++)
 			for (int d = 0; d < 4; d++)
 				for (int fl = 1; fl <= FLOWS; fl++) {
-					char src[32], dest[32], host[8];
+					char src[32], dest[32], host[16];
 					/* (the leaf of b0 answers one query
 					 * in two: not these) */
 					bool quiet = side && h == 0 && fl == 1;
