@@ -48,7 +48,7 @@ static size_t add_elem(struct model *m, const char *key, const char *kind,
 	e = &m->el[m->count];
 	*e = (struct elem){ .kind = kind, .name = strdup(name),
 			    .address = address ? strdup(address) : NULL,
-			    .after = after };
+			    .after = after, .before = SIZE_MAX };
 	if (!e->name || (address && !e->address)) {
 		free(e->name);
 		free(e->address);
@@ -101,6 +101,27 @@ static size_t unseen_elem(struct model *m, size_t router)
 		return SIZE_MAX;
 	e = add_elem(m, key, "hop", name, NULL, router, PREFER_UNSEEN);
 	free(name);
+	return e;
+}
+
+/* The hop before router r that did not answer, reached after another
+ * router that did (model_silent_before): a router that never answers
+ * traces, or its link into r. A loss there fails the flows that come
+ * into r over it from any router before (each of those, the unseen hop
+ * after it, carries only its share of them); the flows that reach r
+ * otherwise clear it. */
+static size_t unseen_before_elem(struct model *m, size_t router)
+{
+	char key[32], *name;
+	size_t e;
+
+	snprintf(key, sizeof(key), "b:%zu", router);
+	if (asprintf(&name, "before %s", m->t->elements[router].name) < 0)
+		return SIZE_MAX;
+	e = add_elem(m, key, "hop", name, NULL, SIZE_MAX, PREFER_UNSEEN);
+	free(name);
+	if (e != SIZE_MAX)
+		m->el[e].before = router;
 	return e;
 }
 
@@ -362,6 +383,34 @@ static bool fill_gap(const struct model *m, const char *a, const char *c,
 	return found == 1;
 }
 
+/* A hop that did not answer between a and c filled with the one router
+ * b that other traces show there (fill_gap), when it may be b
+ * (model_answer_rates). */
+static bool gap_filled(const struct model *m, const char *a, const char *c,
+		       size_t *ab, size_t *b, size_t *bc)
+{
+	return fill_gap(m, a, c, ab, b, bc) &&
+	       (!m->may_be_gap || m->may_be_gap[*b]);
+}
+
+/* Whether other traces show some router b with links a -> b and b -> c:
+ * a hop that did not answer between a and c is then one hop (several
+ * may answer there, or none may be it: fill_gap finds no one router),
+ * not a run of them past which c is reached. */
+static bool one_hop_between(const struct model *m, const char *a,
+			    const char *c)
+{
+	const struct report_traces *t = m->t;
+	void *first = strmap_get(&m->out_first, a);
+
+	for (size_t i = first ? (size_t)(uintptr_t)first - 1 : SIZE_MAX;
+	     i != SIZE_MAX; i = m->out_next[i])
+		if (loc_node_element(t, t->elements[i].to) != SIZE_MAX &&
+		    link_element(t, t->elements[i].to, c) != SIZE_MAX)
+			return true;
+	return false;
+}
+
 /* Element i of f is a router reached over a hop that did not answer:
  * the trace shows no link into it (prev: the router before, or the
  * source). */
@@ -392,6 +441,56 @@ static double miss_rate(double seen_missing, double k)
 			hi = mid;
 	}
 	return (lo + hi) / 2;
+}
+
+/* Which routers the traces reach over one hop that did not answer
+ * (one_hop_between) and that no one router fills, from two or more
+ * routers before it: a router there that never answers, shared by them
+ * (a silent core between the spines of several pods), whose link into
+ * the router after it the flows of all of them cross. A hop unanswered
+ * only after one router is as likely that router's flows losing the
+ * trace queries on their way to the router other traces show there (a
+ * lossy link loses them too). 0, or -1 when memory ran out. */
+static int model_silent_before(struct model *m)
+{
+	const struct report_traces *t = m->t;
+	size_t *first = malloc((t->element_count + 1) * sizeof(*first));
+
+	m->silent_before = calloc(t->element_count + 1,
+				  sizeof(*m->silent_before));
+	if (!first || !m->silent_before) {
+		free(first);
+		return -1;
+	}
+	for (size_t x = 0; x < t->element_count; x++)
+		first[x] = SIZE_MAX;
+	for (size_t k = 0; k < t->count; k++) {
+		const struct report_trace_flow *f = &t->flows[k];
+		const char *prev = f->source;
+		size_t prev_router = SIZE_MAX;
+
+		for (size_t i = 0; i < f->element_count; i++) {
+			size_t x = f->elements[i], ab, b, bc;
+			const struct report_path_element *e = &t->elements[x];
+
+			if (prev_router != SIZE_MAX && !m->silent_before[x] &&
+			    first[x] != prev_router &&
+			    gap_before(t, f, i, prev) &&
+			    !gap_filled(m, prev, e->from, &ab, &b, &bc) &&
+			    one_hop_between(m, prev, e->from)) {
+				if (first[x] == SIZE_MAX)
+					first[x] = prev_router;
+				else
+					m->silent_before[x] = true;
+			}
+			if (e->kind == REPORT_PATH_LINK)
+				continue;
+			prev = e->from;
+			prev_router = x;
+		}
+	}
+	free(first);
+	return 0;
 }
 
 /* Which routers a hop that did not answer may be. fill_gap finds the one
@@ -454,7 +553,7 @@ int loc_model_answer_rates(struct model *m)
 					  : (double)gaps[x];
 		m->may_be_gap[x] = gaps[x] <= 2 * expected + LOC_PASSING_SLACK;
 	}
-	rc = 0;
+	rc = model_silent_before(m);
 out:
 	free(got);
 	free(asked);
@@ -478,8 +577,7 @@ static int forward_path(struct model *m, const struct report_trace_flow *f,
 		size_t ab, b, bc;
 		bool gap = gap_before(t, f, i, prev);
 
-		if (gap && fill_gap(m, prev, e->from, &ab, &b, &bc) &&
-		    (!m->may_be_gap || m->may_be_gap[b])) {
+		if (gap && gap_filled(m, prev, e->from, &ab, &b, &bc)) {
 			rc |= list_add(fwd, ab);
 			rc |= list_add(fwd, b);
 			rc |= list_add(fwd, bc);
@@ -491,6 +589,13 @@ static int forward_path(struct model *m, const struct report_trace_flow *f,
 			rc |= list_add(fwd, u);
 			if (u != SIZE_MAX && f_failing)
 				m->el[u].gaps++;
+			/* (one hop: a run of them may hide routers that
+			 * answer elsewhere, and what lies before e is then
+			 * not one hop) */
+			if (m->silent_before && m->silent_before[f->elements[i]] &&
+			    one_hop_between(m, prev, e->from))
+				rc |= list_add(fwd, unseen_before_elem(
+							    m, f->elements[i]));
 		}
 		rc |= list_add(fwd, f->elements[i]);
 		if (e->kind != REPORT_PATH_LINK) {
@@ -1144,6 +1249,8 @@ int loc_model_touch(struct model *m)
 		m->touch[e][0] = m->touch[e][1] = SIZE_MAX;
 		if (m->el[e].after != SIZE_MAX) {
 			m->touch[e][0] = m->el[e].after;
+		} else if (m->el[e].before != SIZE_MAX) {
+			m->touch[e][0] = m->el[e].before;
 		} else if (e < t->element_count &&
 			   t->elements[e].kind == REPORT_PATH_LINK) {
 			m->touch[e][0] = router_named(t, t->elements[e].from);
@@ -1284,6 +1391,7 @@ void loc_model_free(struct model *m)
 	free(m->hits.ids);
 	free(m->out_next);
 	free(m->may_be_gap);
+	free(m->silent_before);
 	strmap_free(&m->out_first);
 	strmap_free(&m->access_in);
 	strmap_free(&m->index);

@@ -26,6 +26,9 @@ struct elem {
 	char *name, *address;
 	size_t after;		/* unseen: the router (trace element) it
 				 * follows; SIZE_MAX otherwise */
+	size_t before;		/* unseen before: the router it precedes,
+				 * reached over a hop that did not answer
+				 * after another; SIZE_MAX otherwise */
 	/* Routers: the hops (1: the first, up to 64; a hop that did not
 	 * answer counts, hop_at) it was seen at; unseen: those of its
 	 * router where traces stopped. */
@@ -126,6 +129,11 @@ struct model {
 	 * may be it (fill_gap), from how often it leaves queries
 	 * unanswered (model_answer_rates). */
 	bool *may_be_gap;
+	/* Per trace element (router): traces from two or more routers
+	 * reach it over one hop that did not answer and that no one
+	 * router fills (model_silent_before): a router there that never
+	 * answers, or its link into this one. */
+	bool *silent_before;
 	/* Access links into a host, by its address: the link's number + 1,
 	 * ACCESS_SEVERAL when traces show more than one (access_link). */
 	struct strmap access_in;

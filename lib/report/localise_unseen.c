@@ -515,6 +515,19 @@ static bool peer_meets(const struct report_traces *t, const char *h,
 	return false;
 }
 
+/* How many routers seen next to x meet a router h meets too (h's
+ * peers, of its tier). */
+static size_t peers_meeting(const struct report_traces *t, const char *h,
+			    const char *x)
+{
+	size_t near[64], n = trace_neighbours(t, x, near, 64), count = 0;
+
+	for (size_t i = 0; i < n; i++)
+		count += strcmp(t->elements[near[i]].name, h) != 0 &&
+			 trace_share_neighbour(t, t->elements[near[i]].name, h);
+	return count;
+}
+
 /* The unseen pick p after router h, its far end not among the picks
  * (its stops explained otherwise, or its traces lost): the edge router x
  * that most of the stops go toward (the destinations' edge, more than
@@ -565,6 +578,84 @@ static int one_end_link(const struct model *m, struct localise_suspect *s,
 		     "%s, %zu of them toward hosts behind %s; no trace crosses "
 		     "between them, though routers of its tier meet %s",
 		     all, hn, to, xn, xn) < 0)
+		return -1;
+	return 1;
+}
+
+/* The unseen pick p after router h, its far end not placed otherwise
+ * (the stops at that end not among the picks, and its failing flows
+ * spread over many destinations): the routers x seen in other traces one
+ * hop past where p's traces stop, never next to h, in no triangle with
+ * h, and where the topology the traces show has a place for a link to
+ * h (trace_may_adjoin: the routers x meets are h's peers, meeting h's
+ * neighbours as h does). h's passing flows never reach such an x,
+ * though its peers' do: the next hop its failing flows took. One: the
+ * dead link h -> x; up to UNSEEN_CANDIDATES_MAX, the link to the one met
+ * by the most of h's peers, the others its alternatives. 1 when named,
+ * 0 when not, -1 when memory ran out. */
+static int peer_link(const struct model *m, struct localise_suspect *s,
+		     const struct loc_pick *p, size_t h)
+{
+	const struct report_traces *t = m->t;
+	const char *hn = t->elements[h].name;
+	uint64_t past = m->el[p->element].at << 1;
+	size_t found[UNSEEN_CANDIDATES_MAX + 1], met[UNSEEN_CANDIDATES_MAX + 1];
+	size_t near[2], n = 0;
+
+	/* (one seen neighbour closes every cycle it is in: no evidence) */
+	if (trace_neighbours(t, hn, near, 2) < 2)
+		return 0;
+	for (size_t x = 0; x < t->element_count && n <= UNSEEN_CANDIDATES_MAX;
+	     x++) {
+		const char *xn = t->elements[x].name;
+		size_t peers;
+
+		if (t->elements[x].kind == REPORT_PATH_LINK || x == h ||
+		    !(past & m->el[x].at) || seen_next_to(t, h, x) ||
+		    trace_share_neighbour(t, hn, xn) ||
+		    !trace_may_adjoin(t, hn, xn))
+			continue;
+		/* Two of h's peers at least: one may meet x by another
+		 * way than h's tier does. */
+		peers = peers_meeting(t, hn, xn);
+		if (peers < 2)
+			continue;
+		found[n] = x;
+		met[n++] = peers;
+	}
+	if (!n || n > UNSEEN_CANDIDATES_MAX)
+		return 0;
+	for (size_t a = 1; a < n; a++)
+		for (size_t b = a; b > 0 && met[b] > met[b - 1]; b--) {
+			size_t x = found[b], y = met[b];
+
+			found[b] = found[b - 1];
+			met[b] = met[b - 1];
+			found[b - 1] = x;
+			met[b - 1] = y;
+		}
+	s->kind = "link";
+	if (asprintf(&s->name, "%s -> %s", hn, t->elements[found[0]].name) < 0)
+		return -1;
+	for (size_t k = 1; k < n; k++) {
+		char *alt;
+		int rc;
+
+		if (asprintf(&alt, "%s -> %s", hn, t->elements[found[k]].name) < 0)
+			return -1;
+		rc = loc_add_name(&s->alternatives, &s->alternative_count, alt);
+		free(alt);
+		if (rc)
+			return -1;
+	}
+	if (n > 1)
+		s->confidence = p->confidence * met[0] / (met[0] + met[1]);
+	if (asprintf(&s->reason, "the traces of %zu failing flows stop after "
+		     "%s; no trace crosses from it to %s, which %zu of its "
+		     "peers (routers that share a neighbour with it) meet; its "
+		     "passing flows go on to its other next hops",
+		     p->stats.failing, hn, t->elements[found[0]].name,
+		     met[0]) < 0)
 		return -1;
 	return 1;
 }
@@ -845,6 +936,12 @@ int loc_name_unseen(struct model *m, struct localise *l,
 		return 0;
 	}
 	switch (silent_edge(m, s, p, fit, used, h)) {
+	case -1:
+		return -1;
+	case 1:
+		return 0;
+	}
+	switch (peer_link(m, s, p, h)) {
 	case -1:
 		return -1;
 	case 1:
