@@ -130,17 +130,59 @@ static double answers_drop(const struct model *m, size_t e,
 	return n ? sum / n : 0;
 }
 
+static void count_answers(const struct report_trace_flow *f, double *asked,
+			  double *answered)
+{
+	for (size_t i = 0; f->answered && i < f->element_count; i++) {
+		asked[f->elements[i]] += f->answered[i] & 15;
+		answered[f->elements[i]] += f->answered[i] >> 4;
+	}
+}
+
+/* Per element of the traces, the share of its hop's queries answered
+ * (answers_drop's rate): over the traces of passing results, which a
+ * lossy element's loss spares (the traces of failing ones cross it, and
+ * its routers past it would seem to answer less), or over every trace
+ * for a router no passing result's trace shows. NULL when memory ran
+ * out. */
+static double *answer_shares(const struct model *m)
+{
+	const struct report_traces *t = m->t;
+	size_t count = t->element_count;
+	double *asked = calloc(2 * (count + 1), sizeof(*asked));
+	double *answered = calloc(2 * (count + 1), sizeof(*answered));
+	double *all_asked = asked + count + 1, *all_answered = answered + count + 1;
+
+	if (!asked || !answered) {
+		free(asked);
+		free(answered);
+		return NULL;
+	}
+	for (size_t k = 0; k < m->n; k++)
+		if (m->flow_of[k] && !m->obs[k].failing)
+			count_answers(m->flow_of[k], asked, answered);
+	for (size_t k = 0; k < t->count; k++)
+		count_answers(&t->flows[k], all_asked, all_answered);
+	for (size_t x = 0; x < count; x++)
+		answered[x] = asked[x] > 0 ? answered[x] / asked[x]
+			      : all_asked[x] > 0 ? all_answered[x] / all_asked[x]
+						 : 0;
+	free(asked);
+	return answered;
+}
+
 /* Of a link pick and its link rivals, the one where the answers drop
- * most, when clearly more than the pick's. */
+ * most (against each router's answering rate: rate, answer_shares),
+ * when clearly more than the pick's. */
 static size_t where_answers_drop(const struct model *m,
-				 const struct loc_pick *p)
+				 const struct loc_pick *p, const double *rate)
 {
 	size_t best = p->element;
 	double top;
 
 	if (strcmp(m->el[best].kind, "link") != 0)
 		return best;
-	top = answers_drop(m, best, NULL) + 0.1;
+	top = answers_drop(m, best, rate) + 0.1;
 	/* The links before and after it on its failing flows (the most
 	 * common of each), rivals or not: a link's LLR may trail only for
 	 * hops that did not answer, and the links past a lossy one carry
@@ -164,8 +206,8 @@ static size_t where_answers_drop(const struct model *m,
 				votes += x == next ? 1 : (size_t)-1;
 			}
 		}
-		if (next != SIZE_MAX && answers_drop(m, next, NULL) > top) {
-			top = answers_drop(m, next, NULL);
+		if (next != SIZE_MAX && answers_drop(m, next, rate) > top) {
+			top = answers_drop(m, next, rate);
 			best = next;
 		}
 	}
@@ -174,7 +216,7 @@ static size_t where_answers_drop(const struct model *m,
 
 		if (strcmp(m->el[p->rivals[i]].kind, "link") != 0)
 			continue;
-		d = answers_drop(m, p->rivals[i], NULL);
+		d = answers_drop(m, p->rivals[i], rate);
 		if (d > top) {
 			top = d;
 			best = p->rivals[i];
@@ -369,34 +411,17 @@ static int router_behind_links(struct model *m, struct loc_fit *fit)
 
 /* Of a link pick and the links tied with it (the same evidence, the
  * pick only the tie-break's), the one past which the answers drop most
- * (where loss starts, the hops after it answer less), however little.
- * SIZE_MAX: out of memory. */
+ * (where loss starts, the hops after it answer less), however little
+ * (against each router's answering rate: answered, answer_shares). */
 static size_t tied_answers_drop(const struct model *m,
-				const struct loc_pick *p)
+				const struct loc_pick *p,
+				const double *answered)
 {
-	const struct report_traces *t = m->t;
-	size_t best = p->element, count = t->element_count;
-	double *asked, *answered, top;
+	size_t best = p->element;
+	double top;
 
 	if (!p->ties || strcmp(m->el[best].kind, "link") != 0)
 		return best;
-	asked = calloc(count + 1, sizeof(*asked));
-	answered = calloc(count + 1, sizeof(*answered));
-	if (!asked || !answered) {
-		free(asked);
-		free(answered);
-		return SIZE_MAX;
-	}
-	for (size_t k = 0; k < t->count; k++) {
-		const struct report_trace_flow *f = &t->flows[k];
-
-		for (size_t i = 0; f->answered && i < f->element_count; i++) {
-			asked[f->elements[i]] += f->answered[i] & 15;
-			answered[f->elements[i]] += f->answered[i] >> 4;
-		}
-	}
-	for (size_t x = 0; x < count; x++)
-		answered[x] = asked[x] > 0 ? answered[x] / asked[x] : 0;
 	top = answers_drop(m, best, answered);
 	for (size_t i = 0; i < p->ties; i++) {
 		size_t e = p->rivals[i];
@@ -410,13 +435,13 @@ static size_t tied_answers_drop(const struct model *m,
 			best = e;
 		}
 	}
-	free(asked);
-	free(answered);
 	return best;
 }
 
+/* shares: answer_shares. */
 static int name_pick(struct model *m, struct localise *l,
-		     const struct loc_fit *fit, size_t k, bool *used)
+		     const struct loc_fit *fit, size_t k, bool *used,
+		     const double *shares)
 {
 	const struct loc_pick *p = &fit->picks[k], *other = NULL;
 	size_t named, twin, out_failing, out_elsewhere;
@@ -439,11 +464,9 @@ static int name_pick(struct model *m, struct localise *l,
 			other = &fit->picks[twin];
 		}
 	}
-	named = tied_answers_drop(m, p);
-	if (named == SIZE_MAX)
-		return -1;
+	named = tied_answers_drop(m, p, shares);
 	if (named == p->element)
-		named = where_answers_drop(m, p);
+		named = where_answers_drop(m, p, shares);
 	/* (where answers drop tells apart links the loss does not; one
 	 * the fit tells apart from the pick is named only when its answers
 	 * do drop: past a rate-limited router they merely rise) */
@@ -621,6 +644,7 @@ int localise_run(struct localise *l, const struct report *r,
 {
 	struct model m = { .r = r, .t = t };
 	struct loc_fit fit = { 0 };
+	double *shares = NULL;
 	bool *used = NULL;
 	int rc = -1;
 
@@ -631,7 +655,8 @@ int localise_run(struct localise *l, const struct report *r,
 		goto out;
 	m.excluded = calloc(m.count + 1, sizeof(*m.excluded));
 	m.behind = calloc(m.count + 1, sizeof(*m.behind));
-	if (!m.excluded || !m.behind)
+	shares = answer_shares(&m);
+	if (!m.excluded || !m.behind || !shares)
 		goto out;
 	/* A pick the naming withdraws took results that something else
 	 * may explain: fit again without it (each round leaves out at
@@ -644,7 +669,7 @@ int localise_run(struct localise *l, const struct report *r,
 		if (!used)
 			goto out;
 		for (size_t k = 0; k < fit.count; k++)
-			if (name_pick(&m, l, &fit, k, used))
+			if (name_pick(&m, l, &fit, k, used, shares))
 				goto out;
 		drop_withdrawn(l);
 		if (!m.withdrew || round + 1 == LOCALISE_REFITS_MAX)
@@ -665,6 +690,7 @@ int localise_run(struct localise *l, const struct report *r,
 	rc = 0;
 out:
 	free(used);
+	free(shares);
 	loc_fit_free(&fit);
 	loc_model_free(&m);
 	if (rc)
