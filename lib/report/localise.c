@@ -254,11 +254,13 @@ static size_t same_fault(const struct model *m, const struct loc_fit *fit,
 }
 
 /* Whether the failing traces that stop after router h (the unseen pick
- * stop) are as many as link pick link out of h can stop: it loses a
- * share p of what crosses it, the queries to its far end too, so of the
- * datagrams whose traces would cross it about a share p stop before its
- * far end answers and 1 - p are seen crossing (each query is lost with
- * p, a hop unanswered with p^k <= p: this bounds from above). Counted in
+ * stop) are as many as link pick link out of h can stop. It loses a
+ * share p of what crosses it: a trace query past it is lost there, or
+ * its answer on the way back over it (routes back are most often the
+ * same links), with q = 1 - (1 - p)^2 at most; of the datagrams whose
+ * traces would cross it, about a share q stop before its far end
+ * answers and 1 - q are seen crossing (a hop is unanswered when all its
+ * queries are, with q^k <= q: this bounds from above). Counted in
  * datagrams (a sample's passing results stand for few): beyond twice
  * that and LOC_PASSING_SLACK results' worth, the stops are not that
  * link's doing: h loses what it forwards on its other ways too. */
@@ -267,14 +269,15 @@ static bool stops_by_link(const struct loc_pick *stop,
 {
 	const struct loc_stats *st = &link->stats;
 	double p = st->exposed > 0 ? st->lost / st->exposed : 0;
+	double q = 1 - (1 - p) * (1 - p);
 	double per_stop = stop->stats.failing
 				  ? stop->stats.exposed / stop->stats.failing
 				  : 0;
 
-	if (p >= 1)
+	if (q >= 1)
 		return true;
 	return stop->stats.exposed <=
-	       2 * st->exposed * p / (1 - p) + LOC_PASSING_SLACK * per_stop;
+	       2 * st->exposed * q / (1 - q) + LOC_PASSING_SLACK * per_stop;
 }
 
 /* The router link pick k leaves toward another router (SIZE_MAX: none,
