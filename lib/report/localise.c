@@ -317,6 +317,33 @@ static size_t same_fault(const struct model *m, const struct loc_fit *fit,
 	return SIZE_MAX;
 }
 
+/* Whether the failing traces that stop after router h (the unseen pick
+ * stop) are as many as link pick link out of h can stop. It loses a
+ * share p of what crosses it: a trace query past it is lost there, or
+ * its answer on the way back over it (routes back are most often the
+ * same links), with q = 1 - (1 - p)^2 at most; of the datagrams whose
+ * traces would cross it, about a share q stop before its far end
+ * answers and 1 - q are seen crossing (a hop is unanswered when all its
+ * queries are, with q^k <= q: this bounds from above). Counted in
+ * datagrams (a sample's passing results stand for few): beyond twice
+ * that and LOC_PASSING_SLACK results' worth, the stops are not that
+ * link's doing: h loses what it forwards on its other ways too. */
+static bool stops_by_link(const struct loc_pick *stop,
+			  const struct loc_pick *link)
+{
+	const struct loc_stats *st = &link->stats;
+	double p = st->exposed > 0 ? st->lost / st->exposed : 0;
+	double q = 1 - (1 - p) * (1 - p);
+	double per_stop = stop->stats.failing
+				  ? stop->stats.exposed / stop->stats.failing
+				  : 0;
+
+	if (q >= 1)
+		return true;
+	return stop->stats.exposed <=
+	       2 * st->exposed * q / (1 - q) + LOC_PASSING_SLACK * per_stop;
+}
+
 /* The router link pick k leaves toward another router (SIZE_MAX: none,
  * or a link to or from a host). */
 static size_t router_link_from(const struct model *m,
@@ -328,6 +355,25 @@ static size_t router_link_from(const struct model *m,
 	    loc_node_element(m->t, m->t->elements[e].to) == SIZE_MAX)
 		return SIZE_MAX;
 	return h;
+}
+
+/* The unseen pick after router h named as h (it answers but does not
+ * forward: its flows toward several next hops fail): a later pick of h
+ * itself, or of a link out of h toward another router, is h's loss seen
+ * through the few flows whose traces went on past it (stops_by_link
+ * kept them apart), absorbed into h's suspect. */
+static void absorb_links_out(const struct model *m, struct localise *l,
+			     const struct loc_fit *fit, size_t h, bool *used)
+{
+	struct localise_suspect *s = &l->items[l->count - 1];
+
+	if (!s->kind || strcmp(s->kind, "router") != 0 || !s->name ||
+	    strcmp(s->name, m->el[h].name) != 0)
+		return;
+	for (size_t j = 0; j < fit->count; j++)
+		if (!used[j] && (fit->picks[j].element == h ||
+				 router_link_from(m, fit, j) == h))
+			loc_absorb(s, fit, j, used);
 }
 
 /* The fit of m's results over its elements as they stand. 0, or -1
@@ -455,6 +501,14 @@ static int name_pick(struct model *m, struct localise *l,
 	 * named where the stronger of the two ranks, with both's
 	 * evidence. */
 	twin = same_fault(m, fit, used, k);
+	/* (unless the stops are far more than the link can make) */
+	if (twin != SIZE_MAX) {
+		bool unseen = m->el[p->element].after != SIZE_MAX;
+		const struct loc_pick *q = &fit->picks[twin];
+
+		if (!stops_by_link(unseen ? p : q, unseen ? q : p))
+			twin = SIZE_MAX;
+	}
 	if (twin != SIZE_MAX) {
 		used[twin] = true;
 		other = p;
@@ -493,6 +547,7 @@ static int name_pick(struct model *m, struct localise *l,
 	if (e->after != SIZE_MAX) {
 		if (loc_name_unseen(m, l, p, fit, used))
 			return -1;
+		absorb_links_out(m, l, fit, e->after, used);
 	} else if (named != p->element &&
 		   strcmp(m->el[p->element].kind, "router") == 0) {
 		s->cause = LOCALISE_LOSS;

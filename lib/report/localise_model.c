@@ -838,6 +838,17 @@ static int model_result(struct model *m, const struct report_record *rec,
 			o->spread_share = pair->share;
 			o->spread_count = pair->spread_count;
 		}
+		/* Its replies cross the hosts' edge routers as a traced
+		 * result's do: a dead uplink of either loses them, and a
+		 * pick of it explains the result (loc_relations touch). */
+		m->edges.count = 0;
+		if (ends->src_edge != SIZE_MAX)
+			rc |= list_add(&m->edges, ends->src_edge);
+		if (ends->dst_edge != SIZE_MAX)
+			rc |= list_add(&m->edges, ends->dst_edge);
+		if (!rc && m->edges.count)
+			rc |= list_keep_again(m, &m->edges, &m->last_edges,
+					      &o->edges, &o->edge_count);
 	} else {
 		size_t edge, last = loc_first_router(t, f, true);
 		bool stopped = !reached(t, f) && last != SIZE_MAX &&

@@ -1,0 +1,230 @@
+/* Unit tests of a router that answers traces but drops most of what it
+ * forwards: its failing traces stop after it (the unseen hop after it),
+ * a few go on. Named as the router once, the later pick of the router
+ * itself (the flows that went on) absorbed into it; and where those few
+ * show a link out of it losing, the stops, far more than that link can
+ * make, are not added to the link's evidence (the link named with the
+ * stops' evidence as one fault: localise.c stops_by_link). */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "localise_world.h"
+#include "tap.h"
+
+/* Hosts h0..h7 at 10.0.0.(k+1), two a ToR: T0 10.1.0.1, T1 10.1.0.2 in
+ * pod 0, T2 10.1.0.3, T3 10.1.0.4 in pod 1. Each pod has one spine a
+ * plane, 10.2.0.(2 * pod + plane + 1); the spines of plane p meet core
+ * 10.3.0.(p + 1), and no other. */
+#define HOSTS 8
+
+static int pod(int h)
+{
+	return h / 4;
+}
+
+static int tor(int h)
+{
+	return h / 2;
+}
+
+/* The routers of h's datagrams to d over plane plane, as addresses;
+ * their count. */
+static int route(int h, int d, int plane, char out[5][24])
+{
+	int n = 0;
+
+	snprintf(out[n++], sizeof out[0], "10.1.0.%d", tor(h) + 1);
+	if (tor(h) == tor(d))
+		return n;
+	snprintf(out[n++], sizeof out[0], "10.2.0.%d", 2 * pod(h) + plane + 1);
+	if (pod(h) != pod(d)) {
+		snprintf(out[n++], sizeof out[0], "10.3.0.%d", plane + 1);
+		snprintf(out[n++], sizeof out[0], "10.2.0.%d", 2 * pod(d) + plane + 1);
+	}
+	snprintf(out[n++], sizeof out[0], "10.1.0.%d", tor(d) + 1);
+	return n;
+}
+
+/* A result of h to d with flow label fl: lost datagrams of 20 each way
+ * (-1 there: all lost, the direction unknown). */
+static void result(FILE *f, int h, int d, int fl, int there, int back)
+{
+	int lost = there < 0 ? 20 : there + back;
+
+	fprintf(f, "{\"dest\":\"10.0.0.%d\",\"source\":{\"host\":\"h%d\","
+		"\"device\":\"mlx5_0\",\"port_num\":1,\"provider\":\"mlx5\","
+		"\"lid\":0,\"sgid\":\"::ffff:10.0.0.%d\"},\"params\":"
+		"{\"hop_limit\":64,\"traffic_class\":104,\"flow_label\":%d,"
+		"\"sl\":null},\"status\":\"%s\",\"sent\":20,\"received\":%d,"
+		"\"hops\":3,\"verdicts\":[],\"findings\":[],\"rtt_us\":"
+		"{\"median\":40.0,\"max\":50.0},\"ah_attr\":{\"is_global\":1,"
+		"\"grh\":{\"dgid\":\"::ffff:10.0.0.%d\"}},"
+		"\"loss_direction\":\"%s\",\"lost_there\":%d,"
+		"\"lost_back\":%d}\n",
+		d + 1, h, h + 1, fl,
+		lost == 0 ? "reachable" : lost >= 20 ? "unreachable"
+						     : "partial_loss",
+		20 - lost, d + 1,
+		there < 0 ? "unknown" : lost ? (there && back ? "both" : there ? "there" : "back")
+		     : "none",
+		there < 0 ? 0 : there, back);
+}
+
+/* The trace of that flow, nothing answering from hop index stop on
+ * (-1: reached), nor router quiet (NULL: none) anywhere. */
+static void trace(FILE *f, int h, int d, int fl, int plane, int stop,
+		  const char *quiet)
+{
+	char r[5][24];
+	int n = route(h, d, plane, r);
+
+	fprintf(f, "{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"h%d\","
+		"\"device\":\"mlx5_0\",\"sgid\":\"::ffff:10.0.0.%d\","
+		"\"source_address\":\"10.0.0.%d\",\"dest\":\"10.0.0.%d\","
+		"\"dest_address\":\"10.0.0.%d\",\"qpn\":17,\"flow_label\":%d,"
+		"\"udp_sport\":1,\"traffic_class\":104,\"status\":\"%s\","
+		"\"error\":null,\"hops\":[", h, h + 1, h + 1, d + 1, d + 1, fl,
+		stop >= 0 ? "silent" : "reached");
+	for (int i = 0; i <= n; i++) {
+		bool silent = (stop >= 0 && i >= stop) ||
+			      (quiet && i < n && strcmp(r[i], quiet) == 0);
+
+		fprintf(f, "%s{\"hop_limit\":%d,\"answers\":[", i ? "," : "",
+			i + 1);
+		if (silent)
+			fprintf(f, "{\"kind\":\"silent\",\"from\":null,"
+				"\"rtt_us\":null}");
+		else if (i < n)
+			fprintf(f, "{\"from\":\"%s\",\"kind\":\"time_exceeded\","
+				"\"rtt_us\":1.0}", r[i]);
+		else
+			fprintf(f, "{\"from\":\"10.0.0.%d\",\"kind\":"
+				"\"responder\",\"rtt_us\":1.0}", d + 1);
+		fprintf(f, "]}");
+	}
+	fprintf(f, "],\"traffic_class_changes\":[]}\n");
+}
+
+/* Whether h's datagrams to d over plane plane cross spine 10.2.0.4, the
+ * one that drops. */
+static bool crosses_spine(int h, int d, int plane)
+{
+	char r[5][24];
+	int n = route(h, d, plane, r);
+
+	for (int i = 0; i < n; i++)
+		if (strcmp(r[i], "10.2.0.4") == 0)
+			return true;
+	return false;
+}
+
+/* The hop index of the spine on h's way to d over plane (-1: none). */
+static int spine_at(int h, int d, int plane)
+{
+	char r[5][24];
+	int n = route(h, d, plane, r);
+
+	for (int i = 0; i < n; i++)
+		if (strcmp(r[i], "10.2.0.4") == 0)
+			return i;
+	return -1;
+}
+
+enum world_kind {
+	DROPS_ALL,	/* it drops what it forwards every way */
+	PASSES_T2,	/* what it forwards toward T2 passes */
+};
+
+/* Every host to every other, flow labels 1 to 20, over plane 1 when
+ * fl % 4 == 1, else plane 0. The spine loses most of what it forwards
+ * (PASSES_T2: but toward T2): its flows' traces stop after it (the
+ * queries past it lost too) and their results lost 19 of 20 datagrams,
+ * but those of flow label 17 (PASSES_T2: toward T3 only), whose traces
+ * went on and which lost 6. The failing flows are traced, of the others
+ * flow label 20's (a sample; PASSES_T2: and those over the spine). */
+static int build(struct world *w, enum world_kind kind)
+{
+	char *rbuf = NULL, *tbuf = NULL;
+	size_t rlen = 0, tlen = 0;
+	FILE *rf = open_memstream(&rbuf, &rlen), *tf = open_memstream(&tbuf, &tlen);
+
+	for (int h = 0; h < HOSTS; h++)
+		for (int d = 0; d < HOSTS; d++)
+			for (int fl = 1; h != d && fl <= 20; fl++) {
+				int plane = fl % 4 == 1;
+				bool via = crosses_spine(h, d, plane);
+				bool lossy = via && (kind == DROPS_ALL ||
+						     tor(d) != 2);
+				bool on = fl == 17 &&
+					  (kind == DROPS_ALL || tor(d) == 3);
+				int stop = lossy && !on ? spine_at(h, d, plane) + 1
+							: -1;
+
+				result(rf, h, d, fl,
+				       !lossy ? 0 : on ? 6 : 19, 0);
+				if (lossy || fl == 20 ||
+				    (kind == PASSES_T2 && via))
+					trace(tf, h, d, fl, plane, stop, NULL);
+			}
+	fclose(rf);
+	fclose(tf);
+	return world_localise(w, rbuf, rlen, tbuf, tlen);
+}
+
+static void test_drops_all(void)
+{
+	struct world w;
+
+	is_int(build(&w, DROPS_ALL), 0, "drops all: builds");
+	print_suspects(&w.l);
+	ok(w.l.count >= 1 && strcmp(w.l.items[0].kind, "router") == 0 &&
+		   strcmp(w.l.items[0].name, "10.2.0.4") == 0,
+	   "drops all: the router named first (%s %s)",
+	   w.l.count ? w.l.items[0].kind : "",
+	   w.l.count ? w.l.items[0].name : "none");
+	/* (without absorb_links_out the router's own later pick, the flows
+	 * whose traces went on, was named again) */
+	is_int(w.l.count, 1, "drops all: the router named once");
+	world_free(&w);
+}
+
+/* The spine's stops go toward the core and T3, 128 of them; T3's flow
+ * label 17 went on over the link to T3 and lost 6 of 20: that link loses
+ * some 17% of what crosses it (its 12 failing flows and the passing ones
+ * spread over it), and could stop a few of the flows that would cross it,
+ * not ten times as many. */
+static void test_stops_not_link(void)
+{
+	struct world w;
+	size_t link = SIZE_MAX, stops = SIZE_MAX;
+
+	is_int(build(&w, PASSES_T2), 0, "stops not the link's: builds");
+	print_suspects(&w.l);
+	for (size_t i = 0; i < w.l.count; i++) {
+		const struct localise_suspect *s = &w.l.items[i];
+
+		if (strcmp(s->kind, "link") == 0 &&
+		    strcmp(s->name, "10.2.0.4 -> 10.1.0.4") == 0)
+			link = i;
+		else if (s->cause == LOCALISE_UNSEEN && s->reason &&
+			 strstr(s->reason, "stop after 10.2.0.4"))
+			stops = i;
+	}
+	ok(stops != SIZE_MAX && w.l.items[stops].failing == 128,
+	   "stops not the link's: the 128 stops after the spine named apart");
+	/* (without stops_by_link the link was named with the stops'
+	 * evidence added: 140 failing) */
+	ok(link == SIZE_MAX || w.l.items[link].failing == 12,
+	   "stops not the link's: the link only with its own 12 (%zu)",
+	   link == SIZE_MAX ? (size_t)0 : w.l.items[link].failing);
+	world_free(&w);
+}
+
+int main(void)
+{
+	test_drops_all();
+	test_stops_not_link();
+	return tap_done();
+}
