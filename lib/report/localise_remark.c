@@ -272,6 +272,26 @@ out:
 	return rc < 0 ? -1 : (int)(u->traces > 0);
 }
 
+/* The remarked traces that kept their class through router name. */
+static size_t kept_through(const struct report_traces *t, const char *name)
+{
+	size_t through = 0;
+
+	for (size_t k = 0; k < t->count; k++) {
+		const struct report_trace_flow *f = &t->flows[k];
+
+		if (f->remark_after || f->remark_before)
+			continue;
+		for (size_t i = 0; i < f->element_count; i++)
+			if (t->elements[f->elements[i]].kind != REPORT_PATH_LINK &&
+			    strcmp(t->elements[f->elements[i]].name, name) == 0) {
+				through++;
+				break;
+			}
+	}
+	return through;
+}
+
 /* The unseen hop u (unseen_group) named as the hop after its pair's A,
  * its traces (taken) taken from left. 0, or -1 when memory ran out. */
 static int remark_unseen(const struct model *m, struct localise *l,
@@ -280,27 +300,14 @@ static int remark_unseen(const struct model *m, struct localise *l,
 {
 	const struct report_traces *t = m->t;
 	const struct report_trace_flow *top = u->top;
+	/* (the traces through A that kept their class: A forwards them
+	 * elsewhere, or the hop after it does not rewrite all) */
+	size_t through = kept_through(t, top->remark_after);
 	struct localise_suspect *s;
-	size_t through = 0;
 
 	for (size_t k = 0; k < t->count; k++)
 		if (taken[k])
 			left[k] = false;
-	/* The traces through A that kept their class (A forwards them
-	 * elsewhere, or the hop after it does not rewrite all). */
-	for (size_t k = 0; k < t->count; k++) {
-		const struct report_trace_flow *f = &t->flows[k];
-
-		if (f->remark_after || f->remark_before)
-			continue;
-		for (size_t i = 0; i < f->element_count; i++)
-			if (t->elements[f->elements[i]].kind != REPORT_PATH_LINK &&
-			    strcmp(t->elements[f->elements[i]].name,
-				   top->remark_after) == 0) {
-				through++;
-				break;
-			}
-	}
 	s = loc_new_suspect(l);
 	if (!s)
 		return -1;
@@ -326,26 +333,6 @@ static int remark_unseen(const struct model *m, struct localise *l,
 		return -1;
 	}
 	return 0;
-}
-
-/* The remarked traces that kept their class through router name. */
-static size_t kept_through(const struct report_traces *t, const char *name)
-{
-	size_t through = 0;
-
-	for (size_t k = 0; k < t->count; k++) {
-		const struct report_trace_flow *f = &t->flows[k];
-
-		if (f->remark_after || f->remark_before)
-			continue;
-		for (size_t i = 0; i < f->element_count; i++)
-			if (t->elements[f->elements[i]].kind != REPORT_PATH_LINK &&
-			    strcmp(t->elements[f->elements[i]].name, name) == 0) {
-				through++;
-				break;
-			}
-	}
-	return through;
 }
 
 /* Router x named for remarking: the traces left that name it around
