@@ -91,17 +91,28 @@ static size_t host_elem(struct model *m, const char *addr)
 			PREFER_HOST);
 }
 
-static size_t unseen_elem(struct model *m, size_t router)
+/* The hop that did not answer after router (before: before it), keyed
+ * apart from every other element. */
+static size_t unseen_hop_elem(struct model *m, size_t router, bool before)
 {
 	char key[32], *name;
 	size_t e;
 
-	snprintf(key, sizeof(key), "u:%zu", router);
-	if (asprintf(&name, "after %s", m->t->elements[router].name) < 0)
+	snprintf(key, sizeof(key), "%c:%zu", before ? 'b' : 'u', router);
+	if (asprintf(&name, "%s %s", before ? "before" : "after",
+		     m->t->elements[router].name) < 0)
 		return SIZE_MAX;
-	e = add_elem(m, key, "hop", name, NULL, router, PREFER_UNSEEN);
+	e = add_elem(m, key, "hop", name, NULL, before ? SIZE_MAX : router,
+		     PREFER_UNSEEN);
 	free(name);
+	if (e != SIZE_MAX && before)
+		m->el[e].before = router;
 	return e;
+}
+
+static size_t unseen_elem(struct model *m, size_t router)
+{
+	return unseen_hop_elem(m, router, false);
 }
 
 /* The hop before router r that did not answer, reached after another
@@ -112,17 +123,7 @@ static size_t unseen_elem(struct model *m, size_t router)
  * otherwise clear it. */
 static size_t unseen_before_elem(struct model *m, size_t router)
 {
-	char key[32], *name;
-	size_t e;
-
-	snprintf(key, sizeof(key), "b:%zu", router);
-	if (asprintf(&name, "before %s", m->t->elements[router].name) < 0)
-		return SIZE_MAX;
-	e = add_elem(m, key, "hop", name, NULL, SIZE_MAX, PREFER_UNSEEN);
-	free(name);
-	if (e != SIZE_MAX)
-		m->el[e].before = router;
-	return e;
+	return unseen_hop_elem(m, router, true);
 }
 
 /* The router or switch named so in the traces (SIZE_MAX: none); the

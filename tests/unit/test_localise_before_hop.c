@@ -92,11 +92,9 @@ static bool unanswered(enum fault fault, const char r[5][24], int n, int i,
 /* Every host to every other over each flow label, every flow traced;
  * the traces reach their destinations, the silent core's hop
  * unanswered. */
-static int build(struct world *w, enum fault fault)
+static void write_world(FILE *rf, FILE *tf, const void *arg)
 {
-	char *rbuf = NULL, *tbuf = NULL;
-	size_t rlen = 0, tlen = 0;
-	FILE *rf = open_memstream(&rbuf, &rlen), *tf = open_memstream(&tbuf, &tlen);
+	enum fault fault = *(const enum fault *)arg;
 
 	for (int h = 0; h < HOSTS; h++)
 		for (int d = 0; d < HOSTS; d++)
@@ -123,9 +121,6 @@ static int build(struct world *w, enum fault fault)
 				world_hop(tf, n + 1, dst, "responder");
 				world_trace_end(tf);
 			}
-	fclose(rf);
-	fclose(tf);
-	return world_localise(w, rbuf, rlen, tbuf, tlen);
 }
 
 static void test_before_hop(void)
@@ -133,11 +128,8 @@ static void test_before_hop(void)
 	struct world w;
 	const struct localise_suspect *s;
 
-	if (build(&w, SILENT_CORE_INTO)) {
-		ok(0, "before hop: builds");
+	if (world_make(&w, "before hop", write_world, &(enum fault){ SILENT_CORE_INTO }))
 		return;
-	}
-	print_suspects(&w.l);
 	is_int(w.l.count, 1, "before hop: one suspect");
 	if (w.l.count < 1) {
 		world_free(&w);
@@ -159,11 +151,8 @@ static void test_one_router_before(void)
 	struct world w;
 	bool before = false;
 
-	if (build(&w, LOSSY_DOWNLINK)) {
-		ok(0, "one router before: builds");
+	if (world_make(&w, "one router before", write_world, &(enum fault){ LOSSY_DOWNLINK }))
 		return;
-	}
-	print_suspects(&w.l);
 	for (size_t i = 0; i < w.l.count; i++)
 		before |= strncmp(w.l.items[i].name, "before ", 7) == 0;
 	ok(w.l.count >= 1 &&

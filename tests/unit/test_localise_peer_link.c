@@ -69,11 +69,9 @@ static int stops_after(const char r[5][24], int n)
  * the flows of the other pods toward pod 0 over the dead core were not
  * probed (that end's stops are not seen). A flow over the dead link
  * loses all it sends. */
-static int build(struct world *w)
+static void write_world(FILE *rf, FILE *tf, const void *arg)
 {
-	char *rbuf = NULL, *tbuf = NULL;
-	size_t rlen = 0, tlen = 0;
-	FILE *rf = open_memstream(&rbuf, &rlen), *tf = open_memstream(&tbuf, &tlen);
+	(void)arg;
 
 	for (int h = 0; h < HOSTS; h++)
 		for (int d = 0; d < HOSTS; d++)
@@ -98,9 +96,6 @@ static int build(struct world *w)
 					  "responder");
 				world_trace_end(tf);
 			}
-	fclose(rf);
-	fclose(tf);
-	return world_localise(w, rbuf, rlen, tbuf, tlen);
 }
 
 static void test_peer_link(void)
@@ -108,11 +103,8 @@ static void test_peer_link(void)
 	struct world w;
 	const struct localise_suspect *s;
 
-	if (build(&w)) {
-		ok(0, "peer link: builds");
+	if (world_make(&w, "peer link", write_world, NULL))
 		return;
-	}
-	print_suspects(&w.l);
 	ok(w.l.count >= 1, "peer link: a suspect");
 	if (w.l.count < 1) {
 		world_free(&w);
