@@ -10,51 +10,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "localise_pods.h"
 #include "localise_world.h"
 #include "tap.h"
 
-/* Hosts h0..h7 at 10.0.0.(k+1), two a ToR: T0 10.1.0.1, T1 10.1.0.2 in
- * pod 0, T2 10.1.0.3, T3 10.1.0.4 in pod 1. Each pod has one spine a
- * plane, 10.2.0.(2 * pod + plane + 1); the spines of plane p meet core
- * 10.3.0.(p + 1), and no other. A flow takes plane fl % 2. */
-#define HOSTS 8
+/* The two-pod world of localise_pods.h; a flow takes plane fl % 2. */
 
 enum fault { SPINE_CORE, TOR_QUIET_SPINE, TOR_UNTRACED };
-
-static int pod(int h)
-{
-	return h / 4;
-}
-
-static int tor(int h)
-{
-	return h / 2;
-}
-
-/* The routers of h's flow to d with label fl, as addresses; their
- * count. */
-static int route(int h, int d, int fl, char out[5][24])
-{
-	int n = 0, plane = fl % 2;
-
-	snprintf(out[n++], sizeof out[0], "10.1.0.%d", tor(h) + 1);
-	if (tor(h) == tor(d))
-		return n;
-	snprintf(out[n++], sizeof out[0], "10.2.0.%d", 2 * pod(h) + plane + 1);
-	if (pod(h) != pod(d)) {
-		snprintf(out[n++], sizeof out[0], "10.3.0.%d", plane + 1);
-		snprintf(out[n++], sizeof out[0], "10.2.0.%d", 2 * pod(d) + plane + 1);
-	}
-	snprintf(out[n++], sizeof out[0], "10.1.0.%d", tor(d) + 1);
-	return n;
-}
 
 /* The hop index (0: the first router) from which h's flow to d stops
  * over the dead link; -1 when it does not cross it. */
 static int dead_at(enum fault fault, int h, int d, int fl)
 {
 	char r[5][24];
-	int n = route(h, d, fl, r);
+	int n = route(h, d, fl % 2, r);
 	/* SPINE_CORE: 10.2.0.4 (pod 1, plane 1) - 10.3.0.2; the others:
 	 * T3 10.1.0.4 - 10.2.0.4 */
 	const char *a = fault == SPINE_CORE ? "10.2.0.4" : "10.1.0.4";
@@ -65,65 +34,6 @@ static int dead_at(enum fault fault, int h, int d, int fl)
 		    (strcmp(r[i], b) == 0 && strcmp(r[i + 1], a) == 0))
 			return i + 1;
 	return -1;
-}
-
-/* A result of h to d with flow label fl: lost datagrams of 20 each way
- * (-1 there: all lost, the direction unknown). */
-static void result(FILE *f, int h, int d, int fl, int there, int back)
-{
-	int lost = there < 0 ? 20 : there + back;
-
-	fprintf(f, "{\"dest\":\"10.0.0.%d\",\"source\":{\"host\":\"h%d\","
-		"\"device\":\"mlx5_0\",\"port_num\":1,\"provider\":\"mlx5\","
-		"\"lid\":0,\"sgid\":\"::ffff:10.0.0.%d\"},\"params\":"
-		"{\"hop_limit\":64,\"traffic_class\":104,\"flow_label\":%d,"
-		"\"sl\":null},\"status\":\"%s\",\"sent\":20,\"received\":%d,"
-		"\"hops\":3,\"verdicts\":[],\"findings\":[],\"rtt_us\":"
-		"{\"median\":40.0,\"max\":50.0},\"ah_attr\":{\"is_global\":1,"
-		"\"grh\":{\"dgid\":\"::ffff:10.0.0.%d\"}},"
-		"\"loss_direction\":\"%s\",\"lost_there\":%d,"
-		"\"lost_back\":%d}\n",
-		d + 1, h, h + 1, fl,
-		lost == 0 ? "reachable" : lost >= 20 ? "unreachable"
-						     : "partial_loss",
-		20 - lost, d + 1,
-		there < 0 ? "unknown" : lost ? (there && back ? "both" : there ? "there" : "back")
-		     : "none",
-		there < 0 ? 0 : there, back);
-}
-
-/* The trace of that flow, nothing answering from hop index stop on
- * (-1: reached), nor router quiet (NULL: none) anywhere. */
-static void trace(FILE *f, int h, int d, int fl, int stop, const char *quiet)
-{
-	char r[5][24];
-	int n = route(h, d, fl, r);
-
-	fprintf(f, "{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"h%d\","
-		"\"device\":\"mlx5_0\",\"sgid\":\"::ffff:10.0.0.%d\","
-		"\"source_address\":\"10.0.0.%d\",\"dest\":\"10.0.0.%d\","
-		"\"dest_address\":\"10.0.0.%d\",\"qpn\":17,\"flow_label\":%d,"
-		"\"udp_sport\":1,\"traffic_class\":104,\"status\":\"%s\","
-		"\"error\":null,\"hops\":[", h, h + 1, h + 1, d + 1, d + 1, fl,
-		stop >= 0 ? "silent" : "reached");
-	for (int i = 0; i <= n; i++) {
-		bool silent = (stop >= 0 && i >= stop) ||
-			      (quiet && i < n && strcmp(r[i], quiet) == 0);
-
-		fprintf(f, "%s{\"hop_limit\":%d,\"answers\":[", i ? "," : "",
-			i + 1);
-		if (silent)
-			fprintf(f, "{\"kind\":\"silent\",\"from\":null,"
-				"\"rtt_us\":null}");
-		else if (i < n)
-			fprintf(f, "{\"from\":\"%s\",\"kind\":\"time_exceeded\","
-				"\"rtt_us\":1.0}", r[i]);
-		else
-			fprintf(f, "{\"from\":\"10.0.0.%d\",\"kind\":"
-				"\"responder\",\"rtt_us\":1.0}", d + 1);
-		fprintf(f, "]}");
-	}
-	fprintf(f, "],\"traffic_class_changes\":[]}\n");
 }
 
 /* Every host to every other, flow labels 1 to 4, every flow traced. A
@@ -144,7 +54,7 @@ static int build(struct world *w, enum fault fault)
 				/* (TOR_UNTRACED: T3's hosts trace nothing) */
 				if (fault == TOR_UNTRACED && tor(h) == 3)
 					continue;
-				trace(tf, h, d, fl, stop,
+				trace(tf, h, d, fl, fl % 2, stop,
 				      fault == TOR_QUIET_SPINE ? "10.2.0.4"
 							       : NULL);
 			}
