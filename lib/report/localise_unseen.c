@@ -253,9 +253,12 @@ static bool goes_on_to(const struct model *m, size_t e, const void *arg)
 	return hop_in(m->t, other, on, arg);
 }
 
+static bool toward_unseen_edges(const struct model *m, size_t e);
+
 /* Traces stopping after several routers whose passing flows all go on
  * to one router r: r, which neither forwards nor answers (a router that
- * drops all or nearly all). 1 when so (s named, the other picks used),
+ * drops all or nearly all), unless their failing flows go toward an edge
+ * no trace shows. 1 when so (s named, the other picks used),
  * 0 when not, -1 when memory ran out. */
 static int shared_next_hop(const struct model *m, struct localise_suspect *s,
 			   const struct loc_pick *p, const struct loc_fit *fit,
@@ -274,6 +277,12 @@ static int shared_next_hop(const struct model *m, struct localise_suspect *s,
 	 * their destinations show it one hop past h (when there are any). */
 	size_t toward[16], votes[16], toward_n, toward_traces;
 
+	/* Toward hosts whose edge router answers no trace, the hop past the
+	 * stops may be that edge, which no trace names: a router traces do
+	 * show there forwards to other hosts, and its passing flows clear
+	 * it (silent_edge names the hop). */
+	if (toward_unseen_edges(m, p->element))
+		return 0;
 	toward_n = next_toward(m, p, m->el[p->element].after, toward, votes,
 			       16, &toward_traces);
 	for (size_t i = 0; i < n; i++) {
