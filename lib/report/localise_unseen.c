@@ -18,12 +18,27 @@
  * this many passing traces past the router. */
 #define POLICY_PASSING_MIN 4
 
+/* Whether the trace of o, crossing the link at fwd[i], goes on past
+ * the link's far end (a link after it): that router forwarded it. */
+static bool forwarded_past(const struct report_traces *t,
+			   const struct loc_obs *o, size_t i)
+{
+	for (size_t j = i + 1; j < o->fwd_count; j++)
+		if (o->fwd[j] < t->element_count &&
+		    t->elements[o->fwd[j]].kind == REPORT_PATH_LINK)
+			return true;
+	return false;
+}
+
 /* The routers after router h in the traces, the most failing first
  * and, of equal shares, the least seen carrying results first (one that
  * carries passing flows forwards them; the one a silent fault hides may
- * carry none): where its flows go next. */
-static size_t next_hops(const struct model *m, size_t h, size_t *out,
-			double *fail_share, size_t max)
+ * carry none): where its flows go next. A failing flow whose trace goes
+ * on past the router counts as one it forwards: its loss is elsewhere.
+ * carried (NULL: not wanted): the weight of results on each link. */
+static size_t next_hops_carried(const struct model *m, size_t h, size_t *out,
+				double *fail_share, double *carried_out,
+				size_t max)
 {
 	const struct report_traces *t = m->t;
 	const char *name = t->elements[h].name;
@@ -51,8 +66,10 @@ static size_t next_hops(const struct model *m, size_t h, size_t *out,
 			for (size_t i = 0; i < m->obs[o].fwd_count; i++)
 				if (m->obs[o].fwd[i] == out[k]) {
 					all += m->obs[o].weight;
-					f += m->obs[o].failing ? m->obs[o].weight
-							       : 0;
+					f += m->obs[o].failing &&
+							     !forwarded_past(t, &m->obs[o], i)
+						     ? m->obs[o].weight
+						     : 0;
 				}
 		fail_share[k] = all > 0 ? f / all : 0;
 		carried[k] = all;
@@ -73,7 +90,15 @@ static size_t next_hops(const struct model *m, size_t h, size_t *out,
 			carried[b] = carried[b - 1];
 			carried[b - 1] = z;
 		}
+	if (carried_out)
+		memcpy(carried_out, carried, n * sizeof(*carried));
 	return n;
+}
+
+static size_t next_hops(const struct model *m, size_t h, size_t *out,
+			double *fail_share, size_t max)
+{
+	return next_hops_carried(m, h, out, fail_share, NULL, max);
 }
 
 /* Where o's route ends: its destination's edge router, or the
@@ -771,6 +796,45 @@ static int silent_edge(const struct model *m, struct localise_suspect *s,
 	return 1;
 }
 
+/* How many of next_hops' n next hops, the last ones, carry results
+ * that mostly pass or go on past them: those forward the flows, and the
+ * data clear them (a next hop that carries none is not cleared: nothing
+ * is known of it). */
+static size_t cleared_next_hops(const double *share, const double *carried,
+				size_t n)
+{
+	size_t cleared = 0;
+
+	/* (sorted by share, the most failing first; of equal shares the
+	 * least carrying first) */
+	while (cleared < n && share[n - 1 - cleared] < 0.5 &&
+	       carried[n - 1 - cleared] > 0)
+		cleared++;
+	return cleared;
+}
+
+/* Router h has next hops in the traces, no more than a candidate set
+ * names, and the data clear each (cleared_next_hops): they forward h's
+ * flows; the hop after h that lost the failing ones is one no trace
+ * shows. */
+static bool next_hops_cleared(const struct model *m, size_t h)
+{
+	size_t hops[16];
+	double share[16], carried[16];
+	size_t n = next_hops_carried(m, h, hops, share, carried, 16);
+
+	return n && n <= UNSEEN_CANDIDATES_MAX &&
+	       cleared_next_hops(share, carried, n) == n;
+}
+
+/* same_stop_fn: next_hops_cleared of the router e follows. */
+static bool next_hops_cleared_of(const struct model *m, size_t e,
+				 const void *arg)
+{
+	(void)arg;
+	return next_hops_cleared(m, m->el[e].after);
+}
+
 /* A router already named for loss that traces show next to router h:
  * the hop after h that did not answer on failing flows is that router,
  * which loses the trace queries as it loses the rest (one fault). */
@@ -868,8 +932,8 @@ int loc_name_unseen(struct model *m, struct localise *l,
 	struct localise_suspect *s = &l->items[l->count - 1];
 	size_t h = m->el[p->element].after, hops[16];
 	const char *hn = t->elements[h].name;
-	double share[16];
-	size_t n, spread = 0, named;
+	double share[16], carried[16];
+	size_t n, spread = 0, named, cleared_n;
 	char *list = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -901,7 +965,7 @@ int loc_name_unseen(struct model *m, struct localise *l,
 	case 1:
 		return 0;
 	}
-	n = next_hops(m, h, hops, share, 16);
+	n = next_hops_carried(m, h, hops, share, carried, 16);
 	/* No router after h in any trace and hosts' access links end at
 	 * it: h is an edge, its next hops hosts. Failing flows toward
 	 * several of them (not one host's fault) stop at it: h answers
@@ -1010,6 +1074,35 @@ int loc_name_unseen(struct model *m, struct localise *l,
 		free(list);
 		withdraw(m, s, p->element);
 		return 0;
+	}
+	/* A next hop whose flows mostly pass, or go on past it, forwards
+	 * them: the data clear it (next_hops puts those last). When they
+	 * clear every one, the hop that did not answer the failing flows
+	 * is one no trace shows (with stops after other routers whose next
+	 * hops are cleared alike). When some are not cleared, all are
+	 * still listed, those first: a branch that carries no results
+	 * may be the one the fault hides. */
+	cleared_n = cleared_next_hops(share, carried, n);
+	if (cleared_n == n && n) {
+		char *stops = NULL;
+		size_t count = absorb_stops(m, s, fit, used, hn,
+					    next_hops_cleared_of, NULL, &stops);
+
+		s->kind = "hop";
+		s->name = strdup(m->el[p->element].name);
+		if (!count ||
+		    asprintf(&s->reason, "the traces of %zu failing flows stop "
+			     "after %s%s; the next hops traces show after %s "
+			     "(%s)%s forward most of %s flows: the hop after %s "
+			     "is one that answers no trace, or the link to it",
+			     s->failing, count > 1 ? "the routers " : "", stops,
+			     hn, list, count > 1 ? " and after the others" : "",
+			     count > 1 ? "their" : "its",
+			     count > 1 ? "each" : "it") < 0)
+			s->reason = NULL;
+		free(stops);
+		free(list);
+		return s->name && s->reason ? 0 : -1;
 	}
 	if (n) {
 		s->kind = "router";
