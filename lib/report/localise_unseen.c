@@ -33,16 +33,18 @@ static bool forwarded_past(const struct report_traces *t,
 /* The routers after router h in the traces, the most failing first
  * and, of equal shares, the least seen carrying results first (one that
  * carries passing flows forwards them; the one a silent fault hides may
- * carry none): where its flows go next. A failing flow whose trace goes
- * on past the router counts as one it forwards: its loss is elsewhere.
- * carried (NULL: not wanted): the weight of results on each link. */
+ * carry none): where its flows go next. Optional (NULL: not wanted):
+ * stop_share, each link's share of failing flows whose traces do not go
+ * on past its far end (one whose trace does was forwarded there: its
+ * loss is elsewhere); carried, the weight of results on each link. */
 static size_t next_hops_carried(const struct model *m, size_t h, size_t *out,
-				double *fail_share, double *carried_out,
-				size_t max)
+				double *fail_share, double *stop_share_out,
+				double *carried_out, size_t max)
 {
 	const struct report_traces *t = m->t;
 	const char *name = t->elements[h].name;
 	double carried[16];	/* the weight of results on each link */
+	double stop_share[16];
 	size_t n = 0;
 
 	if (max > 16)
@@ -59,19 +61,21 @@ static size_t next_hops_carried(const struct model *m, size_t h, size_t *out,
 	}
 	/* Each link's share of failing flows among the traced ones. */
 	for (size_t k = 0; k < n; k++) {
-		double f = 0, all = 0;
+		double f = 0, stopped = 0, all = 0;
 
 		/* weighted: the passing flows traced are a sample */
 		for (size_t o = 0; o < m->n; o++)
 			for (size_t i = 0; i < m->obs[o].fwd_count; i++)
 				if (m->obs[o].fwd[i] == out[k]) {
 					all += m->obs[o].weight;
-					f += m->obs[o].failing &&
-							     !forwarded_past(t, &m->obs[o], i)
-						     ? m->obs[o].weight
-						     : 0;
+					if (!m->obs[o].failing)
+						continue;
+					f += m->obs[o].weight;
+					if (!forwarded_past(t, &m->obs[o], i))
+						stopped += m->obs[o].weight;
 				}
 		fail_share[k] = all > 0 ? f / all : 0;
+		stop_share[k] = all > 0 ? stopped / all : 0;
 		carried[k] = all;
 	}
 	for (size_t a = 1; a < n; a++)
@@ -82,6 +86,7 @@ static size_t next_hops_carried(const struct model *m, size_t h, size_t *out,
 		     b--) {
 			size_t x = out[b];
 			double y = fail_share[b], z = carried[b];
+			double w = stop_share[b];
 
 			out[b] = out[b - 1];
 			out[b - 1] = x;
@@ -89,7 +94,11 @@ static size_t next_hops_carried(const struct model *m, size_t h, size_t *out,
 			fail_share[b - 1] = y;
 			carried[b] = carried[b - 1];
 			carried[b - 1] = z;
+			stop_share[b] = stop_share[b - 1];
+			stop_share[b - 1] = w;
 		}
+	if (stop_share_out)
+		memcpy(stop_share_out, stop_share, n * sizeof(*stop_share));
 	if (carried_out)
 		memcpy(carried_out, carried, n * sizeof(*carried));
 	return n;
@@ -98,7 +107,7 @@ static size_t next_hops_carried(const struct model *m, size_t h, size_t *out,
 static size_t next_hops(const struct model *m, size_t h, size_t *out,
 			double *fail_share, size_t max)
 {
-	return next_hops_carried(m, h, out, fail_share, NULL, max);
+	return next_hops_carried(m, h, out, fail_share, NULL, NULL, max);
 }
 
 /* Where o's route ends: its destination's edge router, or the
@@ -291,7 +300,7 @@ static int shared_next_hop(const struct model *m, struct localise_suspect *s,
 {
 	const struct report_traces *t = m->t;
 	size_t other[16], on, stops;
-	double share[16];
+	double share[16], stop_share[16];
 	const char *r = NULL;
 	char *list = NULL;
 
@@ -326,10 +335,13 @@ static int shared_next_hop(const struct model *m, struct localise_suspect *s,
 
 			if (used[k] || o->after == SIZE_MAX)
 				continue;
-			on = next_hops(m, o->after, other, share, 16);
+			/* (flows whose traces go on past c: c forwarded
+			 * them) */
+			on = next_hops_carried(m, o->after, other, share,
+					       stop_share, NULL, 16);
 			for (size_t j = 0; j < on; j++)
 				if (strcmp(t->elements[other[j]].to, c) == 0) {
-					score += share[j];
+					score += stop_share[j];
 					with++;
 				}
 		}
@@ -796,35 +808,31 @@ static int silent_edge(const struct model *m, struct localise_suspect *s,
 	return 1;
 }
 
-/* How many of next_hops' n next hops, the last ones, carry results
- * that mostly pass or go on past them: those forward the flows, and the
- * data clear them (a next hop that carries none is not cleared: nothing
- * is known of it). */
-static size_t cleared_next_hops(const double *share, const double *carried,
-				size_t n)
+/* Whether the data clear each of n next hops (next_hops_carried): it
+ * carries results, and they mostly pass or go on past it (stop_share
+ * under a half): it forwards them. A next hop that carries none is not
+ * cleared: nothing is known of it. */
+static bool all_cleared(const double *stop_share, const double *carried,
+			size_t n)
 {
-	size_t cleared = 0;
-
-	/* (sorted by share, the most failing first; of equal shares the
-	 * least carrying first) */
-	while (cleared < n && share[n - 1 - cleared] < 0.5 &&
-	       carried[n - 1 - cleared] > 0)
-		cleared++;
-	return cleared;
+	for (size_t k = 0; k < n; k++)
+		if (stop_share[k] >= 0.5 || carried[k] <= 0)
+			return false;
+	return true;
 }
 
 /* Router h has next hops in the traces, no more than a candidate set
- * names, and the data clear each (cleared_next_hops): they forward h's
+ * names, and the data clear each (all_cleared): they forward h's
  * flows; the hop after h that lost the failing ones is one no trace
  * shows. */
 static bool next_hops_cleared(const struct model *m, size_t h)
 {
 	size_t hops[16];
-	double share[16], carried[16];
-	size_t n = next_hops_carried(m, h, hops, share, carried, 16);
+	double share[16], stop_share[16], carried[16];
+	size_t n = next_hops_carried(m, h, hops, share, stop_share, carried, 16);
 
 	return n && n <= UNSEEN_CANDIDATES_MAX &&
-	       cleared_next_hops(share, carried, n) == n;
+	       all_cleared(stop_share, carried, n);
 }
 
 /* same_stop_fn: next_hops_cleared of the router e follows. */
@@ -932,8 +940,8 @@ int loc_name_unseen(struct model *m, struct localise *l,
 	struct localise_suspect *s = &l->items[l->count - 1];
 	size_t h = m->el[p->element].after, hops[16];
 	const char *hn = t->elements[h].name;
-	double share[16], carried[16];
-	size_t n, spread = 0, named, cleared_n;
+	double share[16], stop_share[16], carried[16];
+	size_t n, spread = 0, named;
 	char *list = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -965,7 +973,7 @@ int loc_name_unseen(struct model *m, struct localise *l,
 	case 1:
 		return 0;
 	}
-	n = next_hops_carried(m, h, hops, share, carried, 16);
+	n = next_hops_carried(m, h, hops, share, stop_share, carried, 16);
 	/* No router after h in any trace and hosts' access links end at
 	 * it: h is an edge, its next hops hosts. Failing flows toward
 	 * several of them (not one host's fault) stop at it: h answers
@@ -1076,14 +1084,13 @@ int loc_name_unseen(struct model *m, struct localise *l,
 		return 0;
 	}
 	/* A next hop whose flows mostly pass, or go on past it, forwards
-	 * them: the data clear it (next_hops puts those last). When they
-	 * clear every one, the hop that did not answer the failing flows
-	 * is one no trace shows (with stops after other routers whose next
-	 * hops are cleared alike). When some are not cleared, all are
-	 * still listed, those first: a branch that carries no results
-	 * may be the one the fault hides. */
-	cleared_n = cleared_next_hops(share, carried, n);
-	if (cleared_n == n && n) {
+	 * them: the data clear it. When they clear every one, the hop that
+	 * did not answer the failing flows is one no trace shows (with
+	 * stops after other routers whose next hops are cleared alike).
+	 * When some are not cleared, all are still listed, the most failing
+	 * first: a branch that carries no results may be the one the fault
+	 * hides. */
+	if (n && all_cleared(stop_share, carried, n)) {
 		char *stops = NULL;
 		size_t count = absorb_stops(m, s, fit, used, hn,
 					    next_hops_cleared_of, NULL, &stops);
