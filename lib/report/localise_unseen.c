@@ -19,15 +19,15 @@
 #define POLICY_PASSING_MIN 4
 
 /* Whether the trace of o, crossing the link at fwd[i], goes on past
- * the link's far end (a link after it): that router forwarded it. */
+ * the link's far end (fwd[i + 1]): that router forwarded it. Something
+ * follows it, other than the unseen hop a stopped trace ends with
+ * (model elements past the traces' own). */
 static bool forwarded_past(const struct report_traces *t,
 			   const struct loc_obs *o, size_t i)
 {
-	for (size_t j = i + 1; j < o->fwd_count; j++)
-		if (o->fwd[j] < t->element_count &&
-		    t->elements[o->fwd[j]].kind == REPORT_PATH_LINK)
-			return true;
-	return false;
+	if (i + 2 >= o->fwd_count)
+		return false;
+	return i + 3 < o->fwd_count || o->fwd[i + 2] < t->element_count;
 }
 
 /* The routers after router h in the traces, the most failing first
