@@ -1074,11 +1074,13 @@ int loc_name_unseen(struct model *m, struct localise *l,
 		return s->name && s->address && s->reason ? 0 : -1;
 	}
 	/* More next hops than a candidate set can name, and the flows
-	 * toward each of them pass mostly: nothing after h stands out (a
-	 * fault there would fail most flows toward its next hop); the
-	 * stops are answers lost on their way back, across a fault named
-	 * elsewhere. No suspect (s withdrawn). */
-	if (n > UNSEEN_CANDIDATES_MAX && share[0] < 0.5) {
+	 * toward each of them pass mostly, or go on past it (the data
+	 * clear each): nothing after h stands out (a fault there would
+	 * fail most flows toward its next hop); the stops are answers lost
+	 * on their way back, across a fault named elsewhere. No suspect (s
+	 * withdrawn). */
+	if (n > UNSEEN_CANDIDATES_MAX &&
+	    (share[0] < 0.5 || all_cleared(stop_share, carried, n))) {
 		free(list);
 		withdraw(m, s, p->element);
 		return 0;
@@ -1090,7 +1092,8 @@ int loc_name_unseen(struct model *m, struct localise *l,
 	 * When some are not cleared, all are still listed, the most failing
 	 * first: a branch that carries no results may be the one the fault
 	 * hides. */
-	if (n && all_cleared(stop_share, carried, n)) {
+	if (n && n <= UNSEEN_CANDIDATES_MAX &&
+	    all_cleared(stop_share, carried, n)) {
 		char *stops = NULL;
 		size_t count = absorb_stops(m, s, fit, used, hn,
 					    next_hops_cleared_of, NULL, &stops);
