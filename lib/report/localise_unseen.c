@@ -18,16 +18,33 @@
  * this many passing traces past the router. */
 #define POLICY_PASSING_MIN 4
 
+/* Whether the trace of o, crossing the link at fwd[i], goes on past
+ * the link's far end (fwd[i + 1]): that router forwarded it. Something
+ * follows it, other than the unseen hop a stopped trace ends with
+ * (model elements past the traces' own). */
+static bool forwarded_past(const struct report_traces *t,
+			   const struct loc_obs *o, size_t i)
+{
+	if (i + 2 >= o->fwd_count)
+		return false;
+	return i + 3 < o->fwd_count || o->fwd[i + 2] < t->element_count;
+}
+
 /* The routers after router h in the traces, the most failing first
  * and, of equal shares, the least seen carrying results first (one that
  * carries passing flows forwards them; the one a silent fault hides may
- * carry none): where its flows go next. */
-static size_t next_hops(const struct model *m, size_t h, size_t *out,
-			double *fail_share, size_t max)
+ * carry none): where its flows go next. Optional (NULL: not wanted):
+ * stop_share, each link's share of failing flows whose traces do not go
+ * on past its far end (one whose trace does was forwarded there: its
+ * loss is elsewhere); carried, the weight of results on each link. */
+static size_t next_hops_carried(const struct model *m, size_t h, size_t *out,
+				double *fail_share, double *stop_share_out,
+				double *carried_out, size_t max)
 {
 	const struct report_traces *t = m->t;
 	const char *name = t->elements[h].name;
 	double carried[16];	/* the weight of results on each link */
+	double stop_share[16];
 	size_t n = 0;
 
 	if (max > 16)
@@ -44,17 +61,21 @@ static size_t next_hops(const struct model *m, size_t h, size_t *out,
 	}
 	/* Each link's share of failing flows among the traced ones. */
 	for (size_t k = 0; k < n; k++) {
-		double f = 0, all = 0;
+		double f = 0, stopped = 0, all = 0;
 
 		/* weighted: the passing flows traced are a sample */
 		for (size_t o = 0; o < m->n; o++)
 			for (size_t i = 0; i < m->obs[o].fwd_count; i++)
 				if (m->obs[o].fwd[i] == out[k]) {
 					all += m->obs[o].weight;
-					f += m->obs[o].failing ? m->obs[o].weight
-							       : 0;
+					if (!m->obs[o].failing)
+						continue;
+					f += m->obs[o].weight;
+					if (!forwarded_past(t, &m->obs[o], i))
+						stopped += m->obs[o].weight;
 				}
 		fail_share[k] = all > 0 ? f / all : 0;
+		stop_share[k] = all > 0 ? stopped / all : 0;
 		carried[k] = all;
 	}
 	for (size_t a = 1; a < n; a++)
@@ -65,6 +86,7 @@ static size_t next_hops(const struct model *m, size_t h, size_t *out,
 		     b--) {
 			size_t x = out[b];
 			double y = fail_share[b], z = carried[b];
+			double w = stop_share[b];
 
 			out[b] = out[b - 1];
 			out[b - 1] = x;
@@ -72,8 +94,20 @@ static size_t next_hops(const struct model *m, size_t h, size_t *out,
 			fail_share[b - 1] = y;
 			carried[b] = carried[b - 1];
 			carried[b - 1] = z;
+			stop_share[b] = stop_share[b - 1];
+			stop_share[b - 1] = w;
 		}
+	if (stop_share_out)
+		memcpy(stop_share_out, stop_share, n * sizeof(*stop_share));
+	if (carried_out)
+		memcpy(carried_out, carried, n * sizeof(*carried));
 	return n;
+}
+
+static size_t next_hops(const struct model *m, size_t h, size_t *out,
+			double *fail_share, size_t max)
+{
+	return next_hops_carried(m, h, out, fail_share, NULL, NULL, max);
 }
 
 /* Where o's route ends: its destination's edge router, or the
@@ -253,9 +287,12 @@ static bool goes_on_to(const struct model *m, size_t e, const void *arg)
 	return hop_in(m->t, other, on, arg);
 }
 
+static bool toward_unseen_edges(const struct model *m, size_t e);
+
 /* Traces stopping after several routers whose passing flows all go on
  * to one router r: r, which neither forwards nor answers (a router that
- * drops all or nearly all). 1 when so (s named, the other picks used),
+ * drops all or nearly all), unless their failing flows go toward an edge
+ * no trace shows. 1 when so (s named, the other picks used),
  * 0 when not, -1 when memory ran out. */
 static int shared_next_hop(const struct model *m, struct localise_suspect *s,
 			   const struct loc_pick *p, const struct loc_fit *fit,
@@ -263,7 +300,7 @@ static int shared_next_hop(const struct model *m, struct localise_suspect *s,
 {
 	const struct report_traces *t = m->t;
 	size_t other[16], on, stops;
-	double share[16];
+	double share[16], stop_share[16];
 	const char *r = NULL;
 	char *list = NULL;
 
@@ -274,6 +311,12 @@ static int shared_next_hop(const struct model *m, struct localise_suspect *s,
 	 * their destinations show it one hop past h (when there are any). */
 	size_t toward[16], votes[16], toward_n, toward_traces;
 
+	/* Toward hosts whose edge router answers no trace, the hop past the
+	 * stops may be that edge, which no trace names: a router traces do
+	 * show there forwards to other hosts, and its passing flows clear
+	 * it (silent_edge names the hop). */
+	if (toward_unseen_edges(m, p->element))
+		return 0;
 	toward_n = next_toward(m, p, m->el[p->element].after, toward, votes,
 			       16, &toward_traces);
 	for (size_t i = 0; i < n; i++) {
@@ -292,10 +335,13 @@ static int shared_next_hop(const struct model *m, struct localise_suspect *s,
 
 			if (used[k] || o->after == SIZE_MAX)
 				continue;
-			on = next_hops(m, o->after, other, share, 16);
+			/* (flows whose traces go on past c: c forwarded
+			 * them) */
+			on = next_hops_carried(m, o->after, other, share,
+					       stop_share, NULL, 16);
 			for (size_t j = 0; j < on; j++)
 				if (strcmp(t->elements[other[j]].to, c) == 0) {
-					score += share[j];
+					score += stop_share[j];
 					with++;
 				}
 		}
@@ -762,6 +808,41 @@ static int silent_edge(const struct model *m, struct localise_suspect *s,
 	return 1;
 }
 
+/* Whether the data clear each of n next hops (next_hops_carried): it
+ * carries results, and they mostly pass or go on past it (stop_share
+ * under a half): it forwards them. A next hop that carries none is not
+ * cleared: nothing is known of it. */
+static bool all_cleared(const double *stop_share, const double *carried,
+			size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (stop_share[k] >= 0.5 || carried[k] <= 0)
+			return false;
+	return true;
+}
+
+/* Router h has next hops in the traces, no more than a candidate set
+ * names, and the data clear each (all_cleared): they forward h's
+ * flows; the hop after h that lost the failing ones is one no trace
+ * shows. */
+static bool next_hops_cleared(const struct model *m, size_t h)
+{
+	size_t hops[16];
+	double share[16], stop_share[16], carried[16];
+	size_t n = next_hops_carried(m, h, hops, share, stop_share, carried, 16);
+
+	return n && n <= UNSEEN_CANDIDATES_MAX &&
+	       all_cleared(stop_share, carried, n);
+}
+
+/* same_stop_fn: next_hops_cleared of the router e follows. */
+static bool next_hops_cleared_of(const struct model *m, size_t e,
+				 const void *arg)
+{
+	(void)arg;
+	return next_hops_cleared(m, m->el[e].after);
+}
+
 /* A router already named for loss that traces show next to router h:
  * the hop after h that did not answer on failing flows is that router,
  * which loses the trace queries as it loses the rest (one fault). */
@@ -859,7 +940,7 @@ int loc_name_unseen(struct model *m, struct localise *l,
 	struct localise_suspect *s = &l->items[l->count - 1];
 	size_t h = m->el[p->element].after, hops[16];
 	const char *hn = t->elements[h].name;
-	double share[16];
+	double share[16], stop_share[16], carried[16];
 	size_t n, spread = 0, named;
 	char *list = NULL;
 	size_t len = 0;
@@ -892,7 +973,7 @@ int loc_name_unseen(struct model *m, struct localise *l,
 	case 1:
 		return 0;
 	}
-	n = next_hops(m, h, hops, share, 16);
+	n = next_hops_carried(m, h, hops, share, stop_share, carried, 16);
 	/* No router after h in any trace and hosts' access links end at
 	 * it: h is an edge, its next hops hosts. Failing flows toward
 	 * several of them (not one host's fault) stop at it: h answers
@@ -993,14 +1074,45 @@ int loc_name_unseen(struct model *m, struct localise *l,
 		return s->name && s->address && s->reason ? 0 : -1;
 	}
 	/* More next hops than a candidate set can name, and the flows
-	 * toward each of them pass mostly: nothing after h stands out (a
-	 * fault there would fail most flows toward its next hop); the
-	 * stops are answers lost on their way back, across a fault named
-	 * elsewhere. No suspect (s withdrawn). */
-	if (n > UNSEEN_CANDIDATES_MAX && share[0] < 0.5) {
+	 * toward each of them pass mostly, or go on past it (the data
+	 * clear each): nothing after h stands out (a fault there would
+	 * fail most flows toward its next hop); the stops are answers lost
+	 * on their way back, across a fault named elsewhere. No suspect (s
+	 * withdrawn). */
+	if (n > UNSEEN_CANDIDATES_MAX &&
+	    (share[0] < 0.5 || all_cleared(stop_share, carried, n))) {
 		free(list);
 		withdraw(m, s, p->element);
 		return 0;
+	}
+	/* A next hop whose flows mostly pass, or go on past it, forwards
+	 * them: the data clear it. When they clear every one, the hop that
+	 * did not answer the failing flows is one no trace shows (with
+	 * stops after other routers whose next hops are cleared alike).
+	 * When some are not cleared, all are still listed, the most failing
+	 * first: a branch that carries no results may be the one the fault
+	 * hides. */
+	if (n && n <= UNSEEN_CANDIDATES_MAX &&
+	    all_cleared(stop_share, carried, n)) {
+		char *stops = NULL;
+		size_t count = absorb_stops(m, s, fit, used, hn,
+					    next_hops_cleared_of, NULL, &stops);
+
+		s->kind = "hop";
+		s->name = strdup(m->el[p->element].name);
+		if (!count ||
+		    asprintf(&s->reason, "the traces of %zu failing flows stop "
+			     "after %s%s; the next hops traces show after %s "
+			     "(%s)%s forward most of %s flows: the hop after %s "
+			     "is one that answers no trace, or the link to it",
+			     s->failing, count > 1 ? "the routers " : "", stops,
+			     hn, list, count > 1 ? " and after the others" : "",
+			     count > 1 ? "their" : "its",
+			     count > 1 ? "each" : "it") < 0)
+			s->reason = NULL;
+		free(stops);
+		free(list);
+		return s->name && s->reason ? 0 : -1;
 	}
 	if (n) {
 		s->kind = "router";
