@@ -21,7 +21,7 @@
 static void toward_b(FILE *rf, FILE *tf, int a, int d, int fl)
 {
 	bool stop = fl > SEEN;
-	char host[8], src[32], dest[32], spine[32];
+	char host[16], src[32], dest[32], spine[32];
 
 	snprintf(host, sizeof(host), "a%d", a);
 	snprintf(src, sizeof(src), "10.0.0.%d", a + 1);
@@ -39,7 +39,7 @@ static void toward_b(FILE *rf, FILE *tf, int a, int d, int fl)
 /* A failing flow toward c whose trace reaches it over S1 or S2. */
 static void toward_c(FILE *rf, FILE *tf, int a, int d, int fl)
 {
-	char host[8], src[32], dest[32], spine[32];
+	char host[16], src[32], dest[32], spine[32];
 
 	snprintf(host, sizeof(host), "a%d", a);
 	snprintf(src, sizeof(src), "10.0.0.%d", a + 1);

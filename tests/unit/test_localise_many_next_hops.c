@@ -31,7 +31,7 @@ static bool fails(int a, int fl, bool *stop)
 static void flow(FILE *rf, FILE *tf, int a, int n, int fl)
 {
 	bool stop, failing = fails(a, fl, &stop);
-	char host[8], src[32], next[32], dest[32];
+	char host[16], src[32], next[32], dest[32];
 
 	snprintf(host, sizeof(host), "%c%d", a < 4 ? 'a' : 'e', a % 4);
 	snprintf(src, sizeof(src), "10.0.%d.%d", a < 4 ? 0 : 100, a % 4 + 1);

@@ -27,7 +27,7 @@ static bool fails(int a, int n, int fl)
 
 static void result(FILE *f, int a, int n, int fl)
 {
-	char host[8], src[32], dest[32];
+	char host[16], src[32], dest[32];
 
 	snprintf(host, sizeof(host), "a%d", a);
 	snprintf(src, sizeof(src), "10.0.0.%d", a + 1);
@@ -38,7 +38,7 @@ static void result(FILE *f, int a, int n, int fl)
 static void trace(FILE *f, int a, int n, int fl)
 {
 	bool stop = fails(a, n, fl);
-	char host[8], src[32], next[32], dest[32];
+	char host[16], src[32], next[32], dest[32];
 
 	snprintf(host, sizeof(host), "a%d", a);
 	snprintf(src, sizeof(src), "10.0.0.%d", a + 1);

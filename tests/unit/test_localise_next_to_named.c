@@ -52,7 +52,7 @@ static void source(enum group g, int s, char *host, size_t host_len,
 
 static void result(FILE *f, enum group g, int s, int d, int fl)
 {
-	char host[8], src[32], dest[32];
+	char host[16], src[32], dest[32];
 
 	source(g, s, host, sizeof(host), src, sizeof(src));
 	snprintf(dest, sizeof(dest), "10.0.%d.%d", subnet_of(g, d), d % 4 + 1);
@@ -64,7 +64,7 @@ static void result(FILE *f, enum group g, int s, int d, int fl)
 static void trace(FILE *f, enum group g, int s, int d, int fl)
 {
 	int subnet = subnet_of(g, d), i = 1;
-	char host[8], src[32], dest[32];
+	char host[16], src[32], dest[32];
 	bool r_answers = g != GROUP_A || (s == 0 && d == 0 && fl == 1);
 
 	source(g, s, host, sizeof(host), src, sizeof(src));

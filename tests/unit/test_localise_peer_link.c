@@ -76,7 +76,7 @@ static void write_world(FILE *rf, FILE *tf, const void *arg)
 	for (int h = 0; h < HOSTS; h++)
 		for (int d = 0; d < HOSTS; d++)
 			for (int fl = 1; h != d && fl <= LABELS; fl++) {
-				char r[5][24], src[24], dst[24], host[8];
+				char r[5][24], src[24], dst[24], host[16];
 				int n = route(h, d, fl, r), last = stops_after(r, n);
 
 				if (pod(d) == 0 && pod(h) != 0 && last >= 0)

@@ -49,7 +49,7 @@ static void source_address(int a, char *out, size_t len)
 
 static void result(FILE *f, int a, int d, int fl, int lost)
 {
-	char dest[32], src[32], host[8];
+	char dest[32], src[32], host[16];
 
 	dest_address(d, dest, sizeof(dest));
 	source_address(a, src, sizeof(src));
@@ -60,7 +60,7 @@ static void result(FILE *f, int a, int d, int fl, int lost)
 
 static void trace(FILE *f, int a, int d, int fl)
 {
-	char dest[32], src[32], host[8];
+	char dest[32], src[32], host[16];
 	int n = 1;
 
 	dest_address(d, dest, sizeof(dest));

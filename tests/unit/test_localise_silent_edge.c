@@ -21,7 +21,7 @@
 static void flow(FILE *rf, FILE *tf, int a, char to, int d, int fl)
 {
 	bool stop = to == 'c';
-	char host[8], src[32], dest[32], spine[32];
+	char host[16], src[32], dest[32], spine[32];
 
 	snprintf(host, sizeof(host), "a%d", a);
 	snprintf(src, sizeof(src), "10.0.0.%d", a + 1);
@@ -40,7 +40,7 @@ static void flow(FILE *rf, FILE *tf, int a, char to, int d, int fl)
  * and loses it; past Q its trace shows S and N like the passing flows. */
 static void from_behind_q(FILE *rf, FILE *tf, int c, int d, int fl)
 {
-	char host[8], src[32], dest[32], spine[32];
+	char host[16], src[32], dest[32], spine[32];
 
 	snprintf(host, sizeof(host), "c%d", c);
 	snprintf(src, sizeof(src), "10.0.2.%d", c + 1);
