@@ -611,17 +611,11 @@ static void drop_withdrawn(struct localise *l)
 			l->items[kept++] = *s;
 			continue;
 		}
-		free(s->name);
-		free(s->address);
-		free(s->reason);
-		for (size_t i = 0; i < s->alternative_count; i++)
-			free(s->alternatives[i]);
-		free(s->alternatives);
+		loc_suspect_free(s);
 	}
 	l->count = kept;
 }
 
-/* The suspects freed, the counts of the model kept. */
 /* A router named for loss after the fit took its links one by one
  * (router_behind_links): those links are its alternatives, the data
  * alone cannot tell one router that loses toward each next hop from
@@ -674,21 +668,27 @@ static int suspect_aliases(const struct report_traces *t, struct localise *l)
 	return 0;
 }
 
+void loc_suspect_free(struct localise_suspect *s)
+{
+	free(s->name);
+	free(s->address);
+	free(s->reason);
+	for (size_t i = 0; i < s->alternative_count; i++)
+		free(s->alternatives[i]);
+	free(s->alternatives);
+	for (size_t i = 0; i < s->alias_count; i++)
+		free(s->aliases[i]);
+	free(s->aliases);
+	for (size_t i = 0; i < s->member_count; i++)
+		free(s->members[i]);
+	free(s->members);
+}
+
+/* The suspects freed, the counts of the model kept. */
 static void suspects_free(struct localise *l)
 {
-	for (size_t k = 0; k < l->count; k++) {
-		struct localise_suspect *s = &l->items[k];
-
-		free(s->name);
-		free(s->address);
-		free(s->reason);
-		for (size_t i = 0; i < s->alternative_count; i++)
-			free(s->alternatives[i]);
-		free(s->alternatives);
-		for (size_t i = 0; i < s->alias_count; i++)
-			free(s->aliases[i]);
-		free(s->aliases);
-	}
+	for (size_t k = 0; k < l->count; k++)
+		loc_suspect_free(&l->items[k]);
 	free(l->items);
 	l->items = NULL;
 	l->count = 0;
@@ -737,7 +737,8 @@ int localise_run(struct localise *l, const struct report *r,
 	l->background = fit.background;
 	l->failing = fit.failing;
 	l->explained = fit.explained;
-	if (behind_alternatives(&m, l) || loc_find_remarks(&m, l) ||
+	if (loc_group_silent_edges(&m, l) || behind_alternatives(&m, l) ||
+	    loc_find_remarks(&m, l) ||
 	    suspect_aliases(t, l))
 		goto out;
 	l->folded_routers = t->folded_routers;

@@ -34,6 +34,10 @@ struct localise_suspect {
 	 * link's texts between them (trace_aliases.h). */
 	char **aliases;
 	size_t alias_count;
+	/* The hosts (addresses) it stands for: those behind an edge router
+	 * that answers no trace (localise_edge.c). */
+	char **members;
+	size_t member_count;
 	size_t failing, passing;	/* results (traced flows for a remark) */
 	size_t explained;	/* failing results it explains */
 	double loss_rate;	/* what it would need to lose; 0: remark */

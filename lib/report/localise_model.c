@@ -655,6 +655,12 @@ static size_t access_link(const struct model *m, const char *addr, bool out)
 
 /* The router at the far end of a host's access link (out: the link
  * from the host), SIZE_MAX when none. */
+bool loc_edge_seen(const struct model *m, const char *addr)
+{
+	return strmap_get(&m->access_in, addr) ||
+	       access_link(m, addr, true) != SIZE_MAX;
+}
+
 static size_t access_router(const struct model *m, size_t link, bool out)
 {
 	const struct report_path_element *e;

@@ -176,6 +176,8 @@ int loc_model_results(struct model *m, struct localise *l);
 int loc_add_name(char ***list, size_t *count, const char *name);
 
 struct localise_suspect *loc_new_suspect(struct localise *l);
+/* What suspect s holds (not s itself: it is one of a list's items). */
+void loc_suspect_free(struct localise_suspect *s);
 
 /* Pick k of the fit is the same fault as suspect s (its failing results
  * stop where s's do): its evidence added to s's, and it is named no
@@ -194,6 +196,11 @@ int loc_name_unseen(struct model *m, struct localise *l,
  * traffic class sent and the first that saw another. The router that
  * most of them share (as either) rewrites; greedy as the loss fit. */
 int loc_find_remarks(const struct model *m, struct localise *l);
+/* Whether traces show a router next to host address addr (its edge). */
+bool loc_edge_seen(const struct model *m, const char *addr);
+/* The host suspects behind edge routers that answer no trace, alike,
+ * one suspect (localise_edge.c). 0, or -1 when memory ran out. */
+int loc_group_silent_edges(const struct model *m, struct localise *l);
 
 /* The routers each link and unseen hop touch (loc_relations.touch). */
 int loc_model_touch(struct model *m);

@@ -109,3 +109,38 @@ setup() {
 			all(.[]; startswith($h + " -> ")))' <<<"$output" >/dev/null ||
 		fail "$(jq -c '.localisation.suspects[0:3]' <<<"$output")"
 }
+
+@test "a ToR that answers no trace and drops most of what it carries: its hosts named as one edge, not one by one" {
+	# 64-host rail, seed 237: tor7 (silent) drops 62% both ways; the
+	# model has no element for it, and the fit takes each port behind it
+	"$GEN" --hosts 64 --shape rail --seed 237 --fault router_drop "$OUT"
+	jq -e '.faults[0].silent and (.faults[0].hosts | length == 8)' \
+		"$OUT/truth.json" >/dev/null || fail "$(cat "$OUT/truth.json")"
+	cat "$OUT"/*.trace.json >"$BATS_TEST_TMPDIR/traces.json"
+	run -1 --separate-stderr "$IBAHPROBE" report -j "$OUT"/*.probe.jsonl \
+		--traces "$BATS_TEST_TMPDIR/traces.json"
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	jq -e --slurpfile t "$OUT/truth.json" '.localisation.suspects |
+		(.[0] | .kind == "hop" and (.name | startswith("edge of ")) and
+			.cause == "unseen" and (.elements | length >= 3) and
+			all(.elements[]; .kind == "host" and
+				(.name as $n | $t[0].faults[0].hosts |
+					index($n) != null))) and
+		all(.[]; .kind != "host")' <<<"$output" >/dev/null ||
+		fail "$(jq -c '.localisation.suspects[0:3]' <<<"$output")"
+}
+
+@test "a dead host's ports, whose edges no trace shows because they answer nothing, stay the host's, not an edge" {
+	# 64-host rail, seed 40: h0015 is dead, its four ports behind four
+	# ToRs that answer; it wrote nothing, so it is no edge's host
+	"$GEN" --hosts 64 --shape rail --seed 40 --fault dead_host "$OUT"
+	cat "$OUT"/*.trace.json >"$BATS_TEST_TMPDIR/traces.json"
+	run -1 --separate-stderr "$IBAHPROBE" report -j "$OUT"/*.probe.jsonl \
+		--traces "$BATS_TEST_TMPDIR/traces.json"
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	jq -e --slurpfile t "$OUT/truth.json" '.localisation.suspects |
+		length >= 1 and all(.[]; .kind == "host" and
+			(.address as $a | $t[0].faults[0].names | index($a) != null))' \
+		<<<"$output" >/dev/null ||
+		fail "$(jq -c '.localisation.suspects[0:3]' <<<"$output")"
+}

@@ -32,7 +32,8 @@
  *    form a suspect may take: a link both ways, a router's name, a
  *    host's NIC addresses, a NIC's host and access link), and "routers"
  *    (a link's ends by name) or "silent" (a router's ICMP) and
- *    "neighbours" (the addresses of the routers linked to it)}]}
+ *    "neighbours" (the addresses of the routers linked to it) and
+ *    "hosts" (of a ToR, the addresses of the NICs behind it)}]}
  * Exit status: 0; 2 on bad arguments; 1 when OUTDIR cannot be written. */
 #include <errno.h>
 #include <stdio.h>
@@ -470,6 +471,21 @@ static void truth_neighbours(FILE *o, const struct fabric *f, unsigned r)
 	free(next);
 }
 
+/* The addresses of the NICs behind router r (none unless a ToR). */
+static void truth_behind(FILE *o, const struct fabric *f, unsigned r)
+{
+	bool first = true;
+
+	fputs(",\"hosts\":[", o);
+	for (unsigned n = 0; n < f->nic_count; n++) {
+		if (f->nics[n].tor != r || r >= f->tors)
+			continue;
+		fprintf(o, "%s\"%s\"", first ? "" : ",", f->nics[n].addr);
+		first = false;
+	}
+	fputc(']', o);
+}
+
 static void truth_host(FILE *o, const struct fabric *f, unsigned host,
 		       const char *element)
 {
@@ -511,6 +527,7 @@ static int write_truth(const char *path, const struct options *opt,
 				f->routers[x->a].name,
 				f->routers[x->a].silent ? "true" : "false");
 			truth_neighbours(o, f, x->a);
+			truth_behind(o, f, x->a);
 			break;
 		case FAULT_DEAD_HOST:
 			truth_host(o, f, x->a, "host");

@@ -132,7 +132,14 @@ void report_render_localise_json(struct json_writer *w,
 		report_render_element_suspect_head(w, k + 1, s->kind, s->name,
 						   s->address, s->explained,
 						   s->failing, s->passing);
+		/* (the hosts an edge no trace shows stands for) */
 		jw_open_array(w, "elements");
+		for (size_t i = 0; i < s->member_count; i++) {
+			jw_open_object(w, NULL);
+			jw_string(w, "kind", "host");
+			jw_string(w, "name", s->members[i]);
+			jw_close_object(w);
+		}
 		jw_close_array(w);
 		jw_string(w, "cause", localise_cause_name(s->cause));
 		jw_double(w, "confidence", s->confidence);
