@@ -130,6 +130,21 @@ static void route_key(char *key, size_t len, size_t from, size_t to,
 		snprintf(key, len, "%zu:%zu", from, to);
 }
 
+/* ids and their counts, the most counted first, equals in their order
+ * (an insertion sort: a handful of them). */
+static void sort_by_count(size_t *ids, size_t *counts, size_t n)
+{
+	for (size_t a = 1; a < n; a++)
+		for (size_t b = a; b > 0 && counts[b] > counts[b - 1]; b--) {
+			size_t x = ids[b], c = counts[b];
+
+			ids[b] = ids[b - 1];
+			counts[b] = counts[b - 1];
+			ids[b - 1] = x;
+			counts[b - 1] = c;
+		}
+}
+
 /* Where the failing flows of the unseen pick p after router h would go
  * next: the routers that passing traces between the same edge routers
  * (the first router of the trace, the destination's edge; in a
@@ -215,15 +230,7 @@ static size_t next_toward(const struct model *m, const struct loc_pick *p,
 			votes[n++] = 1;
 		}
 	}
-	for (size_t a = 1; a < n; a++)
-		for (size_t b = a; b > 0 && votes[b] > votes[b - 1]; b--) {
-			size_t x = out[b], v = votes[b];
-
-			out[b] = out[b - 1];
-			votes[b] = votes[b - 1];
-			out[b - 1] = x;
-			votes[b - 1] = v;
-		}
+	sort_by_count(out, votes, n);
 out:
 	strmap_free(&routes);
 	return n;
@@ -671,15 +678,7 @@ static int peer_link(const struct model *m, struct localise_suspect *s,
 	}
 	if (!n || n > UNSEEN_CANDIDATES_MAX)
 		return 0;
-	for (size_t a = 1; a < n; a++)
-		for (size_t b = a; b > 0 && met[b] > met[b - 1]; b--) {
-			size_t x = found[b], y = met[b];
-
-			found[b] = found[b - 1];
-			met[b] = met[b - 1];
-			found[b - 1] = x;
-			met[b - 1] = y;
-		}
+	sort_by_count(found, met, n);
 	s->kind = "link";
 	if (asprintf(&s->name, "%s -> %s", hn, t->elements[found[0]].name) < 0)
 		return -1;
