@@ -90,10 +90,10 @@ static double answered_share(unsigned a)
 /* How much fewer of the trace queries are answered past link e than
  * before it, over the failing traces through it: where loss starts, the
  * hops after it answer less (a link tied with the next one on the same
- * flows is told apart so). With rate (rate[x]: router x's share
- * answered over all traces), each answer is weighed against how its
- * router answers on every trace, so that a rate-limited router,
- * answering less whatever is lost, weighs nothing. */
+ * flows is told apart so). With rate (answer_shares: router x's share
+ * of queries answered), each answer is weighed against how its router
+ * answers, so that a rate-limited router, answering less whatever is
+ * lost, weighs nothing. */
 static double answers_drop(const struct model *m, size_t e,
 			   const double *rate)
 {

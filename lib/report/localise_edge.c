@@ -60,17 +60,17 @@ static char *group_reason(const struct localise *l, const bool *in, size_t n,
 
 int loc_group_silent_edges(const struct model *m, struct localise *l)
 {
-	size_t first = SIZE_MAX, n = 0, kept = 0;
+	size_t strongest = SIZE_MAX, first = SIZE_MAX, n = 0, kept = 0;
 	double low = 1, high = 0;
 	struct localise_suspect *g;
 	bool *in;
 
 	for (size_t k = 0; k < l->count; k++)
 		if (groupable(m, &l->items[k]) &&
-		    (first == SIZE_MAX ||
-		     l->items[k].loss_rate > l->items[first].loss_rate))
-			first = k;
-	if (first == SIZE_MAX)
+		    (strongest == SIZE_MAX ||
+		     l->items[k].loss_rate > l->items[strongest].loss_rate))
+			strongest = k;
+	if (strongest == SIZE_MAX)
 		return 0;
 	in = calloc(l->count, sizeof(*in));
 	if (!in)
@@ -78,8 +78,8 @@ int loc_group_silent_edges(const struct model *m, struct localise *l)
 	for (size_t k = 0; k < l->count; k++) {
 		const struct localise_suspect *s = &l->items[k];
 
-		if (!groupable(m, s) ||
-		    s->loss_rate < EDGE_RATE_SHARE * l->items[first].loss_rate)
+		if (!groupable(m, s) || s->loss_rate < EDGE_RATE_SHARE *
+					       l->items[strongest].loss_rate)
 			continue;
 		in[k] = true;
 		n++;
@@ -90,12 +90,10 @@ int loc_group_silent_edges(const struct model *m, struct localise *l)
 		free(in);
 		return 0;
 	}
-	/* The group takes the place of its strongest-ranked member. */
-	for (size_t k = 0; k < l->count; k++)
-		if (in[k]) {
+	/* The group takes the place of its first-ranked member. */
+	for (size_t k = 0; first == SIZE_MAX && k < l->count; k++)
+		if (in[k])
 			first = k;
-			break;
-		}
 	g = &l->items[first];
 	g->members = calloc(n, sizeof(*g->members));
 	if (!g->members) {

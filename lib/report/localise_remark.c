@@ -109,6 +109,7 @@ static void roles_count(struct remark_roles *r, const struct report_traces *t,
 
 	memset(r->after, 0, n * sizeof(*r->after));
 	memset(r->before, 0, n * sizeof(*r->before));
+	memset(r->gap, 0, (t->count + 1) * sizeof(*r->gap));
 	r->seen_count = 0;
 	for (int role = 0; role < 2; role++)
 		for (size_t k = 0; k < t->count; k++) {
@@ -117,7 +118,6 @@ static void roles_count(struct remark_roles *r, const struct report_traces *t,
 					       : f->remark_after;
 			size_t x;
 
-			r->gap[k] = false;
 			if (!left[k] || !end)
 				continue;
 			x = loc_node_element(t, end);
