@@ -592,7 +592,12 @@ static int greedy(struct work *w, struct loc_fit *out,
 		 * pick's evidence is that rival's loss seen through a part of
 		 * its flows, none of its own. Its results stay put aside (what
 		 * they lost is accounted for), the pick is not named. */
-		if (p->confidence < LOC_CONFIDENCE_MIN) {
+		/* Likewise a pick whose loss a healthy element's own rate
+		 * could make (LOC_NULL_SPREAD): what it explains is noise. */
+		if (p->confidence < LOC_CONFIDENCE_MIN ||
+		    loc_llr(p->stats.exposed,
+			    LOC_NULL_SPREAD * p->stats.expected,
+			    p->stats.lost) < LOC_LLR_MIN) {
 			free(p->rivals);
 			memset(p, 0, sizeof(*p));
 			out->count--;

@@ -32,6 +32,16 @@
  * LOC_FAILING_MIN failing results through it (one failing result is its
  * own finding, its whole path the suspect). */
 #define LOC_LLR_MIN 25.0
+/* The stop's null: a pick is named only when what it lost passes the
+ * stop against half as much again as its results expect. The background
+ * is an estimate (the lower quartile of the sources' rates), and paths
+ * and elements differ in what they lose healthy (an optic a little
+ * dirty, a buffer a little busier); a test against the estimate alone
+ * grows with exposure for any rate above it, so an element that carries
+ * many results and loses a few times what they expect would pass any
+ * LLR stop. The pick is still made (its results put aside), as one a
+ * rival explains better is (LOC_CONFIDENCE_MIN). */
+#define LOC_NULL_SPREAD 1.5
 #define LOC_RATIO_MIN 4.0
 #define LOC_FAILING_MIN 2
 /* Failing flows are all traced, passing ones sampled: an element that

@@ -29,6 +29,12 @@
 /* Readings that may disagree before the traces count as those of routers
  * answering from one address each: one in ten. */
 #define DISAGREE_SHARE_MAX 10
+/* Traces that read as per interface this clearly (at least so many
+ * readings, at most one in fifty disagreeing) show every router's
+ * interfaces: a next hop's address is then its interface towards the
+ * router before it, one link, so one next hop in common is enough. */
+#define CLEAR_READINGS_MIN 16
+#define CLEAR_DISAGREE_SHARE_MAX 50
 
 /* The nodes the traces' links join (routers, hosts, switch ports), by
  * number, with the links as previous-hop lists. */
@@ -241,12 +247,16 @@ static int add_pairs(const struct graph *g, size_t v, struct pair **pairs,
 /* Reads each next hop that follows several routers; where the reading
  * holds, two routers with at least two next hops in common are joined
  * (one next hop in common is as likely two routers a third answers
- * from one address). 1 when few enough readings disagree, 0 when too
- * many do (nothing joined), -1 when memory ran out. */
+ * from one address), or with one when the traces read as per interface
+ * clearly (CLEAR_*: a router that drops what it forwards leaves few of
+ * its next hops to be seen, so its addresses would stay apart). 1 when
+ * few enough readings disagree, 0 when too many do (nothing joined), -1
+ * when memory ran out. */
 static int read_next_hops(struct graph *g, struct trace_aliases *out)
 {
 	struct pair *pairs = NULL;
 	size_t n = 0, cap = 0;
+	bool clear;
 	int rc = -1;
 
 	for (size_t v = 0; v < g->nodes; v++) {
@@ -275,8 +285,11 @@ static int read_next_hops(struct graph *g, struct trace_aliases *out)
 	    DISAGREE_SHARE_MAX * out->disagreeing > out->next_hops)
 		goto out;
 	qsort(pairs, n, sizeof(*pairs), by_pair);
-	for (size_t i = 0; i + 1 < n; i++)
-		if (pairs[i].a == pairs[i + 1].a && pairs[i].b == pairs[i + 1].b)
+	clear = out->next_hops >= CLEAR_READINGS_MIN &&
+		CLEAR_DISAGREE_SHARE_MAX * out->disagreeing <= out->next_hops;
+	for (size_t i = 0; i < n; i++)
+		if (clear || (i + 1 < n && pairs[i].a == pairs[i + 1].a &&
+			      pairs[i].b == pairs[i + 1].b))
 			join(g, pairs[i].a, pairs[i].b);
 	rc = 1;
 out:

@@ -1,7 +1,8 @@
 /* Unit tests of trace_aliases_fold: routers that answer traces from the
  * address of each interface folded into one element each, from the
- * traces alone; routers in parallel, or answering from one address,
- * left as they are. */
+ * traces alone (by one next hop in common where the traces read per
+ * interface clearly); routers in parallel, or answering from one
+ * address, left as they are. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,29 @@ static void one_next_hop(FILE *f)
 					       "10.0.9.9", NULL }, NULL, NULL);
 }
 
+/* A leaf that drops most of what it forwards, answering each of 18
+ * hosts from its interface towards it (10.6.0.1 ...): few traces go on
+ * past it, so each two of its addresses share one next hop (10.6.1.N,
+ * each a router's interface towards the leaf), no reading disagreeing. */
+static void dropping_leaf(FILE *f)
+{
+	char leaf[18][16], next[18][16], dest[18][16], src[18][16];
+
+	for (int i = 0; i < 18; i++) {
+		snprintf(leaf[i], sizeof(leaf[i]), "10.6.0.%d", i + 1);
+		snprintf(next[i], sizeof(next[i]), "10.6.1.%d", i + 1);
+		snprintf(dest[i], sizeof(dest[i]), "10.0.8.%d", i + 1);
+		snprintf(src[i], sizeof(src[i]), "10.0.0.%d", i + 1);
+	}
+	for (int i = 0; i < 17; i++) {
+		trace(f, src[i], (const char *[]){ leaf[i], next[i], dest[i],
+						   NULL }, NULL, NULL);
+		trace(f, src[i + 1], (const char *[]){ leaf[i + 1], next[i],
+						       dest[i], NULL },
+		      NULL, NULL);
+	}
+}
+
 /* Two leaves that each answer a rack of hosts from one address (a LAN,
  * or one address per router), both over two spines: no interface
  * facing one neighbour, and a reading that disagrees. */
@@ -166,6 +190,27 @@ static void test_per_interface(void)
 	   strcmp(w.t.flows[1].remark_after, "10.9.0.3") == 0 &&
 	   strcmp(w.t.flows[1].remark_before, "10.9.1.1") == 0,
 	   "a remark's end under the leaf's name");
+	report_traces_free(&w.t);
+}
+
+static void test_one_next_hop_when_clear(void)
+{
+	struct world w = { 0 };
+	size_t l;
+
+	ok(fold(&w, dropping_leaf) == 0 && w.a.next_hops == 17 &&
+	   w.a.disagreeing == 0,
+	   "a dropping leaf's traces read per interface, clearly (%zu of "
+	   "%zu disagree)", w.a.disagreeing, w.a.next_hops);
+	ok(w.a.routers == 1 && w.a.addresses == 18,
+	   "its 18 addresses, each sharing one next hop with another, are "
+	   "one router (%zu routers, %zu addresses)", w.a.routers,
+	   w.a.addresses);
+	/* (two traces show 10.6.0.2 to 10.6.0.17; the first by name) */
+	l = find(&w.t, REPORT_PATH_ROUTER, "10.6.0.10");
+	ok(l != SIZE_MAX && w.t.elements[l].alias_count == 17 &&
+	   has_alias(&w.t, l, "10.6.0.18"),
+	   "named by an address two traces show, the others its aliases");
 	report_traces_free(&w.t);
 }
 
@@ -260,6 +305,7 @@ static void test_left_alone(void)
 int main(void)
 {
 	test_per_interface();
+	test_one_next_hop_when_clear();
 	test_left_alone();
 	return tap_done();
 }
