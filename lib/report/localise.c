@@ -15,6 +15,11 @@
  * than before it shows where loss starts (name_pick). */
 #define ANSWER_DROP_MIN 0.1
 
+/* An unseen hop beside a router named for loss is that router's silence
+ * when it has at most a tenth of the router's failing results
+ * (silent_named_router). */
+#define SILENT_SHARE_MAX 10
+
 /* Fits at most: the first, and again after a pick was withdrawn. */
 #define LOCALISE_REFITS_MAX 3
 
@@ -376,6 +381,50 @@ static void absorb_links_out(const struct model *m, struct localise *l,
 			loc_absorb(s, fit, j, used);
 }
 
+/* Whether the traces show a link from router a to router b. */
+static bool traced_link(const struct report_traces *t, size_t a, size_t b)
+{
+	for (size_t i = 0; i < t->element_count; i++)
+		if (t->elements[i].kind == REPORT_PATH_LINK &&
+		    loc_node_element(t, t->elements[i].from) == a &&
+		    loc_node_element(t, t->elements[i].to) == b)
+			return true;
+	return false;
+}
+
+/* The suspect an unseen hop pick p is part of: a router already named
+ * for loss that traces show right before the router the hop precedes,
+ * or right after the one it follows, with SILENT_SHARE_MAX times p's
+ * failing results or more. That router did not answer those traces: one
+ * that drops what it forwards often answers few trace queries too, so
+ * some of its failing flows show a silent hop where it sits, too few to
+ * be a fault of their own. NULL: none. */
+static struct localise_suspect *silent_named_router(const struct model *m,
+						    struct localise *l,
+						    const struct loc_pick *p)
+{
+	const struct elem *e = &m->el[p->element];
+
+	if (e->after == SIZE_MAX && e->before == SIZE_MAX)
+		return NULL;
+	for (size_t k = 0; k < l->count; k++) {
+		struct localise_suspect *s = &l->items[k];
+		size_t r;
+
+		if (!s->kind || strcmp(s->kind, "router") != 0 ||
+		    s->cause != LOCALISE_LOSS ||
+		    SILENT_SHARE_MAX * p->stats.failing > s->failing)
+			continue;
+		r = loc_node_element(m->t, s->name);
+		if (r == SIZE_MAX)
+			continue;
+		if ((e->before != SIZE_MAX && traced_link(m->t, r, e->before)) ||
+		    (e->after != SIZE_MAX && traced_link(m->t, e->after, r)))
+			return s;
+	}
+	return NULL;
+}
+
 /* The fit of m's results over its elements as they stand. 0, or -1
  * when memory ran out. */
 static int model_fit(const struct model *m, struct loc_fit *fit)
@@ -496,6 +545,11 @@ static int name_pick(struct model *m, struct localise *l,
 
 	if (used[k])
 		return 0;
+	s = silent_named_router(m, l, p);
+	if (s) {
+		loc_absorb(s, fit, k, used);
+		return 0;
+	}
 	used[k] = true;
 	/* An unseen hop after h and a lossy link out of h: the link,
 	 * named where the stronger of the two ranks, with both's

@@ -4,7 +4,9 @@
  * itself (the flows that went on) absorbed into it; and where those few
  * show a link out of it losing, the stops, far more than that link can
  * make, are not added to the link's evidence (the link named with the
- * stops' evidence as one fault: localise.c stops_by_link). */
+ * stops' evidence as one fault: localise.c stops_by_link). A router
+ * that drops half and answers few queries: the unseen hop where some of
+ * its traces found it silent is part of it (silent_named_router). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +44,7 @@ static int spine_at(int h, int d, int plane)
 enum world_kind {
 	DROPS_ALL,	/* it drops what it forwards every way */
 	PASSES_T2,	/* what it forwards toward T2 passes */
+	DROPS_HALF,	/* it drops half, and some traces find it silent */
 };
 
 /* Every host to every other, flow labels 1 to 20, over plane 1 when
@@ -69,6 +72,16 @@ static int build(struct world *w, enum world_kind kind)
 				int stop = lossy && !on ? spine_at(h, d, plane) + 1
 							: -1;
 
+				if (kind == DROPS_HALF) {
+					bool quiet = fl == 9 && pod(h) == 0 &&
+						     pod(d) == 1;
+
+					result(rf, h, d, fl, via ? 10 : 0, 0);
+					if (via || fl == 20)
+						trace(tf, h, d, fl, plane, -1,
+						      quiet ? "10.2.0.4" : NULL);
+					continue;
+				}
 				result(rf, h, d, fl,
 				       !lossy ? 0 : on ? 6 : 19, 0);
 				if (lossy || fl == 20 ||
@@ -129,9 +142,33 @@ static void test_stops_not_link(void)
 	world_free(&w);
 }
 
+/* The spine drops half of what it forwards both ways, and the traces of
+ * flow label 9 from pod 0 find it silent (it answers few queries), the
+ * ToR after it answering: those 16 flows show an unseen hop after the
+ * core, where the spine sits, a tenth of the spine's failing flows. */
+static void test_silent_where_named(void)
+{
+	struct world w;
+
+	is_int(build(&w, DROPS_HALF), 0, "silent where named: builds");
+	print_suspects(&w.l);
+	ok(w.l.count >= 1 && strcmp(w.l.items[0].name, "10.2.0.4") == 0,
+	   "silent where named: the router named first");
+	/* (without silent_named_router the hop after the core was named
+	 * too) */
+	is_int(w.l.count, 1, "silent where named: the router only, the "
+	       "hop where its traces found it silent no suspect of its own");
+	ok(w.l.count && w.l.items[0].failing == 200,
+	   "silent where named: with those 16 flows' evidence (%zu "
+	   "failing, 184 its own)",
+	   w.l.count ? w.l.items[0].failing : (size_t)0);
+	world_free(&w);
+}
+
 int main(void)
 {
 	test_drops_all();
 	test_stops_not_link();
+	test_silent_where_named();
 	return tap_done();
 }
