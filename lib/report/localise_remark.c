@@ -10,6 +10,11 @@
 
 /* A remark names a router only with at least this many remarked traces. */
 #define REMARK_MIN_FLOWS 2
+/* An edge no trace shows rewrites for at least this many hosts (one
+ * host's changes are as likely its own way's). */
+#define REMARK_EDGE_HOSTS_MIN 2
+/* Hosts named in an edge's reason; the JSON lists every one. */
+#define REMARK_NAMES_SHOWN 4
 
 /* name is a router some trace answered from (a responder is none). */
 static bool is_router(const struct report_traces *t, const char *name)
@@ -272,6 +277,224 @@ out:
 	return rc < 0 ? -1 : (int)(u->traces > 0);
 }
 
+/* The host at the end of trace k's change when hops that did not
+ * answer lie between it and the router on the other side: the
+ * destination (the class changed between the last router that saw it
+ * sent and the responder) or the tracing host (between it and the first
+ * router that saw another). NULL otherwise. */
+static const char *edge_host(const struct report_traces *t, const bool *left,
+			     size_t k)
+{
+	const struct report_trace_flow *f = &t->flows[k];
+
+	if (!left[k] || !f->remark_gap || !f->remark_before)
+		return NULL;
+	if (f->remark_after && is_router(t, f->remark_after) &&
+	    !is_router(t, f->remark_before))
+		return f->remark_before;
+	if (!f->remark_after && is_router(t, f->remark_before))
+		return f->source;
+	return NULL;
+}
+
+/* Whether trace f kept its class through the edge of host h: it did not
+ * change, and it came from h or reached it (its last link leads to h). */
+static bool kept_at_edge(const struct report_traces *t,
+			 const struct report_trace_flow *f, const char *h)
+{
+	const struct report_path_element *last;
+
+	if (f->remark_after || f->remark_before || !f->element_count)
+		return false;
+	if (f->source && strcmp(f->source, h) == 0)
+		return true;
+	last = &t->elements[f->elements[f->element_count - 1]];
+	return last->kind == REPORT_PATH_LINK && strcmp(last->to, h) == 0;
+}
+
+/* The hosts whose edge router no trace shows and rewrites: of the
+ * remarked traces left whose class changed between a host and a router
+ * across hops that did not answer (edge_host), the hosts where more
+ * traces changed so than kept their class (a silent ToR that rewrites
+ * what it forwards, seen from both sides of it). Hosts behind two such
+ * edges at once are taken for one (which edge a host is behind no trace
+ * says). */
+struct remark_edge {
+	const char **hosts;	/* in the order the traces first name them */
+	size_t *changed, *kept;
+	size_t count, traces, kept_traces, hosts_in;
+	struct strmap index;	/* host -> its number + 1 */
+};
+
+static void edge_free(struct remark_edge *e)
+{
+	free(e->hosts);
+	free(e->changed);
+	free(e->kept);
+	strmap_free(&e->index);
+	memset(e, 0, sizeof(*e));
+}
+
+/* Whether host h is one of e's group. */
+static bool edge_has(const struct remark_edge *e, const char *h)
+{
+	void *id = h ? strmap_get(&e->index, h) : NULL;
+	size_t i = (size_t)(uintptr_t)id - 1;
+
+	return id && e->changed[i] > e->kept[i];
+}
+
+/* e filled from the traces left. 0, or -1 when memory ran out. */
+static int edge_find(const struct report_traces *t, const bool *left,
+		     struct remark_edge *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->hosts = calloc(t->count + 1, sizeof(*e->hosts));
+	e->changed = calloc(t->count + 1, sizeof(*e->changed));
+	e->kept = calloc(t->count + 1, sizeof(*e->kept));
+	if (!e->hosts || !e->changed || !e->kept)
+		return -1;
+	for (size_t k = 0; k < t->count; k++) {
+		const char *h = edge_host(t, left, k);
+		void **slot;
+
+		if (!h)
+			continue;
+		slot = strmap_slot(&e->index, h);
+		if (!slot)
+			return -1;
+		if (!*slot) {
+			e->hosts[e->count] = h;
+			*slot = (void *)(uintptr_t)++e->count;
+		}
+		e->changed[(uintptr_t)*slot - 1]++;
+	}
+	for (size_t k = 0; e->count && k < t->count; k++) {
+		const struct report_trace_flow *f = &t->flows[k];
+		const char *ends[2] = { f->source, f->dest_address };
+
+		for (int i = 0; i < 2; i++) {
+			void *id = ends[i] ? strmap_get(&e->index, ends[i])
+					   : NULL;
+
+			if (id && kept_at_edge(t, f, ends[i])) {
+				e->kept[(uintptr_t)id - 1]++;
+				break;
+			}
+		}
+	}
+	for (size_t i = 0; i < e->count; i++)
+		if (e->changed[i] > e->kept[i]) {
+			e->traces += e->changed[i];
+			e->kept_traces += e->kept[i];
+			e->hosts_in++;
+		}
+	return 0;
+}
+
+/* A router already named for remarking that traces show next to most
+ * of e's hosts: their edge, which answers some traces (the changes left
+ * lie across it and another hop that did not answer). NULL: none. */
+static struct localise_suspect *named_edge(const struct report_traces *t,
+					   struct localise *l,
+					   const struct remark_edge *e)
+{
+	for (size_t k = 0; k < l->count; k++) {
+		struct localise_suspect *s = &l->items[k];
+		size_t next = 0;
+
+		if (s->cause != LOCALISE_REMARK || !s->address)
+			continue;
+		for (size_t i = 0; i < e->count; i++)
+			next += e->changed[i] > e->kept[i] &&
+				(loc_link_seen(t, s->address, e->hosts[i]) ||
+				 loc_link_seen(t, e->hosts[i], s->address));
+		if (2 * next > e->hosts_in)
+			return s;
+	}
+	return NULL;
+}
+
+/* The edge e named (or its traces added to the router named that is
+ * that edge: named_edge): its hosts the suspect's members, its traces
+ * taken from left. 0, or -1 when memory ran out. */
+static int remark_edge(const struct report_traces *t, struct localise *l,
+		       bool *left, const struct remark_edge *e)
+{
+	struct localise_suspect *s = named_edge(t, l, e);
+	const char *first = NULL;
+	size_t shown = 0;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (s) {
+		char *more;
+
+		for (size_t k = 0; k < t->count; k++)
+			if (edge_has(e, edge_host(t, left, k)))
+				left[k] = false;
+		s->failing += e->traces;
+		s->explained += e->traces;
+		if (asprintf(&more, "%s; %zu more see it change between it "
+			     "and the %zu hosts next to it across hops that "
+			     "did not answer", s->reason, e->traces,
+			     e->hosts_in) < 0)
+			return -1;
+		free(s->reason);
+		s->reason = more;
+		return 0;
+	}
+	s = loc_new_suspect(l);
+	if (!s)
+		return -1;
+	s->members = calloc(e->hosts_in, sizeof(*s->members));
+	if (!s->members)
+		return -1;
+	for (size_t i = 0; i < e->count; i++) {
+		if (e->changed[i] <= e->kept[i])
+			continue;
+		if (!first)
+			first = e->hosts[i];
+		s->members[s->member_count] = strdup(e->hosts[i]);
+		if (!s->members[s->member_count++])
+			return -1;
+	}
+	for (size_t k = 0; k < t->count; k++)
+		if (edge_has(e, edge_host(t, left, k)))
+			left[k] = false;
+	s->cause = LOCALISE_REMARK;
+	s->kind = "hop";
+	s->failing = s->explained = e->traces;
+	s->passing = e->kept_traces;
+	s->confidence = (double)e->traces / (e->traces + e->kept_traces);
+	if (asprintf(&s->name, "edge of %s", first) < 0) {
+		s->name = NULL;
+		return -1;
+	}
+	f = open_memstream(&text, &len);
+	if (!f)
+		return -1;
+	fprintf(f, "%zu traces see the traffic class change between %zu "
+		"hosts (", e->traces, e->hosts_in);
+	for (size_t i = 0; i < s->member_count && shown < REMARK_NAMES_SHOWN;
+	     i++)
+		fprintf(f, "%s%s", shown++ ? ", " : "", s->members[i]);
+	if (s->member_count > REMARK_NAMES_SHOWN)
+		fprintf(f, " and %zu more",
+			s->member_count - REMARK_NAMES_SHOWN);
+	fprintf(f, ") and the routers next to them, across hops that answer "
+		"no trace: the edge router they share rewrites it (it never "
+		"answers traces, so its address is not known); %zu traces to "
+		"or from them kept it", e->kept_traces);
+	if (fclose(f)) {
+		free(text);
+		return -1;
+	}
+	s->reason = text;
+	return 0;
+}
+
 /* The remarked traces that kept their class through router name. */
 static size_t kept_through(const struct report_traces *t, const char *name)
 {
@@ -388,14 +611,16 @@ static int remark_router(const struct report_traces *t, struct localise *l,
 /* Remarking: each remarked trace names the last hop that saw the
  * traffic class sent and the first that saw another. The router that
  * most of them share in one role (role_weight) rewrites, unless more of
- * them changed across one hop that answers no trace (unseen_group);
- * greedy as the loss fit. */
+ * them changed across one hop that answers no trace (unseen_group), or
+ * between hosts and the routers next to them (edge_find); greedy as the
+ * loss fit. */
 int loc_find_remarks(const struct model *m, struct localise *l)
 {
 	const struct report_traces *t = m->t;
 	bool *left = calloc(t->count + 1, sizeof(*left));
 	bool *taken = calloc(t->count + 1, sizeof(*taken));
 	struct remark_roles roles = { 0 };
+	struct remark_edge edge = { 0 };
 	int rc = -1;
 
 	if (!left || !taken || roles_init(&roles, t))
@@ -427,8 +652,20 @@ int loc_find_remarks(const struct model *m, struct localise *l)
 			}
 		}
 		group = unseen_group(t, l, left, &roles, taken, &u);
-		if (group < 0)
+		if (group < 0 || edge_find(t, left, &edge))
 			goto out;
+		/* More traces changed between hosts and the routers next to
+		 * them, across hops no trace shows, than any router or
+		 * unseen hop between routers shares: their edge rewrites. */
+		if (edge.hosts_in >= REMARK_EDGE_HOSTS_MIN &&
+		    edge.traces >= REMARK_MIN_FLOWS && edge.traces > best_n &&
+		    (!group || edge.traces > u.traces)) {
+			if (remark_edge(t, l, left, &edge))
+				goto out;
+			edge_free(&edge);
+			continue;
+		}
+		edge_free(&edge);
 		/* More traces changed across one hop no trace shows than
 		 * any router shares: that hop rewrites (the routers around
 		 * it each see a part of them, one way or the other). */
@@ -457,6 +694,7 @@ int loc_find_remarks(const struct model *m, struct localise *l)
 	}
 	rc = 0;
 out:
+	edge_free(&edge);
 	roles_free(&roles);
 	free(taken);
 	free(left);

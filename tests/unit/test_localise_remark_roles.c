@@ -13,7 +13,15 @@
  *
  * S1 rewrites what it forwards and answers one query in two: the
  * traces where it did not answer see the change between T1 and C,
- * where traces show S1. S1 is named for all of them, and T1 not. */
+ * where traces show S1. S1 is named for all of them, and T1 not.
+ *
+ * Silent T2 rewrites what it forwards: traces from a see the class
+ * change between S2 and the destination, traces from b between the
+ * tracing host and S2. S2 sees every change, but the edge of b's hosts
+ * is named, the hosts its elements. Answering one query in two, T2 is
+ * named, with the changes between S2 and b's hosts (or b's hosts and
+ * S2) where it did not answer, and those between C and b's hosts where
+ * S2 did not answer either (flow label 4). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +36,7 @@
 #define S2 "10.2.0.2"
 #define FLOWS 4		/* per pair */
 
-enum remarker { SILENT_S2, LIMITED_S1 };
+enum remarker { SILENT_S2, LIMITED_S1, SILENT_T2, LIMITED_T2 };
 
 static void address(int side, int h, char *out, size_t len)
 {
@@ -66,6 +74,31 @@ static void trace(FILE *f, int side, int h, int d, int fl,
 		"\"before_is_responder\":false}]}\n", before_hop, before);
 }
 
+/* T2 rewrites what it forwards either way and answers flow labels 1 to
+ * 3: the change after it. On flow label 4 it does not: the change
+ * between S2 and the destination, or this host and S2; from a0 and a1
+ * S2 and C (a1) did not answer either. */
+static void limited_t2(FILE *tf, int side, int h, int d, int fl)
+{
+	char dest[32];
+	bool quiet = fl == 4;
+	const char *last = quiet && h == 0 ? C : quiet && h == 1 ? S1 : S2;
+	int last_hop = quiet && h == 0 ? 3 : quiet && h == 1 ? 2 : 4;
+
+	address(!side, d, dest, sizeof(dest));
+	if (!side)
+		trace(tf, side, h, d, fl,
+		      (const char *const[]){ T1, S1, last_hop > 2 ? C : NULL,
+					     last_hop > 3 ? S2 : NULL,
+					     quiet ? NULL : T2 },
+		      quiet ? last : T2, quiet ? last_hop : 5, dest, 6);
+	else
+		trace(tf, side, h, d, fl,
+		      (const char *const[]){ quiet ? NULL : T2, S2, C, S1,
+					     T1 },
+		      quiet ? NULL : T2, !quiet, S2, 2);
+}
+
 static void write_world(FILE *rf, FILE *tf, const void *arg)
 {
 	enum remarker which = *(const enum remarker *)arg;
@@ -87,7 +120,21 @@ static void write_world(FILE *rf, FILE *tf, const void *arg)
 						 side ? 'b' : 'a', h);
 					world_result(rf, host, src, dest, fl, 0,
 						     5);
-					if (which == SILENT_S2 && !side)
+					if (which == LIMITED_T2)
+						limited_t2(tf, side, h, d, fl);
+					else if (which == SILENT_T2 && !side)
+						trace(tf, side, h, d, fl,
+						      (const char *const[]){
+							      T1, S1, C, S2,
+							      NULL },
+						      S2, 4, dest, 6);
+					else if (which == SILENT_T2)
+						trace(tf, side, h, d, fl,
+						      (const char *const[]){
+							      NULL, S2, C, S1,
+							      T1 },
+						      NULL, 0, S2, 2);
+					else if (which == SILENT_S2 && !side)
 						trace(tf, side, h, d, fl,
 						      (const char *const[]){
 							      T1, S1, C, NULL,
@@ -159,9 +206,53 @@ static void test_limited_remarker(void)
 	world_free(&w);
 }
 
+static void test_silent_edge(void)
+{
+	enum remarker which = SILENT_T2;
+	const struct localise_suspect *s;
+	struct world w;
+
+	if (world_make(&w, "silent T2", write_world, &which))
+		return;
+	s = w.l.count ? &w.l.items[0] : NULL;
+	ok(s && s->cause == LOCALISE_REMARK && strcmp(s->kind, "hop") == 0 &&
+		   strcmp(s->name, "edge of 10.0.2.1") == 0,
+	   "silent T2: the edge of b's hosts named (%s)",
+	   s ? s->name : "none");
+	is_int(w.l.count, 1, "silent T2: S2 not named");
+	ok(s && s->member_count == 4 && strcmp(s->members[3], "10.0.2.4") == 0,
+	   "silent T2: b's four hosts its elements (%zu)",
+	   s ? s->member_count : 0);
+	ok(s && s->failing == 2 * 4 * 4 * FLOWS,
+	   "silent T2: every remarked trace its evidence, both ways (%zu)",
+	   s ? s->failing : 0);
+	world_free(&w);
+}
+
+static void test_limited_edge(void)
+{
+	enum remarker which = LIMITED_T2;
+	const struct localise_suspect *s;
+	struct world w;
+
+	if (world_make(&w, "limited T2", write_world, &which))
+		return;
+	s = w.l.count ? &w.l.items[0] : NULL;
+	ok(s && s->cause == LOCALISE_REMARK &&
+		   strcmp(s->kind, "router") == 0 && strcmp(s->name, T2) == 0,
+	   "limited T2: T2 named (%s)", s ? s->name : "none");
+	is_int(w.l.count, 1, "limited T2: no edge of b's hosts beside it");
+	ok(s && s->failing == 2 * 4 * 4 * FLOWS,
+	   "limited T2: every remarked trace its evidence (%zu)",
+	   s ? s->failing : 0);
+	world_free(&w);
+}
+
 int main(void)
 {
 	test_silent_remarker();
 	test_limited_remarker();
+	test_silent_edge();
+	test_limited_edge();
 	return tap_done();
 }
