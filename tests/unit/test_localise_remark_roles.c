@@ -187,23 +187,31 @@ static void test_silent_remarker(void)
 	world_free(&w);
 }
 
-static void test_limited_remarker(void)
+/* World which localised: one suspect, router for remarking, with every
+ * one of failing remarked traces its evidence (label: the world's). */
+static void one_remarking_router(enum remarker which, const char *label,
+				 const char *router, size_t failing)
 {
-	enum remarker which = LIMITED_S1;
 	const struct localise_suspect *s;
 	struct world w;
 
-	if (world_make(&w, "limited S1", write_world, &which))
+	if (world_make(&w, label, write_world, &which))
 		return;
 	s = w.l.count ? &w.l.items[0] : NULL;
 	ok(s && s->cause == LOCALISE_REMARK &&
-		   strcmp(s->kind, "router") == 0 && strcmp(s->name, S1) == 0,
-	   "limited S1: S1 named (%s)", s ? s->name : "none");
-	is_int(w.l.count, 1, "limited S1: T1 not named");
-	ok(s && s->failing == 4 * 4 * FLOWS,
-	   "limited S1: the traces where it did not answer its evidence too "
-	   "(%zu)", s ? s->failing : 0);
+		   strcmp(s->kind, "router") == 0 && strcmp(s->name, router) == 0,
+	   "%s: %s named (%s)", label, router, s ? s->name : "none");
+	is_int(w.l.count, 1, "%s: nothing else named", label);
+	ok(s && s->failing == failing,
+	   "%s: its remarked traces its evidence, those where it did not "
+	   "answer too (%zu of %zu)", label, s ? s->failing : 0, failing);
 	world_free(&w);
+}
+
+/* S1 named, T1 not. */
+static void test_limited_remarker(void)
+{
+	one_remarking_router(LIMITED_S1, "limited S1", S1, 4 * 4 * FLOWS);
 }
 
 static void test_silent_edge(void)
@@ -229,23 +237,10 @@ static void test_silent_edge(void)
 	world_free(&w);
 }
 
+/* T2 named, no edge of b's hosts beside it. */
 static void test_limited_edge(void)
 {
-	enum remarker which = LIMITED_T2;
-	const struct localise_suspect *s;
-	struct world w;
-
-	if (world_make(&w, "limited T2", write_world, &which))
-		return;
-	s = w.l.count ? &w.l.items[0] : NULL;
-	ok(s && s->cause == LOCALISE_REMARK &&
-		   strcmp(s->kind, "router") == 0 && strcmp(s->name, T2) == 0,
-	   "limited T2: T2 named (%s)", s ? s->name : "none");
-	is_int(w.l.count, 1, "limited T2: no edge of b's hosts beside it");
-	ok(s && s->failing == 2 * 4 * 4 * FLOWS,
-	   "limited T2: every remarked trace its evidence (%zu)",
-	   s ? s->failing : 0);
-	world_free(&w);
+	one_remarking_router(LIMITED_T2, "limited T2", T2, 2 * 4 * 4 * FLOWS);
 }
 
 int main(void)
