@@ -1,4 +1,5 @@
-/* Hosts behind an edge router that answers no trace (localise_model.h
+/* Hosts behind an edge router that answers no trace, or each host from
+ * its own address that the folding could not join (localise_model.h
  * loc_group_silent_edges): the model has no element for a router no
  * trace shows, so when such a router drops what it carries, the fit
  * names each host behind it. Those host suspects, alike, are one
@@ -18,18 +19,61 @@
 /* Hosts named in the reason; the JSON lists every one. */
 #define EDGE_NAMES_SHOWN 4
 
-/* A host suspect that probed (so it is up: a dead host's edge goes
- * unseen because it answers nothing) and whose edge no trace shows. */
-static bool groupable(const struct model *m, const struct localise_suspect *s)
+/* Whether router address r follows host address h alone in the traces
+ * and is no alias of another: an edge router answering from its
+ * interface towards each host (trace_aliases.h), which the folding could
+ * not join to its others (it forwards too little for their next hops to
+ * be seen), so each host's access link looks like one of its own. */
+static bool faces_host_alone(const struct report_traces *t, const char *h,
+			     const char *r)
 {
-	return s->cause == LOCALISE_LOSS && strcmp(s->kind, "host") == 0 &&
-	       s->address && strmap_get(&m->hosts, s->address) &&
-	       !loc_edge_seen(m, s->address);
+	size_t e = report_traces_element_find(t, REPORT_PATH_ROUTER, r);
+
+	if (e == SIZE_MAX || t->elements[e].alias_count)
+		return false;
+	for (size_t i = 0; i < t->element_count; i++) {
+		const struct report_path_element *x = &t->elements[i];
+
+		if (x->kind == REPORT_PATH_LINK && strcmp(x->to, r) == 0 &&
+		    strcmp(x->from, h) != 0)
+			return false;
+	}
+	return true;
+}
+
+/* The host address a suspect stands for at an edge, or NULL: a host
+ * suspect that probed (so it is up: a dead host's edge goes unseen
+ * because it answers nothing) and whose edge no trace shows; or the
+ * access link of such a host into a router address that faces it alone
+ * (faces_host_alone). */
+static const char *edge_host(const struct model *m,
+			     const struct localise_suspect *s)
+{
+	const struct report_traces *t = m->t;
+	size_t e;
+
+	if (s->cause != LOCALISE_LOSS)
+		return NULL;
+	if (strcmp(s->kind, "host") == 0)
+		return s->address && strmap_get(&m->hosts, s->address) &&
+				       !loc_edge_seen(m, s->address)
+			       ? s->address
+			       : NULL;
+	if (strcmp(s->kind, "link") != 0 ||
+	    (e = report_traces_element_find(t, REPORT_PATH_LINK, s->name)) ==
+		    SIZE_MAX)
+		return NULL;
+	return strmap_get(&m->hosts, t->elements[e].from) &&
+			       faces_host_alone(t, t->elements[e].from,
+						t->elements[e].to)
+		       ? t->elements[e].from
+		       : NULL;
 }
 
 /* The reason of a group: its hosts, their loss rates. */
-static char *group_reason(const struct localise *l, const bool *in, size_t n,
-			  double low, double high)
+static char *group_reason(const struct localise *l, const bool *in,
+			  const char *const *host, size_t n, double low,
+			  double high)
 {
 	char *text = NULL;
 	size_t len = 0, shown = 0;
@@ -37,20 +81,21 @@ static char *group_reason(const struct localise *l, const bool *in, size_t n,
 
 	if (!f)
 		return NULL;
-	fprintf(f, "%zu hosts whose edge router answers no trace (", n);
+	fprintf(f, "%zu hosts whose edge router answers no trace, or each "
+		"from its own address (", n);
 	for (size_t k = 0; k < l->count; k++) {
 		if (!in[k])
 			continue;
 		if (shown < EDGE_NAMES_SHOWN)
-			fprintf(f, "%s%s", shown ? ", " : "", l->items[k].name);
+			fprintf(f, "%s%s", shown ? ", " : "", host[k]);
 		shown++;
 	}
 	if (n > EDGE_NAMES_SHOWN)
 		fprintf(f, " and %zu more", n - EDGE_NAMES_SHOWN);
 	fprintf(f, ") lose alike, %.1f%% to %.1f%% of their datagrams to and "
 		"from their peers: the edge router they share, or its links "
-		"(it never answers traces, so its address is not known), "
-		"or each host", 100 * low, 100 * high);
+		"(no trace shows it as one router, so its address is not "
+		"known), or each host", 100 * low, 100 * high);
 	if (fclose(f)) {
 		free(text);
 		return NULL;
@@ -63,22 +108,30 @@ int loc_group_silent_edges(const struct model *m, struct localise *l)
 	size_t strongest = SIZE_MAX, first = SIZE_MAX, n = 0, kept = 0;
 	double low = 1, high = 0;
 	struct localise_suspect *g;
+	const char **host;
 	bool *in;
+	int rc = -1;
 
-	for (size_t k = 0; k < l->count; k++)
-		if (groupable(m, &l->items[k]) &&
-		    (strongest == SIZE_MAX ||
-		     l->items[k].loss_rate > l->items[strongest].loss_rate))
-			strongest = k;
-	if (strongest == SIZE_MAX)
+	if (!l->count)
 		return 0;
+	host = calloc(l->count, sizeof(*host));
 	in = calloc(l->count, sizeof(*in));
-	if (!in)
-		return -1;
+	if (!host || !in)
+		goto out;
+	for (size_t k = 0; k < l->count; k++) {
+		host[k] = edge_host(m, &l->items[k]);
+		if (host[k] && (strongest == SIZE_MAX ||
+				l->items[k].loss_rate >
+					l->items[strongest].loss_rate))
+			strongest = k;
+	}
+	rc = 0;
+	if (strongest == SIZE_MAX)
+		goto out;
 	for (size_t k = 0; k < l->count; k++) {
 		const struct localise_suspect *s = &l->items[k];
 
-		if (!groupable(m, s) || s->loss_rate < EDGE_RATE_SHARE *
+		if (!host[k] || s->loss_rate < EDGE_RATE_SHARE *
 					       l->items[strongest].loss_rate)
 			continue;
 		in[k] = true;
@@ -86,30 +139,25 @@ int loc_group_silent_edges(const struct model *m, struct localise *l)
 		low = s->loss_rate < low ? s->loss_rate : low;
 		high = s->loss_rate > high ? s->loss_rate : high;
 	}
-	if (n < EDGE_GROUP_MIN) {
-		free(in);
-		return 0;
-	}
+	if (n < EDGE_GROUP_MIN)
+		goto out;
+	rc = -1;
 	/* The group takes the place of its first-ranked member. */
 	for (size_t k = 0; first == SIZE_MAX && k < l->count; k++)
 		if (in[k])
 			first = k;
 	g = &l->items[first];
 	g->members = calloc(n, sizeof(*g->members));
-	if (!g->members) {
-		free(in);
-		return -1;
-	}
+	if (!g->members)
+		goto out;
 	for (size_t k = 0; k < l->count; k++) {
 		const struct localise_suspect *s = &l->items[k];
 
 		if (!in[k])
 			continue;
-		g->members[g->member_count] = strdup(s->address);
-		if (!g->members[g->member_count++]) {
-			free(in);
-			return -1;
-		}
+		g->members[g->member_count] = strdup(host[k]);
+		if (!g->members[g->member_count++])
+			goto out;
 		if (k == first)
 			continue;
 		g->failing += s->failing;
@@ -118,13 +166,12 @@ int loc_group_silent_edges(const struct model *m, struct localise *l)
 		g->llr += s->llr;
 	}
 	free(g->reason);
-	g->reason = group_reason(l, in, n, low, high);
+	g->reason = group_reason(l, in, host, n, low, high);
 	free(g->name);
 	g->name = NULL;
-	if (!g->reason || asprintf(&g->name, "edge of %s", g->address) < 0) {
+	if (!g->reason || asprintf(&g->name, "edge of %s", host[first]) < 0) {
 		g->name = NULL;
-		free(in);
-		return -1;
+		goto out;
 	}
 	g->kind = "hop";
 	g->cause = LOCALISE_UNSEEN;
@@ -138,6 +185,9 @@ int loc_group_silent_edges(const struct model *m, struct localise *l)
 		l->items[kept++] = l->items[k];
 	}
 	l->count = kept;
+	rc = 0;
+out:
+	free(host);
 	free(in);
-	return 0;
+	return rc;
 }

@@ -63,3 +63,24 @@ report_scenario() {
 	report_scenario
 	refute_output --partial "routers answer traces from the address of each interface"
 }
+
+@test "per-interface edge that drops what it carries: its hosts' access links named as one edge, not one by one" {
+	# 64-host rail, seed 152: rail1leaf1 drops nearly all it forwards
+	# and answers each of its hosts from its own address; so little gets
+	# past it that those addresses are not folded, and the fit took the
+	# hosts' access links into them one by one
+	"$ALT" --hosts 64 --shape rail --seed 152 --fault router_drop \
+		--fault lossy_nic --per-interface "$OUT"
+	report_scenario -j
+	jq -e --slurpfile truth "$OUT/truth.json" '
+		($truth[0].faults[0].hosts) as $hosts |
+		.localisation.suspects |
+		any(.[]; .kind == "hop" and (.name | startswith("edge of ")) and
+			(.elements | length >= 3) and
+			all(.elements[]; .kind == "host" and
+				(.name as $n | $hosts | index($n) != null))) and
+		all(.[]; .kind != "link" or
+			(.name | split(" -> ")[0] as $a | $hosts | index($a) == null))' \
+		<<<"$output" >/dev/null ||
+		fail "$(jq -c '.localisation.suspects' <<<"$output" | head -c 1500)"
+}
