@@ -381,17 +381,6 @@ static void absorb_links_out(const struct model *m, struct localise *l,
 			loc_absorb(s, fit, j, used);
 }
 
-/* Whether the traces show a link from router a to router b. */
-static bool traced_link(const struct report_traces *t, size_t a, size_t b)
-{
-	for (size_t i = 0; i < t->element_count; i++)
-		if (t->elements[i].kind == REPORT_PATH_LINK &&
-		    loc_node_element(t, t->elements[i].from) == a &&
-		    loc_node_element(t, t->elements[i].to) == b)
-			return true;
-	return false;
-}
-
 /* The suspect an unseen hop pick p is part of: a router already named
  * for loss that traces show right before the router the hop precedes,
  * or right after the one it follows, with SILENT_SHARE_MAX times p's
@@ -403,23 +392,22 @@ static struct localise_suspect *silent_named_router(const struct model *m,
 						    struct localise *l,
 						    const struct loc_pick *p)
 {
+	const struct report_traces *t = m->t;
 	const struct elem *e = &m->el[p->element];
 
 	if (e->after == SIZE_MAX && e->before == SIZE_MAX)
 		return NULL;
 	for (size_t k = 0; k < l->count; k++) {
 		struct localise_suspect *s = &l->items[k];
-		size_t r;
 
 		if (!s->kind || strcmp(s->kind, "router") != 0 ||
 		    s->cause != LOCALISE_LOSS ||
 		    SILENT_SHARE_MAX * p->stats.failing > s->failing)
 			continue;
-		r = loc_node_element(m->t, s->name);
-		if (r == SIZE_MAX)
-			continue;
-		if ((e->before != SIZE_MAX && traced_link(m->t, r, e->before)) ||
-		    (e->after != SIZE_MAX && traced_link(m->t, e->after, r)))
+		if ((e->before != SIZE_MAX &&
+		     loc_link_seen(t, s->name, t->elements[e->before].name)) ||
+		    (e->after != SIZE_MAX &&
+		     loc_link_seen(t, t->elements[e->after].name, s->name)))
 			return s;
 	}
 	return NULL;

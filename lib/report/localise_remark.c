@@ -326,6 +326,12 @@ struct remark_edge {
 	struct strmap index;	/* host -> its number + 1 */
 };
 
+/* Whether e's host i is one of its group. */
+static bool host_in(const struct remark_edge *e, size_t i)
+{
+	return e->changed[i] > e->kept[i];
+}
+
 static void edge_free(struct remark_edge *e)
 {
 	free(e->hosts);
@@ -341,7 +347,7 @@ static bool edge_has(const struct remark_edge *e, const char *h)
 	void *id = h ? strmap_get(&e->index, h) : NULL;
 	size_t i = (size_t)(uintptr_t)id - 1;
 
-	return id && e->changed[i] > e->kept[i];
+	return id && host_in(e, i);
 }
 
 /* e filled from the traces left. 0, or -1 when memory ran out. */
@@ -384,7 +390,7 @@ static int edge_find(const struct report_traces *t, const bool *left,
 		}
 	}
 	for (size_t i = 0; i < e->count; i++)
-		if (e->changed[i] > e->kept[i]) {
+		if (host_in(e, i)) {
 			e->traces += e->changed[i];
 			e->kept_traces += e->kept[i];
 			e->hosts_in++;
@@ -406,7 +412,7 @@ static struct localise_suspect *named_edge(const struct report_traces *t,
 		if (s->cause != LOCALISE_REMARK || !s->address)
 			continue;
 		for (size_t i = 0; i < e->count; i++)
-			next += e->changed[i] > e->kept[i] &&
+			next += host_in(e, i) &&
 				(loc_link_seen(t, s->address, e->hosts[i]) ||
 				 loc_link_seen(t, e->hosts[i], s->address));
 		if (2 * next > e->hosts_in)
@@ -428,12 +434,12 @@ static int remark_edge(const struct report_traces *t, struct localise *l,
 	size_t len = 0;
 	FILE *f;
 
+	for (size_t k = 0; k < t->count; k++)
+		if (edge_has(e, edge_host(t, left, k)))
+			left[k] = false;
 	if (s) {
 		char *more;
 
-		for (size_t k = 0; k < t->count; k++)
-			if (edge_has(e, edge_host(t, left, k)))
-				left[k] = false;
 		s->failing += e->traces;
 		s->explained += e->traces;
 		if (asprintf(&more, "%s; %zu more see it change between it "
@@ -452,7 +458,7 @@ static int remark_edge(const struct report_traces *t, struct localise *l,
 	if (!s->members)
 		return -1;
 	for (size_t i = 0; i < e->count; i++) {
-		if (e->changed[i] <= e->kept[i])
+		if (!host_in(e, i))
 			continue;
 		if (!first)
 			first = e->hosts[i];
@@ -460,9 +466,6 @@ static int remark_edge(const struct report_traces *t, struct localise *l,
 		if (!s->members[s->member_count++])
 			return -1;
 	}
-	for (size_t k = 0; k < t->count; k++)
-		if (edge_has(e, edge_host(t, left, k)))
-			left[k] = false;
 	s->cause = LOCALISE_REMARK;
 	s->kind = "hop";
 	s->failing = s->explained = e->traces;
