@@ -535,7 +535,9 @@ static int settle(struct work *w, const struct loc_relations *rel,
 	for (size_t e = 0; e < w->elements; e++) {
 		double d;
 
-		if (e == best || 2 * w->overlap[e] < failing || !failing)
+		/* (an element the naming ruled out is nobody's rival) */
+		if (e == best || 2 * w->overlap[e] < failing || !failing ||
+		    (rel && rel->excluded && rel->excluded[e]))
 			continue;
 		d = w->st[e].llr - w->st[best].llr;
 		if (w->st[e].llr <= 0 || d < -50)

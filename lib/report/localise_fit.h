@@ -185,7 +185,9 @@ struct loc_relations {
 	const size_t *stands_for;
 	/* excluded[e]: never picked (the naming found its evidence to be
 	 * something else's, as a hop silent by its router's policy); its
-	 * results stay for the others to explain. */
+	 * results stay for the others to explain, and it is no rival of
+	 * the pick that does (no alternative, nor what lowers its
+	 * confidence). */
 	const bool *excluded;
 	/* near[near_first[e]] to near[near_first[e + 1] - 1]: the routers
 	 * seen next to router e (near_first NULL: none known). A host's

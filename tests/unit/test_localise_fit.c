@@ -3,7 +3,8 @@
  * names nothing; the unseen element where traces stop preferred to the
  * link that leads there; loss on the way back not charged to the forward
  * path (of unknown direction it is); one path for every
- * failing result marked; a rack behind a ToR that forwards nothing
+ * failing result marked; an element the naming ruled out no rival of
+ * the pick that stands for it; a rack behind a ToR that forwards nothing
  * explained by the ToR; failing flows that lost what noise loses name
  * nothing, nor does a busy link losing a few times what its results
  * expect; a link whose failing results a ruled-out host explains far
@@ -41,6 +42,7 @@ static const size_t x_to_b[] = { UP_X, SPINE, DOWN_B, TOR_B };
 static const size_t in_a[] = { TOR_A };
 static const size_t in_b[] = { TOR_B };
 static const size_t a_stops[] = { TOR_A, UP_A, SPINE, UNSEEN_AFTER_SPINE };
+static const size_t up_stops[] = { UP_A, SPINE, UNSEEN_AFTER_SPINE };
 
 static void add(struct bench *b, size_t src, size_t dst, const size_t *fwd,
 		size_t fwd_count, double there, double back, double unknown)
@@ -181,6 +183,38 @@ static void test_unseen_preferred(void)
 	   "unseen: the uplink is a rival");
 	ok(fit.count && fit.picks[0].one_path,
 	   "unseen: every failing result took one path");
+	loc_fit_free(&fit);
+}
+
+/* The unseen hop after the spine and the uplink before it ruled out by
+ * the naming (the spine loses what it forwards, toward every next hop:
+ * localise.c router_behind_links): the spine, which passing flows cross
+ * too, is named for them, though they explained the same failing
+ * results far better. A ruled-out element is nobody's rival. */
+static void test_excluded_no_rival(void)
+{
+	bool excluded[ELEMENTS] = { false };
+	struct loc_relations rel = { .excluded = excluded };
+	struct bench b = { .n = 0 };
+	struct loc_fit fit;
+
+	excluded[UNSEEN_AFTER_SPINE] = true;
+	excluded[UP_A] = true;
+	for (size_t s = H0; s <= H3; s++)
+		for (size_t d = H4; d <= H7; d++)
+			add(&b, s, d, up_stops, 3, 0, 0, 20);
+	for (size_t d = H4; d <= H7; d++)
+		for (size_t k = 0; k < 4; k++)
+			add(&b, HX, d, x_to_b, 4, 0, 0, 0);
+	is_int(loc_fit_run(&fit, b.obs, b.n, ELEMENTS, &rel, -1), 0,
+	       "excluded rival: fits");
+	is_int(fit.count ? fit.picks[0].element : 99, SPINE,
+	       "excluded rival: the spine is named");
+	ok(fit.count && fit.picks[0].confidence >= LOC_CONFIDENCE_MIN,
+	   "excluded rival: with confidence (%.2f)",
+	   fit.count ? fit.picks[0].confidence : 0);
+	ok(fit.count && fit.picks[0].rival_count == 0,
+	   "excluded rival: the ruled-out elements are no alternatives");
 	loc_fit_free(&fit);
 }
 
@@ -614,6 +648,7 @@ int main(void)
 	test_excluded();
 	test_noise_silent();
 	test_unseen_preferred();
+	test_excluded_no_rival();
 	test_back_not_forward();
 	test_rack_behind_router();
 	test_selected_noise();
