@@ -451,16 +451,27 @@ static double miss_rate(double seen_missing, double k)
  * the router after it the flows of all of them cross. A hop unanswered
  * only after one router is as likely that router's flows losing the
  * trace queries on their way to the router other traces show there (a
- * lossy link loses them too). 0, or -1 when memory ran out. */
+ * lossy link loses them too). Likewise the routers traces of two or
+ * more sources reach first over a first hop that did not answer, the
+ * only one before it (an edge router that answers no trace: the hop before is it, or its link
+ * into the router; answering from each interface, as Linux routers do,
+ * the router's address there names that link alone). 0, or -1 when
+ * memory ran out. */
 static int model_silent_before(struct model *m)
 {
 	const struct report_traces *t = m->t;
 	size_t *first = malloc((t->element_count + 1) * sizeof(*first));
+	/* the first source seen reaching it over an unanswered first hop */
+	const char **first_source = calloc(t->element_count + 1,
+					   sizeof(*first_source));
 
 	m->silent_before = calloc(t->element_count + 1,
 				  sizeof(*m->silent_before));
-	if (!first || !m->silent_before) {
+	m->silent_first = calloc(t->element_count + 1,
+				 sizeof(*m->silent_first));
+	if (!first || !first_source || !m->silent_before || !m->silent_first) {
 		free(first);
+		free(first_source);
 		return -1;
 	}
 	for (size_t x = 0; x < t->element_count; x++)
@@ -484,6 +495,15 @@ static int model_silent_before(struct model *m)
 				else
 					m->silent_before[x] = true;
 			}
+			if (prev_router == SIZE_MAX && f->source &&
+			    f->first_hop == 2 && i == 0 &&
+			    !m->silent_first[x] && gap_before(t, f, i, prev) &&
+			    !gap_filled(m, prev, e->from, &ab, &b, &bc)) {
+				if (!first_source[x])
+					first_source[x] = f->source;
+				else if (strcmp(first_source[x], f->source) != 0)
+					m->silent_first[x] = true;
+			}
 			if (e->kind == REPORT_PATH_LINK)
 				continue;
 			prev = e->from;
@@ -491,6 +511,7 @@ static int model_silent_before(struct model *m)
 		}
 	}
 	free(first);
+	free(first_source);
 	return 0;
 }
 
@@ -597,6 +618,11 @@ static int forward_path(struct model *m, const struct report_trace_flow *f,
 			    one_hop_between(m, prev, e->from))
 				rc |= list_add(fwd, unseen_before_elem(
 							    m, f->elements[i]));
+		} else if (gap && i == 0 && f->first_hop == 2 &&
+			   m->silent_first && m->silent_first[f->elements[i]]) {
+			/* (one hop, the first: the source's edge, silent) */
+			rc |= list_add(fwd, unseen_before_elem(
+						    m, f->elements[i]));
 		}
 		rc |= list_add(fwd, f->elements[i]);
 		if (e->kind != REPORT_PATH_LINK) {
@@ -1410,6 +1436,7 @@ void loc_model_free(struct model *m)
 	free(m->out_next);
 	free(m->may_be_gap);
 	free(m->silent_before);
+	free(m->silent_first);
 	strmap_free(&m->out_first);
 	strmap_free(&m->access_in);
 	strmap_free(&m->index);

@@ -134,6 +134,11 @@ struct model {
 	 * router fills (model_silent_before): a router there that never
 	 * answers, or its link into this one. */
 	bool *silent_before;
+	/* Per trace element (router): traces of two or more sources reach
+	 * it first, their first hop unanswered and filled by no router
+	 * (model_silent_before): their edge router never answers, and the
+	 * hop before this one is that edge or its link into this one. */
+	bool *silent_first;
 	/* Access links into a host, by its address: the link's number + 1,
 	 * ACCESS_SEVERAL when traces show more than one (access_link). */
 	struct strmap access_in;

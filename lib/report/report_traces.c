@@ -380,6 +380,8 @@ static int roce_path(const struct reader *rd, struct report_trace_flow *fl,
 		share = answered_share(asked, got);
 		for (size_t k = before; k < fl->element_count; k++)
 			fl->answered[k] = share;
+		if (before == 0 && fl->element_count > 0)
+			fl->first_hop = (unsigned char)(i < 255 ? i : 255);
 		free(prev_own);
 		prev = prev_own = addr;
 	}

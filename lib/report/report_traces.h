@@ -70,6 +70,10 @@ struct report_trace_flow {
 	/* The hops between those two that did not answer (0: none, or
 	 * not known; at most 255). */
 	unsigned char remark_gap;
+	/* The hop its first element answered at (RoCE; 1: the first, at
+	 * most 255): how many hops before it did not answer. 0: not
+	 * known (InfiniBand, or nothing answered). */
+	unsigned char first_hop;
 };
 
 /* Where a probe result's trace was found (report_traces_join). */

@@ -6,7 +6,11 @@
  * the spine, not as the spine's links on to its ToRs. A core that
  * answers, its link into one spine lossy and some of the trace queries
  * to that spine lost with the rest: the hops left unanswered after that
- * one core are no hop before the ToRs after the spine. */
+ * one core are no hop before the ToRs after the spine. A ToR that
+ * answers no trace, its uplink lossy: its hosts' traces reach the spine
+ * first, over one hop that did not answer, and that hop before the
+ * spine is named (localise_model.c silent_first), not the spine's links
+ * on; a ToR that does not answer and loses nothing is no suspect. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +34,13 @@
  * trace queries to that spine of one in five of the flows over it:
  * their traces reach pod 1's ToRs over a hop that did not answer, after
  * the core only. */
-enum fault { SILENT_CORE_INTO, LOSSY_DOWNLINK };
+enum fault { SILENT_CORE_INTO, LOSSY_DOWNLINK, SILENT_TOR_UPLINK, SILENT_TOR };
+
+/* SILENT_TOR_UPLINK: pod 1's first ToR answers no trace and its uplink
+ * to pod 1's spine loses; SILENT_TOR: it answers none, and loses
+ * nothing. */
+#define SILENT_TOR_ADDR "10.1.0.3"
+#define TOR_SPINE "10.2.0.2"
 
 #define DOWNLINK_FROM "10.3.0.1"
 #define DOWNLINK_TO "10.2.0.2"
@@ -71,6 +81,13 @@ static bool over_lossy_link(enum fault fault, const char r[5][24], int n)
 	const char *a = fault == SILENT_CORE_INTO ? SILENT_CORE : DOWNLINK_FROM;
 	const char *b = fault == SILENT_CORE_INTO ? LOSSY_INTO : DOWNLINK_TO;
 
+	if (fault == SILENT_TOR)
+		return false;
+	if (fault == SILENT_TOR_UPLINK) {
+		a = SILENT_TOR_ADDR;
+		b = TOR_SPINE;
+	}
+
 	for (int i = 0; i + 1 < n; i++)
 		if (strcmp(r[i], a) == 0 && strcmp(r[i + 1], b) == 0)
 			return true;
@@ -83,6 +100,8 @@ static bool unanswered(enum fault fault, const char r[5][24], int n, int i,
 {
 	if (fault == SILENT_CORE_INTO)
 		return strcmp(r[i], SILENT_CORE) == 0;
+	if (fault == SILENT_TOR_UPLINK || fault == SILENT_TOR)
+		return strcmp(r[i], SILENT_TOR_ADDR) == 0;
 	if (strcmp(r[i], RATE_LIMITED) == 0)
 		return flow % 4 != 0;
 	return strcmp(r[i], DOWNLINK_TO) == 0 && flow % 5 == 0 &&
@@ -163,9 +182,35 @@ static void test_one_router_before(void)
 	world_free(&w);
 }
 
+static void test_silent_tor(enum fault fault)
+{
+	const char *label = fault == SILENT_TOR ? "silent ToR" :
+						  "silent ToR uplink";
+	struct world w;
+
+	if (world_make(&w, label, write_world, &fault))
+		return;
+	if (fault == SILENT_TOR) {
+		is_int(w.l.count, 0, "%s: no suspect", label);
+		world_free(&w);
+		return;
+	}
+	is_int(w.l.count, 1, "%s: one suspect", label);
+	ok(w.l.count >= 1 && strcmp(w.l.items[0].kind, "hop") == 0 &&
+		   strcmp(w.l.items[0].name, "before " TOR_SPINE) == 0,
+	   "%s: the hop before the spine named (%s)", label,
+	   w.l.count ? w.l.items[0].name : "none");
+	ok(w.l.count >= 1 && w.l.items[0].failing >= 40,
+	   "%s: with the failing results of the ToR's two hosts (%zu)", label,
+	   w.l.count ? w.l.items[0].failing : 0);
+	world_free(&w);
+}
+
 int main(void)
 {
 	test_before_hop();
 	test_one_router_before();
+	test_silent_tor(SILENT_TOR_UPLINK);
+	test_silent_tor(SILENT_TOR);
 	return tap_done();
 }

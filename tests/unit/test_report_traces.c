@@ -466,6 +466,43 @@ static void test_answered_share(void)
 	report_traces_free(&t);
 }
 
+/* The hop the first element answered at: 1 when the first hop did, 3
+ * after two that did not (how many hops before it are unseen). */
+static void test_first_hop(void)
+{
+	static const char *const docs[2] = {
+		"{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\","
+		"\"source_address\":\"198.18.1.2\",\"dest\":\"d\","
+		"\"flow_label\":1,\"status\":\"reached\",\"hops\":["
+		"{\"answers\":[{\"from\":\"198.18.1.1\","
+		"\"kind\":\"time_exceeded\"}]}]}",
+		"{\"schema\":\"ibahprobe.trace.v1\",\"host\":\"a\","
+		"\"source_address\":\"198.18.1.2\",\"dest\":\"d\","
+		"\"flow_label\":1,\"status\":\"reached\",\"hops\":["
+		"{\"answers\":[{\"from\":null,\"kind\":\"silent\"}]},"
+		"{\"answers\":[{\"from\":null,\"kind\":\"silent\"}]},"
+		"{\"answers\":[{\"from\":\"198.18.3.1\","
+		"\"kind\":\"time_exceeded\"}]},"
+		"{\"answers\":[{\"from\":\"198.18.4.1\","
+		"\"kind\":\"time_exceeded\"}]}]}",
+	};
+	static const int want[2] = { 1, 3 };
+
+	for (int k = 0; k < 2; k++) {
+		struct report_traces t = { 0 };
+		char err[256];
+
+		is_int(report_traces_read_buffer(&t, "first", docs[k],
+						 strlen(docs[k]), err,
+						 sizeof(err)), 0,
+		       "first hop %d: read", want[k]);
+		is_int(t.count == 1 ? t.flows[0].first_hop : 0, want[k],
+		       "first hop %d: its first element answered there",
+		       want[k]);
+		report_traces_free(&t);
+	}
+}
+
 static void bad(const char *doc, const char *want, const char *what)
 {
 	struct report_traces t = { 0 };
@@ -650,6 +687,7 @@ int main(void)
 	test_one_join();
 	test_hop_address_keys();
 	test_answered_share();
+	test_first_hop();
 	test_bad_input();
 	test_scanner_as_json_c();
 	return tap_done();
