@@ -387,7 +387,9 @@ static void absorb_links_out(const struct model *m, struct localise *l,
  * failing results or more. That router did not answer those traces: one
  * that drops what it forwards often answers few trace queries too, so
  * some of its failing flows show a silent hop where it sits, too few to
- * be a fault of their own. NULL: none. */
+ * be a fault of their own. Likewise an unseen hop after a router that
+ * one named for loss or for its stops (kind router) forwards to, or
+ * right before the one named. NULL: none. */
 static struct localise_suspect *silent_named_router(const struct model *m,
 						    struct localise *l,
 						    const struct loc_pick *p)
@@ -401,8 +403,21 @@ static struct localise_suspect *silent_named_router(const struct model *m,
 		struct localise_suspect *s = &l->items[k];
 
 		if (!s->kind || strcmp(s->kind, "router") != 0 ||
-		    s->cause != LOCALISE_LOSS ||
+		    s->cause == LOCALISE_REMARK ||
 		    SILENT_SHARE_MAX * p->stats.failing > s->failing)
+			continue;
+		/* (the hop after a router it forwards to, where the few
+		 * flows it let through stopped: their later queries crossed
+		 * it too, and were lost there) */
+		if (e->after != SIZE_MAX &&
+		    loc_link_seen(t, s->name, t->elements[e->after].name))
+			return s;
+		/* (the hop before it: the flows over that hop crossed it
+		 * too) */
+		if (e->before != SIZE_MAX &&
+		    strcmp(s->name, t->elements[e->before].name) == 0)
+			return s;
+		if (s->cause != LOCALISE_LOSS)
 			continue;
 		if ((e->before != SIZE_MAX &&
 		     loc_link_seen(t, s->name, t->elements[e->before].name)) ||

@@ -130,6 +130,21 @@ setup() {
 		fail "$(jq -c '.localisation.suspects[0:3]' <<<"$output")"
 }
 
+@test "a spine that answers and forwards almost nothing: named alone, the hop before it where a trace found the hop silent part of it" {
+	# 64-host rail, seed 239: spine2 drops 93% of what it forwards; two
+	# failing flows reached it over a hop that did not answer
+	"$GEN" --hosts 64 --shape rail --seed 239 --fault router_drop "$OUT"
+	cat "$OUT"/*.trace.json >"$BATS_TEST_TMPDIR/traces.json"
+	run -1 --separate-stderr "$IBAHPROBE" report -j "$OUT"/*.probe.jsonl \
+		--traces "$BATS_TEST_TMPDIR/traces.json"
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	spine=$(jq -r '.faults[0].name' "$OUT/truth.json")
+	jq -e --arg h "$spine" '.localisation.suspects |
+		length == 1 and .[0].kind == "router" and .[0].name == $h' \
+		<<<"$output" >/dev/null ||
+		fail "$(jq -c '.localisation.suspects[0:3]' <<<"$output")"
+}
+
 @test "a dead host's ports, whose edges no trace shows because they answer nothing, stay the host's, not an edge" {
 	# 64-host rail, seed 40: h0015 is dead, its four ports behind four
 	# ToRs that answer; it wrote nothing, so it is no edge's host
