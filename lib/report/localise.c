@@ -751,13 +751,141 @@ static void suspects_free(struct localise *l)
 	l->count = 0;
 }
 
+/* The first of x's group in kept_group (a union-find by element). */
+static size_t group_of(size_t *group, size_t x)
+{
+	while (group[x] != x)
+		x = group[x] = group[group[x]];
+	return x;
+}
+
+/* Candidates (cand[e]: unseen hop e may be kept) one unanswered hop
+ * apart in some trace, the routers they follow next to each other with
+ * no link between: joined in m->kept_group; partnered[e]: e has one. */
+static void join_kept(struct model *m, const bool *cand, bool *partnered)
+{
+	const struct report_traces *t = m->t;
+	size_t *after = malloc((t->element_count + 1) * sizeof(*after));
+
+	if (!after)
+		return;
+	for (size_t x = 0; x < t->element_count; x++)
+		after[x] = SIZE_MAX;
+	for (size_t e = 0; e < m->count; e++)
+		if (cand[e])
+			after[m->el[e].after] = e;
+	for (size_t k = 0; k < t->count; k++) {
+		const struct report_trace_flow *f = &t->flows[k];
+
+		for (size_t i = 0; i + 1 < f->element_count; i++) {
+			size_t a = after[f->elements[i]], b;
+
+			if (a == SIZE_MAX || t->elements[f->elements[i + 1]].kind ==
+						     REPORT_PATH_LINK)
+				continue;
+			b = after[f->elements[i + 1]];
+			if (b == SIZE_MAX || b == a)
+				continue;
+			partnered[a] = partnered[b] = true;
+			m->kept_group[group_of(m->kept_group, a)] =
+				group_of(m->kept_group, b);
+		}
+	}
+	free(after);
+}
+
+/* The withdrawn unseen hops whose failing results no pick of fit put
+ * aside, at least LOC_FAILING_MIN and half of them: their silence was
+ * taken for a policy's, or for the shadow of a fault elsewhere, and
+ * nothing else explains what their flows lost. Those with a partner one
+ * unanswered hop away (a router that answers no trace seen from two of
+ * its neighbours: join_kept), whose group left half as many failing
+ * results as the strongest suspect of l has or more (fewer may be that
+ * fault's shadow: its flows crossing a hop silent by policy, their loss
+ * on the way back not placed), are kept, put back and named as one per
+ * group (localise_unseen.c). 1 when one was, 0 when none, -1 when
+ * memory ran out. */
+static int keep_unexplained(struct model *m, const struct loc_fit *fit,
+			    const struct localise *l)
+{
+	size_t *failing = calloc(m->count + 1, sizeof(*failing));
+	size_t *left = calloc(m->count + 1, sizeof(*left));
+	size_t *group_left = calloc(m->count + 1, sizeof(*group_left));
+	size_t *group_most = calloc(m->count + 1, sizeof(*group_most));
+	bool *cand = calloc(m->count + 1, sizeof(*cand));
+	bool *partnered = calloc(m->count + 1, sizeof(*partnered));
+	size_t strongest = 0;
+	int kept = -1;
+
+	if (!failing || !left || !group_left || !group_most || !cand ||
+	    !partnered || !fit->left)
+		goto out;
+	for (size_t k = 0; k < l->count; k++)
+		if (l->items[k].failing > strongest)
+			strongest = l->items[k].failing;
+	for (size_t k = 0; k < m->n; k++) {
+		const struct loc_obs *o = &m->obs[k];
+
+		if (!o->failing)
+			continue;
+		for (size_t i = 0; i < o->fwd_count; i++) {
+			size_t e = o->fwd[i];
+
+			/* (after the destination's edge router the hop is
+			 * the destination: a lost reply stops a trace there
+			 * too, so that stop is no evidence of the way
+			 * there) */
+			if (!m->withdrawn[e] ||
+			    loc_dest_edge(m, k) == m->el[e].after)
+				continue;
+			failing[e]++;
+			left[e] += fit->left[k];
+		}
+	}
+	for (size_t e = 0; e < m->count; e++)
+		cand[e] = m->withdrawn[e] && m->el[e].after != SIZE_MAX &&
+			  left[e] >= LOC_FAILING_MIN && 2 * left[e] >= failing[e];
+	join_kept(m, cand, partnered);
+	for (size_t e = 0; e < m->count; e++) {
+		size_t g = group_of(m->kept_group, e);
+
+		if (!cand[e])
+			continue;
+		group_left[g] += left[e];
+		if (left[e] > group_most[g])
+			group_most[g] = left[e];
+	}
+	kept = 0;
+	for (size_t e = 0; e < m->count; e++) {
+		size_t g = group_of(m->kept_group, e);
+
+		/* (a member with a tenth of the most any has, or fewer, is
+		 * joined by a hop silent elsewhere: a silent router's
+		 * neighbours each send it their share of its flows) */
+		if (!cand[e] || !partnered[e] || 2 * group_left[g] < strongest ||
+		    SILENT_SHARE_MAX * left[e] <= group_most[g])
+			continue;
+		m->withdrawn[e] = m->excluded[e] = false;
+		m->kept[e] = true;
+		kept = 1;
+	}
+out:
+	free(failing);
+	free(left);
+	free(group_left);
+	free(group_most);
+	free(cand);
+	free(partnered);
+	return kept;
+}
+
 int localise_run(struct localise *l, const struct report *r,
 		 const struct report_traces *t)
 {
 	struct model m = { .r = r, .t = t };
 	struct loc_fit fit = { 0 };
 	double *shares = NULL;
-	bool *used = NULL;
+	bool *used = NULL, keep_round = false;
 	int rc = -1;
 
 	memset(l, 0, sizeof(*l));
@@ -767,14 +895,24 @@ int localise_run(struct localise *l, const struct report *r,
 		goto out;
 	m.excluded = calloc(m.count + 1, sizeof(*m.excluded));
 	m.behind = calloc(m.count + 1, sizeof(*m.behind));
+	m.withdrawn = calloc(m.count + 1, sizeof(*m.withdrawn));
+	m.kept = calloc(m.count + 1, sizeof(*m.kept));
+	m.kept_group = malloc((m.count + 1) * sizeof(*m.kept_group));
+	m.group_named = calloc(m.count + 1, sizeof(*m.group_named));
 	shares = answer_shares(&m);
-	if (!m.excluded || !m.behind || !shares)
+	if (!m.excluded || !m.behind || !m.withdrawn || !m.kept ||
+	    !m.kept_group || !m.group_named || !shares)
 		goto out;
+	for (size_t e = 0; e < m.count; e++)
+		m.kept_group[e] = e;
 	/* A pick the naming withdraws took results that something else
 	 * may explain: fit again without it (each round leaves out at
 	 * least one more element). */
-	for (unsigned round = 0; round < LOCALISE_REFITS_MAX; round++) {
+	for (unsigned round = 0;; round++) {
+		int kept = 0;
+
 		m.withdrew = false;
+		memset(m.group_named, 0, m.count * sizeof(*m.group_named));
 		if (model_fit(&m, &fit) || router_behind_links(&m, &fit))
 			goto out;
 		used = calloc(fit.count + 1, sizeof(*used));
@@ -784,8 +922,15 @@ int localise_run(struct localise *l, const struct report *r,
 			if (name_pick(&m, l, &fit, k, used, shares))
 				goto out;
 		drop_withdrawn(l);
-		if (!m.withdrew || round + 1 == LOCALISE_REFITS_MAX)
+		/* (once, after the refits: the withdrawn hops that nothing
+		 * else explained put back) */
+		if ((!m.withdrew || round + 1 >= LOCALISE_REFITS_MAX) &&
+		    (keep_round ||
+		     (kept = keep_unexplained(&m, &fit, l)) == 0))
 			break;
+		if (kept < 0)
+			goto out;
+		keep_round = keep_round || kept > 0;
 		suspects_free(l);
 		free(used);
 		used = NULL;

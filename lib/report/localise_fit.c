@@ -694,6 +694,8 @@ int loc_fit_run(struct loc_fit *out, const struct loc_obs *obs, size_t n,
 		}
 	}
 	rc = 0;
+	out->left = w.active;
+	w.active = NULL;
 out:
 	free(w.active);
 	free(w.st);
@@ -713,5 +715,6 @@ void loc_fit_free(struct loc_fit *out)
 	for (size_t k = 0; k < out->count; k++)
 		free(out->picks[k].rivals);
 	free(out->picks);
+	free(out->left);
 	memset(out, 0, sizeof(*out));
 }

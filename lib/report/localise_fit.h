@@ -163,6 +163,9 @@ struct loc_fit {
 	size_t count;
 	double background;	/* b, per datagram and element */
 	size_t failing, explained;	/* failing results; of them explained */
+	/* Per result: no pick put it aside (named or not); NULL when the
+	 * fit failed. */
+	bool *left;
 };
 
 /* How the elements relate, all optional (NULL). prefer[e] breaks ties of

@@ -679,6 +679,18 @@ static size_t access_link(const struct model *m, const char *addr, bool out)
 	return found;
 }
 
+size_t loc_dest_edge(const struct model *m, size_t k)
+{
+	const struct report_trace_flow *f = m->flow_of[k];
+	size_t link;
+
+	if (!f || !f->dest_address)
+		return SIZE_MAX;
+	link = access_link(m, f->dest_address, false);
+	return link == SIZE_MAX ? SIZE_MAX
+				: loc_node_element(m->t, m->t->elements[link].from);
+}
+
 /* The router at the far end of a host's access link (out: the link
  * from the host), SIZE_MAX when none. */
 bool loc_edge_seen(const struct model *m, const char *addr)
@@ -1423,6 +1435,10 @@ void loc_model_free(struct model *m)
 	free(m->edge_router);
 	free(m->excluded);
 	free(m->behind);
+	free(m->withdrawn);
+	free(m->kept);
+	free(m->kept_group);
+	free(m->group_named);
 	free(m->obs);
 	free(m->flow_of);
 	free(m->path_of);

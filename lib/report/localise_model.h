@@ -101,6 +101,16 @@ struct model {
 	/* per element: a router whose links the fit took one by one, left
 	 * out for it (router_behind_links) */
 	bool *behind;
+	/* per element: excluded by the naming's withdraw (an unseen hop
+	 * taken for silence by policy, or for the shadow of a fault named
+	 * elsewhere); kept: one put back, as nothing else explained its
+	 * failing results (localise.c keep_unexplained) */
+	bool *withdrawn, *kept;
+	/* per kept element: the first of its group (kept hops one
+	 * unanswered hop apart in some trace: one silent router seen from
+	 * its neighbours); per such first: its suspect's index + 1 in the
+	 * round's suspects, 0 none yet */
+	size_t *kept_group, *group_named;
 	bool withdrew;
 	struct strmap index;	/* "h:ADDR", "u:N" -> element + 1 */
 	struct strmap hosts;	/* address -> host name (borrowed) */
@@ -148,6 +158,10 @@ struct model {
 	size_t pair_count, pair_capacity;
 };
 
+/* The router whose access link leads into the destination address of
+ * result k's trace (its last router before the destination); SIZE_MAX
+ * when no trace, or no one such link. */
+size_t loc_dest_edge(const struct model *m, size_t k);
 /* The router or switch named so in the traces (SIZE_MAX: none); the
  * traces key elements by kind, so a link's name never passes for one. */
 size_t loc_node_element(const struct report_traces *t, const char *name);

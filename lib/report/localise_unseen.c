@@ -863,13 +863,17 @@ static bool next_to_named(const struct model *m, const struct loc_fit *fit,
 
 /* s is no suspect (kind NULL, dropped by drop_withdrawn), and its
  * element is left out of the next fit: the results it took are then
- * explained by what else they crossed, or stay unexplained. */
-static void withdraw(struct model *m, struct localise_suspect *s, size_t e)
+ * explained by what else they crossed, or stay unexplained; when
+ * keepable and they do (localise.c keep_unexplained), it is put back. */
+static void withdraw(struct model *m, struct localise_suspect *s, size_t e,
+		     bool keepable)
 {
 	s->kind = NULL;
 	if (m->excluded && !m->excluded[e]) {
 		m->excluded[e] = true;
 		m->withdrew = true;
+		if (m->withdrawn)
+			m->withdrawn[e] = keepable;
 	}
 }
 
@@ -928,6 +932,69 @@ static size_t shadow_of_named(const struct model *m, const struct localise *l,
 	return SIZE_MAX;
 }
 
+/* Kept unseen pick p (localise.c keep_unexplained), the last suspect of
+ * l: the first of its group named, with the reason; the others added to
+ * it, their hops its aliases (the one silent router seen from each of
+ * its neighbours). */
+static int name_kept(struct model *m, struct localise *l,
+		     const struct loc_pick *p)
+{
+	struct localise_suspect *s = &l->items[l->count - 1], *head;
+	size_t g = m->kept_group[p->element];
+	char *others = NULL, *reason;
+	size_t len = 0;
+	FILE *f;
+
+	while (m->kept_group[g] != g)
+		g = m->kept_group[g];
+	if (!m->group_named[g]) {
+		m->group_named[g] = l->count;
+		s->kind = "hop";
+		s->name = strdup(m->el[p->element].name);
+		if (!s->name ||
+		    asprintf(&s->reason, "the traces of %zu failing flows show "
+			     "no answer after %s, where passing traces find "
+			     "no answer either, and nothing else explains those "
+			     "flows: a router there that does not answer traces "
+			     "loses them, or the link to it",
+			     s->failing, m->t->elements[m->el[p->element].after]
+						 .name) < 0)
+			return -1;
+		return 0;
+	}
+	head = &l->items[m->group_named[g] - 1];
+	head->failing += p->stats.failing;
+	head->explained += p->explained;
+	head->llr += p->stats.llr;
+	s->kind = NULL;
+	if (loc_add_name(&head->aliases, &head->alias_count,
+			 m->el[p->element].name))
+		return -1;
+	f = open_memstream(&others, &len);
+	if (!f)
+		return -1;
+	for (size_t i = 0; i < head->alias_count; i++)
+		fprintf(f, "%s%s", i == 0 ? "" :
+				   i + 1 == head->alias_count ? " and " : ", ",
+			head->aliases[i] + strlen("after "));
+	if (fclose(f))
+		return -1;
+	if (asprintf(&reason, "the traces of %zu failing flows show no answer "
+		     "%s and after %s (traces go from one of these to another "
+		     "over a hop that does not answer: one router, seen from "
+		     "each), where passing traces find no answer either, and "
+		     "nothing else explains those flows: a router there that "
+		     "does not answer traces loses them, or a link to it",
+		     head->failing, head->name, others) < 0) {
+		free(others);
+		return -1;
+	}
+	free(others);
+	free(head->reason);
+	head->reason = reason;
+	return 0;
+}
+
 /* An unseen element after router h: paired with another unseen pick
  * after x when no trace crosses h -> x either way (a dead link, seen
  * from both ends); else the next hops of h's flows as candidates. */
@@ -946,14 +1013,26 @@ int loc_name_unseen(struct model *m, struct localise *l,
 	FILE *f;
 
 	s->cause = LOCALISE_UNSEEN;
+	/* Withdrawn before, and nothing else explained its failing
+	 * results (localise.c keep_unexplained): the hop after h is silent
+	 * by policy and loses them too, or its link does. */
+	if (m->kept && m->kept[p->element])
+		return name_kept(m, l, p);
 	/* Most failing traces go on past it: a router that never answers,
 	 * whose address no trace gives; when its passing flows skip it as
 	 * often, that is its policy, and no suspect (s withdrawn: kind
 	 * NULL). */
-	if (2 * m->el[p->element].gaps > p->stats.failing &&
-	    (silent_by_policy(m, h) || next_to_named(m, fit, used, h))) {
-		withdraw(m, s, p->element);
-		return 0;
+	if (2 * m->el[p->element].gaps > p->stats.failing) {
+		/* (next to a router named for loss: that router, which
+		 * loses the queries too; never kept) */
+		if (next_to_named(m, fit, used, h)) {
+			withdraw(m, s, p->element, false);
+			return 0;
+		}
+		if (silent_by_policy(m, h)) {
+			withdraw(m, s, p->element, true);
+			return 0;
+		}
 	}
 	if (2 * m->el[p->element].gaps > p->stats.failing) {
 		s->kind = "hop";
@@ -1081,7 +1160,7 @@ int loc_name_unseen(struct model *m, struct localise *l,
 	if (n > UNSEEN_CANDIDATES_MAX &&
 	    (share[0] < 0.5 || all_cleared(stop_share, carried, n))) {
 		free(list);
-		withdraw(m, s, p->element);
+		withdraw(m, s, p->element, true);
 		return 0;
 	}
 	/* A next hop whose flows mostly pass, or go on past it, forwards
