@@ -16,6 +16,15 @@ setup() {
 	mkdir -p "$OUT"
 }
 
+# report -j --traces over the scenario in $OUT, into $output (exit 1:
+# suspects), nothing on stderr.
+report_scenario() {
+	cat "$OUT"/*.trace.json >"$BATS_TEST_TMPDIR/traces.json"
+	run -1 --separate-stderr "$IBAHPROBE" report -j "$OUT"/*.probe.jsonl \
+		--traces "$BATS_TEST_TMPDIR/traces.json"
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+}
+
 @test "a result record has probe --jsonl's keys in its order, loss_direction and its counts among them" {
 	"$GEN" --seed 2 --fault lossy_link "$OUT"
 	want='["schema","run_id","start_time","record","run_params","dest","source","params","interrupted","status","sent","received","lost","late","duplicates","rtt_us","network_rtt_us","responder_us","stamps","observed","hop_limit_sent","hop_limit_source","hop_limit_rule","hops","hops_back","loss_direction","responder_received","responder_answered","lost_there","lost_back","ah_create_usec","verdicts","findings","ah_attr","reverse_ah"]'
@@ -98,10 +107,7 @@ setup() {
 	# The fit takes the spine's links one by one (each carries fewer of
 	# its passing flows than it does); without them it takes the spine.
 	"$GEN" --hosts 2048 --seed 7 --fault router_drop "$OUT"
-	cat "$OUT"/*.trace.json >"$BATS_TEST_TMPDIR/traces.json"
-	run -1 --separate-stderr "$IBAHPROBE" report -j "$OUT"/*.probe.jsonl \
-		--traces "$BATS_TEST_TMPDIR/traces.json"
-	[ -z "$stderr" ] || fail "stderr: $stderr"
+	report_scenario
 	spine=$(jq -r '.faults[0].name' "$OUT/truth.json")
 	jq -e --arg h "$spine" '.localisation.suspects[0] |
 		.kind == "router" and .name == $h and .cause == "loss" and
@@ -116,10 +122,7 @@ setup() {
 	"$GEN" --hosts 64 --shape rail --seed 237 --fault router_drop "$OUT"
 	jq -e '.faults[0].silent and (.faults[0].hosts | length == 8)' \
 		"$OUT/truth.json" >/dev/null || fail "$(cat "$OUT/truth.json")"
-	cat "$OUT"/*.trace.json >"$BATS_TEST_TMPDIR/traces.json"
-	run -1 --separate-stderr "$IBAHPROBE" report -j "$OUT"/*.probe.jsonl \
-		--traces "$BATS_TEST_TMPDIR/traces.json"
-	[ -z "$stderr" ] || fail "stderr: $stderr"
+	report_scenario
 	jq -e --slurpfile t "$OUT/truth.json" '.localisation.suspects |
 		(.[0] | .kind == "hop" and (.name | startswith("edge of ")) and
 			.cause == "unseen" and (.elements | length >= 3) and
@@ -134,10 +137,7 @@ setup() {
 	# 64-host rail, seed 239: spine2 drops 93% of what it forwards; two
 	# failing flows reached it over a hop that did not answer
 	"$GEN" --hosts 64 --shape rail --seed 239 --fault router_drop "$OUT"
-	cat "$OUT"/*.trace.json >"$BATS_TEST_TMPDIR/traces.json"
-	run -1 --separate-stderr "$IBAHPROBE" report -j "$OUT"/*.probe.jsonl \
-		--traces "$BATS_TEST_TMPDIR/traces.json"
-	[ -z "$stderr" ] || fail "stderr: $stderr"
+	report_scenario
 	spine=$(jq -r '.faults[0].name' "$OUT/truth.json")
 	jq -e --arg h "$spine" '.localisation.suspects |
 		length == 1 and .[0].kind == "router" and .[0].name == $h' \
@@ -149,10 +149,7 @@ setup() {
 	# 64-host rail, seed 40: h0015 is dead, its four ports behind four
 	# ToRs that answer; it wrote nothing, so it is no edge's host
 	"$GEN" --hosts 64 --shape rail --seed 40 --fault dead_host "$OUT"
-	cat "$OUT"/*.trace.json >"$BATS_TEST_TMPDIR/traces.json"
-	run -1 --separate-stderr "$IBAHPROBE" report -j "$OUT"/*.probe.jsonl \
-		--traces "$BATS_TEST_TMPDIR/traces.json"
-	[ -z "$stderr" ] || fail "stderr: $stderr"
+	report_scenario
 	jq -e --slurpfile t "$OUT/truth.json" '.localisation.suspects |
 		length >= 1 and all(.[]; .kind == "host" and
 			(.address as $a | $t[0].faults[0].names | index($a) != null))' \
