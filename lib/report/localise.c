@@ -751,24 +751,17 @@ static void suspects_free(struct localise *l)
 	l->count = 0;
 }
 
-/* The first of x's group in kept_group (a union-find by element). */
-static size_t group_of(size_t *group, size_t x)
-{
-	while (group[x] != x)
-		x = group[x] = group[group[x]];
-	return x;
-}
-
 /* Candidates (cand[e]: unseen hop e may be kept) one unanswered hop
  * apart in some trace, the routers they follow next to each other with
- * no link between: joined in m->kept_group; partnered[e]: e has one. */
-static void join_kept(struct model *m, const bool *cand, bool *partnered)
+ * no link between: joined in m->kept_group; partnered[e]: e has one.
+ * 0, or -1 when memory ran out. */
+static int join_kept(struct model *m, const bool *cand, bool *partnered)
 {
 	const struct report_traces *t = m->t;
 	size_t *after = malloc((t->element_count + 1) * sizeof(*after));
 
 	if (!after)
-		return;
+		return -1;
 	for (size_t x = 0; x < t->element_count; x++)
 		after[x] = SIZE_MAX;
 	for (size_t e = 0; e < m->count; e++)
@@ -787,11 +780,12 @@ static void join_kept(struct model *m, const bool *cand, bool *partnered)
 			if (b == SIZE_MAX || b == a)
 				continue;
 			partnered[a] = partnered[b] = true;
-			m->kept_group[group_of(m->kept_group, a)] =
-				group_of(m->kept_group, b);
+			m->kept_group[loc_kept_first(m, a)] =
+				loc_kept_first(m, b);
 		}
 	}
 	free(after);
+	return 0;
 }
 
 /* The withdrawn unseen hops whose failing results no pick of fit put
@@ -808,15 +802,21 @@ static void join_kept(struct model *m, const bool *cand, bool *partnered)
 static int keep_unexplained(struct model *m, const struct loc_fit *fit,
 			    const struct localise *l)
 {
-	size_t *failing = calloc(m->count + 1, sizeof(*failing));
-	size_t *left = calloc(m->count + 1, sizeof(*left));
-	size_t *group_left = calloc(m->count + 1, sizeof(*group_left));
-	size_t *group_most = calloc(m->count + 1, sizeof(*group_most));
-	bool *cand = calloc(m->count + 1, sizeof(*cand));
-	bool *partnered = calloc(m->count + 1, sizeof(*partnered));
-	size_t strongest = 0;
+	size_t *failing = NULL, *left = NULL, *group_left = NULL;
+	size_t *group_most = NULL, strongest = 0;
+	bool *cand = NULL, *partnered = NULL, any = false;
 	int kept = -1;
 
+	for (size_t e = 0; e < m->count && !any; e++)
+		any = m->withdrawn[e];
+	if (!any)
+		return 0;
+	failing = calloc(m->count + 1, sizeof(*failing));
+	left = calloc(m->count + 1, sizeof(*left));
+	group_left = calloc(m->count + 1, sizeof(*group_left));
+	group_most = calloc(m->count + 1, sizeof(*group_most));
+	cand = calloc(m->count + 1, sizeof(*cand));
+	partnered = calloc(m->count + 1, sizeof(*partnered));
 	if (!failing || !left || !group_left || !group_most || !cand ||
 	    !partnered || !fit->left)
 		goto out;
@@ -845,9 +845,10 @@ static int keep_unexplained(struct model *m, const struct loc_fit *fit,
 	for (size_t e = 0; e < m->count; e++)
 		cand[e] = m->withdrawn[e] && m->el[e].after != SIZE_MAX &&
 			  left[e] >= LOC_FAILING_MIN && 2 * left[e] >= failing[e];
-	join_kept(m, cand, partnered);
+	if (join_kept(m, cand, partnered))
+		goto out;
 	for (size_t e = 0; e < m->count; e++) {
-		size_t g = group_of(m->kept_group, e);
+		size_t g = loc_kept_first(m, e);
 
 		if (!cand[e])
 			continue;
@@ -857,7 +858,7 @@ static int keep_unexplained(struct model *m, const struct loc_fit *fit,
 	}
 	kept = 0;
 	for (size_t e = 0; e < m->count; e++) {
-		size_t g = group_of(m->kept_group, e);
+		size_t g = loc_kept_first(m, e);
 
 		/* (a member with a tenth of the most any has, or fewer, is
 		 * joined by a hop silent elsewhere: a silent router's

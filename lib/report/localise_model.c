@@ -679,6 +679,13 @@ static size_t access_link(const struct model *m, const char *addr, bool out)
 	return found;
 }
 
+size_t loc_kept_first(const struct model *m, size_t e)
+{
+	while (m->kept_group[e] != e)
+		e = m->kept_group[e];
+	return e;
+}
+
 size_t loc_dest_edge(const struct model *m, size_t k)
 {
 	const struct report_trace_flow *f = m->flow_of[k];

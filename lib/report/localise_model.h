@@ -158,6 +158,8 @@ struct model {
 	size_t pair_count, pair_capacity;
 };
 
+/* The first of kept hop e's group (m->kept_group, a union-find). */
+size_t loc_kept_first(const struct model *m, size_t e);
 /* The router whose access link leads into the destination address of
  * result k's trace (its last router before the destination); SIZE_MAX
  * when no trace, or no one such link. */

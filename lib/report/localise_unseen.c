@@ -940,13 +940,11 @@ static int name_kept(struct model *m, struct localise *l,
 		     const struct loc_pick *p)
 {
 	struct localise_suspect *s = &l->items[l->count - 1], *head;
-	size_t g = m->kept_group[p->element];
+	size_t g = loc_kept_first(m, p->element);
 	char *others = NULL, *reason;
 	size_t len = 0;
 	FILE *f;
 
-	while (m->kept_group[g] != g)
-		g = m->kept_group[g];
 	if (!m->group_named[g]) {
 		m->group_named[g] = l->count;
 		s->kind = "hop";
